@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Everything the demo and the tests need, idempotent: Node >= 22, npm packages, the Pulumi CLI,
+# and the compiled library. Source it (`. scripts/setup.sh`) so that PATH carries over.
+set -euo pipefail
+FORGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export FORGE_ROOT
+cd "$FORGE_ROOT"
+. scripts/ensure-node.sh
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "node $(node --version) at $(command -v node)"
+
+# Reinstall packages only when the lock file changed since the last install.
+stamp="node_modules/.forge-installed"
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error >&2
+  touch "$stamp"
+fi
+# Programs in examples/ and test stacks resolve `pulumi-forge` the way a user's program does.
+ln -sfn .. node_modules/pulumi-forge
+
+step "Pulumi CLI"
+PULUMI_BIN="$(bash scripts/install-pulumi.sh | tail -n 1)"
+export PATH="$PULUMI_BIN:$PATH"
+export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+step "$(pulumi version) at $PULUMI_BIN"
+
+step "tsc"
+npx tsc -p tsconfig.json >&2
