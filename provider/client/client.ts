@@ -1,0 +1,292 @@
+import { createHash } from "node:crypto";
+import { Agent, type FormData } from "undici";
+import { normalizeBaseUrl, type Connection } from "./connection";
+import { placeParams, type HttpMethod } from "./encoding";
+import { ForgeApiError, ForgeNetworkError } from "./errors";
+import { MAX_PAGES, PER_PAGE, nextPageUrl } from "./pagination";
+import { resolveRetryPolicy, runWithRetry, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { USER_AGENT } from "./version";
+
+/** Per-request timeout (response headers, then each stall of the body) unless the client sets one. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Options of {@link ForgeClient.request}. */
+export interface RequestOptions {
+  /** POST only: on an ambiguous failure (502/503/504, reset) called before a retry;
+   *  an object it returns is taken as the result, so nothing is created twice. */
+  findExisting?: () => Promise<unknown | undefined>;
+  /** Statuses taken as success besides 2xx (e.g. 304 for label subscribe). */
+  acceptStatuses?: number[];
+  /** Send as multipart/form-data (any Buffer/Blob param also implies it). */
+  multipart?: boolean;
+}
+
+/** A successful answer. */
+export interface ForgeResponse<T = unknown> {
+  /** HTTP status (200 when `findExisting` supplied the result). */
+  status: number;
+  /** Response headers, names lower-cased, repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** Parsed JSON, text for other content types, undefined for an empty body (204, 304). */
+  body: T;
+}
+
+/** Options of the {@link ForgeClient} constructor. */
+export interface ForgeClientOptions {
+  /** The forge's address without /api/v4 (a trailing /api/v4 or slash is removed). */
+  baseUrl: string;
+  /** Access token sent in `PRIVATE-TOKEN`; omit for anonymous calls. */
+  token?: string;
+  /** Per-request timeout in milliseconds (default {@link DEFAULT_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /** Retry policy (defaults: 5 attempts, 60 s in all). */
+  retry?: RetryPolicy;
+}
+
+/** A body that claimed to be JSON but did not parse; kept as text for error messages. */
+class InvalidJson {
+  constructor(readonly text: string) {}
+}
+
+interface Prepared {
+  method: HttpMethod;
+  /** Path and query sent on the wire. */
+  target: string;
+  /** Path relative to /api/v4 without query, for messages. */
+  displayPath: string;
+  body?: string | FormData;
+  contentType?: string;
+}
+
+/**
+ * HTTP client for the forge's REST API (`<baseUrl>/api/v4`): one keep-alive undici Agent,
+ * the placement rule for parameters, retries, timeouts and typed errors.
+ */
+export class ForgeClient {
+  /** Normalized base URL (no trailing slash, no /api/v4). */
+  readonly baseUrl: string;
+  readonly #token: string | undefined;
+  readonly #origin: string;
+  readonly #apiPath: string;
+  readonly #timeoutMs: number;
+  readonly #policy: ReturnType<typeof resolveRetryPolicy>;
+  readonly #agent: Agent;
+
+  /** @throws ForgeConfigError when the base URL is not a usable http(s) URL. */
+  constructor(options: { baseUrl: string; token?: string; timeoutMs?: number; retry?: RetryPolicy }) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    const url = new URL(this.baseUrl);
+    this.#origin = url.origin;
+    this.#apiPath = `${url.pathname.replace(/\/+$/, "")}/api/v4`;
+    this.#token = options.token || undefined;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#policy = resolveRetryPolicy(options.retry);
+    this.#agent = new Agent({
+      // Reuse connections across the many small calls of a deployment. The server's own
+      // keep-alive hint wins when shorter; idle sockets are unref'd and do not hold the process.
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      // Pulumi runs up to ~10-16 operations at once; more sockets would only draw rate limits.
+      connections: 16,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+    });
+  }
+
+  /** Placement rule: `:name` segments of the template come from params (URL-encoded, removed
+   *  from params); the rest goes to the query for GET/DELETE and to a JSON body otherwise.
+   *  Params are wire names (snake_case); undefined values are dropped.
+   *
+   *  @throws ForgeApiError for a non-2xx status not in `acceptStatuses` (after retries),
+   *  ForgeNetworkError when no answer came, Error for a missing path parameter (nothing is sent). */
+  async request<T = unknown>(
+    method: HttpMethod,
+    pathTemplate: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<ForgeResponse<T>> {
+    return this.#execute<T>(this.#prepare(method, pathTemplate, params, options.multipart), options);
+  }
+
+  /** Every element of a paginated listing: per_page=100, then Link rel="next" verbatim.
+   *  A listing without pagination headers is the one page. */
+  async list<T = unknown>(pathTemplate: string, params: Record<string, unknown> = {}): Promise<T[]> {
+    const first = this.#prepare("GET", pathTemplate, { ...params, per_page: params["per_page"] ?? PER_PAGE });
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let current: Prepared = first;
+    for (let page = 1; ; page++) {
+      const response = await this.#execute<unknown>(current, {});
+      if (!Array.isArray(response.body)) {
+        throw new Error(`GET ${current.displayPath} did not return a list (page ${page})`);
+      }
+      items.push(...(response.body as T[]));
+      const next = nextPageUrl(response.headers["link"], this.#origin + current.target);
+      if (next === undefined) return items;
+      if (page >= MAX_PAGES || seen.has(next)) {
+        throw new Error(`GET ${first.displayPath}: pagination did not end after ${page} pages; stopping to avoid a loop`);
+      }
+      seen.add(next);
+      current = this.#fromUrl(next, first.displayPath);
+    }
+  }
+
+  /** Closes the connections once pending requests are done. */
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  #prepare(method: HttpMethod, pathTemplate: string, params?: Record<string, unknown>, multipart?: boolean): Prepared {
+    const placed = placeParams(method, pathTemplate, params, multipart);
+    return {
+      method,
+      target: this.#apiPath + placed.path + (placed.query ? `?${placed.query}` : ""),
+      displayPath: placed.path,
+      ...(placed.body !== undefined ? { body: placed.body } : {}),
+      ...(placed.contentType !== undefined ? { contentType: placed.contentType } : {}),
+    };
+  }
+
+  /** A next-page URL, used verbatim: only its origin is split off, its path and query are sent as they are. */
+  #fromUrl(url: string, listingPath: string): Prepared {
+    const match = /^(https?:\/\/[^/?#]+)([^#]*)/i.exec(url);
+    const origin = match?.[1] ? new URL(match[1]).origin : undefined;
+    if (!match || origin !== this.#origin) {
+      // The token must only go to the configured forge; a different origin usually means the
+      // forge's external URL setting disagrees with the base URL in use.
+      throw new Error(
+        `GET ${listingPath}: the next-page link points to ${origin ?? "an unparsable URL"}, not ${this.#origin}; ` +
+          "refusing to send the token there (check the forge's external URL setting)",
+      );
+    }
+    const rest = match[2] ?? "";
+    const target = rest.startsWith("/") ? rest : `/${rest}`;
+    const pathOnly = target.split("?")[0] ?? target;
+    const displayPath = pathOnly.startsWith(this.#apiPath) ? pathOnly.slice(this.#apiPath.length) || "/" : pathOnly;
+    return { method: "GET", target, displayPath };
+  }
+
+  async #execute<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
+    const { method, target, displayPath, body, contentType } = prepared;
+    const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
+    if (this.#token) headers["private-token"] = this.#token;
+    if (contentType) headers["content-type"] = contentType;
+
+    const send = async (): Promise<AttemptOutcome> => {
+      try {
+        const response = await this.#agent.request({ origin: this.#origin, path: target, method, headers, body: body ?? null });
+        const responseHeaders = flattenHeaders(response.headers);
+        const text = await response.body.text();
+        return {
+          response: { status: response.statusCode, headers: responseHeaders, body: parseBody(text, responseHeaders["content-type"]) },
+        };
+      } catch (error) {
+        return { failure: { code: errorCode(error), error } };
+      }
+    };
+
+    const { outcome, attempts } = await runWithRetry({
+      method,
+      send,
+      policy: this.#policy,
+      ...(options.acceptStatuses ? { acceptStatuses: options.acceptStatuses } : {}),
+      ...(options.findExisting ? { findExisting: options.findExisting } : {}),
+    });
+
+    if ("failure" in outcome) {
+      const { code, error } = outcome.failure;
+      throw new ForgeNetworkError({
+        method,
+        path: displayPath,
+        code,
+        timedOut: TIMEOUT_CODES.has(code),
+        timeoutMs: this.#timeoutMs,
+        cause: error,
+        attempts,
+        ...(this.#token ? { token: this.#token } : {}),
+      });
+    }
+    const { status, headers: responseHeaders, body: responseBody } = outcome.response;
+    const ok = (status >= 200 && status < 300) || (options.acceptStatuses ?? []).includes(status);
+    if (!ok) {
+      throw new ForgeApiError({
+        method,
+        path: displayPath,
+        status,
+        body: responseBody instanceof InvalidJson ? responseBody.text : responseBody,
+        attempts,
+        ...(this.#token ? { token: this.#token } : {}),
+      });
+    }
+    if (responseBody instanceof InvalidJson) {
+      throw new Error(`${method} ${displayPath} answered ${status} with a body that is not valid JSON`);
+    }
+    return { status, headers: responseHeaders, body: responseBody as T };
+  }
+}
+
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === "") return undefined;
+  if (contentType && /[/+]json\b/i.test(contentType)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return new InvalidJson(text);
+    }
+  }
+  return text;
+}
+
+function errorCode(error: unknown): string {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && code) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return "UNKNOWN";
+}
+
+const clients = new Map<string, ForgeClient>();
+const MAX_CACHED_CLIENTS = 16;
+
+/** Short SHA-256 fingerprint of a token, safe to print or use as a key. */
+export function tokenFingerprint(token: string): string {
+  return createHash("sha256").update(token).digest("hex").slice(0, 16);
+}
+
+/**
+ * The shared client for a connection, so that a provider process reuses one client (and its
+ * connections) per (baseUrl, token) pair. Keys hold a hash of the token, never the token.
+ */
+export function clientFor(connection: Connection): ForgeClient {
+  const baseUrl = normalizeBaseUrl(connection.baseUrl);
+  const key = `${baseUrl} ${tokenFingerprint(connection.token)}`;
+  let client = clients.get(key);
+  if (!client) {
+    if (clients.size >= MAX_CACHED_CLIENTS) {
+      // Evicted clients are not closed: a caller may still hold one; their idle sockets expire on their own.
+      const oldest = clients.keys().next().value;
+      if (oldest !== undefined) clients.delete(oldest);
+    }
+    client = new ForgeClient({ baseUrl, token: connection.token });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** Closes and forgets every client made by {@link clientFor} (tests, or a clean shutdown). */
+export async function closeClients(): Promise<void> {
+  const all = [...clients.values()];
+  clients.clear();
+  await Promise.all(all.map((client) => client.close()));
+}

@@ -1,0 +1,202 @@
+/*
+ * Why not undici's RetryAgent / retry interceptor: its policy works per dispatch and cannot
+ * (1) call `findExisting` before retrying an ambiguous POST/PATCH and return what it found
+ * instead of a response, (2) bound the total time spent retrying, nor (3) retry a failure in the
+ * middle of a body without sending a `Range` request, which a JSON API does not honour. One small
+ * loop around single undici requests covers every method with one policy, so it lives here.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { HttpMethod } from "./encoding";
+
+/** How hard to retry. Every field is optional; see {@link DEFAULT_RETRY_POLICY}. */
+export interface RetryPolicy {
+  /** Most attempts in all, the first included (default 5; 1 disables retries). */
+  maxAttempts?: number;
+  /** Most milliseconds from the first attempt to giving up; no wait crosses it (default 60 000). */
+  maxTotalMs?: number;
+  /** Backoff before the second attempt, doubled each time, with jitter (default 500). */
+  baseDelayMs?: number;
+  /** Cap on one computed backoff; a server's Retry-After is honoured beyond it (default 20 000). */
+  maxDelayMs?: number;
+}
+
+/** The defaults for {@link RetryPolicy}. */
+export const DEFAULT_RETRY_POLICY: Readonly<Required<RetryPolicy>> = Object.freeze({
+  maxAttempts: 5,
+  maxTotalMs: 60_000,
+  baseDelayMs: 500,
+  maxDelayMs: 20_000,
+});
+
+/** An HTTP answer as the retry layer sees it (body already read). */
+export interface RawResponse {
+  /** HTTP status. */
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed body. */
+  body: unknown;
+}
+
+/** A request that got no HTTP answer. */
+export interface NetworkFailure {
+  /** Error code such as `ECONNRESET`, `UND_ERR_SOCKET`, `UND_ERR_HEADERS_TIMEOUT`. */
+  code: string;
+  /** The underlying error. */
+  error: unknown;
+}
+
+/** One attempt's outcome. */
+export type AttemptOutcome = { response: RawResponse } | { failure: NetworkFailure };
+
+/**
+ * What to do after an attempt: `done` (return it), `retry`, or `ambiguous` (the server may have
+ * acted on a non-idempotent request: retry only after `findExisting` says nothing was created).
+ */
+export type RetryVerdict = "done" | "retry" | "ambiguous";
+
+const IDEMPOTENT = new Set<HttpMethod>(["GET", "PUT", "DELETE"]);
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+/** The request never reached the server, so any method may be sent again. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"]);
+/** The request may or may not have been processed. */
+const DROPPED_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ECONNABORTED",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+
+/**
+ * Classifies an attempt. 429 is retried for every method (the server did nothing); 502/503/504,
+ * dropped connections and timeouts are retried for GET/PUT/DELETE and ambiguous for POST/PATCH.
+ */
+export function classifyAttempt(method: HttpMethod, outcome: AttemptOutcome, acceptStatuses: readonly number[] = []): RetryVerdict {
+  const idempotent = IDEMPOTENT.has(method);
+  if ("response" in outcome) {
+    const { status } = outcome.response;
+    if ((status >= 200 && status < 300) || acceptStatuses.includes(status)) return "done";
+    if (status === 429) return "retry";
+    if (GATEWAY_STATUSES.has(status)) return idempotent ? "retry" : "ambiguous";
+    return "done";
+  }
+  const { code } = outcome.failure;
+  if (NOT_SENT_CODES.has(code)) return "retry";
+  if (DROPPED_CODES.has(code)) return idempotent ? "retry" : "ambiguous";
+  return "done";
+}
+
+/**
+ * Milliseconds a server asks us to wait: `Retry-After` (seconds or HTTP date), else on a 429
+ * `RateLimit-Reset` (Unix seconds; small values are taken as seconds from now). Undefined when absent.
+ */
+export function serverDelayMs(response: RawResponse | undefined, now: number = Date.now()): number | undefined {
+  if (!response) return undefined;
+  const retryAfter = response.headers["retry-after"]?.trim();
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  const reset = response.headers["ratelimit-reset"]?.trim();
+  if (response.status === 429 && reset) {
+    const value = Number(reset);
+    if (Number.isFinite(value)) {
+      // Unix time per the service; some proxies send a delta instead (anything before 2001 is one).
+      return Math.max(0, value > 1e9 ? value * 1000 - now : value * 1000);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Wait before attempt `attempt + 1`. A server-given delay is honoured, plus a little jitter so that
+ * clients released at the same reset do not stampede; otherwise exponential backoff with "equal
+ * jitter" (between half and all of `base * 2^(attempt-1)`, capped at maxDelayMs).
+ */
+export function retryDelayMs(
+  attempt: number,
+  response: RawResponse | undefined,
+  policy: Required<RetryPolicy>,
+  now: number = Date.now(),
+  random: () => number = Math.random,
+): number {
+  const server = serverDelayMs(response, now);
+  if (server !== undefined) return server + random() * Math.min(policy.baseDelayMs, 1000);
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** Inputs of {@link runWithRetry}. */
+export interface RunWithRetryOptions {
+  /** Method of the request (decides idempotency). */
+  method: HttpMethod;
+  /** Sends the request once and reports the outcome; must not throw for HTTP or network failures. */
+  send: () => Promise<AttemptOutcome>;
+  /** The policy (defaults filled in). */
+  policy: Required<RetryPolicy>;
+  /** Statuses taken as success besides 2xx. */
+  acceptStatuses?: readonly number[];
+  /** Called on an ambiguous failure; a value it returns (not undefined/null) is the result. */
+  findExisting?: () => Promise<unknown>;
+  /** Injected for tests. */
+  now?: () => number;
+  /** Injected for tests. */
+  random?: () => number;
+  /** Injected for tests. */
+  wait?: (ms: number) => Promise<unknown>;
+}
+
+/** Final outcome of {@link runWithRetry}. */
+export interface RetryResult {
+  /** The last attempt's outcome, or a synthetic 200 holding what `findExisting` returned. */
+  outcome: AttemptOutcome;
+  /** Attempts made. */
+  attempts: number;
+}
+
+/**
+ * Sends until the outcome is final, the attempts are spent, or the next wait would cross the total
+ * time bound. Ambiguous failures of POST/PATCH are retried only when `findExisting` is given and,
+ * called first, finds nothing; otherwise they are final.
+ */
+export async function runWithRetry(options: RunWithRetryOptions): Promise<RetryResult> {
+  const { method, send, policy, acceptStatuses = [], findExisting } = options;
+  const now = options.now ?? Date.now;
+  const wait = options.wait ?? sleep;
+  const started = now();
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await send();
+    const verdict = classifyAttempt(method, outcome, acceptStatuses);
+    if (verdict === "done") return { outcome, attempts: attempt };
+    if (verdict === "ambiguous") {
+      if (!findExisting) return { outcome, attempts: attempt };
+      const existing = await findExisting();
+      if (existing !== undefined && existing !== null) {
+        return { outcome: { response: { status: 200, headers: {}, body: existing } }, attempts: attempt };
+      }
+    }
+    if (attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
+    const response = "response" in outcome ? outcome.response : undefined;
+    const delay = retryDelayMs(attempt, response, policy, now(), options.random);
+    if (now() - started + delay > policy.maxTotalMs) return { outcome, attempts: attempt };
+    await wait(delay);
+  }
+}
+
+/** Fills the defaults in. */
+export function resolveRetryPolicy(policy: RetryPolicy | undefined): Required<RetryPolicy> {
+  return {
+    maxAttempts: Math.max(1, Math.floor(policy?.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts)),
+    maxTotalMs: policy?.maxTotalMs ?? DEFAULT_RETRY_POLICY.maxTotalMs,
+    baseDelayMs: policy?.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+    maxDelayMs: policy?.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+  };
+}

@@ -1,0 +1,60 @@
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import type { AnyDeclaration, State } from "./declaration";
+import { inputKeys } from "./declaration";
+import { containsUnknown } from "./unknowns";
+
+/** Keys the engine adds to every property bag; never user inputs. */
+export const RESERVED_KEYS = ["__provider", "importId"];
+
+/**
+ * Validates inputs with the declaration's zod schema before any request. Values still unknown
+ * at preview pass; every other failure names the field (`deployAccessLevels[0].accessLevel`).
+ */
+export function checkInputs(declaration: AnyDeclaration, news: State): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const known = new Set([...inputKeys(declaration), ...RESERVED_KEYS]);
+  for (const key of Object.keys(news)) {
+    if (!known.has(key) && news[key] !== undefined) {
+      failures.push({ property: key, reason: `${declaration.name} has no input "${key}"; expected one of: ${inputKeys(declaration).join(", ")}` });
+    }
+  }
+  const candidate = withoutReserved(news);
+  const result = declaration.inputs.safeParse(candidate);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      // A cross-field rule reports one field but reads its siblings: judge it on the whole object.
+      const path = issue.code === "custom" ? issue.path.slice(0, -1) : issue.path;
+      if (touchesUnknown(candidate, path)) continue;
+      failures.push({ property: formatPath(issue.path) || declaration.name, reason: issue.message });
+    }
+  }
+  return failures;
+}
+
+export function withoutReserved(bag: State): State {
+  const result: State = {};
+  for (const [key, value] of Object.entries(bag)) {
+    if (!RESERVED_KEYS.includes(key) && value !== undefined) result[key] = value;
+  }
+  return result;
+}
+
+/** An issue is about an unknown value when anything on its path, or below it, is unknown. */
+function touchesUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
+  let value: unknown = root;
+  for (const segment of path) {
+    if (containsUnknownShallow(value)) return true;
+    value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
+  }
+  return containsUnknown(value);
+}
+
+function containsUnknownShallow(value: unknown): boolean {
+  return typeof value === "string" && containsUnknown(value);
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((segment, index) => (typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`))
+    .join("");
+}

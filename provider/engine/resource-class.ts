@@ -1,0 +1,55 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { ResourceDeclaration } from "./declaration";
+import { inputKeys, outputKeys, secretKeys } from "./declaration";
+import { serializableProvider } from "./provider";
+
+/** The arguments of a resource: its zod input type, each field an `Input`. */
+export type ResourceArgs<I extends z.ZodObject> = { [K in keyof z.input<I>]: pulumi.Input<z.input<I>[K]> };
+
+/** The outputs of a resource: every input and every declared output field. */
+export type ResourceOutputs<I extends z.ZodObject, O extends z.ZodObject> = {
+  readonly [K in keyof z.output<I> | keyof z.output<O>]-?: pulumi.Output<
+    K extends keyof z.output<O> ? z.output<O>[K] : K extends keyof z.output<I> ? z.output<I>[K] : never
+  >;
+};
+
+/** A resource class made from a declaration. */
+export interface ForgeResourceClass<I extends z.ZodObject, O extends z.ZodObject> {
+  new (name: string, args: ResourceArgs<I>, opts?: pulumi.CustomResourceOptions): pulumi.dynamic.Resource & ResourceOutputs<I, O>;
+  /** The Pulumi type token, `pulumi-nodejs:dynamic/forge:<Name>`. */
+  readonly typeToken: string;
+}
+
+/**
+ * Makes the resource class of a declaration. The `import` option is carried to the provider
+ * as an adoption (engine 3.259 cannot import dynamic resources itself: its import step reads
+ * with the id alone, and the provider's code travels in the inputs).
+ */
+export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
+  declaration: ResourceDeclaration<I, O>,
+): ForgeResourceClass<I, O> {
+  const provider = serializableProvider(declaration.name);
+  const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration)].map((key) => [key, undefined]));
+  const secrets = secretKeys(declaration);
+
+  class ForgeResource extends pulumi.dynamic.Resource {
+    static readonly typeToken = `pulumi-nodejs:dynamic/forge:${declaration.name}`;
+
+    constructor(name: string, args: ResourceArgs<I>, opts: pulumi.CustomResourceOptions = {}) {
+      const { import: importId, ...rest } = opts;
+      const props: Record<string, unknown> = { ...unsetOutputs, ...args };
+      if (importId !== undefined) props["importId"] = importId;
+      super(
+        provider,
+        name,
+        props,
+        { ...rest, additionalSecretOutputs: [...secrets, ...(rest.additionalSecretOutputs ?? [])] },
+        "forge",
+        declaration.name,
+      );
+    }
+  }
+  Object.defineProperty(ForgeResource, "name", { value: declaration.name });
+  return ForgeResource as unknown as ForgeResourceClass<I, O>;
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { defineResource } from "../engine/declaration";
+import { datetime, normalizers, serverId } from "./common";
+
+export const BROADCAST_THEMES = ["indigo", "light-indigo", "blue", "light-blue", "green", "light-green", "red", "light-red", "dark", "light"] as const;
+export const BROADCAST_TARGET_LEVELS = [10, 15, 20, 30, 40, 50] as const;
+
+/**
+ * A message shown to every user of the instance (administrator only). Anyone can read broadcast
+ * messages, whatever their targeting: never put confidential content in one.
+ */
+export const broadcastMessage = defineResource({
+  name: "BroadcastMessage",
+  summary: "A banner or notification shown to the users of the instance.",
+  inputs: z
+    .object({
+      /** The text (Markdown). Readable by anyone: no secrets. */
+      message: z.string().min(1),
+      /** When it starts showing (ISO 8601, UTC). The forge defaults to now. */
+      startsAt: datetime.optional(),
+      /** When it stops showing (ISO 8601, UTC). The forge defaults to one hour after now. */
+      endsAt: datetime.optional(),
+      /** Foreground colour, hex (`#FFFFFF`). */
+      font: z.string().regex(/^#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?$/, "must be a hex colour such as #FFFFFF").optional(),
+      /** Show only to users with one of these roles (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner). */
+      targetAccessLevels: z.array(z.literal(BROADCAST_TARGET_LEVELS)).optional(),
+      /** Show only on pages whose path matches this pattern, e.g. `/acme/*`. */
+      targetPath: z.string().optional(),
+      /** `banner` (default) or `notification`. */
+      broadcastType: z.enum(["banner", "notification"]).optional(),
+      /** Whether users can dismiss it. */
+      dismissable: z.boolean().optional(),
+      /** Colour theme, banners only: indigo (default), light-indigo, blue, light-blue, green, light-green, red, light-red, dark, light. */
+      theme: z.enum(BROADCAST_THEMES).optional(),
+    })
+    .refine((args) => args.theme === undefined || args.broadcastType !== "notification", {
+      message: "a theme applies to banners only; remove it or use broadcastType \"banner\"",
+      path: ["theme"],
+    })
+    .refine((args) => !args.startsAt || !args.endsAt || Date.parse(args.endsAt) > Date.parse(args.startsAt), {
+      message: "must be after startsAt",
+      path: ["endsAt"],
+    }),
+  outputs: z.object({
+    /** The message's id. */
+    messageId: serverId,
+    /** Whether it is showing now (between startsAt and endsAt). */
+    active: z.boolean(),
+  }),
+  recordId: "messageId",
+  idParts: ["messageId"],
+  create: "POST /broadcast_messages",
+  read: "GET /broadcast_messages/:messageId",
+  update: "PUT /broadcast_messages/:messageId",
+  delete: "DELETE /broadcast_messages/:messageId",
+  replaceOn: [],
+  normalize: { startsAt: normalizers.instant, endsAt: normalizers.instant, targetAccessLevels: normalizers.numberSet },
+  notes: ["Writes need an administrator token: a user gets 403, no token 401."],
+});

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { defineResource } from "../engine/declaration";
+import { normalizers, projectRef, serverId } from "./common";
+
+/** A token of a cluster agent. Its secret value is returned once, at creation. */
+export const clusterAgentToken = defineResource({
+  name: "ClusterAgentToken",
+  summary: "A token a cluster agent authenticates with; deleting it revokes it.",
+  inputs: z.object({
+    /** The agent's project: id or full path. */
+    project: projectRef,
+    /** The agent's id (`ClusterAgent.agentId`). */
+    agentId: serverId,
+    /** The token's name. */
+    name: z.string().min(1).max(255),
+    /** What the token is for; good practice, checked by the policy pack. */
+    description: z.string().max(1024).optional(),
+  }),
+  outputs: z.object({
+    /** The token's id. */
+    tokenId: serverId,
+    /** The secret value; the forge returns it only at creation, so it is kept (encrypted) in state. */
+    token: z.string(),
+    /** `active` (a revoked token is gone). */
+    status: z.string(),
+    /** When it was created. */
+    createdAt: z.string(),
+  }),
+  recordId: "tokenId",
+  idParts: ["project", "agentId", "tokenId"],
+  create: "POST /projects/:project/cluster_agents/:agentId/tokens",
+  read: "GET /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
+  delete: "DELETE /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
+  replaceOn: "all",
+  secretOutputs: ["token"],
+  createOnly: ["token"],
+  normalize: { project: normalizers.ref },
+  notes: [
+    "An agent can have at most two active tokens. A replacement creates the new token before revoking the old one, so rotating one of two tokens needs the `deleteBeforeReplace` resource option.",
+    "An imported token has no secret value in state: the forge never shows it again.",
+  ],
+});

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { defineResource } from "../engine/declaration";
+import { normalizers, projectRef, serverId } from "./common";
+
+/** The forge's rule for agent names (the real service answers 400 otherwise). */
+export const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** A cluster agent registered in a project (the project holds its configuration). */
+export const clusterAgent = defineResource({
+  name: "ClusterAgent",
+  summary: "Registers a cluster agent in a project.",
+  inputs: z.object({
+    /** The agent's configuration project: id or full path. */
+    project: projectRef,
+    /** Lower-case letters, digits and `-`, not starting or ending with `-`, at most 63 characters. Unique in the project. */
+    name: z.string().max(63).regex(AGENT_NAME, "must be lower-case letters, digits and '-', not starting or ending with '-'"),
+  }),
+  outputs: z.object({
+    /** The agent's id. */
+    agentId: serverId,
+    /** When it was registered. */
+    createdAt: z.string(),
+    /** The user who registered it. */
+    createdByUserId: z.number(),
+  }),
+  recordId: "agentId",
+  idParts: ["project", "agentId"],
+  create: "POST /projects/:project/cluster_agents",
+  read: "GET /projects/:project/cluster_agents/:agentId",
+  delete: "DELETE /projects/:project/cluster_agents/:agentId",
+  // The API has no update: any change registers a new agent.
+  replaceOn: "all",
+  normalize: { project: normalizers.ref },
+  notes: ["Deleting the agent also revokes its tokens and removes its URL configuration."],
+});

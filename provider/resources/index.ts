@@ -1,0 +1,34 @@
+import type { AnyDeclaration } from "../engine/declaration";
+import { broadcastMessage } from "./broadcast-message";
+import { clusterAgent } from "./cluster-agent";
+import { clusterAgentToken } from "./cluster-agent-token";
+import { clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration";
+import { groupLabel } from "./group-label";
+import { groupLabelSubscription } from "./group-label-subscription";
+import { jobTokenScope } from "./job-token-scope";
+import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
+import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
+
+/** Every resource declaration of the library. The contract tests and the policy pack iterate it. */
+export const declarations = {
+  groupLabel,
+  groupLabelSubscription,
+  broadcastMessage,
+  clusterAgent,
+  clusterAgentToken,
+  clusterAgentUrlConfiguration,
+  jobTokenScope,
+  jobTokenScopeProjectAllowlistEntry,
+  jobTokenScopeGroupAllowlistEntry,
+  projectProtectedEnvironment,
+  groupProtectedEnvironment,
+} satisfies Record<string, AnyDeclaration>;
+
+const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));
+
+/** The declaration of a type name (`GroupLabel`). */
+export function declarationByName(name: string): AnyDeclaration {
+  const declaration = byName.get(name);
+  if (!declaration) throw new Error(`pulumi-forge: no resource named ${name}`);
+  return declaration;
+}

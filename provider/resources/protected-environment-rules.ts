@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import type { OperationContext, State, WireRecord } from "../engine/declaration";
+import { toWire } from "../engine/naming";
+
+/** Roles that may be given deploy rights: 30 Developer, 40 Maintainer, 60 Administrator. */
+export const DEPLOY_ACCESS_LEVELS = [30, 40, 60] as const;
+
+const exactlyOneGrantee = {
+  message: "give exactly one of userId, groupId or accessLevel",
+};
+
+function hasOneGrantee(entry: { userId?: number | undefined; groupId?: number | undefined; accessLevel?: number | undefined }): boolean {
+  return [entry.userId, entry.groupId, entry.accessLevel].filter((value) => value !== undefined).length === 1;
+}
+
+const grantee = {
+  /** A user who may deploy (group level: a Maintainer or above of the group; project level: a user with access). */
+  userId: z.number().int().positive().optional(),
+  /** A group whose members may deploy (group level: a subgroup; project level: a group the project is shared with). */
+  groupId: z.number().int().positive().optional(),
+  /** A role that may deploy: 30 Developer, 40 Maintainer, 60 Administrator. */
+  accessLevel: z.literal(DEPLOY_ACCESS_LEVELS).optional(),
+};
+
+/** 0: direct members of `groupId` only (default); 1: members of its ancestor groups too. */
+const groupInheritanceType = z.union([z.literal(0), z.literal(1)]).optional();
+
+/** Who may deploy: exactly one of a user, a group or a role. */
+export const groupDeployAccessLevel = z.object(grantee).refine(hasOneGrantee, exactlyOneGrantee);
+export const projectDeployAccessLevel = z.object({ ...grantee, groupInheritanceType }).refine(hasOneGrantee, exactlyOneGrantee);
+
+/** Who must approve a deployment, and how many approvals are needed from them. */
+export const approvalRule = z
+  .object({
+    ...grantee,
+    /** How many approvals this user, group or role must give (default 1). */
+    requiredApprovals: z.number().int().min(1).optional(),
+    groupInheritanceType,
+  })
+  .refine(hasOneGrantee, exactlyOneGrantee);
+
+type Entry = Record<string, unknown>;
+
+/** The grantee of an entry, which identifies it (`user:5`, `group:3`, `level:40`). */
+function granteeKey(entry: Entry): string {
+  if (entry["userId"] != null) return `user:${entry["userId"]}`;
+  if (entry["groupId"] != null) return `group:${entry["groupId"]}`;
+  return `level:${entry["accessLevel"]}`;
+}
+
+/** An entry as the user means it: no server id or description, defaults filled in. */
+function meaning(entry: Entry, withApprovals: boolean): Entry {
+  const result: Entry = { grantee: granteeKey(entry), groupInheritanceType: entry["groupInheritanceType"] ?? 0 };
+  if (withApprovals) result["requiredApprovals"] = entry["requiredApprovals"] ?? 1;
+  return result;
+}
+
+function normalizeList(value: unknown, withApprovals: boolean): unknown {
+  if (!Array.isArray(value)) return value;
+  return value
+    .map((entry: Entry) => meaning(entry, withApprovals))
+    .sort((a, b) => String(a["grantee"]).localeCompare(String(b["grantee"])));
+}
+
+/** Normaliser for deploy access levels: order, server ids and descriptions are not differences. */
+export const normalizeEntries = (value: unknown): unknown => normalizeList(value, false);
+
+/** Normaliser for approval rules, whose `requiredApprovals` defaults to 1. */
+export const normalizeApprovalRules = (value: unknown): unknown => normalizeList(value, true);
+
+/**
+ * The update body for an entry list, as the API wants it: changed entries with their server
+ * `id`, new ones without, removed ones with `_destroy: true`; unchanged ones are left out.
+ */
+export function entryChanges(current: Entry[], desired: Entry[], normalize: (value: unknown) => unknown): Entry[] {
+  const changes: Entry[] = [];
+  const remaining = new Map(current.map((entry) => [granteeKey(entry), entry]));
+  for (const entry of desired) {
+    const existing = remaining.get(granteeKey(entry));
+    remaining.delete(granteeKey(entry));
+    if (!existing) changes.push(entry);
+    else if (!isDeepStrictEqual(normalize([entry]), normalize([existing]))) changes.push({ ...entry, id: existing["id"] });
+  }
+  for (const entry of remaining.values()) changes.push({ id: entry["id"], _destroy: true });
+  return changes;
+}
+
+/**
+ * Update of a protected environment: the current record gives the server ids, and each
+ * changed list is sent as its changes only.
+ */
+export async function updateProtectedEnvironment(ctx: OperationContext, route: "PUT /projects/:project/protected_environments/:name" | "PUT /groups/:group/protected_environments/:name", state: State, changed: string[]): Promise<WireRecord | undefined> {
+  const current = await ctx.readRecord(state);
+  if (!current) throw new Error(`protected environment "${String(state["name"])}" no longer exists; run pulumi refresh`);
+  const live = (field: string) => ((current[field] as Entry[] | undefined) ?? []).map((entry) => (fromWireEntry(entry)));
+  const params: Record<string, unknown> = {};
+  if (changed.includes("deployAccessLevels")) {
+    params["deploy_access_levels"] = toWire(entryChanges(live("deploy_access_levels"), state["deployAccessLevels"] as Entry[], normalizeEntries));
+  }
+  if (changed.includes("approvalRules")) {
+    params["approval_rules"] = toWire(entryChanges(live("approval_rules"), (state["approvalRules"] as Entry[] | undefined) ?? [], normalizeApprovalRules));
+  }
+  if (changed.includes("requiredApprovalCount")) params["required_approval_count"] = state["requiredApprovalCount"];
+  await ctx.call(route, state, params);
+  // Rule 5 of the spec: an update answers with only the lists it touched; read the whole record.
+  return undefined;
+}
+
+function fromWireEntry(entry: Entry): Entry {
+  return {
+    id: entry["id"],
+    userId: entry["user_id"] ?? undefined,
+    groupId: entry["group_id"] ?? undefined,
+    accessLevel: entry["access_level"] ?? undefined,
+    groupInheritanceType: entry["group_inheritance_type"] ?? undefined,
+    requiredApprovals: entry["required_approvals"] ?? undefined,
+  };
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { defineResource } from "../engine/declaration";
+import { groupRef, normalizers, projectRef } from "./common";
+import {
+  approvalRule,
+  groupDeployAccessLevel,
+  normalizeApprovalRules,
+  normalizeEntries,
+  projectDeployAccessLevel,
+  updateProtectedEnvironment,
+} from "./protected-environment-rules";
+
+/** The deployment tiers a group-level protected environment can name. */
+export const DEPLOYMENT_TIERS = ["production", "staging", "testing", "development", "other"] as const;
+
+/** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
+export const projectProtectedEnvironment = defineResource({
+  name: "ProjectProtectedEnvironment",
+  summary: "Protects an environment of a project: who may deploy and who must approve.",
+  inputs: z.object({
+    /** The project: id or full path. */
+    project: projectRef,
+    /** The environment's name (it need not exist yet). */
+    name: z.string().min(1),
+    /** Who may deploy; at least one entry. */
+    deployAccessLevels: z.array(projectDeployAccessLevel).min(1, "needs at least one entry: who may deploy"),
+    /** Who must approve a deployment before it runs. */
+    approvalRules: z.array(approvalRule).optional(),
+  }),
+  outputs: z.object({}),
+  idParts: ["project", "name"],
+  create: "POST /projects/:project/protected_environments",
+  read: "GET /projects/:project/protected_environments/:name",
+  update: "PUT /projects/:project/protected_environments/:name",
+  delete: "DELETE /projects/:project/protected_environments/:name",
+  findExisting: "GET /projects/:project/protected_environments/:name",
+  replaceOn: ["project", "name"],
+  normalize: { project: normalizers.ref, deployAccessLevels: normalizeEntries, approvalRules: normalizeApprovalRules },
+  hooks: {
+    update: (ctx, state, changed) => updateProtectedEnvironment(ctx, "PUT /projects/:project/protected_environments/:name", state, changed),
+  },
+});
+
+/** Who may deploy to every environment of a deployment tier in a group's projects. Premium and Ultimate. */
+export const groupProtectedEnvironment = defineResource({
+  name: "GroupProtectedEnvironment",
+  summary: "Protects a deployment tier for all projects of a group.",
+  inputs: z.object({
+    /** The group: id or full path. */
+    group: groupRef,
+    /** The deployment tier: production, staging, testing, development or other. */
+    name: z.enum(DEPLOYMENT_TIERS),
+    /** Who may deploy: Maintainers or above of the group, its subgroups, or a role. At least one entry. */
+    deployAccessLevels: z.array(groupDeployAccessLevel).min(1, "needs at least one entry: who may deploy"),
+    /** How many approvals a deployment needs (0: none). */
+    requiredApprovalCount: z.number().int().min(0).optional(),
+    /** Who must approve a deployment before it runs. */
+    approvalRules: z.array(approvalRule).optional(),
+  }),
+  outputs: z.object({}),
+  idParts: ["group", "name"],
+  create: "POST /groups/:group/protected_environments",
+  read: "GET /groups/:group/protected_environments/:name",
+  update: "PUT /groups/:group/protected_environments/:name",
+  delete: "DELETE /groups/:group/protected_environments/:name",
+  findExisting: "GET /groups/:group/protected_environments/:name",
+  replaceOn: ["group", "name"],
+  normalize: { group: normalizers.ref, deployAccessLevels: normalizeEntries, approvalRules: normalizeApprovalRules },
+  hooks: {
+    update: (ctx, state, changed) => updateProtectedEnvironment(ctx, "PUT /groups/:group/protected_environments/:name", state, changed),
+  },
+});

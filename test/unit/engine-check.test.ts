@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { checkInputs } from "../../provider/engine/check";
+import { UNKNOWN } from "../../provider/engine/unknowns";
+import { declarations } from "../../provider/resources";
+
+describe("check", () => {
+  it("accepts valid inputs and the engine's reserved keys", () => {
+    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __provider: "x" })).toEqual([]);
+  });
+
+  it("names the field and the reason", () => {
+    const failures = checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "reddish" });
+    expect(failures).toEqual([{ property: "color", reason: expect.stringContaining("6-digit hex") }]);
+  });
+
+  it("names nested fields with their index", () => {
+    const failures = checkInputs(declarations.projectProtectedEnvironment, {
+      project: "acme/web",
+      name: "production",
+      deployAccessLevels: [{ accessLevel: 40 }, { accessLevel: 50 }],
+    });
+    expect(failures.map((failure) => failure.property)).toEqual(["deployAccessLevels[1].accessLevel"]);
+  });
+
+  it("reports an entry with two grantees", () => {
+    const failures = checkInputs(declarations.groupProtectedEnvironment, {
+      group: "acme",
+      name: "production",
+      deployAccessLevels: [{ accessLevel: 40, userId: 3 }],
+    });
+    expect(failures).toEqual([{ property: "deployAccessLevels[0]", reason: "give exactly one of userId, groupId or accessLevel" }]);
+  });
+
+  it("lets values unknown at preview through, even inside refinements", () => {
+    expect(checkInputs(declarations.groupLabel, { group: UNKNOWN, name: "bug", color: UNKNOWN })).toEqual([]);
+    expect(checkInputs(declarations.clusterAgentToken, { project: "acme/web", agentId: UNKNOWN, name: "t" })).toEqual([]);
+    expect(
+      checkInputs(declarations.clusterAgentUrlConfiguration, { project: 1, agentId: 2, url: "grpcs://a.example:443", clientCert: UNKNOWN }),
+    ).toEqual([]);
+  });
+
+  it("still reports a known bad value next to an unknown one", () => {
+    const failures = checkInputs(declarations.clusterAgent, { project: UNKNOWN, name: "-bad-" });
+    expect(failures.map((failure) => failure.property)).toEqual(["name"]);
+  });
+
+  it("rejects a misspelt input with the list of known ones", () => {
+    const failures = checkInputs(declarations.clusterAgent, { project: 1, name: "a", nmae: "b" });
+    expect(failures).toEqual([{ property: "nmae", reason: expect.stringContaining("expected one of: project, name") }]);
+  });
+
+  it("applies cross-field rules", () => {
+    expect(
+      checkInputs(declarations.broadcastMessage, { message: "m", broadcastType: "notification", theme: "red" }).map((f) => f.property),
+    ).toEqual(["theme"]);
+    expect(
+      checkInputs(declarations.broadcastMessage, { message: "m", startsAt: "2026-12-02T00:00:00Z", endsAt: "2026-12-01T00:00:00Z" }).map((f) => f.property),
+    ).toEqual(["endsAt"]);
+    expect(
+      checkInputs(declarations.clusterAgentUrlConfiguration, { project: 1, agentId: 2, url: "grpcs://a.example:443", clientCert: "PEM" }).map((f) => f.property),
+    ).toEqual(["clientKey"]);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { formatId, idFormat, parseId } from "../../provider/engine/ids";
+import { declarations } from "../../provider/resources";
+
+describe("ids", () => {
+  it("format and parse are symmetric for every declaration", () => {
+    for (const declaration of Object.values(declarations)) {
+      const sample = (part: string, index: number) => {
+        const schema = declaration.inputs.shape[part] ?? declaration.outputs.shape[part];
+        if (index === 0) return "acme/platform";
+        return schema.safeParse(41).success ? 40 + index : "production";
+      };
+      const state = Object.fromEntries(declaration.idParts.map((part, index) => [part, sample(part, index)]));
+      const id = formatId(declaration, state);
+      expect(parseId(declaration, id), declaration.name).toEqual(state);
+    }
+  });
+
+  it("turns digit parts into numbers only where the field takes a number", () => {
+    expect(parseId(declarations.groupLabel, "42:7")).toEqual({ group: 42, labelId: 7 });
+    expect(parseId(declarations.projectProtectedEnvironment, "acme/web:2024")).toEqual({ project: "acme/web", name: "2024" });
+  });
+
+  it("rejects an id of the wrong shape with the expected format", () => {
+    expect(() => parseId(declarations.clusterAgentToken, "acme/web:3")).toThrow("<project>:<agentId>:<tokenId>");
+    expect(() => parseId(declarations.groupLabel, "acme:")).toThrow(idFormat(declarations.groupLabel));
+  });
+
+  it("refuses to form an id from an empty part", () => {
+    expect(() => formatId(declarations.groupLabel, { group: "acme" })).toThrow('field "labelId" is empty');
+  });
+});
