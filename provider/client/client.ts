@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { Agent, type FormData } from "undici";
 import { normalizeBaseUrl, type Connection } from "./connection";
 import { placeParams, type HttpMethod } from "./encoding";
@@ -177,6 +178,10 @@ export class ForgeClient {
         const response = await this.#agent.request({ origin: this.#origin, path: target, method, headers, body: body ?? null });
         const responseHeaders = flattenHeaders(response.headers);
         const text = await response.body.text();
+        // undici hands an HTTP/1.1 socket back to its pool one event-loop turn after the response
+        // ends (client-h1.js, onMessageComplete); without this yield, back-to-back calls would find
+        // it busy and open a second connection.
+        await nextTurn();
         return {
           response: { status: response.statusCode, headers: responseHeaders, body: parseBody(text, responseHeaders["content-type"]) },
         };

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { formatId, idFormat, parseId } from "../../provider/engine/ids";
+import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 
 describe("ids", () => {
   it("format and parse are symmetric for every declaration", () => {
-    for (const declaration of Object.values(declarations)) {
+    for (const declaration of Object.values(declarations) as AnyDeclaration[]) {
       const sample = (part: string, index: number) => {
         const schema = declaration.inputs.shape[part] ?? declaration.outputs.shape[part];
         if (index === 0) return "acme/platform";

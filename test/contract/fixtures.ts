@@ -1,0 +1,252 @@
+import type { AnyDeclaration, State } from "../../provider/engine/declaration";
+import { declarations as d } from "../../provider/resources";
+import type { World } from "./world";
+
+/**
+ * What the contract suite needs to know of one resource: valid inputs (with their
+ * prerequisites), an in-place change, an immutable change, a change made behind the
+ * provider's back, an input check must refuse, and one the server must refuse.
+ */
+export interface ContractFixture {
+  declaration: AnyDeclaration;
+  /** Creates prerequisites through the API and returns valid inputs. */
+  inputs(world: World): Promise<State>;
+  /** The same resource with a change the API can make in place. */
+  update?: (inputs: State, world: World) => State;
+  /** A change of an immutable input. */
+  replace?: (inputs: State, world: World) => State;
+  /** Changes the object through the API (not the provider); returns the field that drifted. */
+  drift?: (world: World, outs: State) => Promise<string>;
+  /** Deletes the object through the API; default: the declaration's delete route. */
+  removeOutOfBand?: (world: World, outs: State) => Promise<void>;
+  /** Settings of an existing object: "deleting" restores, it does not remove. */
+  setting?: { restored: (world: World, outs: State) => Promise<void> };
+  invalid: { inputs: (inputs: State) => State; property: string };
+  /** Inputs that pass check but the server rejects, with the status and message expected. */
+  apiError: { inputs: (inputs: State, world: World) => Promise<State>; actAs?: string; status: number; message: string };
+}
+
+const inFuture = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+async function newAgent(world: World, project: string, name: string): Promise<number> {
+  const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project, name });
+  return agent.body.id;
+}
+
+export const fixtures: ContractFixture[] = [
+  {
+    declaration: d.groupLabel,
+    inputs: async () => ({ group: "acme", name: "bug", color: "red", description: "Something is broken" }),
+    update: (inputs) => ({ ...inputs, name: "defect", color: "#00AA00" }),
+    replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/groups/:group/labels/:labelId", { group: outs["group"], labelId: outs["labelId"], color: "#123456" });
+      return "color";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, color: "reddish" }), property: "color" },
+    apiError: {
+      // A label of the same name in an ancestor group already covers the subgroup.
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/groups/:group/labels", { group: "acme", name: "duplicate", color: "#000000" });
+        return { ...inputs, group: "acme/platform", name: "duplicate" };
+      },
+      status: 409,
+      message: "Label already exists",
+    },
+  },
+  {
+    declaration: d.groupLabelSubscription,
+    inputs: async (world) => {
+      const label = await world.api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "watched", color: "blue" });
+      return { group: "acme", labelId: label.body.id };
+    },
+    replace: (inputs) => ({ ...inputs, labelId: "watched" }),
+    removeOutOfBand: async (world, outs) => {
+      await world.api.request("POST", "/groups/:group/labels/:labelId/unsubscribe", { group: outs["group"], labelId: outs["labelId"] });
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, labelId: "" }), property: "labelId" },
+    apiError: { inputs: async (inputs) => ({ ...inputs, labelId: 999_999 }), status: 404, message: "404 Label Not Found" },
+  },
+  {
+    declaration: d.broadcastMessage,
+    inputs: async () => ({
+      message: "Maintenance on Saturday 10:00 UTC",
+      startsAt: inFuture(24),
+      endsAt: inFuture(26),
+      targetAccessLevels: [40, 30],
+      theme: "light-indigo",
+      dismissable: true,
+    }),
+    update: (inputs) => ({ ...inputs, message: "Maintenance moved to Sunday", theme: "red" }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/broadcast_messages/:id", { id: outs["messageId"], message: "edited by hand" });
+      return "message";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, targetAccessLevels: [35] }), property: "targetAccessLevels[0]" },
+    apiError: { inputs: async (inputs) => inputs, actAs: "max", status: 403, message: "403 Forbidden" },
+  },
+  {
+    declaration: d.clusterAgent,
+    inputs: async () => ({ project: "acme/web", name: "production-cluster" }),
+    replace: (inputs) => ({ ...inputs, name: "production-cluster-2" }),
+    invalid: { inputs: (inputs) => ({ ...inputs, name: "-Bad_Name" }), property: "name" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await newAgent(world, "acme/web", "taken");
+        return { ...inputs, name: "taken" };
+      },
+      status: 400,
+      message: "Name has already been taken",
+    },
+  },
+  {
+    declaration: d.clusterAgentToken,
+    inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "tokens"), name: "ci", description: "CI deploys" }),
+    replace: (inputs) => ({ ...inputs, name: "ci-2" }),
+    invalid: { inputs: (inputs) => ({ ...inputs, name: "" }), property: "name" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        const agentId = await newAgent(world, "acme/web", "full");
+        for (const name of ["one", "two"]) {
+          await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name });
+        }
+        return { ...inputs, agentId };
+      },
+      status: 400,
+      message: "An agent can have only two active tokens at a time",
+    },
+  },
+  {
+    declaration: d.clusterAgentUrlConfiguration,
+    inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "receptive"), url: "grpcs://agent.example.com:443" }),
+    replace: (inputs) => ({ ...inputs, url: "grpcs://agent2.example.com:443" }),
+    invalid: { inputs: (inputs) => ({ ...inputs, clientCert: "-----BEGIN CERTIFICATE-----" }), property: "clientKey" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        const agentId = await newAgent(world, "acme/web", "configured");
+        await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", {
+          project: "acme/web",
+          agentId,
+          url: "grpcs://first.example.com:443",
+        });
+        return { ...inputs, agentId };
+      },
+      status: 400,
+      message: "URL configuration already exists for this agent",
+    },
+  },
+  {
+    declaration: d.jobTokenScope,
+    inputs: async () => ({ project: "acme/api", enabled: true }),
+    update: (inputs) => ({ ...inputs, enabled: false }),
+    drift: async (world, outs) => {
+      await world.api.request("PATCH", "/projects/:project/job_token_scope", { project: outs["project"], enabled: !outs["enabled"] });
+      return "enabled";
+    },
+    setting: {
+      restored: async (world, outs) => {
+        const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", { project: outs["project"] });
+        if (scope.body.inbound_enabled !== outs["restoreEnabled"]) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
+      },
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, enabled: "yes" }), property: "enabled" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await fetch(`${world.emulator.url}/__emulator/settings`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ job_token_scope_enforced: true }),
+        });
+        return { ...inputs, enabled: false };
+      },
+      status: 400,
+      message: "enabled=false is refused",
+    },
+  },
+  {
+    declaration: d.jobTokenScopeProjectAllowlistEntry,
+    inputs: async (world) => ({ project: "acme/web", targetProjectId: world.projectId("acme/api") }),
+    replace: (inputs, world) => ({ ...inputs, targetProjectId: world.projectId("acme/platform/deployer") }),
+    invalid: { inputs: (inputs) => ({ ...inputs, targetProjectId: -1 }), property: "targetProjectId" },
+    apiError: { inputs: async (inputs) => ({ ...inputs, targetProjectId: 999_999 }), status: 404, message: "404 Project Not Found" },
+  },
+  {
+    declaration: d.jobTokenScopeGroupAllowlistEntry,
+    inputs: async (world) => ({ project: "acme/web", targetGroupId: world.groupId("acme/platform") }),
+    replace: (inputs, world) => ({ ...inputs, targetGroupId: world.groupId("acme") }),
+    invalid: { inputs: (inputs) => ({ ...inputs, targetGroupId: 1.5 }), property: "targetGroupId" },
+    apiError: { inputs: async (inputs) => ({ ...inputs, targetGroupId: 999_999 }), status: 404, message: "404 Group Not Found" },
+  },
+  {
+    declaration: d.projectProtectedEnvironment,
+    inputs: async (world) => ({
+      project: "acme/web",
+      name: "production",
+      deployAccessLevels: [{ accessLevel: 40 }],
+      approvalRules: [{ userId: world.user("olivia").id, requiredApprovals: 1 }],
+    }),
+    update: (inputs, world) => ({
+      ...inputs,
+      deployAccessLevels: [{ accessLevel: 30 }, { userId: world.user("max").id }],
+      approvalRules: [{ accessLevel: 40, requiredApprovals: 2 }],
+    }),
+    replace: (inputs) => ({ ...inputs, name: "production-eu" }),
+    drift: async (world, outs) => {
+      const current = await world.api.request<{ deploy_access_levels: { id: number }[] }>(
+        "GET",
+        "/projects/:project/protected_environments/:name",
+        { project: outs["project"], name: outs["name"] },
+      );
+      await world.api.request("PUT", "/projects/:project/protected_environments/:name", {
+        project: outs["project"],
+        name: outs["name"],
+        deploy_access_levels: [...current.body.deploy_access_levels.map((entry) => ({ id: entry.id, _destroy: true })), { access_level: 60 }],
+      });
+      return "deployAccessLevels";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, deployAccessLevels: [{ accessLevel: 50 }] }), property: "deployAccessLevels[0].accessLevel" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/projects/:project/protected_environments", {
+          project: "acme/web",
+          name: "taken",
+          deploy_access_levels: [{ access_level: 40 }],
+        });
+        return { ...inputs, name: "taken" };
+      },
+      status: 409,
+      message: "Protected environment 'taken' already exists",
+    },
+  },
+  {
+    declaration: d.groupProtectedEnvironment,
+    inputs: async () => ({ group: "acme", name: "staging", deployAccessLevels: [{ accessLevel: 40 }], requiredApprovalCount: 1 }),
+    update: (inputs, world) => ({
+      ...inputs,
+      requiredApprovalCount: 2,
+      deployAccessLevels: [{ accessLevel: 40 }, { groupId: world.groupId("acme/platform") }],
+    }),
+    replace: (inputs) => ({ ...inputs, name: "testing" }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/groups/:group/protected_environments/:name", {
+        group: outs["group"],
+        name: outs["name"],
+        required_approval_count: 5,
+      });
+      return "requiredApprovalCount";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, name: "prod" }), property: "name" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/groups/:group/protected_environments", {
+          group: "acme",
+          name: "production",
+          deploy_access_levels: [{ access_level: 40 }],
+        });
+        return { ...inputs, name: "production" };
+      },
+      status: 409,
+      message: "Protected environment 'production' already exists",
+    },
+  },
+];

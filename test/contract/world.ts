@@ -1,0 +1,60 @@
+import { ForgeClient } from "../../provider/client";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+
+interface SeedUser { id: number; username: string; token: string; admin: boolean }
+interface SeedNamespace { id: number; full_path?: string; path_with_namespace?: string }
+
+/** An emulator with its seed, and an administrator's client for out-of-band changes. */
+export interface World {
+  emulator: RunningEmulator;
+  /** Administrator client, for changes made behind the provider's back. */
+  api: ForgeClient;
+  user(username: string): SeedUser;
+  groupId(fullPath: string): number;
+  projectId(pathWithNamespace: string): number;
+  /** A client acting as one of the seeded users. */
+  as(username: string): ForgeClient;
+  /** Points the provider runtime at the emulator as this user (FORGE_* variables). */
+  actAs(username: string): void;
+  /** Back to the seed. */
+  reset(): Promise<void>;
+  /** Requests the emulator has seen so far. */
+  requestCount(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(): Promise<World> {
+  const emulator = await startEmulator({ port: 0 });
+  const users = emulator.seed.users as SeedUser[];
+  const groups = emulator.seed.groups as SeedNamespace[];
+  const projects = emulator.seed.projects as SeedNamespace[];
+  const find = <T>(items: T[], match: (item: T) => boolean, what: string): T => {
+    const item = items.find(match);
+    if (!item) throw new Error(`seed has no ${what}`);
+    return item;
+  };
+  const user = (username: string) => find(users, (u) => u.username === username, `user ${username}`);
+  const as = (username: string) => new ForgeClient({ baseUrl: emulator.url, token: user(username).token, retry: { maxAttempts: 1 } });
+  const world: World = {
+    emulator,
+    api: as("root"),
+    user,
+    groupId: (path) => find(groups, (g) => g.full_path === path, `group ${path}`).id,
+    projectId: (path) => find(projects, (p) => p.path_with_namespace === path, `project ${path}`).id,
+    as,
+    actAs(username) {
+      process.env["FORGE_BASE_URL"] = emulator.url;
+      process.env["FORGE_TOKEN"] = user(username).token;
+    },
+    async reset() {
+      await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" });
+    },
+    async requestCount() {
+      const log = (await (await fetch(`${emulator.url}/__emulator/requests`)).json()) as unknown[];
+      return log.length;
+    },
+    close: () => emulator.close(),
+  };
+  world.actAs("root");
+  return world;
+}
