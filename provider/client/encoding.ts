@@ -65,7 +65,7 @@ export function fillPath(
       throw new Error(`Path parameter "${name}" for ${method} ${template} must be a string or a number`);
     }
     used.add(name);
-    return String(value);
+    return encodeURIComponent(String(value));
   });
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params)) {

@@ -1,5 +1,5 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { isNotFound, type ForgeClient } from "../client";
+import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
 import { checkInputs, withoutReserved } from "./check";
 import { reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
@@ -95,7 +95,10 @@ export class ResourceOperations {
       if (hook) await hook(ctx, state);
       else if (this.declaration.delete) await ctx.call(this.declaration.delete, state);
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (isNotFound(error)) return;
+      // Some deletes of a missing object answer 400 (allowlist entries): gone is gone.
+      if (error instanceof ForgeApiError && error.status < 500 && !(await this.readRecord(ctx, state))) return;
+      throw error;
     }
   }
 

@@ -3,7 +3,8 @@
  * (as a Pulumi program does), loaded from that text in another (as the provider process does),
  * and driven against the emulator. Runs on the compiled library in dist/, as users get it.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,6 +17,8 @@ const names = Object.values(declarations).map((declaration) => declaration.name)
 let world: World;
 let serialized: Record<string, string>;
 const canary = "forge-canary-token-must-not-be-serialized";
+// Asynchronous: the emulator lives in this process and must keep answering while the child runs.
+const run = promisify(execFile);
 
 beforeAll(async () => {
   if (!existsSync(join(root, "dist/provider/engine/provider.js"))) {
@@ -24,7 +27,7 @@ beforeAll(async () => {
   world = await startWorld();
   const script = `
     const pulumi = require("@pulumi/pulumi");
-    const { serializableProvider } = require("pulumi-forge/dist/provider/engine/provider.js");
+    const { serializableProvider } = require("./dist/provider/engine/provider.js");
     (async () => {
       const out = {};
       for (const name of ${JSON.stringify(names)}) {
@@ -33,12 +36,12 @@ beforeAll(async () => {
       }
       process.stdout.write(JSON.stringify(out));
     })().catch((e) => { console.error(e); process.exit(1); });`;
-  const output = execFileSync(process.execPath, ["-e", script], {
+  const { stdout } = await run(process.execPath, ["-e", script], {
     cwd: root,
     env: { ...process.env, FORGE_TOKEN: canary, FORGE_BASE_URL: world.emulator.url },
     maxBuffer: 64 * 1024 * 1024,
   });
-  serialized = JSON.parse(output.toString()) as Record<string, string>;
+  serialized = JSON.parse(stdout) as Record<string, string>;
 }, 120_000);
 
 afterAll(async () => world?.close());
@@ -53,7 +56,7 @@ it("serializes every provider small and without any credential", () => {
   }
 });
 
-it("loads in a fresh process and runs check, create, read and delete against the emulator", () => {
+it("loads in a fresh process and runs check, create, read and delete against the emulator", async () => {
   const dir = mkdtempSync(join(tmpdir(), "forge-serialized-"));
   const file = join(dir, "provider.js");
   writeFileSync(file, serialized["GroupLabel"] as string);
@@ -77,11 +80,11 @@ it("loads in a fresh process and runs check, create, read and delete against the
       const gone = await provider.read(created.id, created.outs);
       process.stdout.write(JSON.stringify({ bad: bad.failures, created, read, gone }));
     })().catch((e) => { console.error(e); process.exit(1); });`;
-  const output = execFileSync(process.execPath, ["-e", script], {
+  const { stdout } = await run(process.execPath, ["-e", script], {
     cwd: root,
     env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: world.user("max").token },
   });
-  const result = JSON.parse(output.toString());
+  const result = JSON.parse(stdout);
   expect(result.bad).toEqual([{ property: "color", reason: expect.stringContaining("hex") }]);
   expect(result.created.id).toMatch(/^acme:\d+$/);
   expect(result.created.outs).toMatchObject({ group: "acme", name: "serialized", color: "green", textColor: expect.any(String) });

@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ForgeClient,
+  ForgeConfigError,
+  clientFor,
+  closeClients,
+  normalizeBaseUrl,
+  resolveConnection,
+  tokenFingerprint,
+} from "../../provider/client";
+import { startTestServer, type TestServer } from "./client-test-server";
+
+const config = (values: Record<string, string>) => {
+  const keys: string[] = [];
+  return { keys, get: (key: string) => (keys.push(key), values[key]) };
+};
+
+describe("resolveConnection", () => {
+  it("prefers stack config (full keys) over the environment", () => {
+    const cfg = config({ "forge:baseUrl": "https://cfg.example/", "forge:token": "cfg-token" });
+    const env = { FORGE_BASE_URL: "https://env.example", FORGE_TOKEN: "env-token" };
+    expect(resolveConnection(cfg, env)).toEqual({ baseUrl: "https://cfg.example", token: "cfg-token" });
+    expect(cfg.keys).toEqual(["forge:baseUrl", "forge:token"]);
+  });
+
+  it("falls back to FORGE_BASE_URL / FORGE_TOKEN per key, and reads process.env by default", () => {
+    const env = { FORGE_BASE_URL: "http://env.example:8080//", FORGE_TOKEN: "env-token" };
+    expect(resolveConnection(config({ "forge:token": "cfg-token" }), env)).toEqual({ baseUrl: "http://env.example:8080", token: "cfg-token" });
+    expect(resolveConnection(config({ "forge:baseUrl": "", "forge:token": "" }), env)).toEqual({ baseUrl: "http://env.example:8080", token: "env-token" });
+    const saved = { ...process.env };
+    try {
+      process.env["FORGE_BASE_URL"] = "https://proc.example";
+      process.env["FORGE_TOKEN"] = "proc-token";
+      expect(resolveConnection()).toEqual({ baseUrl: "https://proc.example", token: "proc-token" });
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("names both ways to set a missing token or base URL", () => {
+    const noToken = () => resolveConnection(config({ "forge:baseUrl": "https://f.example" }), {});
+    expect(noToken).toThrow(ForgeConfigError);
+    expect(noToken).toThrow(/FORGE_TOKEN.*pulumi config set --secret forge:token/);
+    const noUrl = () => resolveConnection(undefined, { FORGE_TOKEN: "t" });
+    expect(noUrl).toThrow(ForgeConfigError);
+    expect(noUrl).toThrow(/FORGE_BASE_URL.*pulumi config set forge:baseUrl/);
+  });
+
+  it("rejects non-http(s) and malformed URLs clearly, strips slashes and /api/v4", () => {
+    expect(() => normalizeBaseUrl("ftp://forge.example")).toThrow(/must start with http:\/\/ or https:\/\//);
+    expect(() => normalizeBaseUrl("forge.example")).toThrow(/not a valid URL/);
+    expect(() => normalizeBaseUrl("https://user:pw@forge.example")).toThrow(ForgeConfigError);
+    expect(() => normalizeBaseUrl("https://user:pw@forge.example")).not.toThrow(/pw/);
+    expect(normalizeBaseUrl(" https://Forge.Example/gitlab/api/v4/ ")).toBe("https://forge.example/gitlab");
+    expect(() => new ForgeClient({ baseUrl: "file:///etc" })).toThrow(ForgeConfigError);
+  });
+});
+
+describe("connection reuse", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await closeClients();
+    await server.close();
+  });
+  afterEach(() => server.reset());
+
+  it("sends sequential requests over one kept-alive socket", async () => {
+    const client = new ForgeClient({ baseUrl: server.url, token: "keep-alive-token" });
+    try {
+      const before = server.connections;
+      for (let i = 0; i < 5; i++) await client.request("GET", "/projects/:id", { id: i });
+      server.fallback = (req) => ({ body: req.method === "GET" && req.rawPath === "/api/v4/groups" ? [] : {} });
+      await client.list("/groups");
+      await client.request("POST", "/groups", { name: "g" });
+      expect(server.requests).toHaveLength(7);
+      expect(server.connections - before).toBe(1);
+      expect(new Set(server.requests.map((r) => r.socketId)).size).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("clientFor reuses one client per (baseUrl, token) and keys by a token hash", async () => {
+    const a = clientFor({ baseUrl: server.url, token: "token-a" });
+    expect(clientFor({ baseUrl: `${server.url}/`, token: "token-a" })).toBe(a);
+    expect(clientFor({ baseUrl: server.url, token: "token-b" })).not.toBe(a);
+    expect(tokenFingerprint("token-a")).toMatch(/^[0-9a-f]{16}$/);
+    expect(tokenFingerprint("token-a")).not.toContain("token-a");
+    await a.request("GET", "/version");
+    expect(server.requests[0]?.headers["private-token"]).toBe("token-a");
+    await closeClients();
+    expect(clientFor({ baseUrl: server.url, token: "token-a" })).not.toBe(a);
+  });
+
+  it("sends no PRIVATE-TOKEN when the client has none", async () => {
+    const anonymous = new ForgeClient({ baseUrl: server.url });
+    try {
+      await anonymous.request("GET", "/version");
+      expect(server.requests[0]?.headers["private-token"]).toBeUndefined();
+    } finally {
+      await anonymous.close();
+    }
+  });
+});

@@ -1,0 +1,231 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ForgeApiError,
+  ForgeClient,
+  ForgeNetworkError,
+  classifyAttempt,
+  retryDelayMs,
+  serverDelayMs,
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+} from "../../provider/client";
+import { startTestServer, type TestServer } from "./client-test-server";
+
+const FAST: RetryPolicy = { maxAttempts: 5, maxTotalMs: 5_000, baseDelayMs: 5, maxDelayMs: 20 };
+const TOKEN = "retry-secret-token";
+let server: TestServer;
+let client: ForgeClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: FAST });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+afterEach(() => {
+  server.reset();
+});
+
+const unavailable = { status: 503, body: { message: "503 Service Unavailable" } };
+
+describe("retry policy (pure)", () => {
+  const response = (status: number, headers: Record<string, string> = {}) => ({ response: { status, headers, body: undefined } });
+  const failure = (code: string) => ({ failure: { code, error: new Error(code) } });
+
+  it("classifies statuses and failures by method", () => {
+    expect(classifyAttempt("POST", response(429))).toBe("retry");
+    expect(classifyAttempt("GET", response(503))).toBe("retry");
+    expect(classifyAttempt("PUT", response(502))).toBe("retry");
+    expect(classifyAttempt("DELETE", response(504))).toBe("retry");
+    expect(classifyAttempt("POST", response(503))).toBe("ambiguous");
+    expect(classifyAttempt("PATCH", response(504))).toBe("ambiguous");
+    expect(classifyAttempt("GET", response(500))).toBe("done");
+    expect(classifyAttempt("GET", response(404))).toBe("done");
+    expect(classifyAttempt("GET", response(503), [503])).toBe("done");
+    expect(classifyAttempt("GET", failure("ECONNRESET"))).toBe("retry");
+    expect(classifyAttempt("POST", failure("UND_ERR_SOCKET"))).toBe("ambiguous");
+    expect(classifyAttempt("POST", failure("ECONNREFUSED"))).toBe("retry");
+    expect(classifyAttempt("GET", failure("ERR_INVALID_ARG"))).toBe("done");
+  });
+
+  it("reads Retry-After as seconds or an HTTP date, then RateLimit-Reset on 429", () => {
+    const now = Date.parse("2024-05-01T10:00:00Z");
+    const r = (status: number, headers: Record<string, string>) => ({ status, headers, body: undefined });
+    expect(serverDelayMs(r(429, { "retry-after": "7" }), now)).toBe(7000);
+    expect(serverDelayMs(r(429, { "retry-after": "0.25" }), now)).toBe(250);
+    expect(serverDelayMs(r(503, { "retry-after": "Wed, 01 May 2024 10:00:30 GMT" }), now)).toBe(30_000);
+    expect(serverDelayMs(r(503, { "retry-after": "Wed, 01 May 2024 09:00:00 GMT" }), now)).toBe(0);
+    expect(serverDelayMs(r(429, { "ratelimit-reset": String(now / 1000 + 12) }), now)).toBe(12_000);
+    expect(serverDelayMs(r(429, { "ratelimit-reset": "3" }), now)).toBe(3000);
+    expect(serverDelayMs(r(503, { "ratelimit-reset": "3" }), now)).toBeUndefined();
+    expect(serverDelayMs(r(429, {}), now)).toBeUndefined();
+  });
+
+  it("backs off exponentially with jitter, capped", () => {
+    const policy = { ...DEFAULT_RETRY_POLICY };
+    expect(retryDelayMs(1, undefined, policy, 0, () => 0)).toBe(250);
+    expect(retryDelayMs(1, undefined, policy, 0, () => 1)).toBe(500);
+    expect(retryDelayMs(3, undefined, policy, 0, () => 1)).toBe(2000);
+    expect(retryDelayMs(20, undefined, policy, 0, () => 1)).toBe(policy.maxDelayMs);
+    const limited = { status: 429, headers: { "retry-after": "40" }, body: undefined };
+    expect(retryDelayMs(1, limited, policy, 0, () => 0)).toBe(40_000);
+    expect(retryDelayMs(1, limited, policy, 0, () => 1)).toBeLessThanOrEqual(40_500);
+  });
+});
+
+describe("retries over HTTP", () => {
+  it("retries a 429 after the Retry-After wait", async () => {
+    const slow = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { baseDelayMs: 5 } });
+    try {
+      server.script({ status: 429, body: "Retry later\n", headers: { "retry-after": "1", "ratelimit-remaining": "0" } }, { body: { ok: 1 } });
+      const result = await slow.request("GET", "/projects/1");
+      expect(result.body).toEqual({ ok: 1 });
+      expect(server.requests).toHaveLength(2);
+      const [first, second] = server.requests;
+      // Loose bound only (timers never fire early by more than a tick).
+      expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("retries a 429 for POST too (the server did nothing)", async () => {
+    server.script({ status: 429, body: "Retry later\n", headers: { "retry-after": "0" } }, { status: 201, body: { id: 3 } });
+    const created = await client.request("POST", "/projects/:id/labels", { id: 1, name: "bug" });
+    expect(created).toMatchObject({ status: 201, body: { id: 3 } });
+    expect(server.requests.map((r) => r.method)).toEqual(["POST", "POST"]);
+    expect(server.requests[1]?.body.toString()).toBe('{"name":"bug"}');
+  });
+
+  it("gives up at once when Retry-After exceeds the total time budget", async () => {
+    server.script({ status: 429, body: "Retry later\n", headers: { "retry-after": "30" } });
+    const error = await client.request("GET", "/projects").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForgeApiError);
+    expect((error as ForgeApiError).message).toBe("GET /projects failed: 429 Retry later");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each(["GET", "PUT", "DELETE"] as const)("retries 503 for %s", async (method) => {
+    server.script(unavailable, { status: 502, body: "bad gateway" }, { status: 200, body: { done: true } });
+    const result = await client.request(method, "/groups/:id", { id: 2, name: "n" });
+    expect(result.body).toEqual({ done: true });
+    expect(server.requests.map((r) => r.method)).toEqual([method, method, method]);
+  });
+
+  it("does not retry a POST 503 without findExisting", async () => {
+    server.script(unavailable, { status: 201, body: { id: 1 } });
+    const error = await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForgeApiError);
+    expect((error as ForgeApiError).status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("returns what findExisting finds instead of retrying a POST", async () => {
+    server.script(unavailable);
+    let calls = 0;
+    const result = await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }, {
+      findExisting: async () => {
+        calls += 1;
+        return { id: 77, name: "x" };
+      },
+    });
+    expect(result).toEqual({ status: 200, headers: {}, body: { id: 77, name: "x" } });
+    expect(calls).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a POST when findExisting finds nothing", async () => {
+    server.script({ status: 504, body: "" }, { status: 201, body: { id: 8 } });
+    const order: string[] = [];
+    server.fallback = { status: 500 };
+    const result = await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }, {
+      findExisting: async () => {
+        order.push(`find after ${server.requests.length}`);
+        return undefined;
+      },
+    });
+    expect(result).toMatchObject({ status: 201, body: { id: 8 } });
+    expect(order).toEqual(["find after 1"]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("respects the attempts bound and says so", async () => {
+    const three = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { ...FAST, maxAttempts: 3 } });
+    try {
+      server.fallback = unavailable;
+      const error = await three.request("GET", "/projects/:id", { id: 1 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ForgeApiError);
+      expect((error as ForgeApiError).message).toBe("GET /projects/1 failed: 503 503 Service Unavailable (gave up after 3 attempts)");
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await three.close();
+    }
+  });
+
+  it("respects the total time bound", async () => {
+    const brief = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { maxAttempts: 100, maxTotalMs: 300, baseDelayMs: 50, maxDelayMs: 50 } });
+    try {
+      server.fallback = unavailable;
+      await expect(brief.request("GET", "/projects")).rejects.toThrow(/gave up after \d+ attempts/);
+      expect(server.requests.length).toBeGreaterThan(1);
+      expect(server.requests.length).toBeLessThan(100);
+    } finally {
+      await brief.close();
+    }
+  });
+
+  it("retries a GET whose connection the server drops", async () => {
+    server.script({ drop: true }, { drop: true }, { body: [1] });
+    expect((await client.request("GET", "/projects")).body).toEqual([1]);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("does not retry a POST whose connection drops without findExisting", async () => {
+    server.script({ drop: true }, { status: 201, body: {} });
+    const error = await client.request("POST", "/projects", { name: "p" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForgeNetworkError);
+    expect((error as ForgeNetworkError).message).toMatch(/^POST \/projects failed: /);
+    expect((error as ForgeNetworkError).message).not.toContain(TOKEN);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("checks findExisting after a dropped POST, then retries", async () => {
+    server.script({ drop: true }, { status: 201, body: { id: 1 } });
+    let calls = 0;
+    const result = await client.request("POST", "/projects", { name: "p" }, { findExisting: async () => void (calls += 1) });
+    expect(result.status).toBe(201);
+    expect(calls).toBe(1);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("timeouts", () => {
+  it("says which request timed out", async () => {
+    const impatient = new ForgeClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: { ...FAST, maxAttempts: 2 } });
+    try {
+      server.fallback = { hang: true };
+      const error = await impatient.request("GET", "/projects/:id/hooks", { id: "acme/web", page: 2 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ForgeNetworkError);
+      expect((error as ForgeNetworkError).timedOut).toBe(true);
+      expect((error as ForgeNetworkError).message).toBe(
+        "GET /projects/acme%2Fweb/hooks timed out: no response within 150 ms (gave up after 2 attempts)",
+      );
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it("does not retry a timed-out POST without findExisting", async () => {
+    const impatient = new ForgeClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: FAST });
+    try {
+      server.fallback = { hang: true };
+      await expect(impatient.request("POST", "/projects", { name: "p" })).rejects.toThrow("POST /projects timed out: no response within 150 ms");
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await impatient.close();
+    }
+  });
+});
