@@ -57,3 +57,4 @@ export type GroupProtectedEnvironment = InstanceType<typeof GroupProtectedEnviro
 export { declarations } from "./resources";
 export { typeToken } from "./engine/declaration";
 export { ForgeApiError, ForgeConfigError } from "./client";
+export * from "./lookups";

@@ -1,0 +1,62 @@
+import { parseArgs } from "node:util";
+import { roleName } from "./store/access-levels";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
+
+const USAGE = "usage: emulator [--port <n>] [--host <address>] [--state <file>]";
+
+/** Turns command-line arguments into emulator options; throws with the usage on bad input. */
+export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
+  let values: { port?: string; host?: string; state?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { port: { type: "string", short: "p" }, host: { type: "string" }, state: { type: "string" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+  const options: EmulatorOptions = {};
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) throw new Error(`invalid --port ${values.port}\n${USAGE}`);
+    options.port = port;
+  }
+  if (values.host !== undefined) options.host = values.host;
+  if (values.state !== undefined) options.statePath = values.state;
+  return options;
+}
+
+/** The banner: base URL, then each seeded user's username, role and token. */
+export function describeEmulator(emulator: RunningEmulator): string {
+  const acme = emulator.seed.groups.find((g) => g.full_path === "acme");
+  const lines = [`Forge emulator listening on ${emulator.url} (API at ${emulator.url}/api/v4)`, "", "Seeded users:"];
+  for (const user of emulator.seed.users) {
+    const level = acme?.members.find((m) => m.user_id === user.id)?.access_level;
+    const role = user.admin ? "administrator" : level !== undefined ? `${roleName(level)} of acme` : "no membership";
+    lines.push(`  ${user.username.padEnd(8)} ${role.padEnd(20)} ${user.token}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Boots the emulator from command-line arguments, prints the banner and stops cleanly on
+ * SIGINT/SIGTERM. Returns the running emulator (tests close it themselves).
+ */
+export async function runCli(
+  argv: readonly string[],
+  io: { log(text: string): void; signals?: NodeJS.EventEmitter } = { log: (text) => console.log(text) },
+): Promise<RunningEmulator> {
+  const emulator = await startEmulator(parseCliArgs(argv));
+  io.log(describeEmulator(emulator));
+  const signals = io.signals ?? process;
+  const stop = () => {
+    emulator.close().then(
+      () => io.log("Forge emulator stopped."),
+      (error: unknown) => io.log(`Forge emulator failed to stop: ${String(error)}`),
+    );
+  };
+  signals.once("SIGINT", stop);
+  signals.once("SIGTERM", stop);
+  return emulator;
+}

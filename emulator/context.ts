@@ -1,0 +1,12 @@
+import type { FaultInjector } from "./admin/faults";
+import type { RequestLog } from "./admin/request-log";
+import type { Store } from "./store/store";
+
+/** Everything a running emulator shares between its HTTP layer and its admin endpoints. */
+export interface EmulatorContext {
+  store: Store;
+  log: RequestLog;
+  faults: FaultInjector;
+  /** Saves the state when a state file is configured; a no-op otherwise. */
+  persist(): void;
+}

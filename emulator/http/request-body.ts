@@ -1,0 +1,45 @@
+import type { IncomingMessage } from "node:http";
+import { badRequest } from "../store/errors";
+import { buildParams, parseUrlEncoded } from "./bracket-params";
+import { parseMultipart } from "./multipart";
+
+/** Bodies above this size are refused; nothing the API takes comes close. */
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+/** Reads the whole request body. */
+export async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw badRequest("Request body too large");
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Parses a body by its content type: JSON (also `{}` and empty bodies on GET/DELETE), form
+ * encoding with bracket notation, or multipart. Without a content type a body that looks like
+ * JSON is read as JSON, anything else as a form.
+ */
+export function parseBody(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "multipart/form-data") return buildParams(parseMultipart(raw, contentType ?? ""));
+  const text = raw.toString("utf8");
+  if (text.trim() === "") return {};
+  const looksJson = type === "application/json" || type.endsWith("+json") || (type === "" && /^\s*[{[]/.test(text));
+  if (looksJson) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw badRequest("The request body is not valid JSON");
+    }
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  }
+  return parseUrlEncoded(text);
+}

@@ -1,0 +1,138 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ADMIN_PREFIX, handleAdminRequest } from "../admin/admin-routes";
+import type { FaultSpec } from "../admin/faults";
+import type { EmulatorContext } from "../context";
+import { ApiError, routeNotFound } from "../store/errors";
+import type { Actor } from "../store/users";
+import { resolveActor } from "./auth";
+import { parseUrlEncoded } from "./bracket-params";
+import { parseBody, readBody } from "./request-body";
+import { pathSegments, Router } from "./router";
+import { allRoutes } from "./routes";
+import type { ApiRequest, ApiResponse } from "./types";
+
+const API_PREFIX = ["api", "v4"];
+const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Creates the node:http server of the emulator (not yet listening). */
+export function createEmulatorServer(context: EmulatorContext): Server {
+  const router = new Router();
+  router.addAll(allRoutes);
+  return createServer((request, response) => {
+    handleRequest(context, router, request, response).catch((error: unknown) => {
+      console.error("emulator: unhandled error", error);
+      if (!response.headersSent) send(response, internalError());
+      else response.destroy();
+    });
+  });
+}
+
+async function handleRequest(
+  context: EmulatorContext,
+  router: Router,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const method = (request.method ?? "GET").toUpperCase();
+  const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "127.0.0.1"}`);
+  const segments = pathSegments(url.pathname);
+  const raw = await readBody(request);
+
+  if (`/${segments[0] ?? ""}` === ADMIN_PREFIX) {
+    send(response, answer(() => {
+      const body = parseBody(raw, request.headers["content-type"]);
+      return handleAdminRequest(context, method, segments.slice(1).join("/"), parseUrlEncoded(url.search.slice(1)), body);
+    }));
+    return;
+  }
+  if (segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) {
+    send(response, errorResponse(routeNotFound()));
+    return;
+  }
+
+  const apiSegments = segments.slice(2);
+  const query = parseUrlEncoded(url.search.slice(1));
+  const fault = context.faults.take(method, `/${apiSegments.join("/")}`);
+  if (fault) {
+    const faultStatus = await applyFault(fault, request, response);
+    if (faultStatus !== undefined) {
+      context.log.record({ method, path: url.pathname, query, status: faultStatus, user: null });
+      return;
+    }
+  }
+
+  // Filled in by the handler below once the token is resolved; read for the log afterwards.
+  const caller: { actor: Actor } = { actor: null };
+  const result = answer(() => {
+    const body = parseBody(raw, request.headers["content-type"]);
+    const match = router.match(method, apiSegments);
+    if (!match) throw routeNotFound();
+    const params = { ...query, ...body, ...match.params };
+    const actor = resolveActor(context.store, request.headers, params);
+    caller.actor = actor;
+    const apiRequest: ApiRequest = { method, url, pathParams: match.params, query, body, params, headers: request.headers, actor };
+    return match.handler(apiRequest, context.store);
+  });
+  if (MUTATING_METHODS.has(method)) context.persist();
+  send(response, result);
+  context.log.record({ method, path: url.pathname, query, status: result.status, user: caller.actor?.username ?? null });
+}
+
+/**
+ * Applies a fault. Latency alone delays the request and lets it through (undefined); a drop or
+ * a status ends it and returns the status to log (0 for a drop).
+ */
+async function applyFault(fault: FaultSpec, request: IncomingMessage, response: ServerResponse): Promise<number | undefined> {
+  if (fault.latencyMs) await sleep(fault.latencyMs);
+  if (fault.drop) {
+    request.socket.destroy();
+    return 0;
+  }
+  if (fault.status === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers["Retry-After"] = String(fault.retryAfter);
+  send(response, { status: fault.status, body: fault.body ?? defaultFaultBody(fault.status), headers });
+  return fault.status;
+}
+
+/** The service's own body for the status: plain text for 429, `{"message": "<status> <reason>"}` otherwise. */
+function defaultFaultBody(status: number): unknown {
+  if (status === 429) return "Retry later\n";
+  if (status === 204 || status === 304) return undefined;
+  return { message: `${status} ${STATUS_CODES[status] ?? "Error"}` };
+}
+
+function answer(produce: () => ApiResponse): ApiResponse {
+  try {
+    return produce();
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    console.error("emulator: handler failed", error);
+    return internalError();
+  }
+}
+
+function errorResponse(error: ApiError): ApiResponse {
+  return { status: error.status, body: error.body };
+}
+
+function internalError(): ApiResponse {
+  return { status: 500, body: { message: "500 Internal Server Error" } };
+}
+
+/** Writes a response: JSON for objects, plain text for strings, nothing for 204/304. */
+function send(response: ServerResponse, result: ApiResponse): void {
+  const headers: Record<string, string> = { ...result.headers };
+  if (result.status === 204 || result.status === 304 || result.body === undefined) {
+    response.writeHead(result.status, headers);
+    response.end();
+    return;
+  }
+  const isText = typeof result.body === "string";
+  const payload = isText ? (result.body as string) : JSON.stringify(result.body);
+  headers["Content-Type"] = isText ? "text/plain; charset=utf-8" : "application/json";
+  headers["Content-Length"] = String(Buffer.byteLength(payload));
+  response.writeHead(result.status, headers);
+  response.end(payload);
+}

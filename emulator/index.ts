@@ -1,0 +1,70 @@
+import type { AddressInfo } from "node:net";
+import { FaultInjector } from "./admin/faults";
+import { RequestLog } from "./admin/request-log";
+import { seedInfo, seedState, type SeedInfo } from "./admin/seed";
+import { loadStateFile, saveStateFile } from "./admin/state-file";
+import type { EmulatorContext } from "./context";
+import { createEmulatorServer } from "./http/server";
+import { Store } from "./store/store";
+
+export type { SeedInfo } from "./admin/seed";
+export { seedToken } from "./admin/seed";
+
+/** Where and how to start the emulator. */
+export interface EmulatorOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  /**
+   * State file. When it exists the state is loaded from it; after every mutating request the
+   * state is written back atomically. Without it the state lives in memory only.
+   */
+  statePath?: string;
+}
+
+/** A listening emulator. */
+export interface RunningEmulator {
+  /** Base URL without /api/v4, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The seeded users (with tokens), groups and projects; same JSON as `GET /__emulator/seed`. */
+  seed: SeedInfo;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** Starts the emulated forge API (and its `/__emulator` admin endpoints). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const { port = 0, host = "127.0.0.1", statePath } = options;
+  const store = new Store(statePath ? (loadStateFile(statePath) ?? seedState()) : seedState());
+  const context: EmulatorContext = {
+    store,
+    log: new RequestLog(),
+    faults: new FaultInjector(),
+    persist: statePath ? () => saveStateFile(statePath, store.state) : () => {},
+  };
+  context.persist();
+
+  const server = createEmulatorServer(context);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${urlHost}:${address.port}`;
+  store.baseUrl = url;
+
+  return {
+    url,
+    seed: seedInfo(store),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

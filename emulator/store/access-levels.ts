@@ -1,0 +1,36 @@
+/** Access levels of Document 1 (the numeric values are the wire format). */
+export const AccessLevel = {
+  NoAccess: 0,
+  MinimalAccess: 5,
+  Guest: 10,
+  Planner: 15,
+  Reporter: 20,
+  Developer: 30,
+  Maintainer: 40,
+  Owner: 50,
+  /** Only valid as a deploy access level of protected environments. */
+  Admin: 60,
+} as const;
+
+/** One of the numeric access levels. */
+export type AccessLevelValue = (typeof AccessLevel)[keyof typeof AccessLevel];
+
+/** Levels a membership may hold. */
+export const MEMBER_ACCESS_LEVELS: readonly number[] = [0, 5, 10, 15, 20, 30, 40, 50];
+
+const ROLE_NAMES: Record<number, string> = {
+  0: "No access",
+  5: "Minimal access",
+  10: "Guest",
+  15: "Planner",
+  20: "Reporter",
+  30: "Developer",
+  40: "Maintainer",
+  50: "Owner",
+  60: "Admin",
+};
+
+/** Human name of a role, for CLI output and messages. */
+export function roleName(level: number): string {
+  return ROLE_NAMES[level] ?? `Level ${level}`;
+}

@@ -1,0 +1,122 @@
+import type { Store } from "./store";
+
+/** A direct membership of a user in a group or project. */
+export interface Membership {
+  user_id: number;
+  access_level: number;
+}
+
+/** Visibility of a group or project. */
+export type Visibility = "public" | "internal" | "private";
+
+/** A group (namespace). Nesting is through `parent_id`; `full_path` is derived. */
+export interface GroupRecord {
+  id: number;
+  name: string;
+  path: string;
+  description: string;
+  visibility: Visibility;
+  parent_id: number | null;
+  created_at: string;
+  members: Membership[];
+}
+
+/** Group tree navigation and serialization. */
+export class Groups {
+  constructor(private readonly store: Store) {}
+
+  all(): GroupRecord[] {
+    return this.store.state.groups;
+  }
+
+  byId(id: number): GroupRecord | undefined {
+    return this.all().find((group) => group.id === id);
+  }
+
+  /** Resolves an `:id` path value: digits are an id, anything else a full path (case-insensitive). */
+  byRef(ref: string): GroupRecord | undefined {
+    if (/^\d+$/.test(ref)) return this.byId(Number(ref));
+    const wanted = ref.toLowerCase();
+    return this.all().find((group) => this.fullPath(group).toLowerCase() === wanted);
+  }
+
+  /** Parent first, root last. */
+  ancestors(group: GroupRecord): GroupRecord[] {
+    const chain: GroupRecord[] = [];
+    let parentId = group.parent_id;
+    while (parentId !== null) {
+      const parent = this.byId(parentId);
+      if (!parent) break;
+      chain.push(parent);
+      parentId = parent.parent_id;
+    }
+    return chain;
+  }
+
+  /** The group itself followed by its ancestors. */
+  selfAndAncestors(group: GroupRecord): GroupRecord[] {
+    return [group, ...this.ancestors(group)];
+  }
+
+  /** Every group below this one, at any depth. */
+  descendants(group: GroupRecord): GroupRecord[] {
+    const children = this.all().filter((candidate) => candidate.parent_id === group.id);
+    return children.flatMap((child) => [child, ...this.descendants(child)]);
+  }
+
+  fullPath(group: GroupRecord): string {
+    return [...this.selfAndAncestors(group)].reverse().map((g) => g.path).join("/");
+  }
+
+  fullName(group: GroupRecord): string {
+    return [...this.selfAndAncestors(group)].reverse().map((g) => g.name).join(" / ");
+  }
+
+  webUrl(group: GroupRecord): string {
+    return `${this.store.baseUrl}/groups/${this.fullPath(group)}`;
+  }
+
+  /** The group record of `GET /groups/:id` (the fields lookups need, not every tier field). */
+  serialize(group: GroupRecord): Record<string, unknown> {
+    return {
+      id: group.id,
+      web_url: this.webUrl(group),
+      name: group.name,
+      path: group.path,
+      description: group.description,
+      visibility: group.visibility,
+      share_with_group_lock: false,
+      require_two_factor_authentication: false,
+      two_factor_grace_period: 48,
+      project_creation_level: "developer",
+      auto_devops_enabled: null,
+      subgroup_creation_level: "maintainer",
+      emails_disabled: false,
+      emails_enabled: true,
+      mentions_disabled: null,
+      lfs_enabled: true,
+      default_branch: null,
+      request_access_enabled: true,
+      full_name: this.fullName(group),
+      full_path: this.fullPath(group),
+      created_at: group.created_at,
+      parent_id: group.parent_id,
+      avatar_url: null,
+      shared_with_groups: [],
+    };
+  }
+
+  /** The namespace object embedded in project records. */
+  namespace(group: GroupRecord): Record<string, unknown> {
+    return {
+      id: group.id,
+      name: group.name,
+      path: group.path,
+      kind: "group",
+      full_path: this.fullPath(group),
+      parent_id: group.parent_id,
+      avatar_url: null,
+      web_url: this.webUrl(group),
+    };
+  }
+}

@@ -1,0 +1,12 @@
+/** Instance-wide application settings the emulated endpoints depend on. */
+export interface InstanceSettings {
+  /** When on, every project's job token allowlist is enforced and cannot be disabled. */
+  job_token_scope_enforced: boolean;
+  /** `enable_member_promotion_management`: promotions into billable roles are queued. */
+  member_promotion_management: boolean;
+}
+
+/** Settings of a fresh instance: no enforcement, no promotion queue. */
+export function defaultSettings(): InstanceSettings {
+  return { job_token_scope_enforced: false, member_promotion_management: false };
+}

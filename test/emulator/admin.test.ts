@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { useEmulator } from "./helpers";
+
+const { api, admin, emulator } = useEmulator();
+
+describe("seed and reset", () => {
+  it("serves the fixed seed", async () => {
+    const seed = (await admin("GET", "/seed")).body;
+    expect(seed).toEqual(emulator().seed);
+    expect(seed.users.map((u: { username: string; admin: boolean; token: string }) => [u.username, u.admin, u.token])).toEqual([
+      ["root", true, "forge-root-token"],
+      ["olivia", false, "forge-olivia-token"],
+      ["max", false, "forge-max-token"],
+      ["dev", false, "forge-dev-token"],
+      ["rita", false, "forge-rita-token"],
+      ["gus", false, "forge-gus-token"],
+      ["nomad", false, "forge-nomad-token"],
+    ]);
+    expect(seed.groups).toEqual([
+      {
+        id: 1,
+        full_path: "acme",
+        parent_id: null,
+        members: [
+          { user_id: 2, access_level: 50 },
+          { user_id: 3, access_level: 40 },
+          { user_id: 4, access_level: 30 },
+          { user_id: 5, access_level: 20 },
+          { user_id: 6, access_level: 10 },
+        ],
+      },
+      { id: 2, full_path: "acme/platform", parent_id: 1, members: [] },
+    ]);
+    expect(seed.projects.map((p: { id: number; path_with_namespace: string; namespace_id: number }) => [p.id, p.path_with_namespace, p.namespace_id])).toEqual([
+      [1, "acme/web", 1],
+      [2, "acme/api", 1],
+      [3, "acme/platform/deployer", 2],
+    ]);
+  });
+
+  it("resets to the seed and restarts ids", async () => {
+    const first = await api("POST", "/groups/acme/labels", { as: "max", json: { name: "a", color: "red" } });
+    await api("POST", "/groups/acme/labels", { as: "max", json: { name: "b", color: "red" } });
+    await admin("PUT", "/settings", { job_token_scope_enforced: true });
+    expect((await admin("POST", "/reset")).status).toBe(200);
+    expect((await api("GET", "/groups/acme/labels", { as: "max" })).body).toEqual([]);
+    const again = await api("POST", "/groups/acme/labels", { as: "max", json: { name: "c", color: "red" } });
+    expect(again.body.id).toBe(first.body.id);
+    expect((await admin("GET", "/settings")).body.job_token_scope_enforced).toBe(false);
+  });
+});
+
+describe("request log", () => {
+  it("records method, path, query (without the token), status and user", async () => {
+    await api("GET", "/groups/acme/labels?search=x&private_token=forge-dev-token");
+    await api("GET", "/user");
+    const log = (await admin("GET", "/requests")).body;
+    expect(log).toEqual([
+      { seq: expect.any(Number), method: "GET", path: "/api/v4/groups/acme/labels", query: { search: "x" }, status: 200, user: "dev" },
+      { seq: expect.any(Number), method: "GET", path: "/api/v4/user", query: {}, status: 401, user: null },
+    ]);
+    const since = (await admin("GET", `/requests?since=${log[0].seq}`)).body;
+    expect(since.map((e: { path: string }) => e.path)).toEqual(["/api/v4/user"]);
+    expect((await admin("DELETE", "/requests")).status).toBe(204);
+    expect((await admin("GET", "/requests")).body).toEqual([]);
+  });
+});
+
+describe("faults", () => {
+  it("answers a status with body and Retry-After, only `times` times", async () => {
+    const { id } = (await admin("POST", "/faults", { path: "^/user$", status: 429, retryAfter: 7, times: 2 })).body;
+    expect(typeof id).toBe("number");
+    for (let i = 0; i < 2; i++) {
+      const res = await api("GET", "/user", { as: "dev" });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("7");
+      expect(res.text).toBe("Retry later\n");
+    }
+    expect((await api("GET", "/user", { as: "dev" })).status).toBe(200);
+  });
+
+  it("uses a given body and matches the method", async () => {
+    await admin("POST", "/faults", { method: "POST", path: "labels", status: 503, body: { message: "busy" } });
+    expect((await api("GET", "/groups/acme/labels", { as: "dev" })).status).toBe(200);
+    const res = await api("POST", "/groups/acme/labels", { as: "max", json: { name: "x", color: "red" } });
+    expect(res.status).toBe(503);
+    expect(res.text).toBe('{"message":"busy"}');
+    const log = (await admin("GET", "/requests")).body;
+    expect(log.at(-1)).toMatchObject({ method: "POST", status: 503 });
+  });
+
+  it("defaults the body to the service's message for the status", async () => {
+    await admin("POST", "/faults", { path: "^/user$", status: 500, times: 1 });
+    expect((await api("GET", "/user", { as: "dev" })).text).toBe('{"message":"500 Internal Server Error"}');
+  });
+
+  it("adds latency and still answers", async () => {
+    await admin("POST", "/faults", { path: "^/user$", latencyMs: 150, times: 1 });
+    const started = Date.now();
+    const res = await api("GET", "/user", { as: "dev" });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("drops the connection without answering", async () => {
+    await admin("POST", "/faults", { path: "^/user$", drop: true, times: 1 });
+    await expect(api("GET", "/user", { as: "dev" })).rejects.toThrow();
+    expect((await api("GET", "/user", { as: "dev" })).status).toBe(200);
+    const log = (await admin("GET", "/requests")).body;
+    expect(log[0]).toMatchObject({ path: "/api/v4/user", status: 0 });
+  });
+
+  it("is cleared by DELETE and refuses a fault without a path", async () => {
+    await admin("POST", "/faults", { path: ".*", status: 500 });
+    expect((await admin("DELETE", "/faults")).status).toBe(204);
+    expect((await api("GET", "/user", { as: "dev" })).status).toBe(200);
+    const bad = await admin("POST", "/faults", { status: 500 });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toBe('{"error":"path is missing"}');
+  });
+});
+
+describe("settings", () => {
+  it("changes instance settings", async () => {
+    const res = await admin("PUT", "/settings", { member_promotion_management: true });
+    expect(res.body).toEqual({ job_token_scope_enforced: false, member_promotion_management: true });
+  });
+});

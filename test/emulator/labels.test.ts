@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import { useEmulator } from "./helpers";
+
+const { api } = useEmulator();
+
+const createLabel = (group: string, json: Record<string, unknown>, as: "max" | "root" = "max") =>
+  api("POST", `/groups/${encodeURIComponent(group)}/labels`, { as, json });
+
+describe("group labels: create", () => {
+  it("keeps a hex color as sent and derives the text color", async () => {
+    const res = await createLabel("acme", { name: "bug", color: "#d9534f", description: "Broken" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: "bug",
+      color: "#d9534f",
+      text_color: "#FFFFFF",
+      description: "Broken",
+      description_html: '<p dir="auto">Broken</p>',
+      subscribed: false,
+      archived: false,
+      open_issues_count: 0,
+    });
+    expect(typeof res.body.id).toBe("number");
+  });
+
+  it("stores a CSS color name as upper-case hex, with dark text on a light color", async () => {
+    expect((await createLabel("acme", { name: "a", color: "red" })).body.color).toBe("#FF0000");
+    const light = await createLabel("acme", { name: "b", color: "LightYellow" });
+    expect(light.body).toMatchObject({ color: "#FFFFE0", text_color: "#1F1E24" });
+  });
+
+  it("refuses an invalid color with a model error", async () => {
+    const res = await createLabel("acme", { name: "x", color: "#12345" });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('{"message":{"color":["must be a valid color code"]}}');
+  });
+
+  it("names every missing required parameter", async () => {
+    const res = await createLabel("acme", {});
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('{"error":"name is missing, color is missing"}');
+  });
+
+  it("refuses a title taken in the group or in an ancestor group with 409", async () => {
+    await createLabel("acme", { name: "shared", color: "#000000" });
+    for (const group of ["acme", "acme/platform"]) {
+      const res = await createLabel(group, { name: "shared", color: "#111111" });
+      expect(res.status).toBe(409);
+      expect(res.text).toBe('{"message":"Label already exists"}');
+    }
+  });
+
+  it("lets a parent group reuse the title of a subgroup label", async () => {
+    await createLabel("acme/platform", { name: "local", color: "#000000" });
+    expect((await createLabel("acme", { name: "local", color: "#000000" })).status).toBe(201);
+  });
+
+  it("accepts a form-encoded body", async () => {
+    const res = await api("POST", "/groups/acme/labels", { as: "max", form: "name=form+label&color=%23AABBCC" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: "form label", color: "#AABBCC" });
+  });
+});
+
+describe("group labels: roles", () => {
+  it("lets a Reporter manage labels and refuses a Guest with 403", async () => {
+    expect((await api("POST", "/groups/acme/labels", { as: "rita", json: { name: "r", color: "red" } })).status).toBe(201);
+    const guest = await api("POST", "/groups/acme/labels", { as: "gus", json: { name: "g", color: "red" } });
+    expect(guest.status).toBe(403);
+    expect(guest.text).toBe('{"message":"403 Forbidden"}');
+  });
+
+  it("lets an administrator without membership manage labels", async () => {
+    expect((await createLabel("acme/platform", { name: "admin", color: "red" }, "root")).status).toBe(201);
+  });
+
+  it("lets a Guest read labels", async () => {
+    await createLabel("acme", { name: "visible", color: "red" });
+    const res = await api("GET", "/groups/acme/labels", { as: "gus" });
+    expect(res.status).toBe(200);
+    expect(res.body.map((l: { name: string }) => l.name)).toEqual(["visible"]);
+  });
+
+  it("hides the private group from outsiders and anonymous callers with 404", async () => {
+    for (const as of ["nomad", undefined] as const) {
+      const res = await api("GET", "/groups/acme/labels", as ? { as } : {});
+      expect(res.status).toBe(404);
+      expect(res.text).toBe('{"message":"404 Group Not Found"}');
+    }
+  });
+
+  it("asks anonymous writers for credentials with 401", async () => {
+    const res = await api("POST", "/groups/acme/labels", { json: { name: "n", color: "red" } });
+    expect(res.status).toBe(401);
+    expect(res.text).toBe('{"message":"401 Unauthorized"}');
+  });
+});
+
+describe("group labels: list and read", () => {
+  it("includes ancestor labels by default and descendants on request", async () => {
+    await createLabel("acme", { name: "top", color: "red" });
+    await createLabel("acme/platform", { name: "sub", color: "red" });
+    const names = async (path: string) =>
+      (await api("GET", path, { as: "dev" })).body.map((l: { name: string }) => l.name);
+    expect(await names("/groups/acme%2Fplatform/labels")).toEqual(["sub", "top"]);
+    expect(await names("/groups/acme%2Fplatform/labels?include_ancestor_groups=false")).toEqual(["sub"]);
+    expect(await names("/groups/acme/labels")).toEqual(["top"]);
+    expect(await names("/groups/acme/labels?include_descendant_groups=true")).toEqual(["sub", "top"]);
+  });
+
+  it("filters by search and by archived", async () => {
+    await createLabel("acme", { name: "frontend", color: "red" });
+    await createLabel("acme", { name: "backend", color: "red", archived: true });
+    const names = async (query: string) =>
+      (await api("GET", `/groups/acme/labels?${query}`, { as: "dev" })).body.map((l: { name: string }) => l.name);
+    expect(await names("search=front")).toEqual(["frontend"]);
+    expect(await names("archived=true")).toEqual(["backend"]);
+    expect(await names("archived=false")).toEqual(["frontend"]);
+  });
+
+  it("reads a label by id or by title, ancestors included", async () => {
+    const label = (await createLabel("acme", { name: "needs review", color: "red" })).body;
+    expect((await api("GET", `/groups/acme/labels/${label.id}`, { as: "dev" })).body.name).toBe("needs review");
+    const byTitle = await api("GET", "/groups/acme%2Fplatform/labels/needs%20review", { as: "dev" });
+    expect(byTitle.body.id).toBe(label.id);
+    const missing = await api("GET", "/groups/acme/labels/nope", { as: "dev" });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toBe('{"message":"404 Label Not Found"}');
+  });
+});
+
+describe("group labels: update and delete", () => {
+  it("renames through new_name and changes color, description and archived", async () => {
+    const label = (await createLabel("acme", { name: "old", color: "red" })).body;
+    const res = await api("PUT", `/groups/acme/labels/${label.id}`, {
+      as: "max",
+      json: { new_name: "new", color: "blue", description: "d", archived: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: label.id, name: "new", color: "#0000FF", description: "d", archived: true });
+  });
+
+  it("requires at least one change", async () => {
+    await createLabel("acme", { name: "l", color: "red" });
+    const res = await api("PUT", "/groups/acme/labels/l", { as: "max", json: {} });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe(
+      '{"error":"new_name, color, description, archived are missing, at least one parameter must be provided"}',
+    );
+  });
+
+  it("refuses a rename onto a taken title", async () => {
+    await createLabel("acme", { name: "a", color: "red" });
+    await createLabel("acme", { name: "b", color: "red" });
+    const res = await api("PUT", "/groups/acme/labels/a", { as: "max", json: { new_name: "b" } });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('{"message":{"title":["has already been taken"]}}');
+  });
+
+  it("serves the deprecated name-addressed PUT and DELETE", async () => {
+    await createLabel("acme", { name: "legacy", color: "red" });
+    const put = await api("PUT", "/groups/acme/labels", { as: "max", json: { name: "legacy", color: "#000000" } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ name: "legacy", color: "#000000" });
+    const del = await api("DELETE", "/groups/acme/labels", { as: "max", form: "name=legacy" });
+    expect(del.status).toBe(204);
+    expect(del.text).toBe("");
+    expect((await api("GET", "/groups/acme/labels/legacy", { as: "max" })).status).toBe(404);
+  });
+
+  it("does not change or delete an ancestor's label through a subgroup", async () => {
+    await createLabel("acme", { name: "parent", color: "red" });
+    expect((await api("DELETE", "/groups/acme%2Fplatform/labels/parent", { as: "max" })).status).toBe(404);
+    expect((await api("DELETE", "/groups/acme/labels/parent", { as: "max", json: {} })).status).toBe(204);
+  });
+});
+
+describe("group labels: subscriptions", () => {
+  it("subscribes per user and answers 304 when nothing changes", async () => {
+    await createLabel("acme", { name: "watched", color: "red" });
+    const first = await api("POST", "/groups/acme/labels/watched/subscribe", { as: "dev" });
+    expect(first.status).toBe(201);
+    expect(first.body.subscribed).toBe(true);
+    const again = await api("POST", "/groups/acme/labels/watched/subscribe", { as: "dev" });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    expect((await api("GET", "/groups/acme/labels/watched", { as: "rita" })).body.subscribed).toBe(false);
+    expect((await api("POST", "/groups/acme/labels/watched/unsubscribe", { as: "dev" })).body.subscribed).toBe(false);
+    expect((await api("POST", "/groups/acme/labels/watched/unsubscribe", { as: "dev" })).status).toBe(304);
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator";
+import { call } from "./helpers";
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const dir of directories.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function stateFile(): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), "forge-emulator-"));
+  directories.push(dir);
+  return { dir, path: join(dir, "state.json") };
+}
+
+describe("state file", () => {
+  it("persists after each mutation and loads on the next start, ids included", async () => {
+    const { dir, path } = stateFile();
+    const first = await startEmulator({ statePath: path });
+    const label = await call(first.url, "POST", "/groups/acme/labels", { as: "max", json: { name: "kept", color: "red" } });
+    await first.close();
+    expect(JSON.parse(readFileSync(path, "utf8")).labels).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual(["state.json"]); // the temporary file was renamed away
+
+    const second = await startEmulator({ statePath: path });
+    const read = await call(second.url, "GET", "/groups/acme/labels/kept", { as: "max" });
+    expect(read.body.id).toBe(label.body.id);
+    const next = await call(second.url, "POST", "/groups/acme/labels", { as: "max", json: { name: "new", color: "red" } });
+    expect(next.body.id).toBe(label.body.id + 1);
+    await second.close();
+  });
+
+  it("writes the seed when the file does not exist yet, and reset is persisted", async () => {
+    const { path } = stateFile();
+    const emulator = await startEmulator({ statePath: path });
+    expect(JSON.parse(readFileSync(path, "utf8")).users).toHaveLength(7);
+    await call(emulator.url, "POST", "/groups/acme/labels", { as: "max", json: { name: "gone", color: "red" } });
+    await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" });
+    expect(JSON.parse(readFileSync(path, "utf8")).labels).toEqual([]);
+    await emulator.close();
+  });
+});
