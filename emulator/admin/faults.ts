@@ -15,6 +15,8 @@ export const faultSpecSchema = z.object({
   drop: paramBoolean().optional(),
   /** How many matching requests the fault affects; unlimited when omitted. */
   times: paramInteger().optional(),
+  /** Handle the request first, then lose its answer (a gateway timing out after the work was done). */
+  after: paramBoolean().optional(),
 });
 
 /** A validated fault. */

@@ -54,7 +54,7 @@ async function handleRequest(
   const apiSegments = segments.slice(2);
   const query = parseUrlEncoded(url.search.slice(1));
   const fault = context.faults.take(method, `/${apiSegments.join("/")}`);
-  if (fault) {
+  if (fault && !fault.after) {
     const faultStatus = await applyFault(fault, request, response);
     if (faultStatus !== undefined) {
       context.log.record({ method, path: url.pathname, query, status: faultStatus, user: null });
@@ -75,8 +75,10 @@ async function handleRequest(
     return match.handler(apiRequest, context.store);
   });
   if (MUTATING_METHODS.has(method)) context.persist();
-  send(response, result);
-  context.log.record({ method, path: url.pathname, query, status: result.status, user: caller.actor?.username ?? null });
+  const lostAnswer = fault?.after ? await applyFault(fault, request, response) : undefined;
+  if (lostAnswer === undefined) send(response, result);
+  const status = lostAnswer ?? result.status;
+  context.log.record({ method, path: url.pathname, query, status, user: caller.actor?.username ?? null });
 }
 
 /**

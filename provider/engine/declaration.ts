@@ -91,7 +91,7 @@ export interface ResourceDeclaration<
   /** A read by the inputs alone (a natural key), used to find an object whose create answer
    *  was lost, so that a retried create never makes a duplicate. Defaults to `read` when every
    *  id part is an input. */
-  findExisting?: Route;
+  findExisting?: Route | ListRead;
   /** Read the object after create even when the create answer has a body (its shape differs). */
   readBack?: boolean;
   /** Statuses of the create request that mean success besides 2xx (e.g. 304). */

@@ -145,6 +145,7 @@ export class ResourceOperations {
   /** How a create whose answer was lost finds what it made, if the declaration allows it. */
   private existingFinder(ctx: OperationContext, desired: State): (() => Promise<unknown | undefined>) | undefined {
     const route = this.declaration.findExisting;
+    if (route && typeof route !== "string") return () => this.readFromList(ctx, route, desired);
     if (route) {
       return async () => {
         try {
@@ -161,8 +162,9 @@ export class ResourceOperations {
   }
 
   private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
-    const records = await this.clientOf().list<WireRecord>(pathOf(read.list), pathParams(read.list, state));
-    return records.find((record) => read.where(record, state));
+    const records = await ctx.client.list<WireRecord>(pathOf(read.list), pathParams(read.list, state));
+    // The newest match: for a search by content, the object a lost create just made.
+    return records.filter((record) => read.where(record, state)).sort((a, b) => Number(b["id"]) - Number(a["id"]))[0];
   }
 
   private async mustRead(ctx: OperationContext, state: State): Promise<WireRecord> {

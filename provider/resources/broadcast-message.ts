@@ -53,6 +53,14 @@ export const broadcastMessage = defineResource({
   read: "GET /broadcast_messages/:messageId",
   update: "PUT /broadcast_messages/:messageId",
   delete: "DELETE /broadcast_messages/:messageId",
+  // No natural key: a create whose answer was lost is found by its content (the newest match).
+  findExisting: {
+    list: "GET /broadcast_messages",
+    where: (record, state) =>
+      record["message"] === state["message"] &&
+      (state["startsAt"] === undefined || normalizers.instant(record["starts_at"]) === normalizers.instant(state["startsAt"])) &&
+      (state["endsAt"] === undefined || normalizers.instant(record["ends_at"]) === normalizers.instant(state["endsAt"])),
+  },
   replaceOn: [],
   normalize: { startsAt: normalizers.instant, endsAt: normalizers.instant, targetAccessLevels: normalizers.numberSet },
   notes: ["Writes need an administrator token: a user gets 403, no token 401."],
