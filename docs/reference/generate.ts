@@ -17,7 +17,7 @@ const root = resolve(__dirname, __dirname.includes(`${join("dist", "docs")}`) ? 
 const resourcesDir = join(root, "provider/resources");
 const outputDir = join(root, "docs/reference");
 
-type JsonSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = { description?: string; type?: string | string[]; enum?: unknown[]; anyOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[] };
 
 /** TSDoc of every `name: ...` property in the resource sources, by field name and file. */
 function fieldDocs(): Map<string, string> {
@@ -80,7 +80,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "|---|---|---|---|",
     ...Object.entries(inputs.properties ?? {}).map(
       ([name, schema]) =>
-        `| \`${name}\` | ${describeType(schema)} | ${inputs.required?.includes(name) ? "yes" : "no"} | ${docFor(docs, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""} |`,
+        `| \`${name}\` | ${describeType(schema)} | ${inputs.required?.includes(name) ? "yes" : "no"} | ${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""} |`,
     ),
     "",
     "## Outputs",
@@ -89,7 +89,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "| Name | Type | Description |",
     "|---|---|---|",
-    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${docFor(docs, files, name)} |`),
+    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${docFor(docs, files, name) || (schema.description ?? "")} |`),
     "",
     "## Import",
     "",

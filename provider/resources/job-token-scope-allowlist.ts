@@ -2,59 +2,71 @@ import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId } from "./common";
 
+/**
+ * An entry of a project's CI/CD job token allowlist. The project and group lists have the same
+ * shape on the wire (`allowlist` / `groups_allowlist`, `target_project_id` / `target_group_id`),
+ * so both resources come from this one description; only the nouns differ.
+ */
+function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extra extends z.ZodRawShape>(options: {
+  name: string;
+  summary: string;
+  collection: "allowlist" | "groups_allowlist";
+  target: Target;
+  targetDoc: string;
+  outputs: z.ZodObject<Extra>;
+  project: (record: Record<string, unknown>) => Record<string, unknown>;
+}) {
+  const list = `GET /projects/:project/job_token_scope/${options.collection}` as const;
+  return defineResource({
+    name: options.name,
+    summary: options.summary,
+    inputs: z.object({
+      /** The project whose allowlist this is: id or full path. */
+      project: projectRef,
+      ...({ [options.target]: serverId.describe(options.targetDoc) } as { [K in Target]: typeof serverId }),
+    }),
+    outputs: options.outputs,
+    idParts: ["project", options.target],
+    create: `POST /projects/:project/job_token_scope/${options.collection}`,
+    // The API has no single-entry read: the entry is found in the (paginated) allowlist.
+    read: { list, where: (record, state) => record["id"] === state[options.target] },
+    delete: `DELETE /projects/:project/job_token_scope/${options.collection}/:${options.target}`,
+    // The create answer is {source, target}; the state holds the listing's record.
+    readBack: true,
+    replaceOn: "all",
+    normalize: { project: normalizers.ref },
+    hooks: { project: options.project },
+  });
+}
+
 /** Lets another project's CI/CD job tokens reach this project. */
-export const jobTokenScopeProjectAllowlistEntry = defineResource({
+export const jobTokenScopeProjectAllowlistEntry = allowlistEntry({
   name: "JobTokenScopeProjectAllowlistEntry",
   summary: "Adds a project to a project's CI/CD job token allowlist.",
-  inputs: z.object({
-    /** The project whose allowlist this is: id or full path. */
-    project: projectRef,
-    /** The id of the project allowed in. */
-    targetProjectId: serverId,
-  }),
+  collection: "allowlist",
+  target: "targetProjectId",
+  targetDoc: "The id of the project allowed in.",
   outputs: z.object({
     /** The allowed project's full path. */
     targetPathWithNamespace: z.string(),
     /** The allowed project's web address. */
     targetWebUrl: z.string(),
   }),
-  idParts: ["project", "targetProjectId"],
-  create: "POST /projects/:project/job_token_scope/allowlist",
-  // The API has no single-entry read: the entry is found in the (paginated) allowlist.
-  read: { list: "GET /projects/:project/job_token_scope/allowlist", where: (record, state) => record["id"] === state["targetProjectId"] },
-  delete: "DELETE /projects/:project/job_token_scope/allowlist/:targetProjectId",
-  readBack: true,
-  replaceOn: "all",
-  normalize: { project: normalizers.ref },
-  hooks: {
-    project: (record) => ({ targetPathWithNamespace: record["path_with_namespace"], targetWebUrl: record["web_url"] }),
-  },
+  project: (record) => ({ targetPathWithNamespace: record["path_with_namespace"], targetWebUrl: record["web_url"] }),
 });
 
 /** Lets the CI/CD job tokens of a group's projects reach this project. */
-export const jobTokenScopeGroupAllowlistEntry = defineResource({
+export const jobTokenScopeGroupAllowlistEntry = allowlistEntry({
   name: "JobTokenScopeGroupAllowlistEntry",
   summary: "Adds a group to a project's CI/CD job token allowlist.",
-  inputs: z.object({
-    /** The project whose allowlist this is: id or full path. */
-    project: projectRef,
-    /** The id of the group allowed in. */
-    targetGroupId: serverId,
-  }),
+  collection: "groups_allowlist",
+  target: "targetGroupId",
+  targetDoc: "The id of the group allowed in.",
   outputs: z.object({
     /** The allowed group's name. */
     targetName: z.string(),
     /** The allowed group's web address. */
     targetWebUrl: z.string(),
   }),
-  idParts: ["project", "targetGroupId"],
-  create: "POST /projects/:project/job_token_scope/groups_allowlist",
-  read: { list: "GET /projects/:project/job_token_scope/groups_allowlist", where: (record, state) => record["id"] === state["targetGroupId"] },
-  delete: "DELETE /projects/:project/job_token_scope/groups_allowlist/:targetGroupId",
-  readBack: true,
-  replaceOn: "all",
-  normalize: { project: normalizers.ref },
-  hooks: {
-    project: (record) => ({ targetName: record["name"], targetWebUrl: record["web_url"] }),
-  },
+  project: (record) => ({ targetName: record["name"], targetWebUrl: record["web_url"] }),
 });
