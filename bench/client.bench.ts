@@ -4,7 +4,7 @@
  * which depend on the machine) are what to compare across changes.
  */
 import { Agent, request } from "undici";
-import { afterAll, beforeAll, test } from "vitest";
+import { afterAll, beforeAll, test, type Bench } from "vitest";
 import { ForgeClient } from "../provider/client";
 import { implementation } from "../provider/engine/runtime";
 import { startWorld, type World } from "../test/contract/world";
@@ -28,7 +28,7 @@ const options = { time: 1500, warmupTime: 200 };
 
 /** Compares a candidate with its baseline in the same run and prints the throughput ratio. */
 async function compare(
-  bench: Parameters<Parameters<typeof test>[1]>[0]["bench"],
+  bench: Bench,
   title: string,
   baseline: [string, () => Promise<void>],
   candidate: [string, () => Promise<void>],
