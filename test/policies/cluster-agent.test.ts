@@ -1,0 +1,243 @@
+import { describe, expect, it } from "vitest";
+import {
+  clusterAgentTokenDescription,
+  clusterAgentTokenLimit,
+  clusterAgentTokenNotInStackOutputs,
+  clusterAgentTokenRotation,
+} from "../../policies/rules/cluster-agent-token";
+import {
+  clusterAgentUrlConfigurationAuthentication,
+  clusterAgentUrlConfigurationOnePerAgent,
+} from "../../policies/rules/cluster-agent-url-configuration";
+import { typeToken } from "../../provider/engine/declaration";
+import { declarations } from "../../provider/resources";
+import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
+
+const CERT = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+const KEY = "-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\n";
+
+const urlConfig = (name: string, props: Record<string, unknown>, extra: Partial<StackCase> = {}): StackCase => ({
+  declaration: declarations.clusterAgentUrlConfiguration,
+  name,
+  props: { url: "grpcs://agent.example.com:443", ...props },
+  ...extra,
+});
+const token = (name: string, props: Record<string, unknown>, extra: Partial<StackCase> = {}): StackCase => ({
+  declaration: declarations.clusterAgentToken,
+  name,
+  props: { name, description: "CI", ...props },
+  ...extra,
+});
+const agent = (name: string): StackCase => ({ declaration: declarations.clusterAgent, name, props: { project: "acme/web", name } });
+const tokenUrn = (name: string) => urnOf(typeToken(declarations.clusterAgentToken), name);
+const configUrn = (name: string) => urnOf(typeToken(declarations.clusterAgentUrlConfiguration), name);
+
+describe("cluster-agent-url-configuration-one-per-agent", () => {
+  it("accepts one configuration per agent", async () => {
+    expect(
+      await validateStack(clusterAgentUrlConfigurationOnePerAgent, [
+        urlConfig("a", { project: "acme/web", agentId: 1 }),
+        urlConfig("b", { project: "acme/web", agentId: 2 }),
+        urlConfig("c", { project: "acme/api", agentId: 1 }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("reports every configuration after the first of the same agent, however the project is spelled", async () => {
+    expect(
+      await validateStack(clusterAgentUrlConfigurationOnePerAgent, [
+        urlConfig("a", { project: "acme/web", agentId: 7 }),
+        urlConfig("b", { project: "acme%2Fweb", agentId: 7 }),
+      ]),
+    ).toEqual([
+      {
+        message:
+          'ClusterAgentUrlConfiguration "b" is a second URL configuration of agent 7 of project "acme/web", which ClusterAgentUrlConfiguration "a" already configures; an agent can have only one. Keep one of them (to change it, edit that one: a replacement deletes the old configuration first).',
+        urn: configUrn("b"),
+      },
+    ]);
+    expect(await validateStack(clusterAgentUrlConfigurationOnePerAgent, [urlConfig("a", { project: 12, agentId: 7 }), urlConfig("b", { project: "12", agentId: 7 })])).toHaveLength(1);
+  });
+
+  it("tolerates an unknown agentId, unless both come from the same ClusterAgent", async () => {
+    expect(
+      await validateStack(clusterAgentUrlConfigurationOnePerAgent, [
+        urlConfig("a", { project: "acme/web", agentId: UNKNOWN }),
+        urlConfig("b", { project: "acme/web", agentId: UNKNOWN }),
+      ]),
+    ).toEqual([]);
+    expect(
+      await validateStack(clusterAgentUrlConfigurationOnePerAgent, [
+        agent("edge"),
+        agent("core"),
+        urlConfig("a", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
+        urlConfig("b", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["core"] } }),
+      ]),
+    ).toEqual([]);
+    expect(
+      await validateStack(clusterAgentUrlConfigurationOnePerAgent, [
+        agent("edge"),
+        urlConfig("a", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
+        urlConfig("b", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
+      ]),
+    ).toEqual([{ message: expect.stringContaining('is a second URL configuration of the agent of ClusterAgent "edge"'), urn: configUrn("b") }]);
+  });
+});
+
+describe("cluster-agent-url-configuration-authentication", () => {
+  const auth = (props: Record<string, unknown>) =>
+    validateResource(clusterAgentUrlConfigurationAuthentication, {
+      declaration: declarations.clusterAgentUrlConfiguration,
+      name: "edge",
+      props: { project: "acme/web", agentId: 1, url: "grpcs://agent.example.com:443", ...props },
+    });
+
+  it("accepts JWT (no certificate) and mutual TLS (certificate with key)", async () => {
+    expect(await auth({})).toEqual([]);
+    expect(await auth({ clientCert: CERT, clientKey: KEY, caCert: CERT })).toEqual([]);
+  });
+
+  it("tolerates unknown certificate or key", async () => {
+    expect(await auth({ clientCert: UNKNOWN })).toEqual([]);
+    expect(await auth({ clientCert: CERT, clientKey: UNKNOWN })).toEqual([]);
+  });
+
+  it("needs the certificate and its key together", async () => {
+    expect(await auth({ clientCert: CERT })).toEqual([
+      'ClusterAgentUrlConfiguration "edge" has clientCert without clientKey; mutual TLS needs the certificate and its private key. Add clientKey, or remove clientCert to use JWT authentication.',
+    ]);
+    expect(await auth({ clientKey: KEY })).toEqual([
+      'ClusterAgentUrlConfiguration "edge" has clientKey without clientCert; mutual TLS needs the certificate and its private key. Add clientCert, or remove clientKey to use JWT authentication.',
+    ]);
+  });
+
+  it("needs PEM for both (catches a swapped certificate and key)", async () => {
+    expect(await auth({ clientCert: KEY, clientKey: CERT })).toEqual([
+      'ClusterAgentUrlConfiguration "edge" has a clientCert that is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
+      'ClusterAgentUrlConfiguration "edge" has a clientKey that is not a PEM private key. Give the certificate\'s private key in PEM ("-----BEGIN PRIVATE KEY-----").',
+    ]);
+  });
+});
+
+describe("cluster-agent-token-limit", () => {
+  it("accepts two tokens per agent", async () => {
+    expect(
+      await validateStack(clusterAgentTokenLimit, [
+        token("a", { project: "acme/web", agentId: 1 }),
+        token("b", { project: "acme/web", agentId: 1 }),
+        token("c", { project: "acme/web", agentId: 2 }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("reports the third token of an agent", async () => {
+    expect(
+      await validateStack(clusterAgentTokenLimit, [
+        token("a", { project: "acme/web", agentId: 1 }),
+        token("b", { project: "acme/web", agentId: 1 }),
+        token("c", { project: "acme/web", agentId: 1 }),
+      ]),
+    ).toEqual([
+      {
+        message:
+          'ClusterAgentToken "c" would be token number 3 of agent 1 of project "acme/web", besides ClusterAgentToken "a" and ClusterAgentToken "b"; the forge refuses a third active token. Remove tokens until the agent has at most 2.',
+        urn: tokenUrn("c"),
+      },
+    ]);
+  });
+
+  it("reports the same token whatever order the engine hands the resources over in", async () => {
+    const tokens = ["c", "a", "b"].map((name) => token(name, { project: "acme/web", agentId: 1 }));
+    expect(await validateStack(clusterAgentTokenLimit, tokens)).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be token number 3'), urn: tokenUrn("c") }]);
+    expect(await validateStack(clusterAgentTokenLimit, tokens.reverse())).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be token number 3'), urn: tokenUrn("c") }]);
+  });
+
+  it("tolerates unknown agent ids, and counts tokens of one new ClusterAgent together", async () => {
+    const unknown = (name: string) => token(name, { project: "acme/web", agentId: UNKNOWN });
+    expect(await validateStack(clusterAgentTokenLimit, [unknown("a"), unknown("b"), unknown("c")])).toEqual([]);
+    const fromAgent = (name: string) => token(name, { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } });
+    expect(await validateStack(clusterAgentTokenLimit, [agent("edge"), fromAgent("a"), fromAgent("b"), fromAgent("c")])).toEqual([
+      { message: expect.stringContaining('ClusterAgentToken "c" would be token number 3 of the agent of ClusterAgent "edge"'), urn: tokenUrn("c") },
+    ]);
+  });
+});
+
+describe("cluster-agent-token-rotation", () => {
+  it("accepts one token, or two that are deleted before replacement", async () => {
+    expect(await validateStack(clusterAgentTokenRotation, [token("a", { project: "acme/web", agentId: 1 })])).toEqual([]);
+    expect(
+      await validateStack(clusterAgentTokenRotation, [
+        token("a", { project: "acme/web", agentId: 1 }, { deleteBeforeReplace: true }),
+        token("b", { project: "acme/web", agentId: 1 }, { deleteBeforeReplace: true }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("asks for deleteBeforeReplace on each of two tokens of an agent", async () => {
+    expect(
+      await validateStack(clusterAgentTokenRotation, [
+        token("a", { project: "acme/web", agentId: 1 }, { deleteBeforeReplace: true }),
+        token("b", { project: "acme/web", agentId: 1 }),
+      ]),
+    ).toEqual([
+      {
+        message:
+          'ClusterAgentToken "b" is one of the 2 tokens of agent 1 of project "acme/web", so replacing it (any change of its inputs does) would create a third active token, which the forge refuses. Set the resource option deleteBeforeReplace: true on it.',
+        urn: tokenUrn("b"),
+      },
+    ]);
+  });
+});
+
+describe("cluster-agent-token-description", () => {
+  const describeToken = (props: Record<string, unknown>, config?: Record<string, unknown>) =>
+    validateResource(clusterAgentTokenDescription, {
+      declaration: declarations.clusterAgentToken,
+      name: "ci",
+      props: { project: "acme/web", agentId: 1, name: "ci", ...props },
+      ...(config ? { config } : {}),
+    });
+
+  it("accepts a description, or one unknown at preview", async () => {
+    expect(await describeToken({ description: "CI deployer for acme/web" })).toEqual([]);
+    expect(await describeToken({ description: UNKNOWN })).toEqual([]);
+  });
+
+  it("asks for a description when there is none or it is blank", async () => {
+    const expected = 'ClusterAgentToken "ci" has no description. Add one saying what the token is for and who uses it, such as "CI deployer for acme/web".';
+    expect(await describeToken({})).toEqual([expected]);
+    expect(await describeToken({ description: "   " })).toEqual([expected]);
+  });
+
+  it("takes the shortest description from the config", async () => {
+    expect(await describeToken({ description: "CI" }, { minLength: 10 })).toEqual([
+      'ClusterAgentToken "ci" has the description "CI", shorter than 10 characters. Say what the token is for and who uses it.',
+    ]);
+  });
+});
+
+describe("cluster-agent-token-not-in-stack-outputs", () => {
+  const SECRET = "glagent-AbCdEf0123456789xyzXYZ";
+  const stack = (outputs: Record<string, unknown>): StackCase => ({ type: "pulumi:pulumi:Stack", name: "forge-dev", props: outputs });
+  const issued = token("ci", { project: "acme/web", agentId: 1, token: SECRET, tokenId: 5 });
+
+  it("accepts outputs without the token, and tokens unknown at preview", async () => {
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ tokenId: 5, agent: { id: 1 } })])).toEqual([]);
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [token("ci", { project: "acme/web", agentId: 1, token: UNKNOWN }), stack({ token: UNKNOWN })])).toEqual([]);
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued])).toEqual([]);
+  });
+
+  it("reports an output holding the token, anywhere inside it", async () => {
+    const expected = {
+      message:
+        'Stack output "agentToken" holds the secret token of ClusterAgentToken "ci". Policies see secrets unwrapped, so this one cannot tell whether it is exported as a secret: keep the token out of stack outputs, or export it wrapped in pulumi.secret() and add "agentToken" to this policy\'s allowedOutputs.',
+      urn: tokenUrn("ci"),
+    };
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: SECRET })])).toEqual([expected]);
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: { env: [`TOKEN=${SECRET}`] } })])).toEqual([expected]);
+  });
+
+  it("leaves out outputs listed in allowedOutputs", async () => {
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: SECRET })], { allowedOutputs: ["agentToken"] })).toEqual([]);
+  });
+});
