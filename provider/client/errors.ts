@@ -51,7 +51,9 @@ export class ForgeApiError extends Error {
   constructor(init: ForgeApiErrorInit) {
     const serverMessage = redact(extractServerMessage(init.body, init.status), init.token);
     const attempts = init.attempts ?? 1;
-    let message = `${init.method} ${init.path} failed: ${init.status} ${serverMessage}`;
+    // The service often starts its message with the status ("404 Label Not Found"): say it once.
+    const reason = serverMessage.startsWith(`${init.status} `) ? serverMessage : `${init.status} ${serverMessage}`;
+    let message = `${init.method} ${init.path} failed: ${reason}`;
     if (attempts > 1) message += ` (gave up after ${attempts} attempts)`;
     if (init.status === 401) message += `. Check the token: ${TOKEN_HINT}`;
     super(redact(message, init.token));

@@ -39,6 +39,9 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
     constructor(name: string, args: ResourceArgs<I>, opts: pulumi.CustomResourceOptions = {}) {
       const { import: importId, ...rest } = opts;
       const props: Record<string, unknown> = { ...unsetOutputs, ...args };
+      // additionalSecretOutputs protects outputs only: a secret input given as a plain value
+      // would be stored in plain text among the state's inputs.
+      for (const key of secrets) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
       if (importId !== undefined) props["importId"] = importId;
       super(
         provider,

@@ -35,6 +35,9 @@ export const groupLabel = defineResource({
   // The label endpoints accept a title where an id goes: that finds a label after a lost answer.
   findExisting: "GET /groups/:group/labels/:name",
   replaceOn: ["group"],
+  // A name is unique across a group and its ancestors: a label moved to a subgroup would clash
+  // with itself if the new one were created first.
+  deleteBeforeReplace: true,
   updateWireNames: { name: "new_name" },
   normalize: { color: normalizers.color, group: normalizers.ref },
 });

@@ -83,7 +83,7 @@ describe("list()", () => {
   it("raises ForgeApiError for a failing page and an Error for a non-list", async () => {
     const page2 = `${server.url}/api/v4/projects?page=2`;
     server.script({ body: [{ id: 1 }], headers: { link: `<${page2}>; rel="next"` } }, { status: 500, body: { message: "500 Internal Server Error" } });
-    await expect(client.list("/projects")).rejects.toThrow("GET /projects failed: 500 500 Internal Server Error");
+    await expect(client.list("/projects")).rejects.toThrow("GET /projects failed: 500 Internal Server Error");
     server.script({ body: { id: 1 } });
     await expect(client.list("/projects/:id", { id: 1 })).rejects.toThrow("GET /projects/1 did not return a list");
   });

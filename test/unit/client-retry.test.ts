@@ -157,7 +157,7 @@ describe("retries over HTTP", () => {
       server.fallback = unavailable;
       const error = await three.request("GET", "/projects/:id", { id: 1 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ForgeApiError);
-      expect((error as ForgeApiError).message).toBe("GET /projects/1 failed: 503 503 Service Unavailable (gave up after 3 attempts)");
+      expect((error as ForgeApiError).message).toBe("GET /projects/1 failed: 503 Service Unavailable (gave up after 3 attempts)");
       expect(server.requests).toHaveLength(3);
     } finally {
       await three.close();

@@ -1,0 +1,288 @@
+/**
+ * The end-to-end harness: the real Pulumi CLI (Automation API) on program directories from
+ * test/e2e/programs, a local file backend and PULUMI_HOME in a temporary directory, and the
+ * forge emulator in this process on a free port. FORGE_E2E_DEBUG=1 prints each operation's
+ * steps and output.
+ *
+ * Each program is copied to the temporary directory with a `node_modules` link to the
+ * repository's, so it resolves `pulumi-forge` as a user's program does, while the stack config
+ * files Pulumi writes next to the program stay out of the repository.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type EngineEvent,
+  type OpMap,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import { ForgeClient } from "../../provider/client";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+
+const execFileAsync = promisify(execFile);
+
+export const PULUMI_VERSION = "3.259.0";
+/** Where the CLI is installed (scripts/install-pulumi.sh); FORGE_E2E_PULUMI_ROOT overrides it. */
+export const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION);
+export const REPO_ROOT = resolve(__dirname, "..", "..");
+export const ROOT_TOKEN = "forge-root-token";
+export const PASSPHRASE = "forge-e2e-passphrase";
+
+/** True when the Pulumi CLI the suite needs is installed (scripts/setup.sh installs it). */
+export function pulumiInstalled(): boolean {
+  return existsSync(join(PULUMI_ROOT, "bin", "pulumi"));
+}
+
+export type Kind = "up" | "preview" | "refresh" | "destroy";
+
+/** What one operation did. */
+export interface OpResult {
+  /** The CLI's output (stdout and stderr). */
+  output: string;
+  /** Count per step kind (`same`, `create`, `update`, `replace`, `delete`, ...), from the summary. */
+  changes: OpMap;
+  /** Step kinds per logical resource name (stack and providers left out), from the engine events. */
+  steps: Record<string, string[]>;
+}
+
+/** A stack of one program, with its operations wrapped to capture output and engine events. */
+export class TestStack {
+  constructor(
+    readonly stack: Stack,
+    readonly workDir: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** Runs the Pulumi CLI itself on this stack (what the Automation API does not offer). */
+  async cli(...args: string[]): Promise<string> {
+    const { stdout } = await execFileAsync(join(PULUMI_ROOT, "bin", "pulumi"), [...args, "--stack", this.stack.name, "--non-interactive"], {
+      cwd: this.workDir,
+      env: { ...process.env, ...this.env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  }
+
+  up(): Promise<OpResult> {
+    return this.run("up");
+  }
+  preview(): Promise<OpResult> {
+    return this.run("preview");
+  }
+  refresh(): Promise<OpResult> {
+    return this.run("refresh");
+  }
+  destroy(): Promise<OpResult> {
+    return this.run("destroy");
+  }
+
+  /** Runs an operation that must fail; returns its output (the error text included). */
+  async fails(kind: Kind): Promise<string> {
+    try {
+      const result = await this.run(kind);
+      throw new Error(`pulumi ${kind} succeeded but was expected to fail:\n${result.output}`);
+    } catch (error) {
+      if (error instanceof PulumiFailure) return error.output;
+      throw error;
+    }
+  }
+
+  async setConfig(values: Record<string, string | { value: string; secret: boolean }>): Promise<void> {
+    const config = Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [key, typeof value === "string" ? { value, secret: false } : value]),
+    );
+    await this.stack.setAllConfig(config);
+  }
+
+  async removeConfig(...keys: string[]): Promise<void> {
+    await this.stack.removeAllConfig(keys);
+  }
+
+  /** The stack's outputs, secrets decrypted. */
+  async outputs(): Promise<Record<string, { value: unknown; secret: boolean }>> {
+    return this.stack.outputs();
+  }
+
+  /** `stack.exportStack()`: the Automation API exports with `--show-secrets` (secrets decrypted, in their envelopes). */
+  async exportedState(): Promise<unknown> {
+    return this.stack.exportStack();
+  }
+
+  /** `pulumi stack export` as a user runs it: secrets stay encrypted. */
+  async exportedStateEncrypted(): Promise<string> {
+    return this.cli("stack", "export");
+  }
+
+  /** Logical names of the resources in the state (stack and providers left out). */
+  async resourceNames(): Promise<string[]> {
+    const deployment = (await this.stack.exportStack()).deployment as { resources?: { urn: string; type: string }[] };
+    return (deployment.resources ?? []).filter((r) => isManaged(r.type)).map((r) => nameOf(r.urn));
+  }
+
+  private async run(kind: Kind): Promise<OpResult> {
+    const chunks: string[] = [];
+    const steps: Record<string, string[]> = {};
+    const common = {
+      color: "never" as const,
+      onOutput: (text: string) => chunks.push(text),
+      onError: (text: string) => chunks.push(text),
+      onEvent: (event: EngineEvent) => {
+        const metadata = event.resourcePreEvent?.metadata ?? event.resOutputsEvent?.metadata;
+        if (!metadata || !isManaged(metadata.type)) return;
+        const list = (steps[nameOf(metadata.urn)] ??= []);
+        if (!list.includes(metadata.op)) list.push(metadata.op);
+      },
+    };
+    let changes: OpMap;
+    try {
+      switch (kind) {
+        case "up":
+          changes = (await this.stack.up(common)).summary.resourceChanges ?? {};
+          break;
+        case "preview":
+          changes = (await this.stack.preview(common)).changeSummary;
+          break;
+        case "refresh":
+          changes = (await this.stack.refresh(common)).summary.resourceChanges ?? {};
+          break;
+        case "destroy":
+          changes = (await this.stack.destroy(common)).summary.resourceChanges ?? {};
+          break;
+      }
+    } catch (error) {
+      // The output callbacks saw stdout and stderr; the error repeats them, so only its first line is added.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new PulumiFailure(kind, `${chunks.join("")}\n${chunks.length > 0 ? message.split("\n")[0] : message}`, error);
+    }
+    if (process.env["FORGE_E2E_DEBUG"]) {
+      console.log(`pulumi ${kind}`, JSON.stringify(changes), JSON.stringify(steps));
+      console.log(chunks.join(""));
+    }
+    return { output: chunks.join(""), changes, steps };
+  }
+}
+
+/** A failed Pulumi operation; its message carries the CLI's output. */
+export class PulumiFailure extends Error {
+  constructor(
+    readonly kind: Kind,
+    readonly output: string,
+    cause: unknown,
+  ) {
+    super(`pulumi ${kind} failed:\n${output}`, { cause });
+  }
+}
+
+export interface E2eWorld {
+  emulator: RunningEmulator;
+  /** The seed's administrator, for out-of-band changes and assertions. */
+  api: ForgeClient;
+  /** Temporary directory holding the backend, PULUMI_HOME and the program copies. */
+  tmp: string;
+  backendDir: string;
+  /** A stack of a program under test/e2e/programs (created or selected). */
+  stack(program: string, stackName: string): Promise<TestStack>;
+  /** Requests the emulator has logged since `since` (a seq), oldest first. */
+  requests(since?: number): Promise<{ seq: number; method: string; path: string; status: number }[]>;
+  close(): Promise<void>;
+}
+
+export async function startE2eWorld(): Promise<E2eWorld> {
+  if (!pulumiInstalled()) {
+    throw new Error(`The Pulumi CLI ${PULUMI_VERSION} is not installed in ${PULUMI_ROOT}: run \`. scripts/setup.sh\` (or bash scripts/test.sh).`);
+  }
+  if (!existsSync(join(REPO_ROOT, "dist", "provider", "engine", "runtime.js"))) {
+    throw new Error("pulumi-forge is not built (dist/ is missing): run `. scripts/setup.sh` (or bash scripts/test.sh).");
+  }
+  const pulumiCommand = await PulumiCommand.get({ root: PULUMI_ROOT });
+  const emulator = await startEmulator({ port: 0 });
+  const tmp = mkdtempSync(join(tmpdir(), "forge-e2e-"));
+  const backendDir = join(tmp, "backend");
+  const pulumiHome = join(tmp, "pulumi-home");
+  const bin = join(PULUMI_ROOT, "bin");
+  const envVars: Record<string, string> = {
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // The programs are type-checked by the repository's tsc build; ts-node only transpiles.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // The CLI's plugins (language host, dynamic provider) and this Node first on PATH.
+    PATH: [bin, dirname(process.execPath), process.env["PATH"] ?? ""].join(":"),
+    FORGE_BASE_URL: emulator.url,
+    FORGE_TOKEN: ROOT_TOKEN,
+  };
+  for (const dir of [backendDir, pulumiHome]) mkdirSync(dir, { recursive: true });
+
+  return {
+    emulator,
+    api: new ForgeClient({ baseUrl: emulator.url, token: ROOT_TOKEN, retry: { maxAttempts: 1 } }),
+    tmp,
+    backendDir,
+    async stack(program, stackName) {
+      const workDir = join(tmp, "programs", `${program}-${stackName}`);
+      if (!existsSync(workDir)) {
+        cpSync(join(REPO_ROOT, "test", "e2e", "programs", program), workDir, { recursive: true });
+        symlinkSync(join(REPO_ROOT, "node_modules"), join(workDir, "node_modules"));
+        // A package root of its own, as a user's project has (and no warning about a missing one).
+        writeFileSync(join(workDir, "package.json"), JSON.stringify({ name: `forge-e2e-${program}`, private: true }, null, 2));
+      }
+      const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { envVars, pulumiHome, pulumiCommand });
+      return new TestStack(stack, workDir, { ...envVars, PULUMI_HOME: pulumiHome });
+    },
+    async requests(since = 0) {
+      const response = await fetch(`${emulator.url}/__emulator/requests?since=${since}`);
+      return (await response.json()) as { seq: number; method: string; path: string; status: number }[];
+    },
+    async close() {
+      await emulator.close();
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Files under `dir` (recursively) whose content contains any of `needles`, with the needle found. */
+export function filesContaining(dir: string, needles: string[]): string[] {
+  const found: string[] = [];
+  const walk = (path: string) => {
+    if (statSync(path).isDirectory()) {
+      for (const entry of readdirSync(path)) walk(join(path, entry));
+      return;
+    }
+    const text = readFileSync(path, "latin1");
+    for (const needle of needles) if (text.includes(needle)) found.push(`${path}: ${needle.slice(0, 12)}...`);
+  };
+  walk(dir);
+  return found;
+}
+
+function isManaged(type: string): boolean {
+  return type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:");
+}
+
+function nameOf(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/** The signature Pulumi puts on a secret value in a state file. */
+export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };
+
+/** A secret in a state: the signature, and `ciphertext` (encrypted) or `plaintext` (an export with --show-secrets). */
+export function isSecretEnvelope(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG.key] === SECRET_SIG.value;
+}
+
+/** JSON paths in `value` where a string contains one of `needles` outside a secret envelope. */
+export function bareOccurrences(value: unknown, needles: string[], path = "$"): string[] {
+  if (typeof value === "string") return needles.some((needle) => value.includes(needle)) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => bareOccurrences(item, needles, `${path}[${index}]`));
+  if (typeof value === "object" && value !== null) {
+    if (isSecretEnvelope(value)) return [];
+    return Object.entries(value).flatMap(([key, item]) => bareOccurrences(item, needles, `${path}.${key}`));
+  }
+  return [];
+}
