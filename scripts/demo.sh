@@ -80,8 +80,11 @@ if ! pulumi_ stack ls --json 2>/dev/null | grep -q "\"name\": \"$STACK\""; then
   rm -rf "$scratch"
 fi
 
-header "pulumi up"
-stack_ up --yes --skip-preview
+header "pulumi up, with the policy pack (policies/) enforced"
+# The example exports its agent tokens on purpose, wrapped in pulumi.secret; policies cannot see
+# the wrapping, so examples/platform/policy-config.json allows that one output by name.
+stack_ up --yes --skip-preview --policy-pack "$FORGE_ROOT/policies" \
+  --policy-pack-config "$PROGRAM_DIR/policy-config.json"
 
 header "pulumi refresh (must find no drift)"
 if ! stack_ refresh --yes --skip-preview --expect-no-changes; then
