@@ -38,15 +38,13 @@ export class AgentTokens {
 
   /** Active tokens only, without last_used_at. */
   list(actor: Actor, projectRef: string, agentRef: string): Record<string, unknown>[] {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_READ_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_READ_LEVEL);
     return this.activeOf(agent.id).map((token) => this.serialize(token));
   }
 
   /** One active token, with last_used_at; a revoked token is `404 Not found`. */
   get(actor: Actor, projectRef: string, agentRef: string, tokenRef: string): Record<string, unknown> {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_READ_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_READ_LEVEL);
     const token = this.find(agent.id, tokenRef);
     if (token.status !== "active") throw recordNotFound();
     return { ...this.serialize(token), last_used_at: token.last_used_at };
@@ -59,8 +57,7 @@ export class AgentTokens {
     params: Record<string, unknown>,
   ): Record<string, unknown> {
     const user = this.store.permissions.requireUser(actor);
-    const project = this.store.permissions.requireProject(user, projectRef, AGENT_WRITE_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(user, projectRef, agentRef, AGENT_WRITE_LEVEL);
     const input = validate(createAgentTokenParams, params);
     if (!input.name.trim()) throw modelValidationError("name", "can't be blank");
     if (this.activeOf(agent.id).length >= MAX_ACTIVE_AGENT_TOKENS) {
@@ -83,8 +80,7 @@ export class AgentTokens {
 
   /** Revokes; revoking an already revoked token succeeds as well. */
   revoke(actor: Actor, projectRef: string, agentRef: string, tokenRef: string): void {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_WRITE_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_WRITE_LEVEL);
     this.find(agent.id, tokenRef).status = "revoked";
   }
 

@@ -75,6 +75,11 @@ export class ClusterAgents {
   }
 
   /** The agent behind `:agent_id` in this project, or `404 Not found`. */
+  /** The agent of a path, once the caller has `level` in its project (tokens, URL configurations). */
+  requireAgent(actor: Actor, projectRef: string, agentRef: string, level: number): ClusterAgentRecord {
+    return this.find(this.store.permissions.requireProject(actor, projectRef, level), agentRef);
+  }
+
   find(project: ProjectRecord, agentRef: string): ClusterAgentRecord {
     const id = integerPathParam("agent_id", agentRef);
     const agent = this.store.state.clusterAgents.find((a) => a.id === id && a.project_id === project.id);

@@ -36,16 +36,14 @@ export class UrlConfigurations {
   constructor(private readonly store: Store) {}
 
   list(actor: Actor, projectRef: string, agentRef: string): Record<string, unknown>[] {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_READ_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_READ_LEVEL);
     return this.store.state.urlConfigurations
       .filter((c) => c.agent_id === agent.id)
       .map((config) => serialize(config));
   }
 
   get(actor: Actor, projectRef: string, agentRef: string, configRef: string): Record<string, unknown> {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_READ_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_READ_LEVEL);
     return serialize(this.find(agent.id, configRef));
   }
 
@@ -55,8 +53,7 @@ export class UrlConfigurations {
     agentRef: string,
     params: Record<string, unknown>,
   ): Record<string, unknown> {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_WRITE_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_WRITE_LEVEL);
     const input = validate(createUrlConfigurationParams, params);
     requireAllOrNone(params, ["client_cert", "client_key"]);
     if (!input.url.trim()) throw modelValidationError("url", "can't be blank");
@@ -80,8 +77,7 @@ export class UrlConfigurations {
 
   /** Not in the spec, but the real service has it (and replacement needs it). */
   delete(actor: Actor, projectRef: string, agentRef: string, configRef: string): void {
-    const project = this.store.permissions.requireProject(actor, projectRef, AGENT_WRITE_LEVEL);
-    const agent = this.store.clusterAgents.find(project, agentRef);
+    const agent = this.store.clusterAgents.requireAgent(actor, projectRef, agentRef, AGENT_WRITE_LEVEL);
     const config = this.find(agent.id, configRef);
     this.store.state.urlConfigurations = this.store.state.urlConfigurations.filter((c) => c !== config);
   }
