@@ -65,13 +65,7 @@ export class Projects {
     const pathWithNamespace = this.pathWithNamespace(project);
     const host = new URL(this.store.baseUrl).host;
     return {
-      id: project.id,
-      description: project.description,
-      name: project.name,
-      name_with_namespace: this.nameWithNamespace(project),
-      path: project.path,
-      path_with_namespace: pathWithNamespace,
-      created_at: project.created_at,
+      ...this.configProject(project),
       default_branch: project.default_branch,
       tag_list: project.topics,
       topics: project.topics,
