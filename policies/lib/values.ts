@@ -2,41 +2,15 @@
  * Reading what the analyzer hands a policy: plain data, with values unknown at preview kept
  * as sentinels that every rule treats as "not a violation".
  */
-import { UNKNOWN } from "../../provider/engine/unknowns";
+import { containsUnknown, isUnknown } from "../../provider/engine/unknowns";
 
-/**
- * The sentinels of values unknown at preview. The engine marks an unknown by the type it
- * expects (string, number, bool, array, ...); a dynamic provider's inputs only ever carry the
- * string one (`UNKNOWN`), but stack validation sees outputs, where the others can appear.
- */
-const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
-  UNKNOWN,
-  "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
-  "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
-  "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
-  "030794c1-ac77-496b-92df-f27374a8bd58",
-  "e48ece36-62e2-4504-bad9-02848725956a",
-  "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
-]);
+export { isUnknown };
 
 export type Bag = Record<string, unknown>;
 
-/** True for a value not known yet (at preview), or a missing one. */
-export function isUnknown(value: unknown): boolean {
-  return typeof value === "string" && UNKNOWN_SENTINELS.has(value);
-}
-
-/** True when the value is unknown or holds an unknown anywhere inside it. */
-export function hasUnknown(value: unknown): boolean {
-  if (isUnknown(value)) return true;
-  if (Array.isArray(value)) return value.some(hasUnknown);
-  if (typeof value === "object" && value !== null) return Object.values(value).some(hasUnknown);
-  return false;
-}
-
 /** Present and fully known: the only values a rule may judge. */
 export function isKnown(value: unknown): boolean {
-  return value !== undefined && value !== null && !hasUnknown(value);
+  return value !== undefined && value !== null && !containsUnknown(value);
 }
 
 /**
@@ -47,18 +21,7 @@ export function isKnown(value: unknown): boolean {
 export function plain(props: unknown): Bag {
   if (typeof props !== "object" || props === null) return {};
   const target = (props as Record<string, unknown>)["__getSpecialProxyTarget"];
-  const bag = (typeof target === "object" && target !== null ? target : props) as Bag;
-  return normalizeUnknowns(bag) as Bag;
-}
-
-/** Every unknown sentinel as the string one, which the provider's checks recognise. */
-function normalizeUnknowns(value: unknown): unknown {
-  if (isUnknown(value)) return UNKNOWN;
-  if (Array.isArray(value)) return value.map(normalizeUnknowns);
-  if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, normalizeUnknowns(inner)]));
-  }
-  return value;
+  return (typeof target === "object" && target !== null ? target : props) as Bag;
 }
 
 /** `acme/web`, `acme%2Fweb` and `12` vs `"12"`: one key per spelling of the same project or group. */

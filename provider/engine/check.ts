@@ -1,7 +1,7 @@
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { AnyDeclaration, State } from "./declaration";
 import { inputKeys } from "./declaration";
-import { containsUnknown } from "./unknowns";
+import { containsUnknown, isUnknown } from "./unknowns";
 
 /** Keys the engine adds to every property bag; never user inputs. */
 export const RESERVED_KEYS = ["__provider", "importId"];
@@ -43,14 +43,10 @@ export function withoutReserved(bag: State): State {
 function touchesUnknown(root: unknown, path: readonly PropertyKey[]): boolean {
   let value: unknown = root;
   for (const segment of path) {
-    if (containsUnknownShallow(value)) return true;
+    if (isUnknown(value)) return true;
     value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
   }
   return containsUnknown(value);
-}
-
-function containsUnknownShallow(value: unknown): boolean {
-  return typeof value === "string" && containsUnknown(value);
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

@@ -39,6 +39,11 @@ describe("check", () => {
     ).toEqual([]);
   });
 
+  it("recognises the engine's typed unknown sentinels too (policies see them in outputs)", () => {
+    const unknownNumber = "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7";
+    expect(checkInputs(declarations.clusterAgentToken, { project: "acme/web", agentId: unknownNumber, name: "t" })).toEqual([]);
+  });
+
   it("still reports a known bad value next to an unknown one", () => {
     const failures = checkInputs(declarations.clusterAgent, { project: UNKNOWN, name: "-bad-" });
     expect(failures.map((failure) => failure.property)).toEqual(["name"]);
