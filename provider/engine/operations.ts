@@ -240,15 +240,16 @@ export class ResourceOperations {
 
   private context(): OperationContext {
     const client = this.clientOf();
-    return {
+    const ctx: OperationContext = {
       client,
       declaration: this.declaration,
       call: async <T>(route: Route, state: State, params: Record<string, unknown> = {}, options: CallOptions = {}) => {
         const response = await client.request<T>(methodOf(route), pathOf(route), { ...pathParams(route, state), ...params }, options);
         return response.body;
       },
-      readRecord: (state: State) => this.readRecord(this.context(), state),
+      readRecord: (state: State) => this.readRecord(ctx, state),
     };
+    return ctx;
   }
 }
 
