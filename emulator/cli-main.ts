@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { roleName } from "./store/access-levels";
+import { roleName } from "../spec";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
 const USAGE = "usage: emulator [--port <n>] [--host <address>] [--state <file>]";

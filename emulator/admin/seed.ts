@@ -1,4 +1,4 @@
-import { AccessLevel } from "../store/access-levels";
+import { AccessLevel } from "../../spec";
 import type { GroupRecord, Membership } from "../store/groups";
 import type { ProjectRecord } from "../store/projects";
 import { emptyState, type StateData } from "../store/state";

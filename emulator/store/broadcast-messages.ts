@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { normaliseColor } from "./colors";
 import { modelValidationError, recordNotFound } from "./errors";
 import type { Store } from "./store";
@@ -13,26 +14,6 @@ import {
   paramString,
   validate,
 } from "./validation";
-
-/** Themes of banners (Document 2). */
-export const BROADCAST_THEMES = [
-  "indigo",
-  "light-indigo",
-  "blue",
-  "light-blue",
-  "green",
-  "light-green",
-  "red",
-  "light-red",
-  "dark",
-  "light",
-] as const;
-
-/** Kinds of broadcast messages (`banner` is the default). */
-export const BROADCAST_TYPES = ["banner", "notification"] as const;
-
-/** Roles a message may target. */
-export const BROADCAST_TARGET_LEVELS = [10, 15, 20, 30, 40, 50] as const;
 
 const ONE_HOUR_MS = 60 * 60 * 1000;
 

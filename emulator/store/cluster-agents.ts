@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "./access-levels";
+import { AccessLevel, AGENT_NAME, AGENT_NAME_MAX } from "../../spec";
 import { badRequest, recordNotFound } from "./errors";
 import type { ProjectRecord } from "./projects";
 import type { Store } from "./store";
@@ -11,9 +11,6 @@ import { integerPathParam, paramString, validate } from "./validation";
 export const AGENT_READ_LEVEL = AccessLevel.Developer;
 export const AGENT_WRITE_LEVEL = AccessLevel.Maintainer;
 
-/** Agent names are DNS labels: lower-case letters, digits and `-`, at most 63 characters. */
-const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const AGENT_NAME_MAX = 63;
 
 /** A stored agent registration. */
 export interface ClusterAgentRecord {

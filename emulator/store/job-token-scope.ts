@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "./access-levels";
+import { AccessLevel } from "../../spec";
 import { badRequest, thingNotFound } from "./errors";
 import type { ProjectRecord } from "./projects";
 import type { Store } from "./store";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "./access-levels";
+import { AccessLevel } from "../../spec";
 import { normaliseColor, textColorFor } from "./colors";
 import { conflict, modelValidationError, thingNotFound } from "./errors";
 import type { GroupRecord } from "./groups";

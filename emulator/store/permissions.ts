@@ -1,4 +1,4 @@
-import { AccessLevel } from "./access-levels";
+import { AccessLevel } from "../../spec";
 import { forbidden, thingNotFound, unauthorized } from "./errors";
 import type { GroupRecord } from "./groups";
 import type { ProjectRecord } from "./projects";

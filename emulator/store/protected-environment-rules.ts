@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEPLOY_ACCESS_LEVELS } from "../../spec";
 import { parameterError, recordNotFound } from "./errors";
 import { paramBoolean, paramInteger, paramIntegerOf, paramName, withoutUnacceptedNulls } from "./validation";
 
@@ -8,8 +9,6 @@ import { paramBoolean, paramInteger, paramIntegerOf, paramName, withoutUnaccepte
  * nested-attribute rules (id → change, no id → create, id + _destroy → delete).
  */
 
-/** Access levels an element may grant (Developer, Maintainer, Admin). */
-export const ELEMENT_ACCESS_LEVELS = [30, 40, 60] as const;
 
 const ACCESS_LEVEL_DESCRIPTIONS: Record<number, string> = {
   30: "Developers + Maintainers",
@@ -34,7 +33,7 @@ const accessRuleFields = z.object({
   id: paramInteger().optional(),
   user_id: paramInteger().optional(),
   group_id: paramInteger().optional(),
-  access_level: paramIntegerOf(ELEMENT_ACCESS_LEVELS).optional(),
+  access_level: paramIntegerOf(DEPLOY_ACCESS_LEVELS).optional(),
   group_inheritance_type: paramIntegerOf([0, 1]).optional(),
   required_approvals: paramInteger().optional(),
   _destroy: paramBoolean().optional(),

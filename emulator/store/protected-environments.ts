@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "./access-levels";
+import { AccessLevel, DEPLOYMENT_TIERS } from "../../spec";
 import { ApiError, conflict, recordNotFound, unprocessable } from "./errors";
 import type { GroupRecord } from "./groups";
 import type { ProjectRecord } from "./projects";
@@ -15,8 +15,6 @@ import type { Store } from "./store";
 import type { Actor } from "./users";
 import { paramEnum, paramInteger, paramString, validate } from "./validation";
 
-/** Deployment tiers: the names of group-level protected environments. */
-export const DEPLOYMENT_TIERS = ["production", "staging", "testing", "development", "other"] as const;
 
 /**
  * Managing protected environments needs Maintainer, at project and at group level (the spec

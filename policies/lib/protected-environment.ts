@@ -3,7 +3,7 @@
  * "Protected environments", rule 2): each deploy access level and approval rule names exactly
  * one of a user, a group or a role; roles are 30, 40 or 60; group inheritance is 0 or 1.
  */
-import { DEPLOY_ACCESS_LEVELS } from "../../provider/resources/protected-environment-rules";
+import { DEPLOY_ACCESS_LEVELS } from "../../spec";
 import { isKnown, isUnknown, orList, show, type Bag } from "./values";
 
 const GRANTEES = ["userId", "groupId", "accessLevel"] as const;

@@ -3,7 +3,8 @@
  * "Broadcast messages"; document 1, "Broadcast message"), and the spec's warning that broadcast
  * messages are readable by anyone and must not carry confidential content.
  */
-import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, broadcastMessage } from "../../provider/resources/broadcast-message";
+import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES } from "../../spec";
+import { broadcastMessage } from "../../provider/resources/broadcast-message";
 import { findConfidential, type ConfidentialOptions } from "../lib/confidential";
 import { resourcePolicy, resourceRules } from "../lib/define";
 import { isKnown, isUnknown, orList, show } from "../lib/values";

@@ -1,5 +1,5 @@
 /** GroupLabel: the colour rule of POST /groups/:id/labels (spec document 3, "Group labels"). */
-import { isLabelColor } from "../../provider/resources/css-colors";
+import { isLabelColor } from "../../spec";
 import { groupLabel } from "../../provider/resources/group-label";
 import { resourcePolicy, resourceRules } from "../lib/define";
 import { isKnown, show } from "../lib/values";

@@ -2,7 +2,8 @@
  * GroupProtectedEnvironment: the rules of POST/PUT /groups/:id/protected_environments (spec
  * document 2, "Protected environments", rules 1 and 2), and approvals for the production tier.
  */
-import { DEPLOYMENT_TIERS, groupProtectedEnvironment } from "../../provider/resources/protected-environment";
+import { DEPLOYMENT_TIERS } from "../../spec";
+import { groupProtectedEnvironment } from "../../provider/resources/protected-environment";
 import { resourcePolicy, resourceRules } from "../lib/define";
 import { checkEntries, coveredPaths, hasEntries } from "../lib/protected-environment";
 import { isKnown, isUnknown, orList, show } from "../lib/values";

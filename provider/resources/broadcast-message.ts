@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
+import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { datetime, normalizers, serverId } from "./common";
-
-export const BROADCAST_THEMES = ["indigo", "light-indigo", "blue", "light-blue", "green", "light-green", "red", "light-red", "dark", "light"] as const;
-export const BROADCAST_TARGET_LEVELS = [10, 15, 20, 30, 40, 50] as const;
 
 /**
  * A message shown to every user of the instance (administrator only). Anyone can read broadcast
@@ -27,7 +25,7 @@ export const broadcastMessage = defineResource({
       /** Show only on pages whose path matches this pattern, e.g. `/acme/*`. */
       targetPath: z.string().optional(),
       /** `banner` (default) or `notification`. */
-      broadcastType: z.enum(["banner", "notification"]).optional(),
+      broadcastType: z.enum(BROADCAST_TYPES).optional(),
       /** Whether users can dismiss it. */
       dismissable: z.boolean().optional(),
       /** Colour theme, banners only: indigo (default), light-indigo, blue, light-blue, green, light-green, red, light-red, dark, light. */

@@ -1,9 +1,8 @@
 import { z } from "zod";
+import { AGENT_NAME, AGENT_NAME_MAX } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId } from "./common";
 
-/** The forge's rule for agent names (the real service answers 400 otherwise). */
-export const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** A cluster agent registered in a project (the project holds its configuration). */
 export const clusterAgent = defineResource({
@@ -13,7 +12,7 @@ export const clusterAgent = defineResource({
     /** The agent's configuration project: id or full path. */
     project: projectRef,
     /** Lower-case letters, digits and `-`, not starting or ending with `-`, at most 63 characters. Unique in the project. */
-    name: z.string().max(63).regex(AGENT_NAME, "must be lower-case letters, digits and '-', not starting or ending with '-'"),
+    name: z.string().max(AGENT_NAME_MAX).regex(AGENT_NAME, "must be lower-case letters, digits and '-', not starting or ending with '-'"),
   }),
   outputs: z.object({
     /** The agent's id. */

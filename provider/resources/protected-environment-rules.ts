@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { isDeepStrictEqual } from "node:util";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
+import { DEPLOY_ACCESS_LEVELS } from "../../spec";
 import { toWire } from "../engine/naming";
 
-/** Roles that may be given deploy rights: 30 Developer, 40 Maintainer, 60 Administrator. */
-export const DEPLOY_ACCESS_LEVELS = [30, 40, 60] as const;
 
 const exactlyOneGrantee = {
   message: "give exactly one of userId, groupId or accessLevel",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEPLOYMENT_TIERS } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, projectRef } from "./common";
 import {
@@ -10,8 +11,6 @@ import {
   updateProtectedEnvironment,
 } from "./protected-environment-rules";
 
-/** The deployment tiers a group-level protected environment can name. */
-export const DEPLOYMENT_TIERS = ["production", "staging", "testing", "development", "other"] as const;
 
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
 export const projectProtectedEnvironment = defineResource({

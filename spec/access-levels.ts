@@ -12,12 +12,6 @@ export const AccessLevel = {
   Admin: 60,
 } as const;
 
-/** One of the numeric access levels. */
-export type AccessLevelValue = (typeof AccessLevel)[keyof typeof AccessLevel];
-
-/** Levels a membership may hold. */
-export const MEMBER_ACCESS_LEVELS: readonly number[] = [0, 5, 10, 15, 20, 30, 40, 50];
-
 const ROLE_NAMES: Record<number, string> = {
   0: "No access",
   5: "Minimal access",
@@ -30,7 +24,7 @@ const ROLE_NAMES: Record<number, string> = {
   60: "Admin",
 };
 
-/** Human name of a role, for CLI output and messages. */
+/** Human name of a role, for messages and CLI output. */
 export function roleName(level: number): string {
   return ROLE_NAMES[level] ?? `Level ${level}`;
 }

@@ -1,0 +1,28 @@
+/**
+ * The spec's constants: the values Documents 1 to 3 fix (roles, colour names, themes, tiers,
+ * name patterns). Provider, policies and emulator all import them from here, so that the
+ * library and its emulator cannot disagree about what the API accepts. Nothing but constants
+ * and pure functions over them lives here; the emulator imports nothing else from the provider.
+ */
+export { AccessLevel, roleName } from "./access-levels";
+export { CSS_COLORS, colorAsHex, isLabelColor } from "./css-colors";
+
+/** Themes of banner broadcast messages (Document 2); `indigo` is the default. */
+export const BROADCAST_THEMES = ["indigo", "light-indigo", "blue", "light-blue", "green", "light-green", "red", "light-red", "dark", "light"] as const;
+
+/** Kinds of broadcast messages (`banner` is the default). */
+export const BROADCAST_TYPES = ["banner", "notification"] as const;
+
+/** Roles a broadcast message may target (Guest to Owner). */
+export const BROADCAST_TARGET_LEVELS = [10, 15, 20, 30, 40, 50] as const;
+
+/** Deployment tiers: the names of group-level protected environments. */
+export const DEPLOYMENT_TIERS = ["production", "staging", "testing", "development", "other"] as const;
+
+/** Roles that may be given deploy rights or approvals: 30 Developer, 40 Maintainer, 60 Administrator. */
+export const DEPLOY_ACCESS_LEVELS = [30, 40, 60] as const;
+
+/** Cluster agent names are DNS labels: lower-case letters, digits and `-`, not at either end. */
+export const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** The longest cluster agent name. */
+export const AGENT_NAME_MAX = 63;
