@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { clientFor, resolveConnection, type Connection } from "./client";
+import { clientFor, parseRoute, resolveConnection, type Connection } from "./client";
 import type { Route } from "./engine/declaration";
 import { fromWire, toSnake } from "./engine/naming";
 import { groupRef, projectRef, serverId } from "./resources/common";
@@ -35,8 +35,8 @@ async function run(route: Route, schema: z.ZodObject, args: Record<string, unkno
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
     throw new Error(`${route}: invalid arguments: ${issues.join("; ")}`);
   }
-  const path = route.slice(route.indexOf(" ") + 1);
-  const inPath = new Set([...path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1] as string));
+  const { path, parameters } = parseRoute(route);
+  const inPath = new Set(parameters);
   const params: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
     params[inPath.has(key) ? key : toSnake(key)] = value;

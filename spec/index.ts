@@ -7,6 +7,10 @@
 export { AccessLevel, roleName } from "./access-levels";
 export { CSS_COLORS, colorAsHex, isLabelColor } from "./css-colors";
 
+/** The HTTP methods the API uses. */
+export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
 /** Themes of banner broadcast messages (Document 2); `indigo` is the default. */
 export const BROADCAST_THEMES = ["indigo", "light-indigo", "blue", "light-blue", "green", "light-green", "red", "light-red", "dark", "light"] as const;
 

@@ -1,7 +1,5 @@
 import { FormData } from "undici";
-
-/** HTTP methods the forge API uses. */
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+import { fillTemplate, isPlainObject, type HttpMethod } from "./route";
 
 /** The result of applying the placement rule to one call. */
 export interface PlacedRequest {
@@ -15,7 +13,6 @@ export interface PlacedRequest {
   contentType?: string;
 }
 
-const PATH_PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
 const MAX_DEPTH = 32;
 
 /**
@@ -56,7 +53,7 @@ export function fillPath(
 ): { path: string; rest: Record<string, unknown> } {
   const used = new Set<string>();
   const normalized = template.startsWith("/") ? template : `/${template}`;
-  const path = normalized.replace(PATH_PARAM, (_match, name: string) => {
+  const path = fillTemplate(normalized, (name) => {
     const value = params[name];
     if (value === undefined || value === null || value === "") {
       throw new Error(`Missing path parameter "${name}" for ${method} ${template}`);
@@ -158,10 +155,4 @@ function renderKey(segments: Segments, encode: boolean): string {
 
 function isBinary(value: unknown): value is Uint8Array | Blob {
   return value instanceof Uint8Array || value instanceof Blob;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }

@@ -6,7 +6,7 @@
  * loop around single undici requests covers every method with one policy, so it lives here.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { HttpMethod } from "./encoding";
+import type { HttpMethod } from "./route";
 
 /** How hard to retry. Every field is optional; see {@link DEFAULT_RETRY_POLICY}. */
 export interface RetryPolicy {

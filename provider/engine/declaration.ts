@@ -1,5 +1,7 @@
 import type { z } from "zod";
-import type { ForgeClient } from "../client";
+import type { ForgeClient, Route } from "../client";
+
+export type { Route } from "../client";
 
 /** A record as the API sends it (snake_case keys). */
 export type WireRecord = Record<string, unknown>;
@@ -7,8 +9,6 @@ export type WireRecord = Record<string, unknown>;
 /** The state of one resource as the engine sees it: inputs and outputs by TypeScript name. */
 export type State = Record<string, unknown>;
 
-/** `"<METHOD> <path template>"`; `:name` segments are filled from the state field `name`. */
-export type Route = `${"GET" | "POST" | "PUT" | "PATCH" | "DELETE"} /${string}`;
 
 /** Reading one object through a listing, for APIs that have no single-object read. */
 export interface ListRead {

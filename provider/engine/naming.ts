@@ -1,3 +1,5 @@
+import { isPlainObject } from "../client";
+
 /** Wire names are snake_case, TypeScript names camelCase. Keys that start with `_` (`_destroy`,
  *  `_links`) are wire-only markers and pass through unchanged in both directions. */
 export function toSnake(key: string): string {
@@ -26,7 +28,3 @@ function mapKeysDeep(value: unknown, mapKey: KeyMapper): unknown {
 export const toWire = (value: unknown): unknown => mapKeysDeep(value, toSnake);
 /** Converts every key of a wire value (deeply) to its TypeScript name. */
 export const fromWire = (value: unknown): unknown => mapKeysDeep(value, toCamel);
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
-}

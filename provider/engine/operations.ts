@@ -1,11 +1,11 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
+import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
 import { checkInputs, withoutReserved } from "./check";
 import { reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
 import { inputKeys, outputKeys, replacementKeys } from "./declaration";
 import { formatId, parseId } from "./ids";
-import { fromWire, isPlainObject, toSnake, toWire } from "./naming";
+import { fromWire, toSnake, toWire } from "./naming";
 import { containsUnknown } from "./unknowns";
 
 /**
@@ -162,7 +162,7 @@ export class ResourceOperations {
   }
 
   private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
-    const records = await ctx.client.list<WireRecord>(pathOf(read.list), pathParams(read.list, state));
+    const records = await ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
     // The newest match: for a search by content, the object a lost create just made.
     return records.filter((record) => read.where(record, state)).sort((a, b) => Number(b["id"]) - Number(a["id"]))[0];
   }
@@ -244,7 +244,8 @@ export class ResourceOperations {
       client,
       declaration: this.declaration,
       call: async <T>(route: Route, state: State, params: Record<string, unknown> = {}, options: CallOptions = {}) => {
-        const response = await client.request<T>(methodOf(route), pathOf(route), { ...pathParams(route, state), ...params }, options);
+        const { method, path } = parseRoute(route);
+        const response = await client.request<T>(method, path, { ...pathParams(route, state), ...params }, options);
         return response.body;
       },
       readRecord: (state: State) => this.readRecord(ctx, state),
@@ -253,28 +254,16 @@ export class ResourceOperations {
   }
 }
 
-function methodOf(route: Route) {
-  return route.slice(0, route.indexOf(" ")) as "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-}
-
-function pathOf(route: Route): string {
-  return route.slice(route.indexOf(" ") + 1);
-}
-
-function pathFields(route: Route): string[] {
-  return [...pathOf(route).matchAll(/:([A-Za-z][A-Za-z0-9]*)/g)].map((match) => match[1] as string);
-}
-
 /** The state fields a route's path needs, under their template names. */
 function pathParams(route: Route, state: State): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  for (const field of pathFields(route)) params[field] = state[field];
+  for (const field of parseRoute(route).parameters) params[field] = state[field];
   return params;
 }
 
 /** The fields of `keys` that go in the body: set, and not already in the path. */
 function bodyFields(route: Route, state: State, keys: string[]): [string, unknown][] {
-  const inPath = new Set(pathFields(route));
+  const inPath = new Set(parseRoute(route).parameters);
   return keys.filter((key) => !inPath.has(key) && state[key] !== undefined).map((key) => [key, state[key]]);
 }
 

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDeclaration } from "./declaration";
-import { inputKeys, outputKeys, secretKeys } from "./declaration";
+import { inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
 import { serializableProvider } from "./provider";
 
 /** The arguments of a resource: its zod input type, each field an `Input`. */
@@ -34,7 +34,7 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
   const secrets = secretKeys(declaration);
 
   class ForgeResource extends pulumi.dynamic.Resource {
-    static readonly typeToken = `pulumi-nodejs:dynamic/forge:${declaration.name}`;
+    static readonly typeToken = typeToken(declaration);
 
     constructor(name: string, args: ResourceArgs<I>, opts: pulumi.CustomResourceOptions = {}) {
       const { import: importId, ...rest } = opts;
