@@ -1,10 +1,15 @@
 import { isDeepStrictEqual } from "node:util";
+import { collectionMeaning } from "./collections";
 import type { AnyDeclaration } from "./declaration";
 
-/** The value a field is compared by: the declaration's normaliser, if any, applied first. */
+/** The value a field is compared by: a nested collection's meaning, or the declaration's
+ *  normaliser, if any, applied first. */
 export function comparable(declaration: AnyDeclaration, field: string, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  const collection = declaration.collections?.[field];
+  if (collection) return collectionMeaning(collection, value);
   const normalize = declaration.normalize?.[field];
-  return normalize && value !== undefined && value !== null ? normalize(value) : value;
+  return normalize ? normalize(value) : value;
 }
 
 /** True when a desired value and a server value mean the same thing for this field. */

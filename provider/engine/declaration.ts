@@ -46,7 +46,56 @@ export interface ResourceHooks {
   /** Replaces the delete request. A 404 is treated as already gone by the caller. */
   delete?(ctx: OperationContext, state: State): Promise<void>;
   /** Adds or rewrites output fields after the generic projection of a record. */
-  project?(record: WireRecord, state: State): State;
+  mapRecord?(record: WireRecord, state: State): State;
+}
+
+/**
+ * A list input whose elements the API changes one by one (nested attributes, file actions)
+ * rather than as a whole: the update sends only the changed elements, in the form `style` says.
+ */
+export interface NestedCollection {
+  /** The identity of an element as the user means it: a grantee (`user:5`), a file's path. */
+  key(element: State): string;
+  /** What an element means, for comparisons: server ids and descriptions left out, defaults filled in. */
+  meaning(element: State): unknown;
+  /**
+   * `nested-attributes`: changed elements with their server `id`, new ones without, removed ones
+   * as `{id, _destroy: true}` (the live record gives the ids).
+   * `file-actions`: `{action: create|update|delete|move, ...}` per element, computed from the
+   * last applied list; an element whose content is unchanged under a new key is a `move`.
+   */
+  style: "nested-attributes" | "file-actions";
+  /** file-actions: the element field that holds the key (`filePath`); a move names the old one
+   *  in `previous<Key>` (`previousPath` for `filePath`: set `previousKeyField`). */
+  keyField?: string;
+  previousKeyField?: string;
+}
+
+/**
+ * An asynchronous create: the API schedules the work and the engine polls the read until a
+ * field of the record reaches a final value, logging each new value as progress.
+ */
+export interface AwaitState {
+  /** The output field (TypeScript name) that tells the progress, e.g. `state`. */
+  field: string;
+  /** Values that mean the work is done. */
+  done: readonly unknown[];
+  /** Values that mean it failed: create fails with the record's `reasonField`. */
+  failed?: readonly unknown[];
+  reasonField?: string;
+  /** How long to wait before failing (default 15 minutes) and between reads (default 2 s). */
+  timeoutMs?: number;
+  intervalMs?: number;
+  /** A boolean input that, set to false, returns as soon as the work is scheduled. */
+  skipInput?: string;
+}
+
+/** A hint added to an API error's message when it matches: the fix a user needs. */
+export interface ErrorHint {
+  status: number;
+  /** Only when this holds for the desired state (default: always). */
+  when?: (state: State) => boolean;
+  hint: string;
 }
 
 /**
@@ -80,7 +129,9 @@ export interface ResourceDeclaration<
   deleteBeforeReplace?: boolean;
   /** Output fields that are secrets (stored encrypted in state). */
   secretOutputs?: string[];
-  /** Inputs the API accepts but never returns: compared with the last applied value, kept secret. */
+  /** Inputs the API accepts but never returns: compared with the last applied value, kept secret.
+   *  A dotted path names a field inside an object input (`platformVendorAttributes.token`); the
+   *  whole object input is then kept secret. */
   writeOnly?: string[];
   /** Output fields the API returns only from create (kept from state afterwards). */
   createOnly?: string[];
@@ -92,8 +143,27 @@ export interface ResourceDeclaration<
    *  was lost, so that a retried create never makes a duplicate. Defaults to `read` when every
    *  id part is an input. */
   findExisting?: Route | ListRead;
-  /** Read the object after create even when the create answer has a body (its shape differs). */
-  readBack?: boolean;
+  /** Read the object after these writes even when their answer has a body (its shape differs,
+   *  or it holds only what the request touched). */
+  readBack?: Array<"create" | "update">;
+  /** The wire field that identifies a record, when it is not `id` (feature flag user lists: `iid`). */
+  recordKey?: string;
+  /** Record fields whose wire name differs from the input's when read: `{ enabled: "inbound_enabled" }`. */
+  readNames?: Record<string, string>;
+  /**
+   * Settings of an object that exists apart from this resource (a project's job token scope):
+   * create reads what is there, keeps it in state (`restore`), and writes the inputs with the
+   * `update` route; delete writes back what create found.
+   */
+  setting?: boolean;
+  /** List inputs changed element by element (see {@link NestedCollection}). */
+  collections?: Record<string, NestedCollection>;
+  /** Inputs that name a local file: sent as its content (multipart), compared by its SHA-256. */
+  files?: string[];
+  /** Create waits until the work it scheduled is done (see {@link AwaitState}). */
+  awaitState?: AwaitState;
+  /** Hints added to API errors that users commonly meet. */
+  errorHints?: ErrorHint[];
   /** Statuses of the create request that mean success besides 2xx (e.g. 304). */
   acceptOnCreate?: number[];
   hooks?: ResourceHooks;
@@ -126,9 +196,24 @@ export function replacementKeys(declaration: AnyDeclaration): string[] {
   return declaration.replaceOn === "all" || !declaration.update ? inputKeys(declaration) : declaration.replaceOn;
 }
 
-/** Outputs the resource class lists in `additionalSecretOutputs`. */
+/** Outputs the resource class lists in `additionalSecretOutputs` (a nested write-only path
+ *  makes its whole top-level field secret). */
 export function secretKeys(declaration: AnyDeclaration): string[] {
-  return [...(declaration.secretOutputs ?? []), ...(declaration.writeOnly ?? [])];
+  const writeOnly = (declaration.writeOnly ?? []).map((path) => path.split(".")[0] as string);
+  return [...new Set([...(declaration.secretOutputs ?? []), ...writeOnly])];
+}
+
+/** State fields the engine keeps besides inputs and outputs: what a setting restores, file digests. */
+export function engineKeys(declaration: AnyDeclaration): string[] {
+  return [...(declaration.setting ? [RESTORE_KEY] : []), ...(declaration.files ?? []).map(digestKey)];
+}
+
+/** Where a setting keeps the values it found before it was created. */
+export const RESTORE_KEY = "restore";
+
+/** Where the SHA-256 of a file input is kept. */
+export function digestKey(field: string): string {
+  return `${field}Sha256`;
 }
 
 /** The Pulumi type token of a declaration. */

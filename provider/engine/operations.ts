@@ -1,12 +1,19 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
 import { checkInputs, withoutReserved } from "./check";
+import { elementChanges, wireChanges } from "./collections";
 import { reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
-import { inputKeys, outputKeys, replacementKeys } from "./declaration";
+import { digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
+import { fileUpload, withFileDigests } from "./files";
 import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
+import { getPath, withPath } from "./paths";
 import { containsUnknown } from "./unknowns";
+import { awaitFinalState } from "./wait";
+
+/** Where progress of long operations goes: Pulumi's log in the provider process. */
+export type ProgressSink = (message: string) => void;
 
 /**
  * The generic interpretation of a declaration as a dynamic provider. Every resource goes
@@ -16,11 +23,14 @@ export class ResourceOperations {
   constructor(
     readonly declaration: AnyDeclaration,
     private readonly clientOf: () => ForgeClient,
+    private readonly progress: ProgressSink = defaultProgress,
   ) {}
 
   async check(_olds: State, news: State): Promise<dynamic.CheckResult> {
     const failures = checkInputs(this.declaration, news);
-    return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
+    const files = withFileDigests(this.declaration, news);
+    failures.push(...files.failures);
+    return failures.length > 0 ? { inputs: files.inputs, failures } : { inputs: files.inputs };
   }
 
   async diff(_id: string, olds: State, news: State): Promise<dynamic.DiffResult> {
@@ -40,18 +50,22 @@ export class ResourceOperations {
     if (typeof importId === "string" && importId !== "") return this.adopt(importId, desired);
 
     const ctx = this.context();
+    if (this.declaration.setting) return this.createSetting(ctx, desired);
     const hooks = this.declaration.hooks;
-    const record = hooks?.create
-      ? await hooks.create(ctx, desired)
-      : await ctx.call<WireRecord | undefined>(this.declaration.create, desired, this.createParams(desired), {
-          acceptStatuses: this.declaration.acceptOnCreate ?? [],
-          findExisting: this.existingFinder(ctx, desired),
-        });
+    const record = await this.explained(desired, () =>
+      hooks?.create
+        ? hooks.create(ctx, desired)
+        : ctx.call<WireRecord | undefined>(this.declaration.create, desired, this.createParams(desired), {
+            acceptStatuses: this.declaration.acceptOnCreate ?? [],
+            findExisting: this.existingFinder(ctx, desired),
+          }),
+    );
     // The object exists from here on: a failure below must still record it, or it is orphaned.
     const partial = this.partialState(desired, record);
     try {
-      const answered = isPlainObject(record) && Object.keys(record).length > 0 && !this.declaration.readBack;
-      const current = answered ? record : await this.mustRead(ctx, partial);
+      const answered = hasFields(record) && !this.declaration.readBack?.includes("create");
+      let current = answered ? record : await this.mustRead(ctx, partial);
+      current = await this.awaitDone(ctx, current, partial);
       const outs = this.outputs(current, partial, desired);
       return { id: formatId(this.declaration, outs), outs };
     } catch (error) {
@@ -76,14 +90,14 @@ export class ResourceOperations {
     let record: WireRecord | undefined;
     if (changed.length > 0) {
       const hook = this.declaration.hooks?.update;
-      if (hook) {
-        record = await hook(ctx, state, changed, olds);
-      } else {
+      record = await this.explained(state, async () => {
+        if (hook) return hook(ctx, state, changed, olds);
         if (!this.declaration.update) throw new Error(`${this.declaration.name} cannot be updated in place`);
-        record = await ctx.call<WireRecord | undefined>(this.declaration.update, state, this.updateParams(desired, changed));
-      }
+        return ctx.call<WireRecord | undefined>(this.declaration.update, state, await this.updateParams(ctx, state, olds, changed));
+      });
     }
-    const current = isPlainObject(record) && Object.keys(record).length > 0 ? record : await this.mustRead(ctx, state);
+    const answered = hasFields(record) && !this.declaration.readBack?.includes("update");
+    const current = answered ? (record as WireRecord) : await this.mustRead(ctx, state);
     return { outs: this.outputs(current, state, { ...withoutReserved(olds), ...desired }) };
   }
 
@@ -93,12 +107,13 @@ export class ResourceOperations {
     try {
       const hook = this.declaration.hooks?.delete;
       if (hook) await hook(ctx, state);
+      else if (this.declaration.setting) await this.restoreSetting(ctx, state);
       else if (this.declaration.delete) await ctx.call(this.declaration.delete, state);
     } catch (error) {
       if (isNotFound(error)) return;
       // Some deletes of a missing object answer 400 (allowlist entries): gone is gone.
       if (error instanceof ForgeApiError && error.status < 500 && !(await this.readRecord(ctx, state))) return;
-      throw error;
+      throw this.withHint(error, state);
     }
   }
 
@@ -109,6 +124,8 @@ export class ResourceOperations {
       const desired = news[key];
       if (desired === undefined) continue;
       if (containsUnknown(desired) || !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
+      // A file is its content: the same path with new content is a change.
+      else if (this.declaration.files?.includes(key) && news[digestKey(key)] !== olds[digestKey(key)]) changed.push(key);
     }
     return changed;
   }
@@ -127,6 +144,44 @@ export class ResourceOperations {
     }
   }
 
+  /** A setting: remember what is there, then write the program's values over it. */
+  private async createSetting(ctx: OperationContext, desired: State): Promise<dynamic.CreateResult> {
+    const before = await this.readRecord(ctx, desired);
+    if (!before) throw new Error(`${this.declaration.name}: the object whose settings these are does not exist (${formatId(this.declaration, desired)})`);
+    const found = this.project(before, desired);
+    const managed = this.settingFields(desired);
+    const restore = Object.fromEntries(managed.filter((key) => found[key] !== undefined).map((key) => [key, found[key]]));
+    const state = { ...desired, [RESTORE_KEY]: restore };
+    const route = this.requireUpdateRoute();
+    const record = await this.explained(desired, () => ctx.call<WireRecord | undefined>(route, state, this.writeParams(route, state, managed)));
+    try {
+      const current = hasFields(record) && !this.declaration.readBack?.includes("update") ? record : await this.mustRead(ctx, state);
+      const outs = this.outputs(current, state, desired);
+      return { id: formatId(this.declaration, outs), outs };
+    } catch (error) {
+      throw this.partialFailure(error, state);
+    }
+  }
+
+  /** Deleting a setting writes back the values found when it was created. */
+  private async restoreSetting(ctx: OperationContext, state: State): Promise<void> {
+    const restore = state[RESTORE_KEY];
+    if (!isPlainObject(restore) || Object.keys(restore).length === 0) return;
+    const route = this.requireUpdateRoute();
+    await ctx.call(route, state, this.writeParams(route, { ...state, ...restore }, Object.keys(restore)));
+  }
+
+  /** Inputs a setting manages: those the program set, apart from the ones that address the object. */
+  private settingFields(state: State): string[] {
+    const path = new Set(parseRoute(this.requireUpdateRoute()).parameters);
+    return inputKeys(this.declaration).filter((key) => !path.has(key) && state[key] !== undefined);
+  }
+
+  private requireUpdateRoute(): Route {
+    if (!this.declaration.update) throw new Error(`${this.declaration.name}: a setting needs an update route`);
+    return this.declaration.update;
+  }
+
   /** Takes over an existing object (the `import` resource option), as Pulumi's import does:
    *  the program's inputs must already match it. */
   private async adopt(importId: string, desired: State): Promise<dynamic.CreateResult> {
@@ -139,6 +194,8 @@ export class ResourceOperations {
       const details = mismatched.map((key) => `${key}: program has ${JSON.stringify(desired[key])}, server has ${JSON.stringify(outs[key])}`);
       throw new Error(`${this.declaration.name}: inputs to import do not match the existing resource "${importId}": ${details.join("; ")}`);
     }
+    // An adopted setting restores, on delete, what it found: the values it adopted.
+    if (this.declaration.setting) outs[RESTORE_KEY] = Object.fromEntries(this.settingFields(desired).map((key) => [key, outs[key]]));
     return { id: formatId(this.declaration, outs), outs };
   }
 
@@ -163,8 +220,9 @@ export class ResourceOperations {
 
   private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
     const records = await ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
+    const key = this.recordKey();
     // The newest match: for a search by content, the object a lost create just made.
-    return records.filter((record) => read.where(record, state)).sort((a, b) => Number(b["id"]) - Number(a["id"]))[0];
+    return records.filter((record) => read.where(record, state)).sort((a, b) => Number(b[key]) - Number(a[key]))[0];
   }
 
   private async mustRead(ctx: OperationContext, state: State): Promise<WireRecord> {
@@ -173,28 +231,57 @@ export class ResourceOperations {
     return record;
   }
 
+  /** An asynchronous create: read until the work it scheduled is done, unless told not to wait. */
+  private async awaitDone(ctx: OperationContext, record: WireRecord, state: State): Promise<WireRecord> {
+    const spec = this.declaration.awaitState;
+    if (!spec || (spec.skipInput && state[spec.skipInput] === false)) return record;
+    const withId = { ...state, ...this.partialState(state, record) };
+    return awaitFinalState(spec, record, {
+      read: () => this.readRecord(ctx, withId),
+      progress: this.progress,
+      subject: `${this.declaration.name} ${formatIdOrNothing(this.declaration, withId)}`.trim(),
+    });
+  }
+
+  /** A record's fields under their TypeScript names (the declaration's read names and record id applied). */
+  private project(record: WireRecord, state: State): State {
+    const declaration = this.declaration;
+    const projected = fromWire(record) as State;
+    for (const [field, wire] of Object.entries(declaration.readNames ?? {})) {
+      if (record[wire] !== undefined) projected[field] = record[wire];
+    }
+    const key = this.recordKey();
+    if (declaration.recordId && record[key] !== undefined) projected[declaration.recordId] = record[key];
+    Object.assign(projected, declaration.hooks?.mapRecord?.(record, state));
+    return projected;
+  }
+
   /**
    * The outputs kept in state: every declared output from the record, the inputs (in the
    * user's spelling where the server's means the same), path inputs and write-only inputs
-   * from the state, and create-only outputs carried over.
+   * from the state, create-only outputs carried over, and the engine's own fields (what a
+   * setting restores, file digests).
    */
   private outputs(record: WireRecord, state: State, previous: State): State {
     const declaration = this.declaration;
-    const projected = fromWire(record) as State;
-    if (declaration.recordId && record["id"] !== undefined) projected[declaration.recordId] = record["id"];
-    Object.assign(projected, declaration.hooks?.project?.(record, state));
+    const projected = this.project(record, state);
+    const writeOnly = declaration.writeOnly ?? [];
     const outs: State = {};
     for (const key of outputKeys(declaration)) {
       const value = projected[key] ?? (declaration.createOnly?.includes(key) ? state[key] : undefined);
       if (value !== undefined) outs[key] = value;
     }
     for (const key of inputKeys(declaration)) {
-      const value = key in projected && !declaration.writeOnly?.includes(key)
-        ? reconcile(declaration, key, previous[key], projected[key])
-        : state[key];
+      let value = key in projected && !writeOnly.includes(key) ? reconcile(declaration, key, previous[key], projected[key]) : state[key];
+      // A write-only field inside an object input: the record lacks it, the last applied value stands.
+      for (const path of writeOnly.filter((entry) => entry.startsWith(`${key}.`))) {
+        const applied = getPath(state, path);
+        if (applied !== undefined && value !== undefined) value = withPath(value, path.slice(key.length + 1), applied);
+      }
       if (value !== undefined) outs[key] = value;
     }
     for (const key of declaration.idParts) if (outs[key] === undefined && state[key] !== undefined) outs[key] = state[key];
+    for (const key of engineKeys(declaration)) if (state[key] !== undefined) outs[key] = state[key];
     return outs;
   }
 
@@ -209,21 +296,53 @@ export class ResourceOperations {
 
   private createParams(desired: State): Record<string, unknown> {
     const body = Object.fromEntries(bodyFields(this.declaration.create, desired, inputKeys(this.declaration)));
-    return { ...pathParams(this.declaration.create, desired), ...(toWire(body) as Record<string, unknown>) };
+    return { ...pathParams(this.declaration.create, desired), ...this.wireBody(body) };
   }
 
-  private updateParams(desired: State, changed: string[]): Record<string, unknown> {
-    const route = this.declaration.update as Route;
+  /** The body of a write of `keys` with the update route's wire names. */
+  private writeParams(route: Route, state: State, keys: string[]): Record<string, unknown> {
     const renames = this.declaration.updateWireNames ?? {};
     const body: Record<string, unknown> = {};
-    for (const [key, value] of bodyFields(route, desired, changed)) body[renames[key] ?? toSnake(key)] = toWire(value);
+    for (const [key, value] of bodyFields(route, state, keys)) body[renames[key] ?? toSnake(key)] = this.wireValue(key, value);
     return body;
+  }
+
+  /** The update body: changed fields, nested collections as their element changes. */
+  private async updateParams(ctx: OperationContext, state: State, olds: State, changed: string[]): Promise<Record<string, unknown>> {
+    const route = this.declaration.update as Route;
+    const collections = this.declaration.collections ?? {};
+    const plain = changed.filter((key) => !collections[key]);
+    const body = this.writeParams(route, state, plain);
+    const nested = changed.filter((key) => collections[key]);
+    // Nested attributes address elements by server id: the live record has them.
+    const live = nested.some((key) => collections[key]?.style === "nested-attributes") ? await this.mustRead(ctx, state) : undefined;
+    for (const key of nested) {
+      const collection = collections[key]!;
+      const current = collection.style === "nested-attributes" ? liveElements(live, toSnake(key)) : ((olds[key] as State[] | undefined) ?? []);
+      const changes = elementChanges(collection, current, (state[key] as State[] | undefined) ?? []);
+      body[(this.declaration.updateWireNames ?? {})[key] ?? toSnake(key)] = wireChanges(collection, changes);
+    }
+    return body;
+  }
+
+  private wireBody(body: State): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(body).map(([key, value]) => [toSnake(key), this.wireValue(key, value)]));
+  }
+
+  /** A field's value on the wire: file inputs as their content, the rest in wire names. */
+  private wireValue(key: string, value: unknown): unknown {
+    return this.declaration.files?.includes(key) ? fileUpload(value) : toWire(value);
+  }
+
+  private recordKey(): string {
+    return this.declaration.recordKey ?? "id";
   }
 
   private partialState(desired: State, record: WireRecord | undefined): State {
     const state = { ...desired };
-    if (this.declaration.recordId && isPlainObject(record) && record["id"] !== undefined) {
-      state[this.declaration.recordId] = record["id"];
+    const key = this.recordKey();
+    if (this.declaration.recordId && isPlainObject(record) && record[key] !== undefined) {
+      state[this.declaration.recordId] = record[key];
     }
     return state;
   }
@@ -236,6 +355,22 @@ export class ResourceOperations {
     } catch {
       return error;
     }
+  }
+
+  /** Runs a write; an API error the declaration has a hint for gets the hint. */
+  private async explained<T>(state: State, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      throw this.withHint(error, state);
+    }
+  }
+
+  private withHint(error: unknown, state: State): unknown {
+    if (!(error instanceof ForgeApiError)) return error;
+    const hint = this.declaration.errorHints?.find((entry) => entry.status === error.status && (entry.when?.(state) ?? true));
+    if (hint && !error.message.includes(hint.hint)) error.message = `${error.message} (${hint.hint})`;
+    return error;
   }
 
   private context(): OperationContext {
@@ -254,6 +389,36 @@ export class ResourceOperations {
   }
 }
 
+function hasFields(record: unknown): record is WireRecord {
+  return isPlainObject(record) && Object.keys(record).length > 0;
+}
+
+/** The elements of a nested list in the live record, with TypeScript names and nulls dropped. */
+function liveElements(record: WireRecord | undefined, wireField: string): State[] {
+  const list = record?.[wireField];
+  if (!Array.isArray(list)) return [];
+  return list.map((element) => Object.fromEntries(Object.entries(fromWire(element) as State).filter(([, value]) => value !== null)));
+}
+
+function formatIdOrNothing(declaration: AnyDeclaration, state: State): string {
+  try {
+    return formatId(declaration, state);
+  } catch {
+    return "";
+  }
+}
+
+/** Progress in the provider process: Pulumi's log when the engine is attached, stderr otherwise. */
+function defaultProgress(message: string): void {
+  try {
+    // Loaded here: the engine module must stay loadable without an attached Pulumi engine.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    void (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.info(message);
+  } catch {
+    process.stderr.write(`${message}\n`);
+  }
+}
+
 /** The state fields a route's path needs, under their template names. */
 function pathParams(route: Route, state: State): Record<string, unknown> {
   const params: Record<string, unknown> = {};
@@ -266,4 +431,3 @@ function bodyFields(route: Route, state: State, keys: string[]): [string, unknow
   const inPath = new Set(parseRoute(route).parameters);
   return keys.filter((key) => !inPath.has(key) && state[key] !== undefined).map((key) => [key, state[key]]);
 }
-

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDeclaration } from "./declaration";
-import { inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
+import { engineKeys, inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
 import { serializableProvider } from "./provider";
 
 /** The arguments of a resource: its zod input type, each field an `Input`. */
@@ -30,7 +30,7 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
   declaration: ResourceDeclaration<I, O>,
 ): ForgeResourceClass<I, O> {
   const provider = serializableProvider(declaration.name);
-  const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration)].map((key) => [key, undefined]));
+  const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration), ...engineKeys(declaration)].map((key) => [key, undefined]));
   const secrets = secretKeys(declaration);
 
   class ForgeResource extends pulumi.dynamic.Resource {

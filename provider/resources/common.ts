@@ -21,6 +21,6 @@ export const normalizers = {
   color: (value: unknown) => (typeof value === "string" ? colorAsHex(value) : value),
   instant: (value: unknown) => (typeof value === "string" && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : value),
   numberSet: (value: unknown) => (Array.isArray(value) ? [...value].sort((a, b) => Number(a) - Number(b)) : value),
-  /** `acme/web` and `acme%2Fweb` name the same thing; numeric strings are ids. */
+  /** A numeric string names an id: `"42"` and `42` are the same project or group. */
   ref: (value: unknown) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
 };

@@ -33,6 +33,6 @@ export const groupLabelSubscription = defineResource({
     async delete(ctx, state) {
       await ctx.call("POST /groups/:group/labels/:labelId/unsubscribe", state, {}, { acceptStatuses: [304] });
     },
-    project: (record) => ({ labelName: record["name"] }),
+    mapRecord: (record) => ({ labelName: record["name"] }),
   },
 });

@@ -32,10 +32,10 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
     read: { list, where: (record, state) => record["id"] === state[options.target] },
     delete: `DELETE /projects/:project/job_token_scope/${options.collection}/:${options.target}`,
     // The create answer is {source, target}; the state holds the listing's record.
-    readBack: true,
+    readBack: ["create"],
     replaceOn: "all",
     normalize: { project: normalizers.ref },
-    hooks: { project: options.project },
+    hooks: { mapRecord: options.project },
   });
 }
 

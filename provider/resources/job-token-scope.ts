@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { ForgeApiError } from "../client";
-import { defineResource, type OperationContext, type State } from "../engine/declaration";
+import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef } from "./common";
 
 /**
@@ -22,41 +21,23 @@ export const jobTokenScope = defineResource({
     inboundEnabled: z.boolean(),
     /** Deprecated outbound setting (removal planned in release 18.0). */
     outboundEnabled: z.boolean(),
-    /** The value found before this resource managed it; restored on delete. */
-    restoreEnabled: z.boolean().optional(),
   }),
   idParts: ["project"],
+  setting: true,
   create: "PATCH /projects/:project/job_token_scope",
   read: "GET /projects/:project/job_token_scope",
   update: "PATCH /projects/:project/job_token_scope",
+  // The PATCH answers 204: the setting is read back.
+  readBack: ["update"],
+  readNames: { enabled: "inbound_enabled" },
   replaceOn: ["project"],
-  createOnly: ["restoreEnabled"],
   normalize: { project: normalizers.ref },
-  hooks: {
-    async create(ctx, state) {
-      const before = await ctx.call<Record<string, unknown>>("GET /projects/:project/job_token_scope", state);
-      await setEnabled(ctx.call, state, state["enabled"] as boolean);
-      const after = await ctx.call<Record<string, unknown>>("GET /projects/:project/job_token_scope", state);
-      return { ...after, restore_enabled: before["inbound_enabled"] };
+  errorHints: [
+    {
+      status: 400,
+      when: (state) => state["enabled"] === false,
+      hint: "the instance enforces job token allowlists, so enabled=false is refused: keep enabled=true or ask an administrator to lift the enforcement",
     },
-    async update(ctx, state) {
-      await setEnabled(ctx.call, state, state["enabled"] as boolean);
-      return undefined;
-    },
-    async delete(ctx, state) {
-      if (typeof state["restoreEnabled"] === "boolean") await setEnabled(ctx.call, state, state["restoreEnabled"]);
-    },
-    project: (record) => ({ enabled: record["inbound_enabled"] }),
-  },
+  ],
+  notes: ["A setting of an existing project: deleting the resource restores the value found when it was created (kept in state as `restore`)."],
 });
-
-async function setEnabled(call: OperationContext["call"], state: State, enabled: boolean): Promise<void> {
-  try {
-    await call("PATCH /projects/:project/job_token_scope", state, { enabled });
-  } catch (error) {
-    if (error instanceof ForgeApiError && error.status === 400 && !enabled) {
-      error.message = `${error.message} (the instance enforces job token allowlists, so enabled=false is refused: keep enabled=true or ask an administrator to lift the enforcement)`;
-    }
-    throw error;
-  }
-}

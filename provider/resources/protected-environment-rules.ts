@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { isDeepStrictEqual } from "node:util";
-import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { DEPLOY_ACCESS_LEVELS } from "../../spec";
-import { toWire } from "../engine/naming";
+import type { NestedCollection } from "../engine/declaration";
 
 
 const exactlyOneGrantee = {
@@ -48,71 +46,19 @@ function granteeKey(entry: Entry): string {
   return `level:${entry["accessLevel"]}`;
 }
 
-/** An entry as the user means it: no server id or description, defaults filled in. */
-function meaning(entry: Entry, withApprovals: boolean): Entry {
-  const result: Entry = { grantee: granteeKey(entry), groupInheritanceType: entry["groupInheritanceType"] ?? 0 };
-  if (withApprovals) result["requiredApprovals"] = entry["requiredApprovals"] ?? 1;
-  return result;
-}
-
-function normalizeList(value: unknown, withApprovals: boolean): unknown {
-  if (!Array.isArray(value)) return value;
-  return value
-    .map((entry: Entry) => meaning(entry, withApprovals))
-    .sort((a, b) => String(a["grantee"]).localeCompare(String(b["grantee"])));
-}
-
-/** Normaliser for deploy access levels: order, server ids and descriptions are not differences. */
-export const normalizeEntries = (value: unknown): unknown => normalizeList(value, false);
-
-/** Normaliser for approval rules, whose `requiredApprovals` defaults to 1. */
-export const normalizeApprovalRules = (value: unknown): unknown => normalizeList(value, true);
-
 /**
- * The update body for an entry list, as the API wants it: changed entries with their server
- * `id`, new ones without, removed ones with `_destroy: true`; unchanged ones are left out.
+ * Deploy access levels and approval rules: nested attributes identified by their grantee; server
+ * ids and descriptions are not differences, `groupInheritanceType` defaults to 0 and an approval
+ * rule's `requiredApprovals` to 1.
  */
-export function entryChanges(current: Entry[], desired: Entry[], normalize: (value: unknown) => unknown): Entry[] {
-  const changes: Entry[] = [];
-  const remaining = new Map(current.map((entry) => [granteeKey(entry), entry]));
-  for (const entry of desired) {
-    const existing = remaining.get(granteeKey(entry));
-    remaining.delete(granteeKey(entry));
-    if (!existing) changes.push(entry);
-    else if (!isDeepStrictEqual(normalize([entry]), normalize([existing]))) changes.push({ ...entry, id: existing["id"] });
-  }
-  for (const entry of remaining.values()) changes.push({ id: entry["id"], _destroy: true });
-  return changes;
-}
-
-/**
- * Update of a protected environment: the current record gives the server ids, and each
- * changed list is sent as its changes only.
- */
-export async function updateProtectedEnvironment(ctx: OperationContext, route: "PUT /projects/:project/protected_environments/:name" | "PUT /groups/:group/protected_environments/:name", state: State, changed: string[]): Promise<WireRecord | undefined> {
-  const current = await ctx.readRecord(state);
-  if (!current) throw new Error(`protected environment "${String(state["name"])}" no longer exists; run pulumi refresh`);
-  const live = (field: string) => ((current[field] as Entry[] | undefined) ?? []).map((entry) => (fromWireEntry(entry)));
-  const params: Record<string, unknown> = {};
-  if (changed.includes("deployAccessLevels")) {
-    params["deploy_access_levels"] = toWire(entryChanges(live("deploy_access_levels"), state["deployAccessLevels"] as Entry[], normalizeEntries));
-  }
-  if (changed.includes("approvalRules")) {
-    params["approval_rules"] = toWire(entryChanges(live("approval_rules"), (state["approvalRules"] as Entry[] | undefined) ?? [], normalizeApprovalRules));
-  }
-  if (changed.includes("requiredApprovalCount")) params["required_approval_count"] = state["requiredApprovalCount"];
-  await ctx.call(route, state, params);
-  // Rule 5 of the spec: an update answers with only the lists it touched; read the whole record.
-  return undefined;
-}
-
-function fromWireEntry(entry: Entry): Entry {
+export function granteeCollection(withApprovals: boolean): NestedCollection {
   return {
-    id: entry["id"],
-    userId: entry["user_id"] ?? undefined,
-    groupId: entry["group_id"] ?? undefined,
-    accessLevel: entry["access_level"] ?? undefined,
-    groupInheritanceType: entry["group_inheritance_type"] ?? undefined,
-    requiredApprovals: entry["required_approvals"] ?? undefined,
+    style: "nested-attributes",
+    key: granteeKey,
+    meaning(entry) {
+      const result: Entry = { grantee: granteeKey(entry), groupInheritanceType: entry["groupInheritanceType"] ?? 0 };
+      if (withApprovals) result["requiredApprovals"] = entry["requiredApprovals"] ?? 1;
+      return result;
+    },
   };
 }

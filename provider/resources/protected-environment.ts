@@ -2,14 +2,14 @@ import { z } from "zod";
 import { DEPLOYMENT_TIERS } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, projectRef } from "./common";
-import {
-  approvalRule,
-  groupDeployAccessLevel,
-  normalizeApprovalRules,
-  normalizeEntries,
-  projectDeployAccessLevel,
-  updateProtectedEnvironment,
-} from "./protected-environment-rules";
+import { approvalRule, granteeCollection, groupDeployAccessLevel, projectDeployAccessLevel } from "./protected-environment-rules";
+
+/** Entries change one by one, by grantee; an update answers with only the lists it touched
+ *  (spec rule 5), so the whole record is read back. */
+const entryLists = {
+  collections: { deployAccessLevels: granteeCollection(false), approvalRules: granteeCollection(true) },
+  readBack: ["update"] as Array<"create" | "update">,
+};
 
 
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
@@ -34,10 +34,8 @@ export const projectProtectedEnvironment = defineResource({
   delete: "DELETE /projects/:project/protected_environments/:name",
   findExisting: "GET /projects/:project/protected_environments/:name",
   replaceOn: ["project", "name"],
-  normalize: { project: normalizers.ref, deployAccessLevels: normalizeEntries, approvalRules: normalizeApprovalRules },
-  hooks: {
-    update: (ctx, state, changed) => updateProtectedEnvironment(ctx, "PUT /projects/:project/protected_environments/:name", state, changed),
-  },
+  normalize: { project: normalizers.ref },
+  ...entryLists,
 });
 
 /** Who may deploy to every environment of a deployment tier in a group's projects. Premium and Ultimate. */
@@ -64,8 +62,6 @@ export const groupProtectedEnvironment = defineResource({
   delete: "DELETE /groups/:group/protected_environments/:name",
   findExisting: "GET /groups/:group/protected_environments/:name",
   replaceOn: ["group", "name"],
-  normalize: { group: normalizers.ref, deployAccessLevels: normalizeEntries, approvalRules: normalizeApprovalRules },
-  hooks: {
-    update: (ctx, state, changed) => updateProtectedEnvironment(ctx, "PUT /groups/:group/protected_environments/:name", state, changed),
-  },
+  normalize: { group: normalizers.ref },
+  ...entryLists,
 });

@@ -146,7 +146,7 @@ export const fixtures: ContractFixture[] = [
     setting: {
       restored: async (world, outs) => {
         const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", { project: outs["project"] });
-        if (scope.body.inbound_enabled !== outs["restoreEnabled"]) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
+        if (scope.body.inbound_enabled !== (outs["restore"] as { enabled?: boolean } | undefined)?.enabled) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
       },
     },
     invalid: { inputs: (inputs) => ({ ...inputs, enabled: "yes" }), property: "enabled" },

@@ -1,0 +1,48 @@
+/**
+ * File inputs (a group's avatar): the program names a local file; the state keeps the path and
+ * the SHA-256 of its content, so an unchanged file is no diff wherever it is read from, and a
+ * changed file is an update even under the same path.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { File } from "node:buffer";
+import type { AnyDeclaration, State } from "./declaration";
+import { digestKey } from "./declaration";
+import { isUnknown } from "./unknowns";
+
+/** The content of a file input, or a reason it cannot be read. */
+function readInput(path: string): Buffer {
+  return readFileSync(resolve(path));
+}
+
+/** The SHA-256 of a file's content, `sha256:<hex>`. */
+export function fileDigest(content: Buffer): string {
+  return `sha256:${createHash("sha256").update(content).digest("hex")}`;
+}
+
+/**
+ * Adds the digest of every file input to the inputs (check's result), or a failure naming the
+ * field when the file cannot be read. A blank value (the API's way to remove a file) has none.
+ */
+export function withFileDigests(declaration: AnyDeclaration, news: State): { inputs: State; failures: { property: string; reason: string }[] } {
+  const inputs = { ...news };
+  const failures: { property: string; reason: string }[] = [];
+  for (const field of declaration.files ?? []) {
+    const path = news[field];
+    delete inputs[digestKey(field)];
+    if (typeof path !== "string" || path === "" || isUnknown(path)) continue;
+    try {
+      inputs[digestKey(field)] = fileDigest(readInput(path));
+    } catch (error) {
+      failures.push({ property: field, reason: `cannot read the file ${path}: ${(error as Error).message}` });
+    }
+  }
+  return { inputs, failures };
+}
+
+/** The value a file input is sent as: the file's content with its name (multipart). */
+export function fileUpload(path: unknown): unknown {
+  if (typeof path !== "string" || path === "") return path;
+  return new File([readInput(path)], basename(path));
+}

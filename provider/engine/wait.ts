@@ -1,0 +1,50 @@
+/** Waiting for asynchronous work a create scheduled (a repository storage move). */
+import type { AwaitState, State, WireRecord } from "./declaration";
+import { fromWire } from "./naming";
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 15 * 60_000;
+export const DEFAULT_WAIT_INTERVAL_MS = 2_000;
+
+export interface WaitOptions {
+  /** Reads the record again; undefined means it is gone. */
+  read(): Promise<WireRecord | undefined>;
+  /** Reports progress (Pulumi's log in the provider process). */
+  progress(message: string): void;
+  /** What is waited for, as users read it: `RepositoryStorageMove "move-1"`. */
+  subject: string;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * Reads until `spec.field` reaches a final value. Each new value is reported once; a failed
+ * value or the timeout is an error that says what was seen last.
+ */
+export async function awaitFinalState(spec: AwaitState, first: WireRecord, options: WaitOptions): Promise<WireRecord> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
+  const now = options.now ?? Date.now;
+  const deadline = now() + (spec.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  let record = first;
+  let reported: unknown = undefined;
+  for (;;) {
+    const fields = fromWire(record) as State;
+    const value = fields[spec.field];
+    if (value !== reported) {
+      options.progress(`${options.subject}: ${spec.field} is ${String(value)}`);
+      reported = value;
+    }
+    if (spec.done.includes(value)) return record;
+    if (spec.failed?.includes(value)) {
+      const reason = spec.reasonField ? fields[spec.reasonField] : undefined;
+      throw new Error(`${options.subject} ended ${String(value)}${reason ? `: ${String(reason)}` : ""}`);
+    }
+    if (now() >= deadline) {
+      const minutes = Math.round((spec.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS) / 60_000);
+      throw new Error(`${options.subject}: still ${String(value)} after ${minutes} min; it goes on in the forge: run pulumi refresh later to see how it ended`);
+    }
+    await sleep(spec.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS);
+    const next = await options.read();
+    if (!next) throw new Error(`${options.subject} disappeared while ${spec.field} was ${String(value)}`);
+    record = next;
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The engine's words for the API's recurring shapes, each on a small declaration of its own,
+ * run by the generic engine against a scripted server over real HTTP on loopback: records
+ * keyed by `iid`, write-only fields inside object inputs, asynchronous creates, file inputs
+ * compared by digest, and settings that restore what they found.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ForgeClient } from "../../provider/client";
+import { defineResource, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { ResourceOperations } from "../../provider/engine/operations";
+import { startTestServer, type RecordedRequest, type TestServer } from "./client-test-server";
+
+let server: TestServer;
+let client: ForgeClient;
+const progress: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new ForgeClient({ baseUrl: server.url, token: "t", retry: { maxAttempts: 1 } });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  progress.length = 0;
+});
+
+const run = (declaration: AnyDeclaration) => new ResourceOperations(declaration, () => client, (message) => progress.push(message));
+const bodyOf = (request: RecordedRequest | undefined) => JSON.parse(request?.body.toString() || "{}") as Record<string, unknown>;
+const requestLine = (request: RecordedRequest) => `${request.method} ${request.rawPath}`;
+
+describe("a record keyed by iid", () => {
+  const userList = defineResource({
+    name: "UserList",
+    summary: "test",
+    inputs: z.object({ project: z.string(), name: z.string() }),
+    outputs: z.object({ iid: z.number() }),
+    recordId: "iid",
+    recordKey: "iid",
+    idParts: ["project", "iid"],
+    create: "POST /projects/:project/lists",
+    read: "GET /projects/:project/lists/:iid",
+    update: "PUT /projects/:project/lists/:iid",
+    delete: "DELETE /projects/:project/lists/:iid",
+    replaceOn: ["project"],
+  });
+
+  it("takes its id from iid, not id, and addresses it by iid", async () => {
+    server.script({ status: 201, body: { id: 900, iid: 3, name: "beta" } });
+    const created = await run(userList).create({ project: "acme/web", name: "beta" });
+    expect(created).toMatchObject({ id: "acme/web:3", outs: { iid: 3, name: "beta" } });
+    server.script({ body: { id: 900, iid: 3, name: "gamma" } });
+    await run(userList).update("acme/web:3", created.outs, { project: "acme/web", name: "gamma" });
+    expect(server.requests.map(requestLine)).toEqual(["POST /api/v4/projects/acme%2Fweb/lists", "PUT /api/v4/projects/acme%2Fweb/lists/3"]);
+  });
+});
+
+describe("a write-only field inside an object input", () => {
+  const cluster = defineResource({
+    name: "Cluster",
+    summary: "test",
+    inputs: z.object({ name: z.string(), vendor: z.object({ apiUrl: z.string(), token: z.string() }) }),
+    outputs: z.object({ clusterId: z.number() }),
+    recordId: "clusterId",
+    idParts: ["clusterId"],
+    create: "POST /clusters",
+    read: "GET /clusters/:clusterId",
+    update: "PUT /clusters/:clusterId",
+    replaceOn: [],
+    writeOnly: ["vendor.token"],
+  });
+
+  it("keeps the last applied value, compares with it, and makes the whole object secret", async () => {
+    server.script({ status: 201, body: { id: 5, name: "prod", vendor: { api_url: "https://k8s" } } });
+    const inputs = { name: "prod", vendor: { apiUrl: "https://k8s", token: "s3cret" } };
+    const { outs } = await run(cluster).create(inputs);
+    expect(bodyOf(server.requests[0])).toEqual({ name: "prod", vendor: { api_url: "https://k8s", token: "s3cret" } });
+    expect(outs["vendor"]).toEqual({ apiUrl: "https://k8s", token: "s3cret" });
+    expect(await run(cluster).diff("5", outs, inputs)).toMatchObject({ changes: false });
+    expect(await run(cluster).diff("5", outs, { ...inputs, vendor: { apiUrl: "https://k8s", token: "rotated" } })).toMatchObject({ changes: true });
+    expect(secretKeys(cluster)).toEqual(["vendor"]);
+  });
+
+  it("refresh keeps the applied secret while the readable part follows the server", async () => {
+    server.script({ body: { id: 5, name: "prod", vendor: { api_url: "https://moved" } } });
+    const read = await run(cluster).read("5", { name: "prod", vendor: { apiUrl: "https://k8s", token: "s3cret" }, clusterId: 5 });
+    expect(read.props?.["vendor"]).toEqual({ apiUrl: "https://moved", token: "s3cret" });
+  });
+});
+
+describe("an asynchronous create", () => {
+  const move = defineResource({
+    name: "Move",
+    summary: "test",
+    inputs: z.object({ destination: z.string(), wait: z.boolean().optional() }),
+    outputs: z.object({ moveId: z.number(), state: z.string(), error: z.string().optional() }),
+    recordId: "moveId",
+    idParts: ["moveId"],
+    create: "POST /moves",
+    read: "GET /moves/:moveId",
+    replaceOn: "all",
+    awaitState: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "error", intervalMs: 5, timeoutMs: 300, skipInput: "wait" },
+  });
+
+  it("reads until the final state, reporting each new state once", async () => {
+    server.script(
+      { status: 201, body: { id: 1, state: "scheduled" } },
+      { body: { id: 1, state: "started" } },
+      { body: { id: 1, state: "started" } },
+      { body: { id: 1, state: "finished" } },
+    );
+    const { outs } = await run(move).create({ destination: "b" });
+    expect(outs["state"]).toBe("finished");
+    expect(progress).toEqual(["Move 1: state is scheduled", "Move 1: state is started", "Move 1: state is finished"]);
+  });
+
+  it("fails with the reason when the work fails, recording the object", async () => {
+    server.script({ status: 201, body: { id: 2, state: "scheduled" } }, { body: { id: 2, state: "failed", error: "disk full" } });
+    await expect(run(move).create({ destination: "b" })).rejects.toMatchObject({ message: "Move 2 ended failed: disk full", id: "2" });
+  });
+
+  it("gives up after the timeout with what it saw last", async () => {
+    server.fallback = { body: { id: 3, state: "started" } };
+    await expect(run(move).create({ destination: "b" })).rejects.toThrow(/Move 3: still started after 0 min/);
+  });
+
+  it("does not wait when told not to", async () => {
+    server.script({ status: 201, body: { id: 4, state: "scheduled" } });
+    const { outs } = await run(move).create({ destination: "b", wait: false });
+    expect(outs["state"]).toBe("scheduled");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("a file input", () => {
+  const avatar = defineResource({
+    name: "Avatar",
+    summary: "test",
+    inputs: z.object({ group: z.string(), avatar: z.string() }),
+    outputs: z.object({ avatarUrl: z.string() }),
+    idParts: ["group"],
+    create: "PUT /groups/:group",
+    read: "GET /groups/:group",
+    update: "PUT /groups/:group",
+    replaceOn: ["group"],
+    files: ["avatar"],
+  });
+  const dir = mkdtempSync(join(tmpdir(), "forge-files-"));
+  const logo = join(dir, "logo.png");
+
+  it("is sent as its content and compared by digest, not by path", async () => {
+    writeFileSync(logo, "first image");
+    const checked = await run(avatar).check({}, { group: "acme", avatar: logo });
+    expect(checked.inputs?.["avatarSha256"]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    server.script({ body: { avatar_url: "http://forge/a.png" } });
+    const { outs } = await run(avatar).create(checked.inputs!);
+    const upload = server.requests[0]!;
+    expect(upload.headers["content-type"]).toMatch(/^multipart\/form-data/);
+    expect(upload.body.toString()).toContain('filename="logo.png"');
+    expect(upload.body.toString()).toContain("first image");
+    expect(await run(avatar).diff("acme", outs, checked.inputs!)).toMatchObject({ changes: false });
+
+    writeFileSync(logo, "second image");
+    const changed = await run(avatar).check(outs, { group: "acme", avatar: logo });
+    expect(await run(avatar).diff("acme", outs, changed.inputs!)).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("fails check naming the field when the file cannot be read", async () => {
+    const checked = await run(avatar).check({}, { group: "acme", avatar: join(dir, "missing.png") });
+    expect(checked.failures).toEqual([{ property: "avatar", reason: expect.stringContaining("cannot read the file") }]);
+  });
+});
+
+describe("a setting of an existing object", () => {
+  const setting = defineResource({
+    name: "Setting",
+    summary: "test",
+    inputs: z.object({ project: z.string(), active: z.boolean(), mode: z.string().optional() }),
+    outputs: z.object({}),
+    idParts: ["project"],
+    setting: true,
+    create: "PATCH /projects/:project/setting",
+    read: "GET /projects/:project/setting",
+    update: "PATCH /projects/:project/setting",
+    readBack: ["update"],
+    replaceOn: ["project"],
+  });
+
+  it("remembers what it found for the fields it sets, and writes it back on delete", async () => {
+    server.script({ body: { active: false, mode: "strict" } }, { status: 204 }, { body: { active: true, mode: "strict" } });
+    const { outs } = await run(setting).create({ project: "acme/web", active: true });
+    expect(outs["restore"]).toEqual({ active: false });
+    expect(bodyOf(server.requests[1])).toEqual({ active: true });
+    server.reset();
+    server.script({ status: 204 });
+    await run(setting).delete("acme/web", outs);
+    expect(server.requests.map(requestLine)).toEqual(["PATCH /api/v4/projects/acme%2Fweb/setting"]);
+    expect(bodyOf(server.requests[0])).toEqual({ active: false });
+  });
+});
