@@ -162,6 +162,15 @@ export interface ResourceDeclaration<
   files?: string[];
   /** Create waits until the work it scheduled is done (see {@link AwaitState}). */
   awaitState?: AwaitState;
+  /**
+   * What an optional input becomes on the forge when the program drops it: the value the update
+   * sends (`""`, `false`, `[]`, the spec's default), or a function of the desired state giving
+   * it (undefined: nothing to send). Removing an input is a change like any other; an input the
+   * program never set stays unmanaged.
+   */
+  resets?: Record<string, unknown>;
+  /** Optional inputs whose removal the API cannot express: dropping one replaces the object. */
+  replaceOnRemoval?: string[];
   /** Hints added to API errors that users commonly meet. */
   errorHints?: ErrorHint[];
   /** Statuses of the create request that mean success besides 2xx (e.g. 304). */
@@ -207,6 +216,10 @@ export function secretKeys(declaration: AnyDeclaration): string[] {
 export function engineKeys(declaration: AnyDeclaration): string[] {
   return [...(declaration.setting ? [RESTORE_KEY] : []), ...(declaration.files ?? []).map(digestKey)];
 }
+
+/** Where the state lists the inputs the program set at the last create or update, so that an
+ *  input dropped since is told from one never set. */
+export const APPLIED_KEY = "appliedInputs";
 
 /** Where a setting keeps the values it found before it was created. */
 export const RESTORE_KEY = "restore";

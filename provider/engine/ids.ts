@@ -2,6 +2,19 @@ import type { AnyDeclaration, State } from "./declaration";
 
 const SEPARATOR = ":";
 
+/**
+ * A part as it stands in an id: `%` and `:` percent-encoded, so that any value the API accepts
+ * (a scoped label title `team::backend`, an environment name with `:`) survives the round trip.
+ * Every other character stays as it is, so ids read as the values they hold.
+ */
+function escapePart(value: string): string {
+  return value.replace(/%/g, "%25").replace(/:/g, "%3A");
+}
+
+function unescapePart(part: string): string {
+  return part.replace(/%3A/gi, ":").replace(/%25/g, "%");
+}
+
 /** The Pulumi id (and import id) of a resource: its id parts joined with `:`. */
 export function formatId(declaration: AnyDeclaration, state: State): string {
   return declaration.idParts
@@ -10,7 +23,7 @@ export function formatId(declaration: AnyDeclaration, state: State): string {
       if (value === undefined || value === null || value === "") {
         throw new Error(`${declaration.name}: cannot form the id, field "${part}" is empty`);
       }
-      return String(value);
+      return escapePart(String(value));
     })
     .join(SEPARATOR);
 }
@@ -23,15 +36,20 @@ export function idFormat(declaration: AnyDeclaration): string {
 /**
  * Splits an id into its state fields. A part that is all digits becomes a number when the
  * field's schema accepts one, so that `42:7` matches a program that says `group: 42`.
+ *
+ * Ids written before parts were escaped may hold a bare `:` in their last part
+ * (`acme:team::backend`); the extra pieces belong to that part.
  */
 export function parseId(declaration: AnyDeclaration, id: string): State {
-  const parts = id.split(SEPARATOR);
-  if (parts.length !== declaration.idParts.length || parts.some((part) => part === "")) {
-    throw new Error(`${declaration.name}: id "${id}" does not have the form ${idFormat(declaration)}`);
+  const expected = declaration.idParts.length;
+  const pieces = id.split(SEPARATOR);
+  const parts = pieces.length > expected ? [...pieces.slice(0, expected - 1), pieces.slice(expected - 1).join(SEPARATOR)] : pieces;
+  if (parts.length !== expected || parts.some((part) => part === "")) {
+    throw new Error(`${declaration.name}: id "${id}" does not have the form ${idFormat(declaration)} (write a ':' or '%' inside a part as %3A or %25)`);
   }
   const state: State = {};
   declaration.idParts.forEach((field, index) => {
-    const raw = parts[index] as string;
+    const raw = unescapePart(parts[index] as string);
     state[field] = /^\d+$/.test(raw) && acceptsNumber(declaration, field) ? Number(raw) : raw;
   });
   return state;

@@ -4,7 +4,7 @@ import { checkInputs, withoutReserved } from "./check";
 import { elementChanges, wireChanges } from "./collections";
 import { reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
-import { digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
+import { APPLIED_KEY, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
 import { fileUpload, withFileDigests } from "./files";
 import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
@@ -35,17 +35,24 @@ export class ResourceOperations {
 
   async diff(_id: string, olds: State, news: State): Promise<dynamic.DiffResult> {
     const changed = this.changedInputs(olds, news);
+    const removed = this.removedInputs(olds, news);
     const replacing = replacementKeys(this.declaration);
-    const replaces = changed.filter((key) => replacing.includes(key));
+    const replacedByRemoval = removed.filter((key) => replacing.includes(key) || this.declaration.replaceOnRemoval?.includes(key));
+    const unexpressible = removed.filter((key) => !replacedByRemoval.includes(key) && !(key in (this.declaration.resets ?? {})));
+    if (unexpressible.length > 0) {
+      // Never silently nothing: say so at preview, before anything is sent.
+      throw new Error(`${this.declaration.name}: removing ${unexpressible.join(", ")} from the program cannot be applied: the forge has no way to clear it. Set the value you want instead.`);
+    }
+    const replaces = [...changed.filter((key) => replacing.includes(key)), ...replacedByRemoval];
     return {
-      changes: changed.length > 0,
+      changes: changed.length > 0 || removed.length > 0,
       replaces,
       deleteBeforeReplace: this.declaration.deleteBeforeReplace ?? false,
     };
   }
 
   async create(inputs: State): Promise<dynamic.CreateResult> {
-    const desired = withoutReserved(inputs);
+    const desired = this.withApplied(withoutReserved(inputs));
     const importId = inputs["importId"];
     if (typeof importId === "string" && importId !== "") return this.adopt(importId, desired);
 
@@ -83,9 +90,17 @@ export class ResourceOperations {
   }
 
   async update(id: string, olds: State, news: State): Promise<dynamic.UpdateResult> {
-    const desired = withoutReserved(news);
-    const changed = this.changedInputs(olds, news);
+    const desired = this.withApplied(withoutReserved(news));
     const state = { ...withoutReserved(olds), ...parseId(this.declaration, id), ...desired };
+    // A dropped input is written as its reset (a replacement never reaches update).
+    const removed = this.removedInputs(olds, news);
+    for (const key of removed) {
+      const reset = this.declaration.resets?.[key];
+      const value = typeof reset === "function" ? (reset as (state: State) => unknown)(state) : reset;
+      if (value === undefined) delete state[key];
+      else state[key] = value;
+    }
+    const changed = [...this.changedInputs(olds, news), ...removed.filter((key) => state[key] !== undefined)];
     const ctx = this.context();
     let record: WireRecord | undefined;
     if (changed.length > 0) {
@@ -128,6 +143,18 @@ export class ResourceOperations {
       else if (this.declaration.files?.includes(key) && news[digestKey(key)] !== olds[digestKey(key)]) changed.push(key);
     }
     return changed;
+  }
+
+  /** Inputs the program set at the last create or update and has dropped since. */
+  removedInputs(olds: State, news: State): string[] {
+    const applied = olds[APPLIED_KEY];
+    if (!Array.isArray(applied)) return [];
+    return inputKeys(this.declaration).filter((key) => applied.includes(key) && news[key] === undefined);
+  }
+
+  /** The desired state with the list of inputs it sets, kept in state for {@link removedInputs}. */
+  private withApplied(desired: State): State {
+    return { ...desired, [APPLIED_KEY]: inputKeys(this.declaration).filter((key) => desired[key] !== undefined) };
   }
 
   /** The record of the object, or undefined when it no longer exists. */
@@ -281,7 +308,7 @@ export class ResourceOperations {
       if (value !== undefined) outs[key] = value;
     }
     for (const key of declaration.idParts) if (outs[key] === undefined && state[key] !== undefined) outs[key] = state[key];
-    for (const key of engineKeys(declaration)) if (state[key] !== undefined) outs[key] = state[key];
+    for (const key of [...engineKeys(declaration), APPLIED_KEY]) if (state[key] !== undefined) outs[key] = state[key];
     return outs;
   }
 

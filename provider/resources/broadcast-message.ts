@@ -60,6 +60,18 @@ export const broadcastMessage = defineResource({
       (state["endsAt"] === undefined || normalizers.instant(record["ends_at"]) === normalizers.instant(state["endsAt"])),
   },
   replaceOn: [],
+  // Dropped fields go back to the spec's defaults; a theme belongs to banners only.
+  resets: {
+    font: "",
+    targetAccessLevels: [],
+    targetPath: "",
+    broadcastType: "banner",
+    dismissable: false,
+    theme: (state: Record<string, unknown>) => (state["broadcastType"] === "notification" ? undefined : "indigo"),
+  },
+  // The forge defaults start and end to "now" and "in an hour" at creation only: a dropped
+  // window is a new message with the defaults.
+  replaceOnRemoval: ["startsAt", "endsAt"],
   normalize: { startsAt: normalizers.instant, endsAt: normalizers.instant, targetAccessLevels: normalizers.numberSet },
   notes: ["Writes need an administrator token: a user gets 403, no token 401."],
 });

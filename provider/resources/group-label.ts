@@ -39,5 +39,6 @@ export const groupLabel = defineResource({
   // with itself if the new one were created first.
   deleteBeforeReplace: true,
   updateWireNames: { name: "new_name" },
+  resets: { description: "", archived: false },
   normalize: { color: normalizers.color, group: normalizers.ref },
 });

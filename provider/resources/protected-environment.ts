@@ -35,6 +35,7 @@ export const projectProtectedEnvironment = defineResource({
   findExisting: "GET /projects/:project/protected_environments/:name",
   replaceOn: ["project", "name"],
   normalize: { project: normalizers.ref },
+  resets: { approvalRules: [] },
   ...entryLists,
 });
 
@@ -63,5 +64,6 @@ export const groupProtectedEnvironment = defineResource({
   findExisting: "GET /groups/:group/protected_environments/:name",
   replaceOn: ["group", "name"],
   normalize: { group: normalizers.ref },
+  resets: { approvalRules: [], requiredApprovalCount: 0 },
   ...entryLists,
 });

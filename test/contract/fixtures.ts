@@ -21,6 +21,8 @@ export interface ContractFixture {
   removeOutOfBand?: (world: World, outs: State) => Promise<void>;
   /** Settings of an existing object: "deleting" restores, it does not remove. */
   setting?: { restored: (world: World, outs: State) => Promise<void> };
+  /** A value for every optional input (the removal steps set each one, then drop it). */
+  optional?: (inputs: State, world: World) => State;
   invalid: { inputs: (inputs: State) => State; property: string };
   /** Inputs that pass check but the server rejects, with the status and message expected. */
   apiError: { inputs: (inputs: State, world: World) => Promise<State>; actAs?: string; status: number; message: string };
@@ -38,6 +40,7 @@ export const fixtures: ContractFixture[] = [
     declaration: d.groupLabel,
     inputs: async () => ({ group: "acme", name: "bug", color: "red", description: "Something is broken" }),
     update: (inputs) => ({ ...inputs, name: "defect", color: "#00AA00" }),
+    optional: () => ({ description: "Something is broken", archived: true }),
     replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
     drift: async (world, outs) => {
       await world.api.request("PUT", "/groups/:group/labels/:labelId", { group: outs["group"], labelId: outs["labelId"], color: "#123456" });
@@ -78,6 +81,16 @@ export const fixtures: ContractFixture[] = [
       dismissable: true,
     }),
     update: (inputs) => ({ ...inputs, message: "Maintenance moved to Sunday", theme: "red" }),
+    optional: () => ({
+      startsAt: inFuture(24),
+      endsAt: inFuture(26),
+      font: "#FFFFFF",
+      targetAccessLevels: [30],
+      targetPath: "/acme/*",
+      broadcastType: "banner",
+      dismissable: true,
+      theme: "red",
+    }),
     drift: async (world, outs) => {
       await world.api.request("PUT", "/broadcast_messages/:id", { id: outs["messageId"], message: "edited by hand" });
       return "message";
@@ -103,6 +116,7 @@ export const fixtures: ContractFixture[] = [
     declaration: d.clusterAgentToken,
     inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "tokens"), name: "ci", description: "CI deploys" }),
     replace: (inputs) => ({ ...inputs, name: "ci-2" }),
+    optional: () => ({ description: "CI deploys" }),
     invalid: { inputs: (inputs) => ({ ...inputs, name: "" }), property: "name" },
     apiError: {
       inputs: async (inputs, world) => {
@@ -120,6 +134,7 @@ export const fixtures: ContractFixture[] = [
     declaration: d.clusterAgentUrlConfiguration,
     inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "receptive"), url: "grpcs://agent.example.com:443" }),
     replace: (inputs) => ({ ...inputs, url: "grpcs://agent2.example.com:443" }),
+    optional: () => ({ clientCert: "CERT", clientKey: "KEY", caCert: "CA", tlsHost: "agent.example.com" }),
     invalid: { inputs: (inputs) => ({ ...inputs, clientCert: "-----BEGIN CERTIFICATE-----" }), property: "clientKey" },
     apiError: {
       inputs: async (inputs, world) => {
@@ -191,6 +206,7 @@ export const fixtures: ContractFixture[] = [
       approvalRules: [{ accessLevel: 40, requiredApprovals: 2 }],
     }),
     replace: (inputs) => ({ ...inputs, name: "production-eu" }),
+    optional: (_inputs, world) => ({ approvalRules: [{ userId: world.user("olivia").id, requiredApprovals: 2 }] }),
     drift: async (world, outs) => {
       const current = await world.api.request<{ deploy_access_levels: { id: number }[] }>(
         "GET",
@@ -227,6 +243,7 @@ export const fixtures: ContractFixture[] = [
       deployAccessLevels: [{ accessLevel: 40 }, { groupId: world.groupId("acme/platform") }],
     }),
     replace: (inputs) => ({ ...inputs, name: "testing" }),
+    optional: () => ({ requiredApprovalCount: 2, approvalRules: [{ accessLevel: 40 }] }),
     drift: async (world, outs) => {
       await world.api.request("PUT", "/groups/:group/protected_environments/:name", {
         group: outs["group"],

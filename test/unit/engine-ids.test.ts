@@ -27,6 +27,21 @@ describe("ids", () => {
     expect(() => parseId(declarations.groupLabel, "acme:")).toThrow(idFormat(declarations.groupLabel));
   });
 
+  it("round-trips parts holding ':', '/', '%', spaces and non-ASCII", () => {
+    const values = ["team::backend", "a:b", "acme/platform", "50%", "%3A literally", "two words", "café ☕", "déploiement:prod"];
+    for (const value of values) {
+      const label = { group: "acme/platform", labelId: value };
+      expect(parseId(declarations.groupLabel, formatId(declarations.groupLabel, label)), value).toEqual(label);
+      const environment = { project: value, name: value };
+      expect(parseId(declarations.projectProtectedEnvironment, formatId(declarations.projectProtectedEnvironment, environment)), value).toEqual(environment);
+    }
+    expect(formatId(declarations.groupLabel, { group: "acme", labelId: "team::backend" })).toBe("acme:team%3A%3Abackend");
+  });
+
+  it("still reads ids written before parts were escaped: extra ':' belong to the last part", () => {
+    expect(parseId(declarations.groupLabel, "acme:team::backend")).toEqual({ group: "acme", labelId: "team::backend" });
+  });
+
   it("refuses to form an id from an empty part", () => {
     expect(() => formatId(declarations.groupLabel, { group: "acme" })).toThrow('field "labelId" is empty');
   });
