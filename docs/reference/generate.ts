@@ -98,6 +98,17 @@ function describeType(schema: JsonSchema | undefined): string {
   return schema.type ?? "object";
 }
 
+/** A table of an object schema's fields: name, type, whether required, description. */
+function fieldTable(heading: string, object: JsonSchema, describe: (name: string, schema: JsonSchema) => string): string[] {
+  return [
+    `| ${heading} | Type | Required | Description |`,
+    "|---|---|---|---|",
+    ...Object.entries(object.properties ?? {}).map(
+      ([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${object.required?.includes(name) ? "yes" : "no"} | ${describe(name, schema)} |`,
+    ),
+  ];
+}
+
 function sourceFileOf(declaration: AnyDeclaration): string[] {
   return ts.sys.readDirectory(resourcesDir, [".ts"]).filter((file) => readFileSync(file, "utf8").includes(`name: "${declaration.name}"`));
 }
@@ -128,12 +139,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "## Inputs",
     "",
-    "| Name | Type | Required | Description |",
-    "|---|---|---|---|",
-    ...Object.entries(inputs.properties ?? {}).map(
-      ([name, schema]) =>
-        `| \`${name}\` | ${describeType(schema)} | ${inputs.required?.includes(name) ? "yes" : "no"} | ${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""} |`,
-    ),
+    ...fieldTable("Name", inputs, (name, schema) => `${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}`),
     "",
     "## Outputs",
     "",
@@ -173,16 +179,10 @@ function lookupsPage(): string {
   ];
   for (const lookup of all) {
     const args = z.toJSONSchema(lookup.args, { unrepresentable: "any", io: "input" }) as JsonSchema;
-    const fields = Object.entries(args.properties ?? {});
-    lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${lookup.many ? "every record of the listing (all pages), as an array" : "one record"}.`, "");
-    if (!fields.length) lines.push("No arguments: `await " + lookup.name + "({})`.");
-    else {
-      lines.push("| Argument | Type | Required | Description |", "|---|---|---|---|");
-      for (const [name, schema] of fields) {
-        const doc = docs.get(`${lookup.name}.${name}`);
-        lines.push(`| \`${name}\` | ${describeType(schema)} | ${args.required?.includes(name) ? "yes" : "no"} | ${doc ? cell(doc) : ""} |`);
-      }
-    }
+    const returns = lookup.many ? "every record of the listing (all pages), as an array" : "one record";
+    lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}.`, "");
+    if (Object.keys(args.properties ?? {}).length) lines.push(...fieldTable("Argument", args, (name) => cell(docs.get(`${lookup.name}.${name}`) ?? "")));
+    else lines.push(`No arguments: \`await ${lookup.name}({})\`.`);
   }
   return `${GENERATED}\n${lines.join("\n")}\n`;
 }
