@@ -17,7 +17,7 @@ import type { ResourceArgs } from "../engine/resource-class";
 export type ForgeRecord = Record<string, unknown>;
 
 /** One lookup of the API, declared as data; `npm run generate` exports it under its `name`. */
-export interface LookupDeclaration<Args extends z.ZodObject = z.ZodObject, Many extends boolean = boolean> {
+export interface LookupDeclaration {
   /** The exported function's name: `get<Thing>` for one record, `list<Things>` for a listing. */
   name: string;
   /** One sentence for the docs and the export's TSDoc. */
@@ -25,22 +25,24 @@ export interface LookupDeclaration<Args extends z.ZodObject = z.ZodObject, Many 
   /** Its `:name` parameters come from the arguments of that name; the others go to the query, in snake_case. */
   route: `GET /${string}`;
   /** The arguments, checked before any request; TSDoc on each field reaches the docs. */
-  args: Args;
+  args: z.ZodObject;
   /** A listing: every page is read and the result is an array of records. */
-  many: Many;
+  many: boolean;
 }
 
 /** A lookup's result: one record, or every record of a listing. */
 export type LookupResult<L extends LookupDeclaration> = L["many"] extends true ? ForgeRecord[] : ForgeRecord;
 
 /** A lookup as Pulumi's own functions come: a promise of plain arguments, and an `.output`
- *  form that takes inputs (outputs of other resources) and returns an output. */
+ *  form that takes inputs (outputs of other resources, typed as a resource's arguments are)
+ *  and returns an output. */
 export interface Lookup<L extends LookupDeclaration> {
   (args: z.input<L["args"]>): Promise<LookupResult<L>>;
   output(args: ResourceArgs<L["args"]>): pulumi.Output<LookupResult<L>>;
 }
 
-/** Identity function that keeps the literal types of a lookup declaration. */
+/** Identity function that keeps the literal types of a lookup declaration (its name, its
+ *  argument schema, one or many), from which the exported function is typed. */
 export function defineLookup<const L extends LookupDeclaration>(declaration: L): L {
   return declaration;
 }
