@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { projectRef, serverId } from "../resources/common";
+import { defineLookup } from "./lookup";
+
+export const clusterAgentLookups = [
+  defineLookup({
+    name: "listClusterAgents",
+    summary: "The cluster agents registered in a project.",
+    route: "GET /projects/:project/cluster_agents",
+    args: z.object({
+      /** The project: its id or full path. */
+      project: projectRef,
+    }),
+    many: true,
+  }),
+  defineLookup({
+    name: "listClusterAgentTokens",
+    summary: "The active tokens of a cluster agent, without their secret values.",
+    route: "GET /projects/:project/cluster_agents/:agentId/tokens",
+    args: z.object({
+      /** The project: its id or full path. */
+      project: projectRef,
+      /** The agent's id. */
+      agentId: serverId,
+    }),
+    many: true,
+  }),
+] as const;

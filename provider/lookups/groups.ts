@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { groupRef } from "../resources/common";
+import { defineLookup } from "./lookup";
+
+export const groupLookups = [
+  defineLookup({
+    name: "getGroup",
+    summary: "A group, by id or full path.",
+    route: "GET /groups/:group",
+    args: z.object({
+      /** The group: its id or full path. */
+      group: groupRef,
+      /** Include the group's projects in the record. */
+      withProjects: z.boolean().optional(),
+    }),
+    many: false,
+  }),
+] as const;

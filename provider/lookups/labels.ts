@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { groupRef, serverId } from "../resources/common";
+import { defineLookup } from "./lookup";
+
+const flag = z.boolean().optional();
+
+export const labelLookups = [
+  defineLookup({
+    name: "listGroupLabels",
+    summary: "The labels of a group, by default with those of its ancestors.",
+    route: "GET /groups/:group/labels",
+    args: z.object({
+      /** The group: its id or full path. */
+      group: groupRef,
+      /** Include the counts of open issues and merge requests. */
+      withCounts: flag,
+      /** Include the labels of the ancestor groups (default true). */
+      includeAncestorGroups: flag,
+      /** Include the labels of the descendant groups. */
+      includeDescendantGroups: flag,
+      /** Only the group's own labels, not its projects'. */
+      onlyGroupLabels: flag,
+      /** Only labels whose title contains this text. */
+      search: z.string().optional(),
+      /** Only archived (true) or unarchived (false) labels. */
+      archived: flag,
+    }),
+    many: true,
+  }),
+  defineLookup({
+    name: "getGroupLabel",
+    summary: "One label of a group, by id or title.",
+    route: "GET /groups/:group/labels/:labelId",
+    args: z.object({
+      /** The group: its id or full path. */
+      group: groupRef,
+      /** The label's id or its title. */
+      labelId: z.union([serverId, z.string().min(1)]),
+      /** Look in the ancestor groups too. */
+      includeAncestorGroups: flag,
+      /** Look in the descendant groups too. */
+      includeDescendantGroups: flag,
+    }),
+    many: false,
+  }),
+] as const;

@@ -1,0 +1,94 @@
+/**
+ * A lookup is data (a {@link LookupDeclaration}) and {@link lookup} is its one interpreter: an
+ * async function that reads the forge from a program, for values a stack needs but does not
+ * manage: `await getGroup({ group: "acme" })`, or `getGroup.output({ group: someOutput })` to
+ * compose with other resources' outputs.
+ *
+ * They run in the program's process: the connection comes from `FORGE_BASE_URL` /
+ * `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`, like the resources.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { clientFor, parseRoute, resolveConnection, type Connection } from "../client";
+import { fromWire, toSnake } from "../engine/naming";
+import type { ResourceArgs } from "../engine/resource-class";
+
+/** A record as the forge returns it, with camelCase keys. */
+export type ForgeRecord = Record<string, unknown>;
+
+/** One lookup of the API, declared as data; `npm run generate` exports it under its `name`. */
+export interface LookupDeclaration {
+  /** The exported function's name: `get<Thing>` for one record, `list<Things>` for a listing. */
+  name: string;
+  /** One sentence for the docs and the export's TSDoc. */
+  summary: string;
+  /** Its `:name` parameters come from the arguments of that name; the others go to the query, in snake_case. */
+  route: `GET /${string}`;
+  /** The arguments, checked before any request; TSDoc on each field reaches the docs. */
+  args: z.ZodObject;
+  /** A listing: every page is read and the result is an array of records. */
+  many: boolean;
+}
+
+/** A lookup's result: one record, or every record of a listing. */
+export type LookupResult<L extends LookupDeclaration> = L["many"] extends true ? ForgeRecord[] : ForgeRecord;
+
+/** A lookup as Pulumi's own functions come: a promise of plain arguments, and an `.output`
+ *  form that takes inputs (outputs of other resources, typed as a resource's arguments are)
+ *  and returns an output. */
+export interface Lookup<L extends LookupDeclaration> {
+  (args: z.input<L["args"]>): Promise<LookupResult<L>>;
+  output(args: ResourceArgs<L["args"]>): pulumi.Output<LookupResult<L>>;
+}
+
+/** Identity function that keeps the literal types of a lookup declaration (its name, its
+ *  argument schema, one or many), from which the exported function is typed. */
+export function defineLookup<const L extends LookupDeclaration>(declaration: L): L {
+  return declaration;
+}
+
+function programConnection(): Connection {
+  let config: pulumi.Config | undefined;
+  try {
+    config = new pulumi.Config("forge");
+  } catch {
+    config = undefined; // outside a Pulumi program: environment only
+  }
+  return resolveConnection({ get: (key) => config?.get(key.slice(key.indexOf(":") + 1)) });
+}
+
+/** Runs a lookup with validated arguments: path fields from the template, the rest as query. */
+async function run(declaration: LookupDeclaration, args: Record<string, unknown>): Promise<unknown> {
+  const parsed = declaration.args.safeParse(args);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
+    throw new Error(`${declaration.route}: invalid arguments: ${issues.join("; ")}`);
+  }
+  const { method, path, parameters } = parseRoute(declaration.route);
+  const inPath = new Set(parameters);
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+    params[inPath.has(key) ? key : toSnake(key)] = value;
+  }
+  const client = clientFor(programConnection());
+  if (declaration.many) return fromWire(await client.list(path, params));
+  return fromWire((await client.request(method, path, params)).body);
+}
+
+/** The function of a lookup declaration. */
+export function lookup<const L extends LookupDeclaration>(declaration: L): Lookup<L> {
+  const call = (args: z.input<L["args"]>) => run(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
+  return Object.assign(call, {
+    output: (args: ResourceArgs<L["args"]>) => pulumi.output(args).apply((plain) => call(plain as z.input<L["args"]>)),
+  });
+}
+
+/** Lookup declarations by name, keeping each one's type. */
+export function lookupsByName<const T extends readonly LookupDeclaration[]>(list: T): { readonly [L in T[number] as L["name"]]: L } {
+  const byName: Record<string, LookupDeclaration> = {};
+  for (const declaration of list) {
+    if (byName[declaration.name]) throw new Error(`pulumi-forge: two lookups named ${declaration.name}`);
+    byName[declaration.name] = declaration;
+  }
+  return byName as { readonly [L in T[number] as L["name"]]: L };
+}

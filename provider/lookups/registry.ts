@@ -1,0 +1,20 @@
+import { broadcastMessageLookups } from "./broadcast-messages";
+import { clusterAgentLookups } from "./cluster-agents";
+import { groupLookups } from "./groups";
+import { jobTokenScopeLookups } from "./job-token-scope";
+import { labelLookups } from "./labels";
+import { lookupsByName } from "./lookup";
+import { protectedEnvironmentLookups } from "./protected-environments";
+
+/**
+ * Every lookup of the library, by name: one line per area file (`provider/lookups/<area>.ts`).
+ * `npm run generate` exports each under its name and lists it in the docs.
+ */
+export const lookupDeclarations = lookupsByName([
+  ...groupLookups,
+  ...labelLookups,
+  ...broadcastMessageLookups,
+  ...clusterAgentLookups,
+  ...jobTokenScopeLookups,
+  ...protectedEnvironmentLookups,
+]);
