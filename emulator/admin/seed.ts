@@ -1,9 +1,6 @@
 import { AccessLevel } from "../../spec";
 import type { Core } from "../core/core";
-import type { GroupRecord } from "../core/groups";
-import type { Membership } from "../core/namespaces";
-import type { ProjectRecord } from "../core/projects";
-import type { UserRecord } from "../core/users";
+import type { GroupRecord, Membership, ProjectRecord, UserRecord } from "../core/records";
 import { type EmulatorState, emptyState } from "../registry";
 
 /** Fixed creation time of seeded records, so that seeded answers are reproducible. */

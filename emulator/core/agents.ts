@@ -1,9 +1,8 @@
 import { AccessLevel } from "../../spec";
 import { Collection } from "./collection";
 import type { Permissions } from "./permissions";
-import type { ProjectRecord } from "./projects";
+import type { Actor, ProjectRecord } from "./records";
 import type { Database } from "./state";
-import type { Actor } from "./users";
 
 /*
  * Cluster agents are a resource of their own, but two other resources (agent tokens and URL

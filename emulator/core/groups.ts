@@ -1,17 +1,15 @@
 import { Collection } from "./collection";
-import { findByRef, type Membership, type Visibility } from "./namespaces";
+import type { GroupRecord } from "./records";
 import type { Database } from "./state";
 
-/** A group (namespace). Nesting is through `parent_id`; `full_path` is derived. */
-export interface GroupRecord {
-  id: number;
-  name: string;
-  path: string;
-  description: string;
-  visibility: Visibility;
-  parent_id: number | null;
-  created_at: string;
-  members: Membership[];
+/**
+ * Resolves an `:id` path value of a group or project: digits are an id, anything else a full
+ * path (case-insensitive).
+ */
+export function findByRef<T>(records: Collection<T>, ref: string, fullPath: (record: T) => string): T | undefined {
+  if (/^\d+$/.test(ref)) return records.byId(Number(ref));
+  const wanted = ref.toLowerCase();
+  return records.find((record) => fullPath(record).toLowerCase() === wanted);
 }
 
 /** Group tree navigation and serialization. */

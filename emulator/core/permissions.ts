@@ -1,8 +1,8 @@
 import { AccessLevel } from "../../spec";
 import { forbidden, thingNotFound, unauthorized } from "./errors";
-import type { GroupRecord, Groups } from "./groups";
-import type { ProjectRecord, Projects } from "./projects";
-import type { Actor, UserRecord } from "./users";
+import type { Groups } from "./groups";
+import type { Projects } from "./projects";
+import type { Actor, GroupRecord, ProjectRecord, UserRecord } from "./records";
 
 /** Administrators pass every role check: they rank above Owner. */
 const ADMIN_EFFECTIVE_LEVEL = AccessLevel.Admin;

@@ -1,29 +1,7 @@
 import { Collection } from "./collection";
-import type { GroupRecord, Groups } from "./groups";
-import { findByRef, type Membership, type Visibility } from "./namespaces";
+import { findByRef, type Groups } from "./groups";
+import type { GroupRecord, ProjectRecord } from "./records";
 import type { Database } from "./state";
-
-/** A group a project is shared with (the project's "invited groups"). */
-export interface ProjectGroupShare {
-  group_id: number;
-  group_access_level: number;
-}
-
-/** A project. It always lives in a group namespace here (no personal namespaces). */
-export interface ProjectRecord {
-  id: number;
-  name: string;
-  path: string;
-  description: string | null;
-  namespace_id: number;
-  visibility: Visibility;
-  default_branch: string;
-  topics: string[];
-  created_at: string;
-  last_activity_at: string;
-  members: Membership[];
-  shared_with_groups: ProjectGroupShare[];
-}
 
 /** Project lookups and serialization. */
 export class Projects {

@@ -1,4 +1,4 @@
-import type { Actor } from "./users";
+import type { Actor } from "./records";
 
 /*
  * The vocabulary of a resource's route table. Routes name their path parameters

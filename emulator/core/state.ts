@@ -1,7 +1,5 @@
-import type { GroupRecord } from "./groups";
-import type { ProjectRecord } from "./projects";
+import type { GroupRecord, ProjectRecord, UserRecord } from "./records";
 import { defaultSettings, type InstanceSettings } from "./settings";
-import type { UserRecord } from "./users";
 
 /** Marks state files so that a file of another shape is refused rather than misread. */
 const STATE_FORMAT = "forge-emulator-state/1";

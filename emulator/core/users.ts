@@ -1,20 +1,6 @@
 import { Collection } from "./collection";
+import type { UserRecord } from "./records";
 import type { Database } from "./state";
-
-/** A user account. `token` is its personal access token (one per user is enough here). */
-export interface UserRecord {
-  id: number;
-  username: string;
-  name: string;
-  email: string;
-  state: "active" | "blocked";
-  admin: boolean;
-  token: string;
-  created_at: string;
-}
-
-/** The caller of a request: a user, or null when anonymous. */
-export type Actor = UserRecord | null;
 
 /** Lookups and serialization of users. */
 export class Users {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, forbidden, unauthorized } from "../core/errors";
-import type { Actor, Users } from "../core/users";
+import type { Actor } from "../core/records";
+import type { Users } from "../core/users";
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];

@@ -4,7 +4,7 @@ import { ADMIN_PREFIX, handleAdminRequest } from "../admin/admin-routes";
 import type { FaultSpec } from "../admin/faults";
 import type { EmulatorContext } from "../context";
 import { ApiError, routeNotFound } from "../core/errors";
-import type { Actor } from "../core/users";
+import type { Actor } from "../core/records";
 import { routeTable, type StoreRoute } from "../registry";
 import { resolveActor } from "./auth";
 import { parseUrlEncoded } from "./bracket-params";

@@ -1,5 +1,5 @@
 import type { Core } from "../../core/core";
-import type { Actor } from "../../core/users";
+import type { Actor } from "../../core/records";
 
 /**
  * Reads of the access entities. Their state and rules live in core, because every resource

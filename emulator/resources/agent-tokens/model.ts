@@ -5,7 +5,7 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
 import { isoTimestamp } from "../../core/time";
-import type { Actor } from "../../core/users";
+import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
 
 /** Limit of Document 1: at most two active tokens per agent. */

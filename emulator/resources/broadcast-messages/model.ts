@@ -5,7 +5,7 @@ import { normaliseColor } from "../../core/colors";
 import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";
 import { addMilliseconds, isoTimestamp } from "../../core/time";
-import type { Actor } from "../../core/users";
+import type { Actor } from "../../core/records";
 import {
   paramBoolean,
   paramDatetime,

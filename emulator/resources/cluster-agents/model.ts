@@ -5,7 +5,7 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest } from "../../core/errors";
 import { isoTimestamp } from "../../core/time";
-import type { Actor } from "../../core/users";
+import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
 
 /** A stored agent registration (its id and project are what the shared agent rules use). */

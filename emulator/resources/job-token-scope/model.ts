@@ -3,8 +3,7 @@ import { AccessLevel } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, thingNotFound } from "../../core/errors";
-import type { ProjectRecord } from "../../core/projects";
-import type { Actor } from "../../core/users";
+import type { Actor, ProjectRecord } from "../../core/records";
 import { integerPathParam, paramBoolean, paramInteger, validate } from "../../core/validation";
 
 /** Every job token scope operation needs Maintainer in the project. */

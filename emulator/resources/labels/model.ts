@@ -4,9 +4,8 @@ import type { Collection } from "../../core/collection";
 import { normaliseColor, textColorFor } from "../../core/colors";
 import type { Core } from "../../core/core";
 import { conflict, modelValidationError, thingNotFound } from "../../core/errors";
-import type { GroupRecord } from "../../core/groups";
 import { isoTimestamp } from "../../core/time";
-import type { Actor } from "../../core/users";
+import type { Actor, GroupRecord } from "../../core/records";
 import { paramBoolean, paramString, requireAtLeastOne, validate } from "../../core/validation";
 
 /** A group label. Subscriptions are per user. */

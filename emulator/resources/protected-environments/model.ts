@@ -3,9 +3,7 @@ import { AccessLevel, DEPLOYMENT_TIERS } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, conflict, recordNotFound, unprocessable } from "../../core/errors";
-import type { GroupRecord } from "../../core/groups";
-import type { ProjectRecord } from "../../core/projects";
-import type { Actor } from "../../core/users";
+import type { Actor, GroupRecord, ProjectRecord } from "../../core/records";
 import { paramEnum, paramInteger, paramString, validate } from "../../core/validation";
 import {
   type AccessRuleRecord,

@@ -4,7 +4,7 @@ import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL } from "../../core/agents";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError } from "../../core/errors";
-import type { Actor } from "../../core/users";
+import type { Actor } from "../../core/records";
 import { paramString, requireAllOrNone, validate } from "../../core/validation";
 
 /**
