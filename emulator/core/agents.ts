@@ -24,13 +24,59 @@ export interface AgentLink {
   project_id: number;
 }
 
+/** What the shared rules know of a record that lives below an agent (a token, a URL configuration). */
+interface AgentChild {
+  id: number;
+  agent_id: number;
+}
+
+/** The path parameters that lead to an agent: `/projects/:project/cluster_agents/:agentId`. */
+export interface AgentPath {
+  project: string;
+  agentId: string;
+}
+
+/** A collection of records below agents, reached through their agent's path. */
+export class AgentChildren<T extends AgentChild> extends Collection<T> {
+  constructor(
+    database: Database,
+    key: string,
+    private readonly agents: Agents,
+    /** Name of the path parameter that addresses one record (`token_id`). */
+    private readonly idParam: string,
+  ) {
+    super(database, key);
+  }
+
+  /** The agent of the path, once the caller has `level` in its project. */
+  agentOf(actor: Actor, path: AgentPath, level: number): AgentLink {
+    return this.agents.require(actor, path.project, path.agentId, level);
+  }
+
+  /** The agent's records (that `match`), by id. */
+  ofAgent(agentId: number, match: (record: T) => boolean = () => true): T[] {
+    return this.list((record) => record.agent_id === agentId && match(record));
+  }
+
+  /** The records below the agent of the path (that `match`), by id. */
+  listAt(actor: Actor, path: AgentPath, level: number, match?: (record: T) => boolean): T[] {
+    return this.ofAgent(this.agentOf(actor, path, level).id, match);
+  }
+
+  /** The record behind `ref` below the agent of the path, or `404 Not found`. */
+  findAt(actor: Actor, path: AgentPath, ref: string, level: number): T {
+    const agentId = this.agentOf(actor, path, level).id;
+    return this.requirePathId(this.idParam, ref, (record) => record.agent_id === agentId);
+  }
+}
+
 /** The agent scope: lookups by path, and removal with everything below the agent. */
 export class Agents {
   private readonly records: Collection<AgentLink>;
   private readonly dependents: ((agentId: number) => void)[] = [];
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     private readonly permissions: Permissions,
   ) {
     this.records = new Collection(database, AGENTS_COLLECTION);
@@ -46,9 +92,11 @@ export class Agents {
     return this.find(this.permissions.requireProject(actor, projectRef, level), agentRef);
   }
 
-  /** Registers the removal of a resource's records that belong to a deleted agent. */
-  onRemove(removeDependents: (agentId: number) => void): void {
-    this.dependents.push(removeDependents);
+  /** A resource's collection of records below agents; deleting an agent removes its records there. */
+  children<T extends AgentChild>(records: Collection<T>, idParam: string): AgentChildren<T> {
+    const children = new AgentChildren<T>(this.database, records.key, this, idParam);
+    this.dependents.push((agentId) => children.removeWhere((record) => record.agent_id === agentId));
+    return children;
   }
 
   /** Removes the registration together with whatever lives below it. */

@@ -12,10 +12,11 @@ const byAscendingId = (a: unknown, b: unknown): number => (a as Identified).id -
 /**
  * A view of one collection of the state: the find / insert / remove / list that every model
  * needs. It looks the array up at each call, so that it follows a reset or a loaded state.
+ * The access entities extend it with their own lookups.
  */
 export class Collection<T> {
   constructor(
-    private readonly database: Database,
+    protected readonly database: Database,
     /** The collection's key in the state (and in state files). */
     readonly key: string,
   ) {}

@@ -13,24 +13,14 @@ export function findByRef<T>(records: Collection<T>, ref: string, fullPath: (rec
 }
 
 /** Group tree navigation and serialization. */
-export class Groups {
-  private readonly records: Collection<GroupRecord>;
-
-  constructor(private readonly database: Database) {
-    this.records = new Collection(database, "groups");
-  }
-
-  all(): GroupRecord[] {
-    return this.records.all();
-  }
-
-  byId(id: number): GroupRecord | undefined {
-    return this.records.byId(id);
+export class Groups extends Collection<GroupRecord> {
+  constructor(database: Database) {
+    super(database, "groups");
   }
 
   /** Resolves an `:id` path value: an id or a full path. */
   byRef(ref: string): GroupRecord | undefined {
-    return findByRef(this.records, ref, (group) => this.fullPath(group));
+    return findByRef(this, ref, (group) => this.fullPath(group));
   }
 
   /** Parent first, root last. */
@@ -53,7 +43,7 @@ export class Groups {
 
   /** Every group below this one, at any depth. */
   descendants(group: GroupRecord): GroupRecord[] {
-    const children = this.records.all().filter((candidate) => candidate.parent_id === group.id);
+    const children = this.all().filter((candidate) => candidate.parent_id === group.id);
     return children.flatMap((child) => [child, ...this.descendants(child)]);
   }
 

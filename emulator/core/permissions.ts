@@ -80,22 +80,16 @@ export class Permissions {
    * below the level 403.
    */
   requireGroup(actor: Actor, ref: string, minLevel?: number): GroupRecord {
-    return this.requireVisible(actor, minLevel, {
-      thing: "Group",
-      lookup: () => this.groups.byRef(ref),
-      canSee: (group) => this.canSeeGroup(actor, group),
-      level: (group) => this.groupLevel(actor, group),
-    });
+    const group = this.groups.byRef(ref);
+    const visible = group && this.canSeeGroup(actor, group) ? group : undefined;
+    return this.checked(actor, minLevel, "Group", visible, visible && this.groupLevel(actor, visible));
   }
 
   /** Same as {@link requireGroup} for projects (`404 Project Not Found`). */
   requireProject(actor: Actor, ref: string, minLevel?: number): ProjectRecord {
-    return this.requireVisible(actor, minLevel, {
-      thing: "Project",
-      lookup: () => this.projects.byRef(ref),
-      canSee: (project) => this.canSeeProject(actor, project),
-      level: (project) => this.projectLevel(actor, project),
-    });
+    const project = this.projects.byRef(ref);
+    const visible = project && this.canSeeProject(actor, project) ? project : undefined;
+    return this.checked(actor, minLevel, "Project", visible, visible && this.projectLevel(actor, visible));
   }
 
   /** Any signed-in user; 401 otherwise. */
@@ -112,15 +106,10 @@ export class Permissions {
   }
 
   /** The order of checks both lookups share: credentials, then visibility, then the role. */
-  private requireVisible<T>(
-    actor: Actor,
-    minLevel: number | undefined,
-    kind: { thing: string; lookup(): T | undefined; canSee(record: T): boolean; level(record: T): number },
-  ): T {
+  private checked<T>(actor: Actor, minLevel: number | undefined, thing: string, visible: T | undefined, level = 0): T {
     if (minLevel !== undefined && !actor) throw unauthorized();
-    const record = kind.lookup();
-    if (!record || !kind.canSee(record)) throw thingNotFound(kind.thing);
-    if (minLevel !== undefined && kind.level(record) < minLevel) throw forbidden();
-    return record;
+    if (!visible) throw thingNotFound(thing);
+    if (minLevel !== undefined && level < minLevel) throw forbidden();
+    return visible;
   }
 }

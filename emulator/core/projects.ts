@@ -4,27 +4,17 @@ import type { GroupRecord, ProjectRecord } from "./records";
 import type { Database } from "./state";
 
 /** Project lookups and serialization. */
-export class Projects {
-  private readonly records: Collection<ProjectRecord>;
-
+export class Projects extends Collection<ProjectRecord> {
   constructor(
-    private readonly database: Database,
+    database: Database,
     private readonly groups: Groups,
   ) {
-    this.records = new Collection(database, "projects");
-  }
-
-  all(): ProjectRecord[] {
-    return this.records.all();
-  }
-
-  byId(id: number): ProjectRecord | undefined {
-    return this.records.byId(id);
+    super(database, "projects");
   }
 
   /** Resolves an `:id` path value: an id or a `path_with_namespace`. */
   byRef(ref: string): ProjectRecord | undefined {
-    return findByRef(this.records, ref, (project) => this.pathWithNamespace(project));
+    return findByRef(this, ref, (project) => this.pathWithNamespace(project));
   }
 
   namespaceOf(project: ProjectRecord): GroupRecord {

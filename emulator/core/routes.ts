@@ -68,3 +68,43 @@ export const paged = (items: readonly unknown[]): RouteAnswer => ({ status: 200,
 export const created = (body: unknown): RouteAnswer => ({ status: 201, body });
 /** 204 without a body. */
 export const noContent = (): RouteAnswer => ({ status: 204 });
+
+/** What {@link collectionRoutes} calls: records below a path, one of them addressed by a parameter. */
+export interface CollectionModel<Path> {
+  list(actor: Actor, path: Path): unknown[];
+  get(actor: Actor, path: Path, ref: string): unknown;
+  create(actor: Actor, path: Path, input: Record<string, unknown>): unknown;
+  delete(actor: Actor, path: Path, ref: string): void;
+}
+
+/**
+ * The four routes of a plain collection: `GET base` (one page of the listing, or the whole
+ * array when `listing` is `"whole"`), `GET base/:item`, `POST base` (201), `DELETE base/:item` (204).
+ */
+export function collectionRoutes<Model extends CollectionModel<PathParams<Base>>, const Base extends string>(
+  base: Base,
+  item: string,
+  listing: "paged" | "whole",
+): Route<Model>[] {
+  const one = `${base}/:${item}`;
+  // The router matched the template, so the parameters it names are present.
+  const path = (request: RouteRequest) => request.params as PathParams<Base>;
+  const ref = (request: RouteRequest) => request.params[item] as string;
+  return [
+    {
+      method: "GET",
+      path: base,
+      handler: (r, model) => (listing === "paged" ? paged : ok)(model.list(r.actor, path(r))),
+    },
+    { method: "GET", path: one, handler: (r, model) => ok(model.get(r.actor, path(r), ref(r))) },
+    { method: "POST", path: base, handler: (r, model) => created(model.create(r.actor, path(r), r.input)) },
+    {
+      method: "DELETE",
+      path: one,
+      handler: (r, model) => {
+        model.delete(r.actor, path(r), ref(r));
+        return noContent();
+      },
+    },
+  ];
+}

@@ -3,29 +3,18 @@ import type { UserRecord } from "./records";
 import type { Database } from "./state";
 
 /** Lookups and serialization of users. */
-export class Users {
-  private readonly records: Collection<UserRecord>;
-
-  constructor(private readonly database: Database) {
-    this.records = new Collection(database, "users");
-  }
-
-  /** Every user, in id order. */
-  all(): UserRecord[] {
-    return this.records.all();
+export class Users extends Collection<UserRecord> {
+  constructor(database: Database) {
+    super(database, "users");
   }
 
   byToken(token: string): UserRecord | undefined {
-    return this.records.find((user) => user.token === token && user.state === "active");
-  }
-
-  byId(id: number): UserRecord | undefined {
-    return this.records.byId(id);
+    return this.find((user) => user.token === token && user.state === "active");
   }
 
   byUsername(username: string): UserRecord | undefined {
     const wanted = username.toLowerCase();
-    return this.records.find((user) => user.username.toLowerCase() === wanted);
+    return this.find((user) => user.username.toLowerCase() === wanted);
   }
 
   /** The short user record embedded in other records (author, user, created_by). */

@@ -6,6 +6,6 @@ import { agentTokenRoutes } from "./routes";
 export const agentTokens = defineResource({
   name: "agentTokens",
   collections: { agentTokens: [] as AgentTokenRecord[] },
-  model: (core, collections) => new AgentTokens(core, collections.agentTokens),
+  model: (core, collections) => new AgentTokens(core, core.agents.children(collections.agentTokens, "token_id")),
   routes: agentTokenRoutes,
 });

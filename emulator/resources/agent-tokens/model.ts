@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL } from "../../core/agents";
-import type { Collection } from "../../core/collection";
+import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
 import { isoTimestamp } from "../../core/time";
@@ -33,40 +32,33 @@ const createAgentTokenParams = z.object({
   description: paramString().nullish(),
 });
 
+const isActive = (token: AgentTokenRecord): boolean => token.status === "active";
+
 /** Agent tokens: creation (secret shown once), active-only listing, revocation. */
 export class AgentTokens {
   constructor(
     private readonly core: Core,
-    private readonly tokens: Collection<AgentTokenRecord>,
-  ) {
-    core.agents.onRemove((agentId) => tokens.removeWhere((token) => token.agent_id === agentId));
-  }
+    private readonly tokens: AgentChildren<AgentTokenRecord>,
+  ) {}
 
   /** Active tokens only, without last_used_at. */
-  list(actor: Actor, projectRef: string, agentRef: string): Record<string, unknown>[] {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_READ_LEVEL);
-    return this.activeOf(agent.id).map((token) => this.serialize(token));
+  list(actor: Actor, path: AgentPath): Record<string, unknown>[] {
+    return this.tokens.listAt(actor, path, AGENT_READ_LEVEL, isActive).map((token) => this.serialize(token));
   }
 
   /** One active token, with last_used_at; a revoked token is `404 Not found`. */
-  get(actor: Actor, projectRef: string, agentRef: string, tokenRef: string): Record<string, unknown> {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_READ_LEVEL);
-    const token = this.find(agent.id, tokenRef);
-    if (token.status !== "active") throw recordNotFound();
+  get(actor: Actor, path: AgentPath, tokenRef: string): Record<string, unknown> {
+    const token = this.tokens.findAt(actor, path, tokenRef, AGENT_READ_LEVEL);
+    if (!isActive(token)) throw recordNotFound();
     return { ...this.serialize(token), last_used_at: token.last_used_at };
   }
 
-  create(
-    actor: Actor,
-    projectRef: string,
-    agentRef: string,
-    params: Record<string, unknown>,
-  ): Record<string, unknown> {
+  create(actor: Actor, path: AgentPath, params: Record<string, unknown>): Record<string, unknown> {
     const user = this.core.permissions.requireUser(actor);
-    const agent = this.core.agents.require(user, projectRef, agentRef, AGENT_WRITE_LEVEL);
+    const agent = this.tokens.agentOf(user, path, AGENT_WRITE_LEVEL);
     const input = validate(createAgentTokenParams, params);
     if (!input.name.trim()) throw modelValidationError("name", "can't be blank");
-    if (this.activeOf(agent.id).length >= MAX_ACTIVE_AGENT_TOKENS) {
+    if (this.tokens.ofAgent(agent.id, isActive).length >= MAX_ACTIVE_AGENT_TOKENS) {
       throw badRequest("An agent can have only two active tokens at a time");
     }
     const token: AgentTokenRecord = {
@@ -84,18 +76,9 @@ export class AgentTokens {
     return { ...this.serialize(token), last_used_at: token.last_used_at, token: token.secret };
   }
 
-  /** Revokes; revoking an already revoked token succeeds as well. */
-  revoke(actor: Actor, projectRef: string, agentRef: string, tokenRef: string): void {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_WRITE_LEVEL);
-    this.find(agent.id, tokenRef).status = "revoked";
-  }
-
-  private activeOf(agentId: number): AgentTokenRecord[] {
-    return this.tokens.list((t) => t.agent_id === agentId && t.status === "active");
-  }
-
-  private find(agentId: number, tokenRef: string): AgentTokenRecord {
-    return this.tokens.requirePathId("token_id", tokenRef, (t) => t.agent_id === agentId);
+  /** `DELETE` revokes; revoking an already revoked token succeeds as well. */
+  delete(actor: Actor, path: AgentPath, tokenRef: string): void {
+    this.tokens.findAt(actor, path, tokenRef, AGENT_WRITE_LEVEL).status = "revoked";
   }
 
   private serialize(token: AgentTokenRecord): Record<string, unknown> {

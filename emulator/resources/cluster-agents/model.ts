@@ -15,6 +15,11 @@ export interface ClusterAgentRecord extends AgentLink {
   created_by_user_id: number;
 }
 
+/** The path parameters of `/projects/:project/cluster_agents`. */
+interface ProjectPath {
+  project: string;
+}
+
 /** Body of `POST /projects/:id/cluster_agents`. */
 const createAgentParams = z.object({ name: paramString() });
 
@@ -25,18 +30,18 @@ export class ClusterAgents {
     private readonly agents: Collection<ClusterAgentRecord>,
   ) {}
 
-  list(actor: Actor, projectRef: string): Record<string, unknown>[] {
-    const project = this.core.permissions.requireProject(actor, projectRef, AGENT_READ_LEVEL);
+  list(actor: Actor, path: ProjectPath): Record<string, unknown>[] {
+    const project = this.core.permissions.requireProject(actor, path.project, AGENT_READ_LEVEL);
     return this.agents.list((agent) => agent.project_id === project.id).map((agent) => this.serialize(agent));
   }
 
-  get(actor: Actor, projectRef: string, agentRef: string): Record<string, unknown> {
-    return this.serialize(this.require(actor, projectRef, agentRef, AGENT_READ_LEVEL));
+  get(actor: Actor, path: ProjectPath, agentRef: string): Record<string, unknown> {
+    return this.serialize(this.require(actor, path.project, agentRef, AGENT_READ_LEVEL));
   }
 
-  create(actor: Actor, projectRef: string, params: Record<string, unknown>): Record<string, unknown> {
+  create(actor: Actor, path: ProjectPath, params: Record<string, unknown>): Record<string, unknown> {
     const user = this.core.permissions.requireUser(actor);
-    const project = this.core.permissions.requireProject(user, projectRef, AGENT_WRITE_LEVEL);
+    const project = this.core.permissions.requireProject(user, path.project, AGENT_WRITE_LEVEL);
     const { name } = validate(createAgentParams, params);
     const problems = nameProblems(name);
     const taken = this.agents.find((a) => a.project_id === project.id && a.name === name) !== undefined;
@@ -55,8 +60,8 @@ export class ClusterAgents {
   }
 
   /** Removes the registration together with its tokens and URL configuration. */
-  delete(actor: Actor, projectRef: string, agentRef: string): void {
-    this.core.agents.remove(this.require(actor, projectRef, agentRef, AGENT_WRITE_LEVEL));
+  delete(actor: Actor, path: ProjectPath, agentRef: string): void {
+    this.core.agents.remove(this.require(actor, path.project, agentRef, AGENT_WRITE_LEVEL));
   }
 
   /** The agent of a path through the shared agent rule, as this resource's record. */

@@ -36,6 +36,24 @@ interface Allowlist {
   holdsSource: boolean;
 }
 
+/** The lookups of an allowlist's targets (projects or groups), by id. */
+function targets<T extends { id: number }>(
+  records: Collection<T>,
+  canSee: (actor: Actor, target: T) => boolean,
+  serialize: (target: T) => Record<string, unknown>,
+): Pick<Allowlist, "visible" | "listed"> {
+  return {
+    visible: (actor, id) => {
+      const target = records.byId(id);
+      return target && canSee(actor, target) ? target : undefined;
+    },
+    listed: (id) => {
+      const target = records.byId(id);
+      return target && serialize(target);
+    },
+  };
+}
+
 /** Body of the PATCH. */
 const updateJobTokenScopeParams = z.object({ enabled: paramBoolean() });
 
@@ -56,14 +74,7 @@ export class JobTokenScopes {
         target: "target_project_id",
         body: z.object({ target_project_id: paramInteger() }).transform((input) => input.target_project_id),
         thing: "Project",
-        visible: (actor, id) => {
-          const project = projects.byId(id);
-          return project && permissions.canSeeProject(actor, project) ? project : undefined;
-        },
-        listed: (id) => {
-          const project = projects.byId(id);
-          return project && projects.limited(project);
-        },
+        ...targets(projects, (actor, project) => permissions.canSeeProject(actor, project), (p) => projects.limited(p)),
         holdsSource: true,
       },
       groups: {
@@ -71,14 +82,11 @@ export class JobTokenScopes {
         target: "target_group_id",
         body: z.object({ target_group_id: paramInteger() }).transform((input) => input.target_group_id),
         thing: "Group",
-        visible: (actor, id) => {
-          const group = groups.byId(id);
-          return group && permissions.canSeeGroup(actor, group) ? group : undefined;
-        },
-        listed: (id) => {
-          const group = groups.byId(id);
-          return group && { id: group.id, web_url: groups.webUrl(group), name: group.name };
-        },
+        ...targets(groups, (actor, group) => permissions.canSeeGroup(actor, group), (group) => ({
+          id: group.id,
+          web_url: groups.webUrl(group),
+          name: group.name,
+        })),
         holdsSource: false,
       },
     };

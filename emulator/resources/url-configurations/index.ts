@@ -6,6 +6,6 @@ import { urlConfigurationRoutes } from "./routes";
 export const urlConfigurations = defineResource({
   name: "urlConfigurations",
   collections: { urlConfigurations: [] as UrlConfigurationRecord[] },
-  model: (core, collections) => new UrlConfigurations(core, collections.urlConfigurations),
+  model: (core, collections) => new UrlConfigurations(core, core.agents.children(collections.urlConfigurations, "url_configuration_id")),
   routes: urlConfigurationRoutes,
 });

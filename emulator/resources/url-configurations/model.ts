@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { z } from "zod";
-import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL } from "../../core/agents";
-import type { Collection } from "../../core/collection";
+import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError } from "../../core/errors";
 import type { Actor } from "../../core/records";
@@ -36,32 +35,23 @@ const createUrlConfigurationParams = z.object({
 export class UrlConfigurations {
   constructor(
     private readonly core: Core,
-    private readonly configs: Collection<UrlConfigurationRecord>,
-  ) {
-    core.agents.onRemove((agentId) => configs.removeWhere((config) => config.agent_id === agentId));
+    private readonly configs: AgentChildren<UrlConfigurationRecord>,
+  ) {}
+
+  list(actor: Actor, path: AgentPath): Record<string, unknown>[] {
+    return this.configs.listAt(actor, path, AGENT_READ_LEVEL).map((config) => serialize(config));
   }
 
-  list(actor: Actor, projectRef: string, agentRef: string): Record<string, unknown>[] {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_READ_LEVEL);
-    return this.configs.all().filter((c) => c.agent_id === agent.id).map((config) => serialize(config));
+  get(actor: Actor, path: AgentPath, configRef: string): Record<string, unknown> {
+    return serialize(this.configs.findAt(actor, path, configRef, AGENT_READ_LEVEL));
   }
 
-  get(actor: Actor, projectRef: string, agentRef: string, configRef: string): Record<string, unknown> {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_READ_LEVEL);
-    return serialize(this.find(agent.id, configRef));
-  }
-
-  create(
-    actor: Actor,
-    projectRef: string,
-    agentRef: string,
-    params: Record<string, unknown>,
-  ): Record<string, unknown> {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_WRITE_LEVEL);
+  create(actor: Actor, path: AgentPath, params: Record<string, unknown>): Record<string, unknown> {
+    const agent = this.configs.agentOf(actor, path, AGENT_WRITE_LEVEL);
     const input = validate(createUrlConfigurationParams, params);
     requireAllOrNone(params, ["client_cert", "client_key"]);
     if (!input.url.trim()) throw modelValidationError("url", "can't be blank");
-    if (this.configs.find((c) => c.agent_id === agent.id)) {
+    if (this.configs.ofAgent(agent.id).length > 0) {
       throw badRequest("URL configuration already exists for this agent");
     }
     const mutualTls = input.client_cert !== undefined;
@@ -80,14 +70,8 @@ export class UrlConfigurations {
   }
 
   /** Not in the spec, but the real service has it (and replacement needs it). */
-  delete(actor: Actor, projectRef: string, agentRef: string, configRef: string): void {
-    const agent = this.core.agents.require(actor, projectRef, agentRef, AGENT_WRITE_LEVEL);
-    const config = this.find(agent.id, configRef);
-    this.configs.remove(config);
-  }
-
-  private find(agentId: number, configRef: string): UrlConfigurationRecord {
-    return this.configs.requirePathId("url_configuration_id", configRef, (c) => c.agent_id === agentId);
+  delete(actor: Actor, path: AgentPath, configRef: string): void {
+    this.configs.remove(this.configs.findAt(actor, path, configRef, AGENT_WRITE_LEVEL));
   }
 }
 
