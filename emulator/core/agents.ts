@@ -1,7 +1,7 @@
 import { AccessLevel } from "../../spec";
 import { Collection } from "./collection";
 import type { Permissions } from "./permissions";
-import type { Actor, ProjectRecord } from "./records";
+import type { Actor } from "./records";
 import type { Database } from "./state";
 
 /*
@@ -82,14 +82,13 @@ export class Agents {
     this.records = new Collection(database, AGENTS_COLLECTION);
   }
 
-  /** The agent behind `:agent_id` in this project, or `404 Not found`. */
-  find(project: ProjectRecord, agentRef: string): AgentLink {
-    return this.records.requirePathId("agent_id", agentRef, (agent) => agent.project_id === project.id);
-  }
-
-  /** The agent of a path, once the caller has `level` in its project (tokens, URL configurations). */
+  /**
+   * The agent behind `:agent_id` in the project, once the caller has `level` there: the
+   * project's errors first (401, 404, 403), then `agent_id is invalid` or `404 Not found`.
+   */
   require(actor: Actor, projectRef: string, agentRef: string, level: number): AgentLink {
-    return this.find(this.permissions.requireProject(actor, projectRef, level), agentRef);
+    const project = this.permissions.requireProject(actor, projectRef, level);
+    return this.records.requirePathId("agent_id", agentRef, (agent) => agent.project_id === project.id);
   }
 
   /** A resource's collection of records below agents; deleting an agent removes its records there. */

@@ -18,8 +18,8 @@ export function normaliseColor(input: string): string | undefined {
 }
 
 /** Text colors the service pairs with a light or a dark background. */
-export const DARK_TEXT = "#1F1E24";
-export const LIGHT_TEXT = "#FFFFFF";
+const DARK_TEXT = "#1F1E24";
+const LIGHT_TEXT = "#FFFFFF";
 
 /**
  * Text color readable on `background` (`#RRGGBB`): dark text on light backgrounds, white on

@@ -25,7 +25,7 @@ export interface Membership {
 }
 
 /** Visibility of a group or project. */
-export type Visibility = "public" | "internal" | "private";
+type Visibility = "public" | "internal" | "private";
 
 /** A group (namespace). Nesting is through `parent_id`; `full_path` is derived. */
 export interface GroupRecord {
@@ -40,7 +40,7 @@ export interface GroupRecord {
 }
 
 /** A group a project is shared with (the project's "invited groups"). */
-export interface ProjectGroupShare {
+interface ProjectGroupShare {
   group_id: number;
   group_access_level: number;
 }

@@ -9,7 +9,7 @@ const STATE_FORMAT = "forge-emulator-state/1";
  * entities (users, groups, projects). `sequences` holds the last id handed out per kind.
  */
 // A type rather than an interface, so that a state with resource collections stays assignable.
-export type CoreState = {
+type CoreState = {
   format: typeof STATE_FORMAT;
   sequences: Record<string, number>;
   settings: InstanceSettings;
