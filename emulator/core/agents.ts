@@ -11,8 +11,9 @@ import type { Database } from "./state";
  * only what those rules need of an agent: its id and its project.
  */
 
-/** Reads of agents, tokens and URL configurations need Developer; writes Maintainer. */
+/** Reads of agents, tokens and URL configurations need Developer. */
 export const AGENT_READ_LEVEL = AccessLevel.Developer;
+/** Writes of agents, tokens and URL configurations need Maintainer. */
 export const AGENT_WRITE_LEVEL = AccessLevel.Maintainer;
 
 /** State key of the cluster agents collection (declared by the cluster-agents resource). */
