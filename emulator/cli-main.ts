@@ -28,7 +28,7 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
 }
 
 /** The banner: base URL, then each seeded user's username, role and token. */
-export function describeEmulator(emulator: RunningEmulator): string {
+function describeEmulator(emulator: RunningEmulator): string {
   const acme = emulator.seed.groups.find((g) => g.full_path === "acme");
   const lines = [`Forge emulator listening on ${emulator.url} (API at ${emulator.url}/api/v4)`, "", "Seeded users:"];
   for (const user of emulator.seed.users) {

@@ -1,6 +1,6 @@
 import type { FaultInjector } from "./admin/faults";
 import type { RequestLog } from "./admin/request-log";
-import type { Store } from "./store/store";
+import type { Store } from "./registry";
 
 /** Everything a running emulator shares between its HTTP layer and its admin endpoints. */
 export interface EmulatorContext {

@@ -5,7 +5,7 @@ import { seedInfo, seedState, type SeedInfo } from "./admin/seed";
 import { loadStateFile, saveStateFile } from "./admin/state-file";
 import type { EmulatorContext } from "./context";
 import { createEmulatorServer } from "./http/server";
-import { Store } from "./store/store";
+import { createStore } from "./registry";
 
 export type { SeedInfo } from "./admin/seed";
 export { seedToken } from "./admin/seed";
@@ -36,7 +36,7 @@ export interface RunningEmulator {
 /** Starts the emulated forge API (and its `/__emulator` admin endpoints). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const { port = 0, host = "127.0.0.1", statePath } = options;
-  const store = new Store(statePath ? (loadStateFile(statePath) ?? seedState()) : seedState());
+  const store = createStore(statePath ? (loadStateFile(statePath) ?? seedState()) : seedState());
   const context: EmulatorContext = {
     store,
     log: new RequestLog(),

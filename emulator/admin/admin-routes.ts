@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { EmulatorContext } from "../context";
-import { routeNotFound } from "../store/errors";
-import { paramBoolean, paramInteger, validate } from "../store/validation";
+import { routeNotFound } from "../core/errors";
+import { paramBoolean, paramInteger, validate } from "../core/validation";
 import type { ApiResponse } from "../http/types";
 import { seedInfo, seedState } from "./seed";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { paramBoolean, paramInteger, paramString, validate } from "../store/validation";
-import { parameterError } from "../store/errors";
+import { parameterError } from "../core/errors";
+import { paramBoolean, paramInteger, paramString, validate } from "../core/validation";
 
 /** A fault as posted to `POST /__emulator/faults`. */
-export const faultSpecSchema = z.object({
+const faultSpecSchema = z.object({
   method: paramString().optional(),
   /** Regex source, matched against the path after /api/v4. */
   path: paramString(),

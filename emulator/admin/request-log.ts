@@ -1,5 +1,5 @@
 /** One logged API request. `path` is the request path as sent (with /api/v4, no query). */
-export interface LoggedRequest {
+interface LoggedRequest {
   seq: number;
   method: string;
   path: string;

@@ -1,9 +1,7 @@
 import { AccessLevel } from "../../spec";
-import type { GroupRecord, Membership } from "../store/groups";
-import type { ProjectRecord } from "../store/projects";
-import { emptyState, type StateData } from "../store/state";
-import type { Store } from "../store/store";
-import type { UserRecord } from "../store/users";
+import type { Core } from "../core/core";
+import type { GroupRecord, Membership, ProjectRecord, UserRecord } from "../core/records";
+import { type EmulatorState, emptyState } from "../registry";
 
 /** Fixed creation time of seeded records, so that seeded answers are reproducible. */
 const SEED_TIME = "2024-01-01T00:00:00.000Z";
@@ -29,7 +27,7 @@ const SEED_USERS: { username: string; name: string; admin: boolean; acmeLevel?: 
  * nomad and anonymous callers see 404s. `acme/web` is shared with `acme/platform` (Developer)
  * so that project-level protected environments have an assignable group.
  */
-export function seedState(): StateData {
+export function seedState(): EmulatorState {
   const state = emptyState();
   const users: UserRecord[] = SEED_USERS.map((seed, index) => ({
     id: index + 1,
@@ -91,7 +89,7 @@ export interface SeedInfo {
 }
 
 /** Describes the seeded users, groups and projects as they are in `store` now. */
-export function seedInfo(store: Store): SeedInfo {
+export function seedInfo(store: Core): SeedInfo {
   const seededUsernames = new Set(SEED_USERS.map((u) => u.username));
   return {
     users: store.users

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { parseState, type StateData } from "../store/state";
+import type { StateData } from "../core/state";
+import { type EmulatorState, parseState } from "../registry";
 
 /** Loads a persisted state, or undefined when the file does not exist. */
-export function loadStateFile(path: string): StateData | undefined {
+export function loadStateFile(path: string): EmulatorState | undefined {
   if (!existsSync(path)) return undefined;
   return parseState(readFileSync(path, "utf8"));
 }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { ApiError, forbidden, unauthorized } from "../store/errors";
-import type { Store } from "../store/store";
-import type { Actor } from "../store/users";
+import { ApiError, forbidden, unauthorized } from "../core/errors";
+import type { Actor } from "../core/records";
+import type { Users } from "../core/users";
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -9,7 +9,7 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /** The token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
-export function requestToken(headers: IncomingHttpHeaders, params: Record<string, unknown>): string | undefined {
+function requestToken(headers: IncomingHttpHeaders, params: Record<string, unknown>): string | undefined {
   const privateToken = header(headers, "private-token");
   if (privateToken) return privateToken;
   const bearer = /^Bearer\s+(.+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
@@ -23,15 +23,15 @@ export function requestToken(headers: IncomingHttpHeaders, params: Record<string
  * callers). `sudo` (header or parameter) lets an administrator act as another user; anyone
  * else gets `403 Forbidden - Must be admin to use sudo`.
  */
-export function resolveActor(store: Store, headers: IncomingHttpHeaders, params: Record<string, unknown>): Actor {
+export function resolveActor(users: Users, headers: IncomingHttpHeaders, params: Record<string, unknown>): Actor {
   const token = requestToken(headers, params);
   if (token === undefined) return null;
-  const user = store.users.byToken(token);
+  const user = users.byToken(token);
   if (!user) throw unauthorized();
   const sudo = header(headers, "sudo") ?? (typeof params.sudo === "string" ? params.sudo : undefined);
   if (sudo === undefined || sudo === "") return user;
   if (!user.admin) throw forbidden("Must be admin to use sudo");
-  const target = /^\d+$/.test(sudo) ? store.users.byId(Number(sudo)) : store.users.byUsername(sudo);
+  const target = /^\d+$/.test(sudo) ? users.byId(Number(sudo)) : users.byUsername(sudo);
   if (!target) throw new ApiError(404, { message: `404 User with ID or username '${sudo}' Not Found` });
   return target;
 }

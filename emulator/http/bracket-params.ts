@@ -5,7 +5,7 @@
  */
 
 /** A parameter value: a string, a file, an array or a nested object. */
-export type ParamValue = unknown;
+type ParamValue = unknown;
 type ParamObject = Record<string, ParamValue>;
 
 /** Splits `a[b][]` into `["a", "b", ""]`; a key without brackets is one part. */

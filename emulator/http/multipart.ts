@@ -1,5 +1,5 @@
 /** An uploaded file of a multipart body. */
-export interface UploadedFile {
+interface UploadedFile {
   filename: string;
   contentType: string;
   data: Buffer;

@@ -1,20 +1,20 @@
-import { parameterError } from "../store/errors";
-import type { ApiRequest, ApiResponse } from "./types";
+import { parameterError } from "../core/errors";
+import type { ApiResponse } from "./types";
 
 /** `per_page` when none is given, and the largest one honoured (Document 1, Limits). */
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
 /** Above this many matches the service leaves out the totals and the last link. */
-export const TOTALS_LIMIT = 10_000;
+const TOTALS_LIMIT = 10_000;
 
 /**
  * Offset pagination as the service does it: `page`/`per_page` from the query (per_page clamped
  * to 100, 0 refused), `X-*` headers, and a `Link` header of absolute URLs that keep every
  * query parameter. A page past the end is an empty array, not an error.
  */
-export function paginate(request: ApiRequest, items: readonly unknown[]): ApiResponse {
-  const perPage = Math.min(readPositive(request.query.per_page, "per_page", DEFAULT_PER_PAGE), MAX_PER_PAGE);
-  const page = readPositive(request.query.page, "page", 1);
+export function paginate(url: URL, query: Record<string, unknown>, items: readonly unknown[]): ApiResponse {
+  const perPage = Math.min(readPositive(query.per_page, "per_page", DEFAULT_PER_PAGE), MAX_PER_PAGE);
+  const page = readPositive(query.page, "page", 1);
   const total = items.length;
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   const withTotals = total <= TOTALS_LIMIT;
@@ -33,7 +33,7 @@ export function paginate(request: ApiRequest, items: readonly unknown[]): ApiRes
     headers["X-Total"] = String(total);
     headers["X-Total-Pages"] = String(totalPages);
   }
-  const link = (target: number, rel: string) => `<${pageUrl(request.url, target, perPage)}>; rel="${rel}"`;
+  const link = (target: number, rel: string) => `<${pageUrl(url, target, perPage)}>; rel="${rel}"`;
   const links: string[] = [];
   if (hasPrev) links.push(link(page - 1, "prev"));
   if (hasNext) links.push(link(page + 1, "next"));

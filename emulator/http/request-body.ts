@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { badRequest } from "../store/errors";
+import { badRequest } from "../core/errors";
 import { buildParams, parseUrlEncoded } from "./bracket-params";
 import { parseMultipart } from "./multipart";
 

@@ -1,15 +1,20 @@
-import type { RouteDefinition, RouteHandler } from "./types";
+/** A route as the router needs it: method, a template with `:params`, and what to call. */
+interface RouteDefinition<Handler> {
+  method: string;
+  path: string;
+  handler: Handler;
+}
 
-interface CompiledRoute {
+interface CompiledRoute<Handler> {
   method: string;
   segments: string[];
   literalCount: number;
-  handler: RouteHandler;
+  handler: Handler;
 }
 
-/** The result of a match: the handler and the decoded path parameters. */
-export interface RouteMatch {
-  handler: RouteHandler;
+/** The result of a match: the handler and the decoded path parameters, by name. */
+interface RouteMatch<Handler> {
+  handler: Handler;
   params: Record<string, string>;
 }
 
@@ -22,10 +27,10 @@ export function pathSegments(rawPath: string): string[] {
 }
 
 /** Method + path template router. Literal segments win over `:params` when both match. */
-export class Router {
-  private readonly routes: CompiledRoute[] = [];
+export class Router<Handler> {
+  private readonly routes: CompiledRoute<Handler>[] = [];
 
-  add(definition: RouteDefinition): void {
+  add(definition: RouteDefinition<Handler>): void {
     const segments = pathSegments(definition.path);
     this.routes.push({
       method: definition.method,
@@ -35,13 +40,13 @@ export class Router {
     });
   }
 
-  addAll(definitions: readonly RouteDefinition[]): void {
+  addAll(definitions: readonly RouteDefinition<Handler>[]): void {
     for (const definition of definitions) this.add(definition);
   }
 
   /** Matches raw (still encoded) segments; undefined when no route serves them. */
-  match(method: string, rawSegments: readonly string[]): RouteMatch | undefined {
-    let best: { route: CompiledRoute; params: Record<string, string> } | undefined;
+  match(method: string, rawSegments: readonly string[]): RouteMatch<Handler> | undefined {
+    let best: { route: CompiledRoute<Handler>; params: Record<string, string> } | undefined;
     for (const route of this.routes) {
       if (route.method !== method || route.segments.length !== rawSegments.length) continue;
       const params = matchSegments(route.segments, rawSegments);

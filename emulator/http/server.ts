@@ -3,22 +3,23 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PREFIX, handleAdminRequest } from "../admin/admin-routes";
 import type { FaultSpec } from "../admin/faults";
 import type { EmulatorContext } from "../context";
-import { ApiError, routeNotFound } from "../store/errors";
-import type { Actor } from "../store/users";
+import { ApiError, routeNotFound } from "../core/errors";
+import type { Actor } from "../core/records";
+import { routeTable, type StoreRoute } from "../registry";
 import { resolveActor } from "./auth";
 import { parseUrlEncoded } from "./bracket-params";
+import { paginate } from "./pagination";
 import { parseBody, readBody } from "./request-body";
 import { pathSegments, Router } from "./router";
-import { allRoutes } from "./routes";
-import type { ApiRequest, ApiResponse } from "./types";
+import type { ApiResponse } from "./types";
 
 const API_PREFIX = ["api", "v4"];
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Creates the node:http server of the emulator (not yet listening). */
 export function createEmulatorServer(context: EmulatorContext): Server {
-  const router = new Router();
-  router.addAll(allRoutes);
+  const router = new Router<StoreRoute["handler"]>();
+  router.addAll(routeTable());
   return createServer((request, response) => {
     handleRequest(context, router, request, response).catch((error: unknown) => {
       console.error("emulator: unhandled error", error);
@@ -30,7 +31,7 @@ export function createEmulatorServer(context: EmulatorContext): Server {
 
 async function handleRequest(
   context: EmulatorContext,
-  router: Router,
+  router: Router<StoreRoute["handler"]>,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -68,11 +69,11 @@ async function handleRequest(
     const body = parseBody(raw, request.headers["content-type"]);
     const match = router.match(method, apiSegments);
     if (!match) throw routeNotFound();
-    const params = { ...query, ...body, ...match.params };
-    const actor = resolveActor(context.store, request.headers, params);
+    const input = { ...query, ...body };
+    const actor = resolveActor(context.store.users, request.headers, input);
     caller.actor = actor;
-    const apiRequest: ApiRequest = { method, url, pathParams: match.params, query, body, params, headers: request.headers, actor };
-    return match.handler(apiRequest, context.store);
+    const answer = match.handler({ params: match.params, input, actor }, context.store);
+    return answer.paged ? paginate(url, query, answer.body as unknown[]) : { status: answer.status, body: answer.body };
   });
   if (MUTATING_METHODS.has(method)) context.persist();
   const lostAnswer = fault?.after ? await applyFault(fault, request, response) : undefined;

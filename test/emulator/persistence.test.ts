@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,6 +40,43 @@ describe("state file", () => {
     await call(emulator.url, "POST", "/groups/acme/labels", { as: "max", json: { name: "gone", color: "red" } });
     await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" });
     expect(JSON.parse(readFileSync(path, "utf8")).labels).toEqual([]);
+    await emulator.close();
+  });
+
+  it("keeps the state file's keys, so that files written by earlier versions still load", async () => {
+    const { path } = stateFile();
+    const emulator = await startEmulator({ statePath: path });
+    await emulator.close();
+    expect(Object.keys(JSON.parse(readFileSync(path, "utf8")))).toEqual([
+      "format",
+      "sequences",
+      "settings",
+      "users",
+      "groups",
+      "projects",
+      "labels",
+      "broadcastMessages",
+      "clusterAgents",
+      "agentTokens",
+      "urlConfigurations",
+      "jobTokenScopes",
+      "protectedEnvironments",
+    ]);
+  });
+
+  it("fills the collections and settings an older state file does not have", async () => {
+    const { path } = stateFile();
+    const seeded = await startEmulator({ statePath: path });
+    await seeded.close();
+    const { format, sequences, users, groups, projects } = JSON.parse(readFileSync(path, "utf8"));
+    writeFileSync(path, JSON.stringify({ format, sequences, users, groups, projects, labels: [] }));
+
+    const emulator = await startEmulator({ statePath: path });
+    expect((await call(emulator.url, "GET", "/projects/acme%2Fweb/cluster_agents", { as: "max" })).body).toEqual([]);
+    const agent = await call(emulator.url, "POST", "/projects/acme%2Fweb/cluster_agents", { as: "max", json: { name: "a" } });
+    expect(agent.status).toBe(201);
+    const settings = await fetch(`${emulator.url}/__emulator/settings`);
+    expect(await settings.json()).toEqual({ job_token_scope_enforced: false, member_promotion_management: false });
     await emulator.close();
   });
 });

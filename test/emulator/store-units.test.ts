@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { seedState } from "../../emulator/admin/seed";
 import { buildParams, parseUrlEncoded, splitKey } from "../../emulator/http/bracket-params";
-import { ApiError } from "../../emulator/store/errors";
-import { normaliseColor, textColorFor } from "../../emulator/store/colors";
-import { Store } from "../../emulator/store/store";
+import { normaliseColor, textColorFor } from "../../emulator/core/colors";
+import { ApiError } from "../../emulator/core/errors";
+import { createStore, type Store } from "../../emulator/registry";
 
 describe("bracket notation", () => {
   it("splits keys", () => {
@@ -40,13 +40,13 @@ describe("colors", () => {
 
 describe("effective access", () => {
   function storeWithPlanner(): Store {
-    const store = new Store(seedState());
+    const store = createStore(seedState());
     store.state.groups[0]!.members.push({ user_id: 7, access_level: 15 }); // nomad as Planner of acme
     return store;
   }
 
   it("inherits group roles into subgroups and projects, maximum wins", () => {
-    const store = new Store(seedState());
+    const store = createStore(seedState());
     const platform = store.groups.byRef("acme/platform")!;
     store.state.groups[1]!.members.push({ user_id: 6, access_level: 40 }); // gus: Guest in acme, Maintainer below
     expect(store.permissions.groupMemberLevel(6, platform)).toBe(40);

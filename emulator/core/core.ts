@@ -1,0 +1,27 @@
+import { Agents } from "./agents";
+import { Groups } from "./groups";
+import { Permissions } from "./permissions";
+import { Projects } from "./projects";
+import { Database, type StateData } from "./state";
+import { Users } from "./users";
+
+/**
+ * What every model may use: the state and its ids (inherited), the access entities and rules,
+ * and the agent scope. Models receive it as a constructor argument; core imports no resource.
+ */
+export class Core extends Database {
+  readonly users: Users;
+  readonly groups: Groups;
+  readonly projects: Projects;
+  readonly permissions: Permissions;
+  readonly agents: Agents;
+
+  constructor(state: StateData) {
+    super(state);
+    this.users = new Users(this);
+    this.groups = new Groups(this);
+    this.projects = new Projects(this, this.groups);
+    this.permissions = new Permissions(this.groups, this.projects);
+    this.agents = new Agents(this, this.permissions);
+  }
+}

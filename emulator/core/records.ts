@@ -1,0 +1,62 @@
+/*
+ * The records of the access entities (users, groups, projects): kept apart from the classes
+ * that manage them, so that the state's shape can name them without an import cycle.
+ */
+
+/** A user account. `token` is its personal access token (one per user is enough here). */
+export interface UserRecord {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: "active" | "blocked";
+  admin: boolean;
+  token: string;
+  created_at: string;
+}
+
+/** The caller of a request: a user, or null when anonymous. */
+export type Actor = UserRecord | null;
+
+/** A direct membership of a user in a group or project. */
+export interface Membership {
+  user_id: number;
+  access_level: number;
+}
+
+/** Visibility of a group or project. */
+type Visibility = "public" | "internal" | "private";
+
+/** A group (namespace). Nesting is through `parent_id`; `full_path` is derived. */
+export interface GroupRecord {
+  id: number;
+  name: string;
+  path: string;
+  description: string;
+  visibility: Visibility;
+  parent_id: number | null;
+  created_at: string;
+  members: Membership[];
+}
+
+/** A group a project is shared with (the project's "invited groups"). */
+interface ProjectGroupShare {
+  group_id: number;
+  group_access_level: number;
+}
+
+/** A project. It always lives in a group namespace here (no personal namespaces). */
+export interface ProjectRecord {
+  id: number;
+  name: string;
+  path: string;
+  description: string | null;
+  namespace_id: number;
+  visibility: Visibility;
+  default_branch: string;
+  topics: string[];
+  created_at: string;
+  last_activity_at: string;
+  members: Membership[];
+  shared_with_groups: ProjectGroupShare[];
+}

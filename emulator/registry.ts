@@ -1,0 +1,91 @@
+import { Core } from "./core/core";
+import { collectionViews, type ResourceDescriptor } from "./core/resource";
+import type { RouteAnswer, RouteRequest } from "./core/routes";
+import { type StateData, emptyState as emptyCoreState, parseState as parseCoreState } from "./core/state";
+import { access } from "./resources/access";
+import { agentTokens } from "./resources/agent-tokens";
+import { broadcastMessages } from "./resources/broadcast-messages";
+import { clusterAgents } from "./resources/cluster-agents";
+import { jobTokenScope } from "./resources/job-token-scope";
+import { labels } from "./resources/labels";
+import { protectedEnvironments } from "./resources/protected-environments";
+import { urlConfigurations } from "./resources/url-configurations";
+
+/*
+ * The only list of the emulator's resources. Adding one is a folder under resources/ and a
+ * line here; the state, the store and the route table below are derived from this list.
+ */
+const RESOURCES = [
+  access,
+  labels,
+  broadcastMessages,
+  clusterAgents,
+  agentTokens,
+  urlConfigurations,
+  jobTokenScope,
+  protectedEnvironments,
+] as const;
+
+type Resource = (typeof RESOURCES)[number];
+// Any descriptor, whatever its model: used where the list is walked without the types.
+type SomeResource = ResourceDescriptor<string, Record<string, unknown[]>, unknown>;
+
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
+  ? I
+  : never;
+
+/** Every resource's collections, as one object type. */
+type ResourceCollections = UnionToIntersection<Resource["collections"]>;
+
+/** The whole state of the emulated instance (the state file's content). */
+export type EmulatorState = StateData<ResourceCollections>;
+
+/** The emulated instance without HTTP: core (state, ids, access) plus one model per resource. */
+export type Store = Core & { [R in Resource as R["name"]]: ReturnType<R["model"]> };
+
+/** A route of the table, bound to the store rather than to one model. */
+export interface StoreRoute {
+  method: string;
+  path: string;
+  handler(request: RouteRequest, store: Store): RouteAnswer;
+}
+
+const resources: readonly SomeResource[] = RESOURCES as readonly SomeResource[];
+
+/** Fresh empty collections of every resource. */
+function allCollections(): ResourceCollections {
+  return Object.assign({}, ...resources.map((resource) => structuredClone(resource.collections))) as ResourceCollections;
+}
+
+/** A state with nothing in it. */
+export function emptyState(): EmulatorState {
+  return emptyCoreState(allCollections());
+}
+
+/** Parses a persisted state, filling collections added since it was written. */
+export function parseState(text: string): EmulatorState {
+  return parseCoreState(text, allCollections());
+}
+
+/** Builds the store over `state`: core first, then each resource's model over its collections. */
+export function createStore(state: EmulatorState = emptyState()): Store {
+  const core = new Core(state);
+  for (const resource of resources) {
+    if (resource.name in core) throw new Error(`resource name ${resource.name} is taken`);
+    const model = resource.model(core, collectionViews(core, resource.collections));
+    Object.assign(core, { [resource.name]: model });
+  }
+  return core as Store;
+}
+
+/** Every API route the emulator serves (paths relative to /api/v4), each handed its own model. */
+export function routeTable(): StoreRoute[] {
+  return resources.flatMap((resource) =>
+    resource.routes.map((route) => ({
+      method: route.method,
+      path: route.path,
+      handler: (request: RouteRequest, store: Store) =>
+        route.handler(request, (store as unknown as Record<string, unknown>)[resource.name]),
+    })),
+  );
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
+import type { Core } from "../../core/core";
+import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
+import { isoTimestamp } from "../../core/time";
+import type { Actor } from "../../core/records";
+import { paramString, validate } from "../../core/validation";
+
+/** Limit of Document 1: at most two active tokens per agent. */
+const MAX_ACTIVE_AGENT_TOKENS = 2;
+
+/** Recognisable prefix of agent token secrets (like the service's own token prefixes). */
+const AGENT_TOKEN_PREFIX = "forgeagent-";
+
+/** A stored agent token; `secret` is the value shown once at creation. */
+export interface AgentTokenRecord {
+  id: number;
+  agent_id: number;
+  name: string;
+  description: string | null;
+  status: "active" | "revoked";
+  created_at: string;
+  created_by_user_id: number;
+  last_used_at: string | null;
+  secret: string;
+}
+
+/** Body of `POST .../tokens`. */
+const createAgentTokenParams = z.object({
+  name: paramString(),
+  description: paramString().nullish(),
+});
+
+const isActive = (token: AgentTokenRecord): boolean => token.status === "active";
+
+/** Agent tokens: creation (secret shown once), active-only listing, revocation. */
+export class AgentTokens {
+  constructor(
+    private readonly core: Core,
+    private readonly tokens: AgentChildren<AgentTokenRecord>,
+  ) {}
+
+  /** Active tokens only, without last_used_at. */
+  list(actor: Actor, path: AgentPath): Record<string, unknown>[] {
+    return this.tokens.listAt(actor, path, AGENT_READ_LEVEL, isActive).map((token) => this.serialize(token));
+  }
+
+  /** One active token, with last_used_at; a revoked token is `404 Not found`. */
+  get(actor: Actor, path: AgentPath, tokenRef: string): Record<string, unknown> {
+    const token = this.tokens.findAt(actor, path, tokenRef, AGENT_READ_LEVEL);
+    if (!isActive(token)) throw recordNotFound();
+    return { ...this.serialize(token), last_used_at: token.last_used_at };
+  }
+
+  create(actor: Actor, path: AgentPath, params: Record<string, unknown>): Record<string, unknown> {
+    const user = this.core.permissions.requireUser(actor);
+    const agent = this.tokens.agentOf(user, path, AGENT_WRITE_LEVEL);
+    const input = validate(createAgentTokenParams, params);
+    if (!input.name.trim()) throw modelValidationError("name", "can't be blank");
+    if (this.tokens.ofAgent(agent.id, isActive).length >= MAX_ACTIVE_AGENT_TOKENS) {
+      throw badRequest("An agent can have only two active tokens at a time");
+    }
+    const token: AgentTokenRecord = {
+      id: this.core.nextId("agent_token"),
+      agent_id: agent.id,
+      name: input.name,
+      description: input.description ?? null,
+      status: "active",
+      created_at: isoTimestamp(),
+      created_by_user_id: user.id,
+      last_used_at: null,
+      secret: AGENT_TOKEN_PREFIX + randomBytes(24).toString("base64url"),
+    };
+    this.tokens.insert(token);
+    return { ...this.serialize(token), last_used_at: token.last_used_at, token: token.secret };
+  }
+
+  /** `DELETE` revokes; revoking an already revoked token succeeds as well. */
+  delete(actor: Actor, path: AgentPath, tokenRef: string): void {
+    this.tokens.findAt(actor, path, tokenRef, AGENT_WRITE_LEVEL).status = "revoked";
+  }
+
+  private serialize(token: AgentTokenRecord): Record<string, unknown> {
+    return {
+      id: token.id,
+      name: token.name,
+      description: token.description,
+      agent_id: token.agent_id,
+      status: token.status,
+      created_at: token.created_at,
+      // Document 1 gives this field the type string (unlike the agent's own integer field).
+      created_by_user_id: String(token.created_by_user_id),
+    };
+  }
+}

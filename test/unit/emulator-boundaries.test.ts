@@ -1,0 +1,154 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+/*
+ * The emulator's layering, checked on the real import graph: every import, export-from and
+ * dynamic import of every .ts file under emulator/ and spec/, type-only ones included (a cycle
+ * through types is still a cycle of the design).
+ */
+
+const ROOT = resolve(__dirname, "../..");
+
+/** File (relative to the root, `/`-separated) → what it imports: files, or package names. */
+type ImportGraph = Map<string, string[]>;
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+const toKey = (path: string): string => relative(ROOT, path).split(sep).join("/");
+
+/** A relative specifier as a file (`./x` → `x.ts` or `x/index.ts`); a package stays its name. */
+function resolveSpecifier(from: string, specifier: string): string {
+  if (!specifier.startsWith(".")) return specifier;
+  const base = resolve(dirname(from), specifier);
+  const candidates = [base.endsWith(".ts") ? base : `${base}.ts`, join(base, "index.ts")];
+  const file = candidates.find((candidate) => existsSync(candidate));
+  if (!file) throw new Error(`${toKey(from)}: cannot resolve ${specifier}`);
+  return toKey(file);
+}
+
+function importGraph(folders: readonly string[]): ImportGraph {
+  const graph: ImportGraph = new Map();
+  for (const file of folders.flatMap((folder) => tsFiles(join(ROOT, folder)))) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+    graph.set(
+      toKey(file),
+      importedFiles.map((imported) => resolveSpecifier(file, imported.fileName)),
+    );
+  }
+  return graph;
+}
+
+/** Every import cycle among the graph's own files, each as a path that returns to its start. */
+export function findCycles(graph: ImportGraph): string[][] {
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const visit = (file: string): void => {
+    const at = onPath.indexOf(file);
+    if (at !== -1) {
+      cycles.push([...onPath.slice(at), file]);
+      return;
+    }
+    if (done.has(file)) return;
+    onPath.push(file);
+    for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next);
+    onPath.pop();
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) visit(file);
+  return cycles;
+}
+
+const resourceOf = (file: string): string | undefined => /^emulator\/resources\/([^/]+)\//.exec(file)?.[1];
+/** Resolved files end in .ts; anything else is a package name. */
+const isPackage = (target: string): boolean => !target.endsWith(".ts");
+const inCoreOrSpec = (target: string): boolean => /^(emulator\/core|spec)\//.test(target);
+
+/** The layering rules, as `importer -> imported: why` lines. */
+export function boundaryViolations(graph: ImportGraph): string[] {
+  const violations: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const edge = `${file} -> ${target}`;
+      const outside = isPackage(target) ? /^pulumi-forge(\/|$)/.test(target) : !/^(emulator|spec)\//.test(target);
+      if (file.startsWith("emulator/") && outside) {
+        violations.push(`${edge}: the emulator imports only spec/ and its own code`);
+      }
+      if (file.startsWith("spec/") && !target.startsWith("spec/") && target !== "zod") {
+        violations.push(`${edge}: spec/ is neutral and imports nothing outside itself`);
+      }
+      if (file.startsWith("emulator/core/") && !isPackage(target) && !inCoreOrSpec(target)) {
+        violations.push(`${edge}: core knows no resource, registry or HTTP`);
+      }
+      const resource = resourceOf(file);
+      if (resource === undefined || isPackage(target)) continue;
+      const own = target.startsWith(`emulator/resources/${resource}/`);
+      if (!own && !inCoreOrSpec(target)) {
+        violations.push(`${edge}: a resource imports only its own folder, core/ and spec/`);
+      }
+    }
+  }
+  return violations;
+}
+
+describe("the import checks themselves", () => {
+  it("finds cycles, including self-imports, and none in a graph without them", () => {
+    const graph: ImportGraph = new Map([
+      ["a.ts", ["b.ts", "zod"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["d.ts"]],
+      ["e.ts", ["a.ts"]],
+    ]);
+    expect(findCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"], ["d.ts", "d.ts"]]);
+    expect(findCycles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", []], ["e.ts", ["a.ts", "c.ts"]]]))).toEqual([]);
+  });
+
+  it("reports each kind of forbidden edge", () => {
+    const graph: ImportGraph = new Map([
+      ["emulator/http/server.ts", ["provider/client/index.ts", "emulator/registry.ts", "pulumi-forge/runtime"]],
+      ["emulator/resources/labels/model.ts", ["emulator/resources/groups/model.ts", "emulator/core/core.ts", "zod"]],
+      ["emulator/resources/labels/index.ts", ["emulator/registry.ts", "emulator/resources/labels/model.ts"]],
+      ["emulator/resources/labels/routes.ts", ["emulator/http/types.ts", "test/emulator/helpers.ts"]],
+      ["emulator/core/core.ts", ["emulator/resources/labels/model.ts", "node:fs", "spec/index.ts"]],
+      ["spec/index.ts", ["provider/engine/ids.ts", "zod"]],
+    ]);
+    expect(boundaryViolations(graph)).toEqual([
+      "emulator/http/server.ts -> provider/client/index.ts: the emulator imports only spec/ and its own code",
+      "emulator/http/server.ts -> pulumi-forge/runtime: the emulator imports only spec/ and its own code",
+      "emulator/resources/labels/model.ts -> emulator/resources/groups/model.ts: a resource imports only its own folder, core/ and spec/",
+      "emulator/resources/labels/index.ts -> emulator/registry.ts: a resource imports only its own folder, core/ and spec/",
+      "emulator/resources/labels/routes.ts -> emulator/http/types.ts: a resource imports only its own folder, core/ and spec/",
+      "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: the emulator imports only spec/ and its own code",
+      "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: a resource imports only its own folder, core/ and spec/",
+      "emulator/core/core.ts -> emulator/resources/labels/model.ts: core knows no resource, registry or HTTP",
+      "spec/index.ts -> provider/engine/ids.ts: spec/ is neutral and imports nothing outside itself",
+    ]);
+  });
+});
+
+describe("emulator and spec boundaries (real import graph)", () => {
+  const graph = importGraph(["emulator", "spec"]);
+
+  it("reads the real graph", () => {
+    // Guards against a parser that finds nothing and so passes everything.
+    expect(graph.get("emulator/registry.ts")).toContain("emulator/resources/labels/index.ts");
+    expect(graph.get("emulator/resources/labels/model.ts")).toContain("zod");
+  });
+
+  it("keeps the layers apart", () => {
+    expect(boundaryViolations(graph)).toEqual([]);
+  });
+
+  it("has no import cycle among emulator and spec files", () => {
+    expect(findCycles(graph)).toEqual([]);
+  });
+});
