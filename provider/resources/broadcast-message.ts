@@ -62,7 +62,8 @@ export const broadcastMessage = defineResource({
   replaceOn: [],
   // Dropped fields go back to the spec's defaults; a theme belongs to banners only.
   resets: {
-    font: "",
+    // What a message created without a font has.
+    font: "#FFFFFF",
     targetAccessLevels: [],
     targetPath: "",
     broadcastType: "banner",
