@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { DEPLOYMENT_TIERS } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, projectRef } from "./common";
 import {
-  approvalRule,
+  approvalRuleList,
+  deployAccessLevelList,
+  deploymentTier,
   groupDeployAccessLevel,
   normalizeApprovalRules,
   normalizeEntries,
@@ -22,9 +23,9 @@ export const projectProtectedEnvironment = defineResource({
     /** The environment's name (it need not exist yet). */
     name: z.string().min(1),
     /** Who may deploy; at least one entry. */
-    deployAccessLevels: z.array(projectDeployAccessLevel).min(1, "needs at least one entry: who may deploy"),
+    deployAccessLevels: deployAccessLevelList(projectDeployAccessLevel),
     /** Who must approve a deployment before it runs. */
-    approvalRules: z.array(approvalRule).optional(),
+    approvalRules: approvalRuleList,
   }),
   outputs: z.object({}),
   idParts: ["project", "name"],
@@ -48,13 +49,13 @@ export const groupProtectedEnvironment = defineResource({
     /** The group: id or full path. */
     group: groupRef,
     /** The deployment tier: production, staging, testing, development or other. */
-    name: z.enum(DEPLOYMENT_TIERS),
+    name: deploymentTier,
     /** Who may deploy: Maintainers or above of the group, its subgroups, or a role. At least one entry. */
-    deployAccessLevels: z.array(groupDeployAccessLevel).min(1, "needs at least one entry: who may deploy"),
+    deployAccessLevels: deployAccessLevelList(groupDeployAccessLevel),
     /** How many approvals a deployment needs (0: none). */
     requiredApprovalCount: z.number().int().min(0).optional(),
     /** Who must approve a deployment before it runs. */
-    approvalRules: z.array(approvalRule).optional(),
+    approvalRules: approvalRuleList,
   }),
   outputs: z.object({}),
   idParts: ["group", "name"],
