@@ -8,18 +8,19 @@ import { toWire } from "../engine/naming";
 
 /** The inputs that name who an entry is about; exactly one of them per entry. */
 const GRANTEES = ["userId", "groupId", "accessLevel"] as const;
+const GIVE_ONE_GRANTEE = `Give exactly one of ${wordList(GRANTEES)}`;
 
 type Grantee = { userId?: number | undefined; groupId?: number | undefined; accessLevel?: number | undefined };
 
 const exactlyOneGrantee = crossFieldRule<Grantee>({
-  rule: "exactly one of userId, groupId or accessLevel per entry",
+  rule: `exactly one of ${wordList(GRANTEES)} per entry`,
   problem: (entry) => {
     const given = GRANTEES.filter((key) => entry[key] !== undefined);
     if (given.length === 1) return undefined;
     const message =
       given.length === 0
-        ? "The entry names nobody. Give exactly one of userId, groupId or accessLevel."
-        : `The entry names ${wordList(given, "and")} at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.`;
+        ? `The entry names nobody. ${GIVE_ONE_GRANTEE}.`
+        : `The entry names ${wordList(given, "and")} at once. ${GIVE_ONE_GRANTEE}, and split the others into entries of their own.`;
     return { path: [], message };
   },
 });
@@ -27,13 +28,13 @@ const exactlyOneGrantee = crossFieldRule<Grantee>({
 /** The message of an entry that is not an object, or that has inputs entries do not take. */
 function entryProblem(issue: { code?: string; input?: unknown; keys?: string[] }): string | undefined {
   if (issue.code === "invalid_type") {
-    return `${show(issue.input)} is not an entry. Write it as an object with one of userId, groupId or accessLevel, such as { accessLevel: 40 }.`;
+    return `${show(issue.input)} is not an entry. Write it as an object with one of ${wordList(GRANTEES)}, such as { accessLevel: 40 }.`;
   }
   if (issue.code === "unrecognized_keys" && issue.keys?.includes("groupInheritanceType")) {
     return "Group-level deploy access levels take no groupInheritanceType (project-level ones and approval rules do). Remove it.";
   }
   if (issue.code === "unrecognized_keys") {
-    return `The entry has ${wordList(issue.keys ?? [], "and")}, which entries do not take. Give exactly one of userId, groupId or accessLevel.`;
+    return `The entry has ${wordList(issue.keys ?? [], "and")}, which entries do not take. ${GIVE_ONE_GRANTEE}.`;
   }
   return undefined;
 }
