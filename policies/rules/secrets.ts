@@ -9,9 +9,7 @@ import { findConfidential, type ConfidentialOptions } from "../lib/confidential"
 import { resourcePolicy, stackPolicy } from "../lib/define";
 import { isKnown, plain, show } from "../lib/values";
 
-type ConfidentialConfig = ConfidentialOptions;
-
-export const broadcastMessageNoConfidentialContent = resourcePolicy<ConfidentialConfig>({
+export const broadcastMessageNoConfidentialContent = resourcePolicy<ConfidentialOptions>({
   name: "broadcast-message-no-confidential-content",
   description: "A broadcast message carries no confidential content: anyone can read it, signed in or not, whatever its targeting.",
   enforcementLevel: "advisory",
