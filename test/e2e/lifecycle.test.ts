@@ -237,7 +237,7 @@ describe("e2e: all resources through the Pulumi CLI", () => {
     await stack.setConfig({ labelColor: "reddish" });
     const output = await stack.fails("preview");
     expect(output).toContain(
-      "GroupLabel resource 'label': property color value {reddish} has a problem: must be a 6-digit hex colour with a leading # (#FF0000) or a CSS colour name (red)",
+      "GroupLabel resource 'label': property color value {reddish} has a problem: \"reddish\" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as \"#FF0000\") or a CSS colour name (such as \"red\").",
     );
     await stack.removeConfig("labelColor");
   }, OP_TIMEOUT);
