@@ -3,7 +3,8 @@
  * preview and refresh, destroy. The stack is derived from the contract suite's fixture table
  * (test/contract/fixtures.ts): each row's `inputs` makes its prerequisites through the API of
  * this suite's emulator, and the generic program builds one resource per row. A new declaration
- * with a fixture row is in this stack without an edit here.
+ * with a fixture row is in this stack without an edit here. The rows share one emulator here
+ * (the contract suite resets it for each), so their prerequisites must not clash by name.
  *
  * The deeper behaviours (drift, deletion, replacement, secrets, import, errors) are shown once
  * per kind of resource in kinds.test.ts; the contract suite runs them for every declaration.

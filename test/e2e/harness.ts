@@ -2,7 +2,7 @@
  * The end-to-end harness: the real Pulumi CLI (Automation API) on program directories from
  * test/e2e/programs, a local file backend and PULUMI_HOME in a temporary directory, and the
  * forge emulator in this process on a free port. FORGE_E2E_DEBUG=1 prints each operation's
- * steps and output.
+ * steps, duration and output.
  *
  * Stacks of the generic program (`programs/resources`) are declared as data: `TestStack.declare`
  * writes the list of resources into the stack config, secret inputs as secret config.
