@@ -38,9 +38,9 @@ const MTLS_URL = "grpcs://mtls.e2e.example.com:443";
 interface Variant {
   labelGroup: string;
   labelColor: string;
-  labelDescription: string;
+  labelDescription: string | undefined;
   scopeProject: string;
-  environment: { deployAccessLevels: Rec[]; approvalRules: Rec[] };
+  environment: { deployAccessLevels: Rec[]; approvalRules?: Rec[] };
   agentImportId: string | undefined;
   tokenNames: string[];
   url: string;
@@ -257,6 +257,19 @@ describe("e2e: one resource of each kind through the Pulumi CLI", () => {
     expect(await forge.tokenNames(AGENT_PROJECT, out("agent", "agentId"))).toEqual(["e2e-one", "e2e-two"]);
     expect(await labelRecord()).toMatchObject({ description: "end-to-end, reworded" });
     // Converged: the next up (below) finds nothing to do for what it does not change.
+  }, OP_TIMEOUT);
+
+  it("dropping an input from the program resets it on the forge, and the next preview shows nothing", async () => {
+    await declare({ labelDescription: undefined, environment: { deployAccessLevels: variant.environment.deployAccessLevels } });
+    const up = await stack.up();
+    expect(namesWith(up, "update")).toEqual(["environment", "label"]);
+    expect(namesWith(up, "same")).toEqual(except("environment", "label"));
+    expect(await labelRecord()).toMatchObject({ description: "" });
+    expect(await environmentRecord()).toMatchObject({ approval_rules: [] });
+
+    const preview = await stack.preview();
+    expect(namesWith(preview, "same")).toEqual(ALL);
+    state = await readState();
   }, OP_TIMEOUT);
 
   it("an immutable change replaces (deleting first where the forge needs it); an entry change is an update; the old scope is restored", async () => {
