@@ -6,6 +6,7 @@ import { access } from "./resources/access";
 import { agentTokens } from "./resources/agent-tokens";
 import { broadcastMessages } from "./resources/broadcast-messages";
 import { clusterAgents } from "./resources/cluster-agents";
+import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
@@ -24,6 +25,7 @@ const RESOURCES = [
   urlConfigurations,
   jobTokenScope,
   protectedEnvironments,
+  featureFlagUserLists,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

@@ -90,6 +90,12 @@ export interface AwaitState {
   skipInput?: string;
 }
 
+/** How a field is written on the wire and read back (its value, not its name). */
+export interface WireFormat {
+  toWire(value: unknown): unknown;
+  fromWire(value: unknown): unknown;
+}
+
 /** A hint added to an API error's message when it matches: the fix a user needs. */
 export interface ErrorHint {
   status: number;
@@ -148,6 +154,8 @@ export interface ResourceDeclaration<
   readBack?: Array<"create" | "update">;
   /** The wire field that identifies a record, when it is not `id` (feature flag user lists: `iid`). */
   recordKey?: string;
+  /** Fields whose wire form differs from the input's (a list sent comma-separated). */
+  wireFormats?: Record<string, WireFormat>;
   /** Record fields whose wire name differs from the input's when read: `{ enabled: "inbound_enabled" }`. */
   readNames?: Record<string, string>;
   /**

@@ -277,6 +277,9 @@ export class ResourceOperations {
     for (const [field, wire] of Object.entries(declaration.readNames ?? {})) {
       if (record[wire] !== undefined) projected[field] = record[wire];
     }
+    for (const [field, format] of Object.entries(declaration.wireFormats ?? {})) {
+      if (projected[field] !== undefined && projected[field] !== null) projected[field] = format.fromWire(projected[field]);
+    }
     const key = this.recordKey();
     if (declaration.recordId && record[key] !== undefined) projected[declaration.recordId] = record[key];
     Object.assign(projected, declaration.hooks?.mapRecord?.(record, state));
@@ -356,9 +359,12 @@ export class ResourceOperations {
     return Object.fromEntries(Object.entries(body).map(([key, value]) => [toSnake(key), this.wireValue(key, value)]));
   }
 
-  /** A field's value on the wire: file inputs as their content, the rest in wire names. */
+  /** A field's value on the wire: file inputs as their content, declared formats applied, the
+   *  rest in wire names. */
   private wireValue(key: string, value: unknown): unknown {
-    return this.declaration.files?.includes(key) ? fileUpload(value) : toWire(value);
+    if (this.declaration.files?.includes(key)) return fileUpload(value);
+    const format = this.declaration.wireFormats?.[key];
+    return format ? format.toWire(value) : toWire(value);
   }
 
   private recordKey(): string {

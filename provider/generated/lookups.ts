@@ -93,3 +93,12 @@ export type ListProjectProtectedEnvironmentsArgs = z.input<typeof l.listProjectP
 export const listGroupProtectedEnvironments = lookup(l.listGroupProtectedEnvironments);
 /** The arguments of {@link listGroupProtectedEnvironments}. */
 export type ListGroupProtectedEnvironmentsArgs = z.input<typeof l.listGroupProtectedEnvironments.args>;
+
+/**
+ * The feature flag user lists of a project (`userXids` as the forge sends it: comma-separated).
+ *
+ * `GET /projects/:project/feature_flags_user_lists`, every page, as an array of records. `await listFeatureFlagUserLists({...})`, or `listFeatureFlagUserLists.output({...})` with Pulumi inputs.
+ */
+export const listFeatureFlagUserLists = lookup(l.listFeatureFlagUserLists);
+/** The arguments of {@link listFeatureFlagUserLists}. */
+export type ListFeatureFlagUserListsArgs = z.input<typeof l.listFeatureFlagUserLists.args>;

@@ -134,3 +134,15 @@ export type GroupProtectedEnvironment = InstanceType<typeof GroupProtectedEnviro
 export type GroupProtectedEnvironmentArgs = ResourceArgs<typeof d.groupProtectedEnvironment.inputs>;
 /** The outputs of {@link GroupProtectedEnvironment}: every input and every declared output, each a Pulumi output. */
 export type GroupProtectedEnvironmentOutputs = ResourceOutputs<typeof d.groupProtectedEnvironment.inputs, typeof d.groupProtectedEnvironment.outputs>;
+
+/**
+ * A named list of users that a project's feature flags can be rolled out to.
+ *
+ * Import id: `<project>:<iid>` (the `import` resource option). Reference: docs/reference/FeatureFlagUserList.md
+ */
+export const FeatureFlagUserList = resourceClass(d.featureFlagUserList);
+export type FeatureFlagUserList = InstanceType<typeof FeatureFlagUserList>;
+/** The arguments of {@link FeatureFlagUserList}: its declared inputs, each a Pulumi input. */
+export type FeatureFlagUserListArgs = ResourceArgs<typeof d.featureFlagUserList.inputs>;
+/** The outputs of {@link FeatureFlagUserList}: every input and every declared output, each a Pulumi output. */
+export type FeatureFlagUserListOutputs = ResourceOutputs<typeof d.featureFlagUserList.inputs, typeof d.featureFlagUserList.outputs>;

@@ -1,5 +1,6 @@
 import { broadcastMessageLookups } from "./broadcast-messages";
 import { clusterAgentLookups } from "./cluster-agents";
+import { featureFlagLookups } from "./feature-flags";
 import { groupLookups } from "./groups";
 import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
@@ -17,4 +18,5 @@ export const lookupDeclarations = lookupsByName([
   ...clusterAgentLookups,
   ...jobTokenScopeLookups,
   ...protectedEnvironmentLookups,
+  ...featureFlagLookups,
 ]);

@@ -94,3 +94,9 @@ export const normalizers = {
   /** A numeric string names an id: `"42"` and `42` are the same project or group. */
   ref: (value: unknown) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
 };
+
+/** A list of strings that the API takes and returns comma-separated (`user_xids`). */
+export const commaSeparated = {
+  toWire: (value: unknown) => (Array.isArray(value) ? value.join(",") : value),
+  fromWire: (value: unknown) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value),
+};

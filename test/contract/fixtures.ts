@@ -266,4 +266,23 @@ export const fixtures: ContractFixture[] = [
       message: "Protected environment 'production' already exists",
     },
   },
+  {
+    declaration: d.featureFlagUserList,
+    inputs: async () => ({ project: "acme/web", name: "beta-testers", userXids: ["user-1", "user-2"] }),
+    update: (inputs) => ({ ...inputs, name: "early-adopters", userXids: ["user-3", "user-1"] }),
+    replace: (inputs) => ({ ...inputs, project: "acme/api" }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/projects/:project/feature_flags_user_lists/:iid", { project: outs["project"], iid: outs["iid"], user_xids: "intruder" });
+      return "userXids";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, userXids: ["a,b"] }), property: "userXids[0]" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/projects/:project/feature_flags_user_lists", { project: "acme/web", name: "taken", user_xids: "x" });
+        return { ...inputs, name: "taken" };
+      },
+      status: 400,
+      message: "Name has already been taken",
+    },
+  },
 ];

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { projectRef } from "../resources/common";
+import { defineLookup } from "./lookup";
+
+export const featureFlagLookups = [
+  defineLookup({
+    name: "listFeatureFlagUserLists",
+    summary: "The feature flag user lists of a project (`userXids` as the forge sends it: comma-separated).",
+    route: "GET /projects/:project/feature_flags_user_lists",
+    args: z.object({
+      /** The project: its id or full path. */
+      project: projectRef,
+      /** Only lists whose name contains this text. */
+      search: z.string().optional(),
+    }),
+    many: true,
+  }),
+] as const;
