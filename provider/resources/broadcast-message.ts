@@ -19,7 +19,7 @@ export const broadcastMessage = defineResource({
         .check(
           valueRule({
             format: "not-blank",
-            rule: "not only whitespace",
+            rule: "non-empty text, not only whitespace",
             // The empty string is min(1)'s; this rule is for text the forge would find blank.
             holds: (value) => value === "" || value.trim() !== "",
             message: (value) => `${show(value)} is only whitespace, and the forge refuses a blank message. Write the text to show.`,
