@@ -35,10 +35,21 @@ async function newAgent(world: World, project: string, name: string): Promise<nu
   return agent.body.id;
 }
 
+/** Changes the emulated instance's settings (`PUT /__emulator/settings`). */
+async function instanceSettings(world: World, settings: Record<string, boolean>): Promise<void> {
+  const response = await fetch(`${world.emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
+  if (!response.ok) throw new Error(`settings: ${response.status}`);
+}
+
 export const fixtures: ContractFixture[] = [
   {
     declaration: d.groupLabel,
-    inputs: async () => ({ group: "acme", name: "bug", color: "red", description: "Something is broken" }),
+    inputs: async (world) => {
+      // `archived` needs the labels_archive flag; without it the forge ignores the value, and
+      // setting then dropping it (removal.test.ts) would show nothing.
+      await instanceSettings(world, { labels_archive: true });
+      return { group: "acme", name: "bug", color: "red", description: "Something is broken" };
+    },
     update: (inputs) => ({ ...inputs, name: "defect", color: "#00AA00" }),
     optional: () => ({ description: "Something is broken", archived: true }),
     replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
