@@ -2,19 +2,11 @@
  * BroadcastMessage: the provider's check and the emulator's answer follow one rule, so that
  * what passes preview is what the forge accepts.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { implementation } from "../../provider/engine/runtime";
-import { startWorld, type World } from "./world";
+import { useWorld } from "./world";
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
-beforeEach(async () => {
-  await world.reset();
-  world.actAs("root");
-});
+const world = useWorld();
 
 const base = { message: "m", startsAt: "2099-01-01T00:00:00Z", endsAt: "2099-01-02T00:00:00Z" };
 
@@ -24,7 +16,7 @@ async function verdicts(inputs: Record<string, unknown>): Promise<{ check: strin
   const wire = Object.fromEntries(Object.entries(inputs).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]));
   let status = 201;
   try {
-    await world.api.request("POST", "/broadcast_messages", wire);
+    await world().api.request("POST", "/broadcast_messages", wire);
   } catch (error) {
     status = (error as { status: number }).status;
   }

@@ -1,6 +1,6 @@
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { declarations as d } from "../../provider/resources";
-import type { World } from "./world";
+import { instanceSettings, type World } from "./world";
 
 /**
  * What the contract suite needs to know of one resource: valid inputs (with their
@@ -33,12 +33,6 @@ const inFuture = (hours: number) => new Date(Date.now() + hours * 3_600_000).toI
 async function newAgent(world: World, project: string, name: string): Promise<number> {
   const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project, name });
   return agent.body.id;
-}
-
-/** Changes the emulated instance's settings (`PUT /__emulator/settings`). */
-async function instanceSettings(world: World, settings: Record<string, boolean>): Promise<void> {
-  const response = await fetch(`${world.emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
-  if (!response.ok) throw new Error(`settings: ${response.status}`);
 }
 
 export const fixtures: ContractFixture[] = [

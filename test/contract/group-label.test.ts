@@ -2,24 +2,12 @@
  * GroupLabel against the emulator: names as the forge stores them, a nullable description,
  * re-adoption after a lost answer by the exact name, and archived with and without the flag.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closeClients } from "../../provider/client";
+import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
-import { startWorld, type World } from "./world";
+import { instanceSettings, useWorld } from "./world";
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await closeClients();
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-  world.actAs("root");
-});
+const world = useWorld();
 
 const label = () => implementation("GroupLabel");
 
@@ -36,21 +24,21 @@ describe("GroupLabel", () => {
     const inputs = { group: "acme", name: "plain", color: "red", description: null };
     expect((await label().check({}, inputs)).failures).toBeUndefined();
     const created = await label().create(inputs);
-    const record = await world.api.request<{ description: unknown }>("GET", "/groups/:group/labels/:labelId", { group: "acme", labelId: created.outs["labelId"] });
+    const record = await world().api.request<{ description: unknown }>("GET", "/groups/:group/labels/:labelId", { group: "acme", labelId: created.outs["labelId"] });
     expect(record.body.description).toBeNull();
     expect(await label().diff(created.id, created.outs as State, inputs)).toMatchObject({ changes: false });
   });
 
   it("finds the label it made after a lost answer by its exact name, even when the name is another label's id", async () => {
-    const other = await world.api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "other", color: "blue" });
+    const other = await world().api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "other", color: "blue" });
     const name = String(other.body.id);
-    await fetch(`${world.emulator.url}/__emulator/faults`, {
+    await fetch(`${world().emulator.url}/__emulator/faults`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "^/groups/[^/]+/labels$", status: 504, after: true, times: 1 }),
     });
     const created = await label().create({ group: "acme", name, color: "red" });
-    const listed = await world.api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" });
+    const listed = await world().api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" });
     const made = listed.find((candidate) => candidate.name === name);
     expect(listed).toHaveLength(2);
     expect(created.outs).toMatchObject({ name, labelId: made?.id });
@@ -66,7 +54,7 @@ describe("GroupLabel", () => {
     const { archived: _archived, ...dropped } = inputs;
     await label().update(ignored.id, ignored.outs as State, dropped);
 
-    await fetch(`${world.emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ labels_archive: true }) });
+    await instanceSettings(world(), { labels_archive: true });
     const archived = await label().create({ ...inputs, name: "older" });
     expect(archived.outs["archived"]).toBe(true);
   });
