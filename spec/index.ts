@@ -17,6 +17,9 @@ export const BROADCAST_THEMES = ["indigo", "light-indigo", "blue", "light-blue",
 /** Kinds of broadcast messages (`banner` is the default). */
 export const BROADCAST_TYPES = ["banner", "notification"] as const;
 
+/** A broadcast message's `font` ("foreground color hex code"): `#RGB` or `#RRGGBB`, no colour names. */
+export const BROADCAST_FONT = /^#(?:[0-9A-Fa-f]{3}){1,2}$/;
+
 /** Roles a broadcast message may target (Guest to Owner). */
 export const BROADCAST_TARGET_LEVELS = [10, 15, 20, 30, 40, 50] as const;
 

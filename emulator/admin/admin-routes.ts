@@ -11,6 +11,7 @@ export const ADMIN_PREFIX = "/__emulator";
 const settingsParams = z.object({
   job_token_scope_enforced: paramBoolean().optional(),
   member_promotion_management: paramBoolean().optional(),
+  labels_archive: paramBoolean().optional(),
 });
 const requestsQuery = z.object({ since: paramInteger().optional() });
 

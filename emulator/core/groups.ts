@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Collection } from "./collection";
 import type { GroupRecord } from "./records";
 import type { Database } from "./state";
@@ -59,8 +60,12 @@ export class Groups extends Collection<GroupRecord> {
     return `${this.database.baseUrl}/groups/${this.fullPath(group)}`;
   }
 
-  /** The group record of `GET /groups/:id` (the fields lookups need, not every tier field). */
-  serialize(group: GroupRecord): Record<string, unknown> {
+  /**
+   * The group record of `GET /groups/:id` (Document 1's Group, without the Premium fields):
+   * `privileged` (an Owner or an administrator) adds `runners_token` and
+   * `enabled_git_access_protocol`. The projects and custom attributes are the caller's to add.
+   */
+  serialize(group: GroupRecord, options: { privileged?: boolean } = {}): Record<string, unknown> {
     return {
       id: group.id,
       web_url: this.webUrl(group),
@@ -80,12 +85,26 @@ export class Groups extends Collection<GroupRecord> {
       lfs_enabled: true,
       default_branch: null,
       request_access_enabled: true,
+      repository_storage: "default",
+      // Integer in the spec; the service answers null while no template project is chosen.
+      file_template_project_id: null,
       full_name: this.fullName(group),
       full_path: this.fullPath(group),
       created_at: group.created_at,
       parent_id: group.parent_id,
       avatar_url: null,
+      // Sharing a group with a group is not among the spec's operations, and a share would
+      // change who may do what everywhere: not modelled, so no group has any.
       shared_with_groups: [],
+      ip_restriction_ranges: null,
+      math_rendering_limits_enabled: true,
+      lock_math_rendering_limits_enabled: false,
+      only_allow_merge_if_pipeline_succeeds: false,
+      allow_merge_on_skipped_pipeline: false,
+      only_allow_merge_if_all_discussions_are_resolved: false,
+      allow_personal_snippets: true,
+      ...(group.parent_id === null ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
+      ...(options.privileged ? { runners_token: runnersToken(group), enabled_git_access_protocol: "all" } : {}),
     };
   }
 
@@ -102,4 +121,9 @@ export class Groups extends Collection<GroupRecord> {
       web_url: this.webUrl(group),
     };
   }
+}
+
+/** A group's runner registration token: stable per group, in the service's `GR1348941` form. */
+function runnersToken(group: GroupRecord): string {
+  return `GR1348941${createHash("sha256").update(`runners-token:${group.id}`).digest("base64url").slice(0, 20)}`;
 }

@@ -37,6 +37,8 @@ export interface GroupRecord {
   parent_id: number | null;
   created_at: string;
   members: Membership[];
+  /** Custom attributes (administrators read them with `with_custom_attributes`); none when absent. */
+  custom_attributes?: { key: string; value: string }[];
 }
 
 /** A group a project is shared with (the project's "invited groups"). */

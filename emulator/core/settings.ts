@@ -4,9 +4,11 @@ export interface InstanceSettings {
   job_token_scope_enforced: boolean;
   /** `enable_member_promotion_management`: promotions into billable roles are queued. */
   member_promotion_management: boolean;
+  /** The `labels_archive` feature flag: labels can be archived and listings filtered by it. */
+  labels_archive: boolean;
 }
 
-/** Settings of a fresh instance: no enforcement, no promotion queue. */
+/** Settings of a fresh instance: no enforcement, no promotion queue, no label archiving (the flag is off by default). */
 export function defaultSettings(): InstanceSettings {
-  return { job_token_scope_enforced: false, member_promotion_management: false };
+  return { job_token_scope_enforced: false, member_promotion_management: false, labels_archive: false };
 }

@@ -34,7 +34,7 @@ export const labelLookups = [
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,
-      /** The label's id or its title. */
+      /** The label's id or its title. Digits are read as an id first: find a label titled "123" with listGroupLabels. */
       labelId: z.union([serverId, z.string().min(1)]),
       /** Look in the ancestor groups too. */
       includeAncestorGroups: flag,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
-import { crossFieldRule, datetime, normalizers, roleList, serverId, show, wordList } from "./common";
+import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
+import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
 
 /**
  * A message shown to every user of the instance (administrator only). Anyone can read broadcast
@@ -13,7 +13,18 @@ export const broadcastMessage = defineResource({
   inputs: z
     .object({
       /** The text (Markdown). Readable by anyone: no secrets. */
-      message: z.string().min(1),
+      message: z
+        .string()
+        .min(1)
+        .check(
+          valueRule({
+            format: "not-blank",
+            rule: "non-empty text, not only whitespace",
+            // The empty string is min(1)'s; this rule is for text the forge would find blank.
+            holds: (value) => value === "" || value.trim() !== "",
+            message: (value) => `${show(value)} is only whitespace, and the forge refuses a blank message. Write the text to show.`,
+          }),
+        ),
       /** When it starts showing (ISO 8601, UTC). The forge defaults to now. */
       startsAt: datetime.optional(),
       /** When it stops showing (ISO 8601, UTC). The forge defaults to one hour after now. */
@@ -21,7 +32,7 @@ export const broadcastMessage = defineResource({
       /** Foreground colour, hex (`#FFFFFF`). */
       font: z
         .string()
-        .regex(/^#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?$/, { error: (issue) => `${show(issue.input)} is not a hex colour. Write it as "#RGB" or "#RRGGBB", such as "#FFFFFF".` })
+        .regex(BROADCAST_FONT, { error: (issue) => `${show(issue.input)} is not a hex colour. Write it as "#RGB" or "#RRGGBB", such as "#FFFFFF".` })
         .optional(),
       /** Show only to users with one of these roles (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner). */
       targetAccessLevels: z

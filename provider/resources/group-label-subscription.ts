@@ -9,7 +9,7 @@ export const groupLabelSubscription = defineResource({
   inputs: z.object({
     /** The group: its id or full path. */
     group: groupRef,
-    /** The label: its id or its title. */
+    /** The label: its id or its title. Digits are read as an id first: give a numeric title's label by its id. */
     labelId: z.union([z.number().int().positive(), z.string().min(1)]),
   }),
   outputs: z.object({

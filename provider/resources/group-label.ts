@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { groupRef, labelColor, normalizers, serverId } from "./common";
+import { groupRef, labelColor, normalizers, serverId, show, valueRule } from "./common";
 
 /** A label of a group, available to every project and subgroup of that group. */
 export const groupLabel = defineResource({
@@ -9,13 +9,36 @@ export const groupLabel = defineResource({
   inputs: z.object({
     /** The group: its id or full path. Changing it replaces the label. */
     group: groupRef,
-    /** The label's name. A rename is an update (sent as `new_name`), not a replacement. */
-    name: z.string().min(1),
+    /**
+     * The label's name. A rename is an update (sent as `new_name`), not a replacement. The forge
+     * trims names, so spaces at either end are refused rather than sent.
+     */
+    name: z
+      .string()
+      .min(1)
+      .check(
+        // Refused, not trimmed for the user: the name is the label's identity (it is found by
+        // it, and labels are addressed by title), so " x" and "x" must not look like two labels
+        // in a program while the forge holds one.
+        valueRule({
+          format: "trimmed",
+          rule: "no spaces at either end (the forge trims them)",
+          holds: (value) => value === "" || value === value.trim(),
+          message: (value) =>
+            value.trim() === ""
+              ? `${show(value)} is only whitespace, and the forge refuses a blank name. Write the label's name.`
+              : `${show(value)} has spaces at either end, which the forge removes. Write ${show(value.trim())}.`,
+        }),
+      ),
     /** `#RRGGBB` or a CSS colour name (`red`); the forge stores names as hex, and that is not a change. */
     color: labelColor,
-    /** A description of the label. */
-    description: z.string().optional(),
-    /** Archived labels are hidden from pickers (needs the forge's `labels_archive` flag). */
+    /** A description of the label; null, like leaving it out at creation, means none. */
+    description: z.string().nullable().optional(),
+    /**
+     * Archived labels are hidden from pickers. Needs the forge's `labels_archive` flag: without
+     * it the forge ignores the value, the label stays unarchived, and each preview shows the
+     * difference.
+     */
     archived: z.boolean().optional(),
   }),
   outputs: z.object({
@@ -32,13 +55,19 @@ export const groupLabel = defineResource({
   read: "GET /groups/:group/labels/:labelId",
   update: "PUT /groups/:group/labels/:labelId",
   delete: "DELETE /groups/:group/labels/:labelId",
-  // The label endpoints accept a title where an id goes: that finds a label after a lost answer.
-  findExisting: "GET /groups/:group/labels/:name",
+  // A label after a lost answer is found by listing and matching the name exactly: read by
+  // title, a name made of digits would be taken for another label's id.
+  findExisting: {
+    list: "GET /groups/:group/labels",
+    where: (record, state) => record["name"] === state["name"],
+  },
   replaceOn: ["group"],
   // A name is unique across a group and its ancestors: a label moved to a subgroup would clash
   // with itself if the new one were created first.
   deleteBeforeReplace: true,
   updateWireNames: { name: "new_name" },
+  // Dropping archived sends false: it unarchives with the labels_archive flag, and is ignored
+  // (harmlessly: nothing can be archived) without it.
   resets: { description: "", archived: false },
   normalize: { color: normalizers.color, group: normalizers.ref },
 });

@@ -1,6 +1,6 @@
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { declarations as d } from "../../provider/resources";
-import type { World } from "./world";
+import { instanceSettings, type World } from "./world";
 
 /**
  * What the contract suite needs to know of one resource: valid inputs (with their
@@ -38,7 +38,12 @@ async function newAgent(world: World, project: string, name: string): Promise<nu
 export const fixtures: ContractFixture[] = [
   {
     declaration: d.groupLabel,
-    inputs: async () => ({ group: "acme", name: "bug", color: "red", description: "Something is broken" }),
+    inputs: async (world) => {
+      // `archived` needs the labels_archive flag; without it the forge ignores the value, and
+      // setting then dropping it (removal.test.ts) would show nothing.
+      await instanceSettings(world, { labels_archive: true });
+      return { group: "acme", name: "bug", color: "red", description: "Something is broken" };
+    },
     update: (inputs) => ({ ...inputs, name: "defect", color: "#00AA00" }),
     optional: () => ({ description: "Something is broken", archived: true }),
     replace: (inputs) => ({ ...inputs, group: "acme/platform" }),

@@ -15,6 +15,16 @@ it("reads a group by path and by id", async () => {
   expect(await lookups.getGroup({ group: world.groupId("acme") })).toMatchObject({ fullPath: "acme" });
 });
 
+it("reads a group with its projects by default, without them on request, and custom attributes for an administrator", async () => {
+  const full = await lookups.getGroup({ group: "acme/platform" });
+  expect((full["projects"] as { pathWithNamespace: string }[]).map((project) => project.pathWithNamespace)).toEqual(["acme/platform/deployer"]);
+  expect((full["sharedProjects"] as { pathWithNamespace: string }[]).map((project) => project.pathWithNamespace)).toEqual(["acme/web"]);
+  expect(full).toMatchObject({ repositoryStorage: "default", runnersToken: expect.stringMatching(/^GR1348941/) });
+  const bare = await lookups.getGroup({ group: "acme", withProjects: false, withCustomAttributes: true });
+  expect(bare).not.toHaveProperty("projects");
+  expect(bare["customAttributes"]).toEqual([]);
+});
+
 it("lists and gets group labels, with filters sent as snake_case query parameters", async () => {
   for (const name of ["alpha", "beta", "gamma"]) {
     await world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: "#112233" });

@@ -2,26 +2,14 @@
  * The engine and client under the emulator's injected faults: retries where they are safe,
  * and no duplicate or orphan when a create's answer is lost after the server did the work.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { closeClients } from "../../provider/client";
+import { expect, it } from "vitest";
 import { implementation } from "../../provider/engine/runtime";
-import { startWorld, type World } from "./world";
+import { useWorld } from "./world";
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await closeClients();
-  await world?.close();
-});
-beforeEach(async () => {
-  await world.reset();
-  world.actAs("root");
-});
+const world = useWorld();
 
 async function fault(spec: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${world.emulator.url}/__emulator/faults`, {
+  const response = await fetch(`${world().emulator.url}/__emulator/faults`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(spec),
@@ -30,11 +18,11 @@ async function fault(spec: Record<string, unknown>): Promise<void> {
 }
 
 async function requests(method: string, pathPart: string): Promise<{ status: number }[]> {
-  const log = (await (await fetch(`${world.emulator.url}/__emulator/requests`)).json()) as { method: string; path: string; status: number }[];
+  const log = (await (await fetch(`${world().emulator.url}/__emulator/requests`)).json()) as { method: string; path: string; status: number }[];
   return log.filter((entry) => entry.method === method && entry.path.includes(pathPart));
 }
 
-const count = async (path: string, params: Record<string, unknown>) => (await world.api.list(path, params)).length;
+const count = async (path: string, params: Record<string, unknown>) => (await world().api.list(path, params)).length;
 
 it("a label create whose answer is lost (504 after the work) is found, not made twice", async () => {
   await fault({ method: "POST", path: "^/groups/[^/]+/labels$", status: 504, after: true, times: 1 });

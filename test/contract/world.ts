@@ -1,4 +1,5 @@
-import { ForgeClient } from "../../provider/client";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { closeClients, ForgeClient } from "../../provider/client";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 
 interface SeedUser { id: number; username: string; token: string; admin: boolean }
@@ -61,4 +62,33 @@ export function worldOf(emulator: RunningEmulator): World {
     },
     close: () => emulator.close(),
   };
+}
+
+/**
+ * One world for a test file, back to the seed and acting as root before each test. Returns an
+ * accessor because the world exists only once `beforeAll` has run.
+ */
+export function useWorld(): () => World {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await startWorld();
+  });
+  afterAll(async () => {
+    await closeClients();
+    await world?.close();
+  });
+  beforeEach(async () => {
+    await world!.reset();
+    world!.actAs("root");
+  });
+  return () => {
+    if (!world) throw new Error("world not started");
+    return world;
+  };
+}
+
+/** Changes the emulated instance's settings (`PUT /__emulator/settings`). */
+export async function instanceSettings(world: World, settings: Record<string, boolean>): Promise<void> {
+  const response = await fetch(`${world.emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
+  if (!response.ok) throw new Error(`settings: ${response.status}`);
 }

@@ -31,7 +31,7 @@ describe("broadcast messages", () => {
         starts_at: "2099-01-01T00:00:00Z",
         ends_at: "2099-01-02T00:00:00Z",
         target_access_levels: [30, 40],
-        broadcast_type: "notification",
+        broadcast_type: "banner",
         theme: "light-blue",
         dismissable: true,
       },
@@ -41,10 +41,55 @@ describe("broadcast messages", () => {
       starts_at: "2099-01-01T00:00:00.000Z",
       ends_at: "2099-01-02T00:00:00.000Z",
       target_access_levels: [30, 40],
-      broadcast_type: "notification",
+      broadcast_type: "banner",
       theme: "light-blue",
       dismissable: true,
     });
+  });
+
+  it("gives notifications no theme, and refuses one sent for a notification", async () => {
+    const notification = await api("POST", "/broadcast_messages", { as: "root", json: { message: "n", broadcast_type: "notification" } });
+    expect(notification.status).toBe(201);
+    expect(notification.body.theme).toBeNull();
+    const refused = await api("POST", "/broadcast_messages", { as: "root", json: { message: "n", broadcast_type: "notification", theme: "red" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: { theme: ["is only available for banners"] } });
+
+    // A banner turned into a notification keeps no visible theme; a theme sent with the change is refused.
+    const banner = (await api("POST", "/broadcast_messages", { as: "root", json: { message: "b", theme: "dark" } })).body.id;
+    expect((await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { broadcast_type: "notification", theme: "red" } })).status).toBe(400);
+    const turned = await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { broadcast_type: "notification" } });
+    expect(turned.body).toMatchObject({ broadcast_type: "notification", theme: null });
+    expect((await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { theme: "red" } })).status).toBe(400);
+    const back = await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { broadcast_type: "banner" } });
+    expect(back.body).toMatchObject({ broadcast_type: "banner", theme: "dark" });
+  });
+
+  it("takes font as a hex code of 3 or 6 digits, kept as sent, and refuses colour names", async () => {
+    for (const font of ["#FFF", "#1f1E24", "#FFFFFF"]) {
+      const res = await api("POST", "/broadcast_messages", { as: "root", json: { message: "m", font } });
+      expect(res.status, font).toBe(201);
+      expect(res.body.font).toBe(font);
+    }
+    for (const font of ["white", "FFFFFF", "#FFFF", "#GGGGGG"]) {
+      const res = await api("POST", "/broadcast_messages", { as: "root", json: { message: "m", font } });
+      expect(res.status, font).toBe(400);
+      expect(res.body).toEqual({ message: { font: ["must be a valid color code"] } });
+    }
+  });
+
+  it("refuses a window that ends when or before it starts", async () => {
+    for (const ends_at of ["2099-01-01T00:00:00Z", "2098-12-31T23:59:59Z"]) {
+      const res = await api("POST", "/broadcast_messages", { as: "root", json: { message: "m", starts_at: "2099-01-01T00:00:00Z", ends_at } });
+      expect(res.status, ends_at).toBe(400);
+      expect(res.body).toEqual({ message: { ends_at: ["must be after the start date"] } });
+    }
+  });
+
+  it("refuses a blank message on create and update", async () => {
+    expect((await api("POST", "/broadcast_messages", { as: "root", json: { message: "  " } })).body).toEqual({ message: { message: ["can't be blank"] } });
+    const id = (await api("POST", "/broadcast_messages", { as: "root", json: { message: "m" } })).body.id;
+    expect((await api("PUT", `/broadcast_messages/${id}`, { as: "root", json: { message: "\t" } })).status).toBe(400);
   });
 
   it("accepts target_access_levels in form bracket notation", async () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { useEmulator } from "./helpers";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator } from "../../emulator";
+import { seedState } from "../../emulator/admin/seed";
+import { call, useEmulator } from "./helpers";
 
-const { api } = useEmulator();
+const { api, admin, emulator } = useEmulator();
+
+const archiving = () => admin("PUT", "/settings", { labels_archive: true });
 
 const createLabel = (group: string, json: Record<string, unknown>, as: "max" | "root" = "max") =>
   api("POST", `/groups/${encodeURIComponent(group)}/labels`, { as, json });
@@ -18,7 +25,6 @@ describe("group labels: create", () => {
       description_html: '<p dir="auto">Broken</p>',
       subscribed: false,
       archived: false,
-      open_issues_count: 0,
     });
     expect(typeof res.body.id).toBe("number");
   });
@@ -108,7 +114,8 @@ describe("group labels: list and read", () => {
     expect(await names("/groups/acme/labels?include_descendant_groups=true")).toEqual(["sub", "top"]);
   });
 
-  it("filters by search and by archived", async () => {
+  it("filters by search and by archived (with the labels_archive flag)", async () => {
+    await archiving();
     await createLabel("acme", { name: "frontend", color: "red" });
     await createLabel("acme", { name: "backend", color: "red", archived: true });
     const names = async (query: string) =>
@@ -129,8 +136,89 @@ describe("group labels: list and read", () => {
   });
 });
 
+describe("group labels: the labels_archive flag", () => {
+  it("is off by default: archived is ignored on create, update and in the listing's filter", async () => {
+    expect((await admin("GET", "/settings")).body.labels_archive).toBe(false);
+    const created = await createLabel("acme", { name: "old", color: "red", archived: true });
+    expect(created.status).toBe(201);
+    expect(created.body.archived).toBe(false);
+    const updated = await api("PUT", `/groups/acme/labels/${created.body.id}`, { as: "max", json: { archived: true } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.archived).toBe(false);
+    const names = async (query: string) => (await api("GET", `/groups/acme/labels?${query}`, { as: "dev" })).body.map((l: { name: string }) => l.name);
+    expect(await names("archived=true")).toEqual(["old"]);
+    expect(await names("archived=false")).toEqual(["old"]);
+  });
+
+  it("when on, archives and unarchives", async () => {
+    await archiving();
+    const created = await createLabel("acme", { name: "old", color: "red", archived: true });
+    expect(created.body.archived).toBe(true);
+    const updated = await api("PUT", `/groups/acme/labels/${created.body.id}`, { as: "max", json: { archived: false } });
+    expect(updated.body.archived).toBe(false);
+  });
+});
+
+describe("group labels: counts and project labels", () => {
+  it("gives the counts only with with_counts=true", async () => {
+    const created = await createLabel("acme", { name: "counted", color: "red" });
+    for (const record of [created.body, (await api("GET", "/groups/acme/labels/counted", { as: "dev" })).body, (await api("GET", "/groups/acme/labels", { as: "dev" })).body[0]]) {
+      expect(record).not.toHaveProperty("open_issues_count");
+      expect(record).not.toHaveProperty("closed_issues_count");
+      expect(record).not.toHaveProperty("open_merge_requests_count");
+    }
+    const counted = (await api("GET", "/groups/acme/labels?with_counts=true", { as: "dev" })).body[0];
+    expect(counted).toMatchObject({ name: "counted", open_issues_count: 0, closed_issues_count: 0, open_merge_requests_count: 0 });
+  });
+
+  it("leaves out the labels of the group's projects unless only_group_labels=false", async () => {
+    const seeded = emulator().seed.projects as { id: number; path_with_namespace: string }[];
+    const web = seeded.find((p) => p.path_with_namespace === "acme/web")!.id;
+    const dir = mkdtempSync(join(tmpdir(), "labels-"));
+    const path = join(dir, "state.json");
+    // A project label can only come from a state file: the emulator serves no project label routes.
+    const state = seedState();
+    const acme = state.groups.find((g) => g.path === "acme" && g.parent_id === null)!.id;
+    (state as unknown as { labels: unknown[] }).labels.push(
+      { id: 900, group_id: null, project_id: web, title: "project-level", color: "#00FF00", description: null, archived: false, subscriber_ids: [], created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" },
+      { id: 901, group_id: acme, title: "group-level", color: "#FF0000", description: null, archived: false, subscriber_ids: [], created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" },
+    );
+    writeFileSync(path, JSON.stringify(state));
+    const loaded = await startEmulator({ statePath: path });
+    try {
+      const names = async (query: string) =>
+        (await call(loaded.url, "GET", `/groups/acme/labels${query}`, { as: "dev" })).body.map((l: { name: string; is_project_label: boolean }) => `${l.name}:${l.is_project_label}`);
+      expect(await names("")).toEqual(["group-level:false"]);
+      expect(await names("?only_group_labels=true")).toEqual(["group-level:false"]);
+      expect(await names("?only_group_labels=false")).toEqual(["group-level:false", "project-level:true"]);
+      expect((await call(loaded.url, "GET", "/groups/acme/labels/project-level", { as: "dev" })).status).toBe(404);
+      expect((await call(loaded.url, "GET", "/groups/acme/labels/project-level?only_group_labels=false", { as: "dev" })).status).toBe(200);
+      // Writes through the group never reach a project's label.
+      expect((await call(loaded.url, "DELETE", "/groups/acme/labels/900", { as: "max" })).status).toBe(404);
+    } finally {
+      await loaded.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("group labels: lookup by id or title", () => {
+  it("tries digits as an id first: a label titled with another label's id is reached by listing", async () => {
+    const first = (await createLabel("acme", { name: "first", color: "red" })).body;
+    const numeric = (await createLabel("acme", { name: String(first.id), color: "blue" })).body;
+    expect((await api("GET", `/groups/acme/labels/${first.id}`, { as: "dev" })).body.id).toBe(first.id);
+    const listed = (await api("GET", "/groups/acme/labels", { as: "dev" })).body;
+    expect(listed.find((l: { name: string }) => l.name === String(first.id)).id).toBe(numeric.id);
+    // Without a label of that id in scope, the digits are a title.
+    expect((await api("GET", "/groups/acme/labels/999999", { as: "dev" })).status).toBe(404);
+    const lone = (await createLabel("acme", { name: "424242", color: "blue" })).body;
+    expect((await api("GET", "/groups/acme/labels/424242", { as: "dev" })).body.id).toBe(lone.id);
+  });
+});
+
 describe("group labels: update and delete", () => {
   it("renames through new_name and changes color, description and archived", async () => {
+    await archiving();
     const label = (await createLabel("acme", { name: "old", color: "red" })).body;
     const res = await api("PUT", `/groups/acme/labels/${label.id}`, {
       as: "max",
@@ -147,6 +235,19 @@ describe("group labels: update and delete", () => {
     expect(res.text).toBe(
       '{"error":"new_name, color, description, archived are missing, at least one parameter must be provided"}',
     );
+  });
+
+  it("refuses a rename onto a title of an ancestor group, as it refuses one of the group", async () => {
+    await createLabel("acme", { name: "inherited", color: "red" });
+    const own = (await createLabel("acme/platform", { name: "own", color: "red" })).body;
+    const res = await api("PUT", `/groups/acme%2Fplatform/labels/${own.id}`, { as: "max", json: { new_name: "inherited" } });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('{"message":{"title":["has already been taken"]}}');
+    // A descendant's title stays free, as it is for create; renaming to its own title is no clash.
+    await createLabel("acme/platform", { name: "below", color: "red" });
+    const top = (await createLabel("acme", { name: "top", color: "red" })).body;
+    expect((await api("PUT", `/groups/acme/labels/${top.id}`, { as: "max", json: { new_name: "below" } })).status).toBe(200);
+    expect((await api("PUT", `/groups/acme/labels/${top.id}`, { as: "max", json: { new_name: " below " } })).status).toBe(200);
   });
 
   it("refuses a rename onto a taken title", async () => {

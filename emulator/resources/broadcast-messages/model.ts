@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../../spec";
+import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../../spec";
 import type { Collection } from "../../core/collection";
-import { normaliseColor } from "../../core/colors";
 import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";
 import { addMilliseconds, isoTimestamp } from "../../core/time";
@@ -77,15 +76,14 @@ export class BroadcastMessages {
       message: input.message,
       starts_at: startsAt,
       ends_at: input.ends_at ?? addMilliseconds(isoTimestamp(), ONE_HOUR_MS),
-      font: this.checkedFont(input.font) ?? "#FFFFFF",
+      font: checkedFont(input.font) ?? "#FFFFFF",
       target_access_levels: input.target_access_levels ?? [],
       target_path: input.target_path ?? "",
       broadcast_type: input.broadcast_type ?? "banner",
       dismissable: input.dismissable ?? false,
       theme: input.theme ?? "indigo",
     };
-    this.checkWindow(record);
-    if (!record.message.trim()) throw modelValidationError("message", "can't be blank");
+    checkRecord(record, input.theme);
     this.messages.insert(record);
     return this.serialize(record);
   }
@@ -94,13 +92,12 @@ export class BroadcastMessages {
     this.core.permissions.requireAdmin(actor);
     const record = this.find(id);
     const input = validate(updateBroadcastMessageParams, params);
-    const font = this.checkedFont(input.font);
+    const font = checkedFont(input.font);
     const next: BroadcastMessageRecord = {
       ...record,
       ...definedOnly({ ...input, font }),
     };
-    this.checkWindow(next);
-    if (!next.message.trim()) throw modelValidationError("message", "can't be blank");
+    checkRecord(next, input.theme);
     Object.assign(record, next);
     return this.serialize(record);
   }
@@ -124,7 +121,9 @@ export class BroadcastMessages {
       target_path: record.target_path,
       broadcast_type: record.broadcast_type,
       dismissable: record.dismissable,
-      theme: record.theme,
+      // Themes are for banners only (S1, S2): a notification has none. A banner's theme is kept
+      // while the message is a notification and shows again if it becomes a banner.
+      theme: record.broadcast_type === "banner" ? record.theme : null,
     };
   }
 
@@ -132,17 +131,27 @@ export class BroadcastMessages {
     return this.messages.requirePathId("id", id);
   }
 
-  private checkedFont(font: string | undefined): string | undefined {
-    if (font === undefined) return undefined;
-    const color = normaliseColor(font);
-    if (color === undefined) throw modelValidationError("font", "must be a valid color code");
-    return color;
-  }
+}
 
-  private checkWindow(record: BroadcastMessageRecord): void {
-    if (Date.parse(record.ends_at) < Date.parse(record.starts_at)) {
-      throw modelValidationError("ends_at", "must be after the start date");
-    }
+/** The spec's "foreground color hex code": `#RGB` or `#RRGGBB`, kept as sent (no colour names). */
+function checkedFont(font: string | undefined): string | undefined {
+  if (font !== undefined && !BROADCAST_FONT.test(font)) throw modelValidationError("font", "must be a valid color code");
+  return font;
+}
+
+/** Rules across fields, on the record as it would be stored; `theme` is the one sent, if any. */
+function checkRecord(record: BroadcastMessageRecord, theme: string | undefined): void {
+  if (!record.message.trim()) throw modelValidationError("message", "can't be blank");
+  // The spec does not say whether an empty window (ends_at = starts_at) is allowed; the
+  // service's message says "after", and such a message would never show: refused, as the
+  // provider's check does.
+  if (Date.parse(record.ends_at) <= Date.parse(record.starts_at)) {
+    throw modelValidationError("ends_at", "must be after the start date");
+  }
+  // "Banners only" (S2): a theme sent for a notification is refused rather than dropped, as the
+  // provider's check does; the spec gives no wording, this is the model error's usual form.
+  if (theme !== undefined && record.broadcast_type === "notification") {
+    throw modelValidationError("theme", "is only available for banners");
   }
 }
 

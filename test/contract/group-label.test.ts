@@ -1,0 +1,61 @@
+/**
+ * GroupLabel against the emulator: names as the forge stores them, a nullable description,
+ * re-adoption after a lost answer by the exact name, and archived with and without the flag.
+ */
+import { describe, expect, it } from "vitest";
+import type { State } from "../../provider/engine/declaration";
+import { implementation } from "../../provider/engine/runtime";
+import { instanceSettings, useWorld } from "./world";
+
+const world = useWorld();
+
+const label = () => implementation("GroupLabel");
+
+describe("GroupLabel", () => {
+  it("refuses a name with spaces at either end in check, saying what the forge would store", async () => {
+    const result = await label().check({}, { group: "acme", name: " x", color: "red" });
+    expect(result.failures).toEqual([{ property: "name", reason: '" x" has spaces at either end, which the forge removes. Write "x".' }]);
+    const blank = await label().check({}, { group: "acme", name: "  ", color: "red" });
+    expect(blank.failures?.map((failure) => failure.reason)).toEqual(['"  " is only whitespace, and the forge refuses a blank name. Write the label\'s name.']);
+    expect((await label().check({}, { group: "acme", name: "x y", color: "red" })).failures).toBeUndefined();
+  });
+
+  it("takes a null description, which the forge stores as none", async () => {
+    const inputs = { group: "acme", name: "plain", color: "red", description: null };
+    expect((await label().check({}, inputs)).failures).toBeUndefined();
+    const created = await label().create(inputs);
+    const record = await world().api.request<{ description: unknown }>("GET", "/groups/:group/labels/:labelId", { group: "acme", labelId: created.outs["labelId"] });
+    expect(record.body.description).toBeNull();
+    expect(await label().diff(created.id, created.outs as State, inputs)).toMatchObject({ changes: false });
+  });
+
+  it("finds the label it made after a lost answer by its exact name, even when the name is another label's id", async () => {
+    const other = await world().api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "other", color: "blue" });
+    const name = String(other.body.id);
+    await fetch(`${world().emulator.url}/__emulator/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ method: "POST", path: "^/groups/[^/]+/labels$", status: 504, after: true, times: 1 }),
+    });
+    const created = await label().create({ group: "acme", name, color: "red" });
+    const listed = await world().api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" });
+    const made = listed.find((candidate) => candidate.name === name);
+    expect(listed).toHaveLength(2);
+    expect(created.outs).toMatchObject({ name, labelId: made?.id });
+    expect(created.outs["labelId"]).not.toBe(other.body.id);
+  });
+
+  it("archives with the labels_archive flag; without it the forge ignores archived, and the difference shows", async () => {
+    const inputs = { group: "acme", name: "old", color: "red", archived: true };
+    const ignored = await label().create(inputs);
+    expect(ignored.outs["archived"]).toBe(false);
+    expect(await label().diff(ignored.id, ignored.outs as State, inputs)).toMatchObject({ changes: true });
+    // Dropping archived sends the reset (false), which the forge takes without the flag too.
+    const { archived: _archived, ...dropped } = inputs;
+    await label().update(ignored.id, ignored.outs as State, dropped);
+
+    await instanceSettings(world(), { labels_archive: true });
+    const archived = await label().create({ ...inputs, name: "older" });
+    expect(archived.outs["archived"]).toBe(true);
+  });
+});
