@@ -1,0 +1,9 @@
+/**
+ * What an instance administrator declares on a forge, as code. Each area lives in a module of
+ * its own beside this file; this entry point loads them and exports what they export.
+ *
+ * Connection: FORGE_BASE_URL and FORGE_TOKEN (an administrator's token) in the environment, or
+ * stack config `forge:baseUrl` and `pulumi config set --secret forge:token ...`. Defaults fit the
+ * emulator's seed (see README.md).
+ */
+export {};
