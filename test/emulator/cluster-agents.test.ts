@@ -118,6 +118,31 @@ describe("agent tokens", () => {
   });
 });
 
+describe("agent_id below an agent (Document 2: integer or string)", () => {
+  it("is looked up as given: text that is no agent's id is a missing agent, 404", async () => {
+    const agent = await registerAgent();
+    for (const below of ["tokens", "url_configurations"]) {
+      const found = await api("GET", `${AGENTS}/${agent}/${below}`, { as: "dev" });
+      expect(found.status).toBe(200);
+      for (const ref of ["prod-agent", "abc", "999"]) {
+        const res = await api("GET", `${AGENTS}/${ref}/${below}`, { as: "dev" });
+        expect(res.status).toBe(404);
+        expect(res.text).toBe('{"message":"404 Not found"}');
+      }
+      // The project's rules come first.
+      expect((await api("GET", `${AGENTS}/abc/${below}`, { as: "rita" })).status).toBe(403);
+    }
+    const token = await api("POST", `${AGENTS}/abc/tokens`, { as: "max", json: { name: "t" } });
+    expect(token.status).toBe(404);
+  });
+
+  it("stays an integer when it addresses the agent itself", async () => {
+    const res = await api("GET", `${AGENTS}/abc`, { as: "dev" });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('{"error":"agent_id is invalid"}');
+  });
+});
+
 describe("agent URL configurations", () => {
   it("uses JWT without a client certificate and returns a base64 public key", async () => {
     const agent = await registerAgent();
