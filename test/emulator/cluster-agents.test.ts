@@ -167,7 +167,7 @@ describe("agent URL configurations", () => {
 
   it("requires client_cert and client_key together", async () => {
     const agent = await registerAgent();
-    const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url: "u", client_cert: "C" } });
+    const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url: "grpc://a", client_cert: "C" } });
     expect(res.status).toBe(400);
     expect(res.text).toBe('{"error":"client_cert, client_key provide all or none of parameters"}');
   });
@@ -175,12 +175,28 @@ describe("agent URL configurations", () => {
   it("allows one configuration per agent, and a new one after deletion", async () => {
     const agent = await registerAgent();
     const configs = `${AGENTS}/${agent}/url_configurations`;
-    const first = await api("POST", configs, { as: "max", json: { url: "u1" } });
-    const second = await api("POST", configs, { as: "max", json: { url: "u2" } });
+    const first = await api("POST", configs, { as: "max", json: { url: "grpc://one" } });
+    const second = await api("POST", configs, { as: "max", json: { url: "grpc://two" } });
     expect(second.status).toBe(400);
     expect(second.text).toBe('{"message":"400 Bad request - URL configuration already exists for this agent"}');
-    expect((await api("POST", configs, { as: "dev", json: { url: "u2" } })).status).toBe(403);
+    expect((await api("POST", configs, { as: "dev", json: { url: "grpc://two" } })).status).toBe(403);
     expect((await api("DELETE", `${configs}/${first.body.id}`, { as: "max" })).status).toBe(204);
-    expect((await api("POST", configs, { as: "max", json: { url: "u2" } })).status).toBe(201);
+    expect((await api("POST", configs, { as: "max", json: { url: "grpc://two" } })).status).toBe(201);
+  });
+
+  it.each(["https://agent.example", "agent.example:443", "grpcs://", " grpcs://agent.example"])(
+    "refuses %j: the URL is grpc:// or grpcs:// with a host, the spec's rule on both sides",
+    async (url) => {
+      const agent = await registerAgent();
+      const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url } });
+      expect(res.status).toBe(400);
+      expect(res.text).toBe('{"message":{"url":["must be a grpc:// or grpcs:// URL with a host"]}}');
+    },
+  );
+
+  it("refuses a blank URL", async () => {
+    const agent = await registerAgent();
+    const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url: " " } });
+    expect(res.text).toBe('{"message":{"url":["can\'t be blank"]}}');
   });
 });

@@ -87,6 +87,15 @@ describe("forge-input-schema: ClusterAgentUrlConfiguration authentication", () =
       props: { project: "acme/web", agentId: 1, url: "grpcs://agent.example.com:443", ...props },
     });
 
+  it("needs a grpc:// or grpcs:// URL with a host, as the emulator does", async () => {
+    expect(await auth({ url: "grpc://agent.example.com" })).toEqual([]);
+    for (const url of ["https://agent.example.com", "agent.example.com:443", "grpcs://", " grpcs://agent.example.com"]) {
+      expect(await auth({ url })).toEqual([
+        `ClusterAgentUrlConfiguration "edge" has an invalid url: ${JSON.stringify(url)} is not an agent URL. Write it with grpc:// or grpcs:// and the agent's host, such as "grpcs://agent.example.com:443".`,
+      ]);
+    }
+  });
+
   it("accepts JWT (no certificate) and mutual TLS (certificate with key)", async () => {
     expect(await auth({})).toEqual([]);
     expect(await auth({ clientCert: CERT, clientKey: KEY, caCert: CERT })).toEqual([]);
