@@ -45,3 +45,7 @@ export function isAgentUrl(value: string): boolean {
     return false;
   }
 }
+
+/** The longest agent token name and description. */
+export const AGENT_TOKEN_NAME_MAX = 255;
+export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { groupRef, normalizers, projectRef } from "./common";
+import { groupRef, nonBlank, normalizers, projectRef } from "./common";
 import {
   approvalRuleList,
   deployAccessLevelList,
@@ -28,7 +28,7 @@ export const projectProtectedEnvironment = defineResource({
     /** The project: id or full path. */
     project: projectRef,
     /** The environment's name (it need not exist yet). */
-    name: z.string().min(1),
+    name: nonBlank("environment's name"),
     /** Who may deploy; at least one entry. */
     deployAccessLevels: deployAccessLevelList(projectDeployAccessLevel),
     /** Who must approve a deployment before it runs. */

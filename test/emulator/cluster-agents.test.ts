@@ -93,6 +93,18 @@ describe("agent tokens", () => {
     expect(single.body).not.toHaveProperty("token");
   });
 
+  it("takes names of up to 255 characters and descriptions of up to 1024, as the provider does", async () => {
+    const tokens = `${AGENTS}/${await registerAgent()}/tokens`;
+    const long = await api("POST", tokens, { as: "max", json: { name: "n".repeat(256), description: "d".repeat(1025) } });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({
+      message: { name: ["is too long (maximum is 255 characters)"], description: ["is too long (maximum is 1024 characters)"] },
+    });
+    const blank = await api("POST", tokens, { as: "max", json: { name: "  " } });
+    expect(blank.text).toBe('{"message":{"name":["can\'t be blank"]}}');
+    expect((await api("POST", tokens, { as: "max", json: { name: "n".repeat(255), description: "d".repeat(1024) } })).status).toBe(201);
+  });
+
   it("needs Maintainer to create and Developer to read tokens", async () => {
     const agent = await registerAgent();
     const tokens = `${AGENTS}/${agent}/tokens`;

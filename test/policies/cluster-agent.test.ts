@@ -125,6 +125,16 @@ describe("forge-input-schema: ClusterAgentUrlConfiguration authentication", () =
   });
 });
 
+describe("forge-input-schema: ClusterAgentToken name", () => {
+  it("needs a name that is not blank, as the forge does (name can't be blank)", async () => {
+    for (const name of ["", "  "]) {
+      expect(await validateResource(inputSchema, token("t", { project: "acme/web", agentId: 1, name }))).toEqual([
+        'ClusterAgentToken "t" has an invalid name: it is blank. Give the token\'s name.',
+      ]);
+    }
+  });
+});
+
 describe("cluster-agent-token-limit", () => {
   it("accepts two tokens per agent", async () => {
     expect(

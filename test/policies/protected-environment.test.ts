@@ -26,6 +26,14 @@ describe("forge-input-schema: ProjectProtectedEnvironment entries", () => {
   const rules = (props: Record<string, unknown>) => project(inputSchema, props);
   const subject = 'ProjectProtectedEnvironment "web-prod" has an invalid';
 
+  it("needs a name that is not blank, as the forge does (Name can't be blank)", async () => {
+    for (const name of ["", "   "]) {
+      expect(await rules({ name, deployAccessLevels: [{ accessLevel: 40 }] })).toEqual([
+        `${subject} name: it is blank. Give the environment's name.`,
+      ]);
+    }
+  });
+
   it("accepts entries with exactly one grantee, valid levels and inheritance", async () => {
     expect(
       await rules({
