@@ -8,11 +8,11 @@ import { paramEnum, paramInteger, paramString, validate } from "../../core/valid
 import {
   type AccessRuleRecord,
   accessRuleListParams,
-  notTakenHere,
   applyElementChanges,
   checkEntityKeys,
   createElements,
   describeElement,
+  notTakenHere,
 } from "./access-rules";
 
 /**
