@@ -33,3 +33,22 @@ export const DEPLOY_ACCESS_LEVELS = [30, 40, 60] as const;
 export const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** The longest cluster agent name. */
 export const AGENT_NAME_MAX = 63;
+
+/**
+ * A receptive agent's URL. Document 2 says only "agent URL"; the forge reaches the agent over
+ * gRPC, so the service takes `grpc://` (plain) or `grpcs://` (TLS) with a host, and nothing
+ * around it.
+ */
+export function isAgentUrl(value: string): boolean {
+  if (value.trim() !== value) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "grpc:" || url.protocol === "grpcs:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The longest agent token name and description. */
+export const AGENT_TOKEN_NAME_MAX = 255;
+export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;

@@ -1,5 +1,6 @@
 import { AccessLevel } from "../../spec";
 import { Collection } from "./collection";
+import { recordNotFound } from "./errors";
 import type { Permissions } from "./permissions";
 import type { Actor } from "./records";
 import type { Database } from "./state";
@@ -49,9 +50,10 @@ export class AgentChildren<T extends AgentChild> extends Collection<T> {
     super(database, key);
   }
 
-  /** The agent of the path, once the caller has `level` in its project. */
+  /** The agent of the path, once the caller has `level` in its project. Below the agent,
+   *  Document 2 types `agent_id` "integer or string". */
   agentOf(actor: Actor, path: AgentPath, level: number): AgentLink {
-    return this.agents.require(actor, path.project, path.agentId, level);
+    return this.agents.require(actor, path.project, path.agentId, level, "integer or string");
   }
 
   /** The agent's records (that `match`), by id. */
@@ -85,10 +87,13 @@ export class Agents {
 
   /**
    * The agent behind `:agent_id` in the project, once the caller has `level` there: the
-   * project's errors first (401, 404, 403), then `agent_id is invalid` or `404 Not found`.
+   * project's errors first (401, 404, 403), then `agent_id is invalid` (an integer parameter
+   * that is not one) or `404 Not found`. An "integer or string" parameter is looked up as given:
+   * text that is no agent's id is a missing agent, as the service's find by id answers.
    */
-  require(actor: Actor, projectRef: string, agentRef: string, level: number): AgentLink {
+  require(actor: Actor, projectRef: string, agentRef: string, level: number, type: "integer" | "integer or string" = "integer"): AgentLink {
     const project = this.permissions.requireProject(actor, projectRef, level);
+    if (type === "integer or string" && !/^\d+$/.test(agentRef)) throw recordNotFound();
     return this.records.requirePathId("agent_id", agentRef, (agent) => agent.project_id === project.id);
   }
 

@@ -139,6 +139,10 @@ export interface ResourceDeclaration<
    *  A dotted path names a field inside an object input (`platformVendorAttributes.token`); the
    *  whole object input is then kept secret. */
   writeOnly?: string[];
+  /** Inputs the create request does not take but the update does (a group protected
+   *  environment's `requiredApprovalCount`): create leaves them out and, when the program sets
+   *  them, writes them with the `update` route right after the object exists. */
+  createOmits?: string[];
   /** Output fields the API returns only from create (kept from state afterwards). */
   createOnly?: string[];
   /** Per-field normalisation before comparing a desired value with the server's. */

@@ -70,8 +70,10 @@ export class ResourceOperations {
     // The object exists from here on: a failure below must still record it, or it is orphaned.
     const partial = this.partialState(desired, record);
     try {
-      const answered = hasFields(record) && !this.declaration.readBack?.includes("create");
-      let current = answered ? record : await this.mustRead(ctx, partial);
+      const late = await this.writeCreateOmitted(ctx, partial);
+      const [answer, step] = late ? [late.record, "update" as const] : [record, "create" as const];
+      const answered = hasFields(answer) && !this.declaration.readBack?.includes(step);
+      let current = answered ? answer : await this.mustRead(ctx, partial);
       current = await this.awaitDone(ctx, current, partial);
       const outs = this.outputs(current, partial, desired);
       return { id: formatId(this.declaration, outs), outs };
@@ -209,6 +211,15 @@ export class ResourceOperations {
     return this.declaration.update;
   }
 
+  /** The inputs the create left out ({@link AnyDeclaration.createOmits}), written once the object
+   *  exists; undefined when the program sets none of them. */
+  private async writeCreateOmitted(ctx: OperationContext, state: State): Promise<{ record: WireRecord | undefined } | undefined> {
+    const keys = (this.declaration.createOmits ?? []).filter((key) => state[key] !== undefined);
+    if (keys.length === 0) return undefined;
+    const route = this.requireUpdateRoute();
+    return { record: await this.explained(state, () => ctx.call<WireRecord | undefined>(route, state, this.writeParams(route, state, keys))) };
+  }
+
   /** Takes over an existing object (the `import` resource option), as Pulumi's import does:
    *  the program's inputs must already match it. */
   private async adopt(importId: string, desired: State): Promise<dynamic.CreateResult> {
@@ -325,7 +336,9 @@ export class ResourceOperations {
   }
 
   private createParams(desired: State): Record<string, unknown> {
-    const body = Object.fromEntries(bodyFields(this.declaration.create, desired, inputKeys(this.declaration)));
+    const omitted = this.declaration.createOmits ?? [];
+    const keys = inputKeys(this.declaration).filter((key) => !omitted.includes(key));
+    const body = Object.fromEntries(bodyFields(this.declaration.create, desired, keys));
     return { ...pathParams(this.declaration.create, desired), ...this.wireBody(body) };
   }
 

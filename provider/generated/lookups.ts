@@ -59,7 +59,7 @@ export const listClusterAgentTokens = lookup(l.listClusterAgentTokens);
 export type ListClusterAgentTokensArgs = z.input<typeof l.listClusterAgentTokens.args>;
 
 /**
- * The projects on a project's CI/CD job token allowlist (the project itself first).
+ * The projects on a project's CI/CD job token allowlist (the project itself, always allowed, is not listed).
  *
  * `GET /projects/:project/job_token_scope/allowlist`, every page, as an array of records. `await listJobTokenScopeProjectAllowlist({...})`, or `listJobTokenScopeProjectAllowlist.output({...})` with Pulumi inputs.
  */

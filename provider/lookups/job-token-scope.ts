@@ -10,7 +10,7 @@ const ofProject = z.object({
 export const jobTokenScopeLookups = [
   defineLookup({
     name: "listJobTokenScopeProjectAllowlist",
-    summary: "The projects on a project's CI/CD job token allowlist (the project itself first).",
+    summary: "The projects on a project's CI/CD job token allowlist (the project itself, always allowed, is not listed).",
     route: "GET /projects/:project/job_token_scope/allowlist",
     args: ofProject,
     many: true,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, serverId } from "./common";
+import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX } from "../../spec";
+import { nonBlank, normalizers, projectRef, serverId } from "./common";
 
 /** A token of a cluster agent. Its secret value is returned once, at creation. */
 export const clusterAgentToken = defineResource({
@@ -12,9 +13,9 @@ export const clusterAgentToken = defineResource({
     /** The agent's id (`ClusterAgent.agentId`). */
     agentId: serverId,
     /** The token's name. */
-    name: z.string().min(1).max(255),
+    name: nonBlank("token's name", AGENT_TOKEN_NAME_MAX),
     /** What the token is for; good practice, checked by the policy pack. */
-    description: z.string().max(1024).optional(),
+    description: z.string().max(AGENT_TOKEN_DESCRIPTION_MAX).optional(),
   }),
   outputs: z.object({
     /** The token's id. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { crossFieldRule, normalizers, projectRef, serverId, valueRule } from "./common";
+import { isAgentUrl } from "../../spec";
+import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
 
 /**
  * How the forge reaches a receptive agent (a cluster that cannot connect out). Authentication is
@@ -16,8 +17,15 @@ export const clusterAgentUrlConfiguration = defineResource({
       project: projectRef,
       /** The agent's id (`ClusterAgent.agentId`). */
       agentId: serverId,
-      /** The agent's URL, e.g. `grpcs://agent.example.com:443`. */
-      url: z.url(),
+      /** The agent's URL: `grpc://` or `grpcs://` with its host, e.g. `grpcs://agent.example.com:443`. */
+      url: z.string().check(
+        valueRule({
+          format: "agent-url",
+          rule: "a grpc:// or grpcs:// URL with a host",
+          holds: isAgentUrl,
+          message: (value) => `${show(value)} is not an agent URL. Write it with grpc:// or grpcs:// and the agent's host, such as "grpcs://agent.example.com:443".`,
+        }),
+      ),
       /** PEM client certificate for mutual TLS; with `clientKey`. Without both, JWT is used. */
       clientCert: z
         .string()

@@ -55,6 +55,19 @@ export function crossFieldRule<T>(spec: { rule: string; problem(args: T): { path
   return check;
 }
 
+/** Text the forge refuses when blank (`can't be blank`): whitespace alone counts as blank. */
+export function nonBlank(what: string, max?: number) {
+  const text = z.string().check(
+    valueRule({
+      format: "non-blank",
+      rule: `text that is not blank${max === undefined ? "" : `, of at most ${max} characters`}`,
+      holds: (value) => value.trim() !== "",
+      message: () => `It is blank. Give the ${what}.`,
+    }),
+  );
+  return max === undefined ? text : text.max(max);
+}
+
 /** The likely fix of a label colour the forge refuses. */
 function labelColorFix(value: unknown): string {
   if (typeof value === "string" && /^[0-9A-Fa-f]{6}$/.test(value)) return `Add the leading #: "#${value}".`;

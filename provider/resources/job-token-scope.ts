@@ -19,7 +19,7 @@ export const jobTokenScope = defineResource({
   outputs: z.object({
     /** The forge's inbound setting (may be true by instance-wide enforcement). */
     inboundEnabled: z.boolean(),
-    /** Deprecated outbound setting (removal planned in release 18.0). */
+    /** Whether this project's job tokens can reach other projects (deprecated, removal planned in release 18.0). */
     outboundEnabled: z.boolean(),
   }),
   idParts: ["project"],

@@ -29,7 +29,7 @@ function entryProblem(issue: { code?: string; input?: unknown; keys?: string[] }
     return `${show(issue.input)} is not an entry. Write it as an object with one of ${wordList(GRANTEES)}, such as { accessLevel: 40 }.`;
   }
   if (issue.code === "unrecognized_keys" && issue.keys?.includes("groupInheritanceType")) {
-    return "Group-level deploy access levels take no groupInheritanceType (project-level ones and approval rules do). Remove it.";
+    return "Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
   }
   if (issue.code === "unrecognized_keys") {
     return `The entry has ${wordList(issue.keys ?? [], "and")}, which entries do not take. ${GIVE_ONE_GRANTEE}.`;
@@ -57,26 +57,24 @@ const groupInheritanceType = z
   })
   .optional();
 
-/**
- * Who may deploy: exactly one of a user, a group or a role. Group-level entries are strict: the
- * API gives groupInheritanceType to project-level entries only, and a stripped key would pass
- * unnoticed.
+const approvalFields = {
+  ...grantee,
+  /** How many approvals this user, group or role must give (default 1). */
+  requiredApprovals: z.number().int().min(1).optional(),
+};
+
+/*
+ * Entries name exactly one of a user, a group or a role. The API gives groupInheritanceType to
+ * project-level entries only, and a stripped key would pass unnoticed: group-level entries are strict.
  */
+
+/** Who may deploy. */
 export const groupDeployAccessLevel = z.strictObject(grantee, { error: entryProblem }).check(exactlyOneGrantee);
 export const projectDeployAccessLevel = z.object({ ...grantee, groupInheritanceType }, { error: entryProblem }).check(exactlyOneGrantee);
 
 /** Who must approve a deployment, and how many approvals are needed from them. */
-export const approvalRule = z
-  .object(
-    {
-      ...grantee,
-      /** How many approvals this user, group or role must give (default 1). */
-      requiredApprovals: z.number().int().min(1).optional(),
-      groupInheritanceType,
-    },
-    { error: entryProblem },
-  )
-  .check(exactlyOneGrantee);
+export const groupApprovalRule = z.strictObject(approvalFields, { error: entryProblem }).check(exactlyOneGrantee);
+export const projectApprovalRule = z.object({ ...approvalFields, groupInheritanceType }, { error: entryProblem }).check(exactlyOneGrantee);
 
 const notAList = (issue: { input?: unknown }) => `${show(issue.input)} is not a list. Give a list of entries such as [{ accessLevel: 40 }].`;
 const NEEDS_A_DEPLOYER = "It needs at least one entry saying who may deploy, such as [{ accessLevel: 40 }].";
@@ -87,7 +85,9 @@ export function deployAccessLevelList<Entry extends z.ZodType>(entry: Entry) {
 }
 
 /** Who must approve: an optional list. */
-export const approvalRuleList = z.array(approvalRule, { error: notAList }).optional();
+export function approvalRuleList<Entry extends z.ZodType>(entry: Entry) {
+  return z.array(entry, { error: notAList }).optional();
+}
 
 /** The name of a group-level protected environment; a near miss (`prod`) gets its tier suggested. */
 export const deploymentTier = z.enum(DEPLOYMENT_TIERS, {

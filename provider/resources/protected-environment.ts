@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { groupRef, normalizers, projectRef } from "./common";
+import { groupRef, nonBlank, normalizers, projectRef } from "./common";
 import {
   approvalRuleList,
   deployAccessLevelList,
   deploymentTier,
   granteeCollection,
+  groupApprovalRule,
   groupDeployAccessLevel,
+  projectApprovalRule,
   projectDeployAccessLevel,
 } from "./protected-environment-rules";
 
@@ -26,11 +28,11 @@ export const projectProtectedEnvironment = defineResource({
     /** The project: id or full path. */
     project: projectRef,
     /** The environment's name (it need not exist yet). */
-    name: z.string().min(1),
+    name: nonBlank("environment's name"),
     /** Who may deploy; at least one entry. */
     deployAccessLevels: deployAccessLevelList(projectDeployAccessLevel),
     /** Who must approve a deployment before it runs. */
-    approvalRules: approvalRuleList,
+    approvalRules: approvalRuleList(projectApprovalRule),
   }),
   outputs: z.object({}),
   idParts: ["project", "name"],
@@ -56,10 +58,10 @@ export const groupProtectedEnvironment = defineResource({
     name: deploymentTier,
     /** Who may deploy: Maintainers or above of the group, its subgroups, or a role. At least one entry. */
     deployAccessLevels: deployAccessLevelList(groupDeployAccessLevel),
-    /** How many approvals a deployment needs (0: none). */
+    /** How many approvals a deployment needs (0: none). Set by an update right after the create, which does not take it. */
     requiredApprovalCount: z.number().int().min(0).optional(),
     /** Who must approve a deployment before it runs. */
-    approvalRules: approvalRuleList,
+    approvalRules: approvalRuleList(groupApprovalRule),
   }),
   outputs: z.object({}),
   idParts: ["group", "name"],
@@ -71,5 +73,7 @@ export const groupProtectedEnvironment = defineResource({
   replaceOn: ["group", "name"],
   normalize: { group: normalizers.ref },
   resets: { approvalRules: [], requiredApprovalCount: 0 },
+  // Document 2: only the group-level PUT takes required_approval_count.
+  createOmits: ["requiredApprovalCount"],
   ...entryLists,
 });

@@ -55,9 +55,9 @@ it("lists agents, their tokens, allowlists and protected environments", async ()
   const tokens = await lookups.listClusterAgentTokens({ project: "acme/web", agentId: agent.body.id });
   expect(tokens).toEqual([expect.objectContaining({ name: "t", status: "active" })]);
   expect(tokens[0]).not.toHaveProperty("token");
-  // The service lists the source project itself first, then the allowed ones.
+  // The allowed projects only: the source project is no entry of its own allowlist.
   const allowed = await lookups.listJobTokenScopeProjectAllowlist({ project: "acme/web" });
-  expect(allowed.map((project) => project["pathWithNamespace"])).toEqual(["acme/web", "acme/api"]);
+  expect(allowed.map((project) => project["pathWithNamespace"])).toEqual(["acme/api"]);
   expect(await lookups.listJobTokenScopeGroupAllowlist({ project: "acme/web" })).toEqual([expect.objectContaining({ id: world.groupId("acme/platform"), name: "Platform" })]);
   expect(await lookups.listProjectProtectedEnvironments({ project: "acme/web" })).toEqual([expect.objectContaining({ name: "production" })]);
   expect(await lookups.listGroupProtectedEnvironments({ group: "acme" })).toEqual([expect.objectContaining({ name: "staging" })]);

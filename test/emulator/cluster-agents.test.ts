@@ -93,6 +93,18 @@ describe("agent tokens", () => {
     expect(single.body).not.toHaveProperty("token");
   });
 
+  it("takes names of up to 255 characters and descriptions of up to 1024, as the provider does", async () => {
+    const tokens = `${AGENTS}/${await registerAgent()}/tokens`;
+    const long = await api("POST", tokens, { as: "max", json: { name: "n".repeat(256), description: "d".repeat(1025) } });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({
+      message: { name: ["is too long (maximum is 255 characters)"], description: ["is too long (maximum is 1024 characters)"] },
+    });
+    const blank = await api("POST", tokens, { as: "max", json: { name: "  " } });
+    expect(blank.text).toBe('{"message":{"name":["can\'t be blank"]}}');
+    expect((await api("POST", tokens, { as: "max", json: { name: "n".repeat(255), description: "d".repeat(1024) } })).status).toBe(201);
+  });
+
   it("needs Maintainer to create and Developer to read tokens", async () => {
     const agent = await registerAgent();
     const tokens = `${AGENTS}/${agent}/tokens`;
@@ -115,6 +127,31 @@ describe("agent tokens", () => {
     expect(read.text).toBe('{"message":"404 Not found"}');
     expect((await api("GET", tokens, { as: "max" })).body.map((t: { name: string }) => t.name)).toEqual(["two"]);
     expect((await api("POST", tokens, { as: "max", json: { name: "three" } })).status).toBe(201);
+  });
+});
+
+describe("agent_id below an agent (Document 2: integer or string)", () => {
+  it("is looked up as given: text that is no agent's id is a missing agent, 404", async () => {
+    const agent = await registerAgent();
+    for (const below of ["tokens", "url_configurations"]) {
+      const found = await api("GET", `${AGENTS}/${agent}/${below}`, { as: "dev" });
+      expect(found.status).toBe(200);
+      for (const ref of ["prod-agent", "abc", "999"]) {
+        const res = await api("GET", `${AGENTS}/${ref}/${below}`, { as: "dev" });
+        expect(res.status).toBe(404);
+        expect(res.text).toBe('{"message":"404 Not found"}');
+      }
+      // The project's rules come first.
+      expect((await api("GET", `${AGENTS}/abc/${below}`, { as: "rita" })).status).toBe(403);
+    }
+    const token = await api("POST", `${AGENTS}/abc/tokens`, { as: "max", json: { name: "t" } });
+    expect(token.status).toBe(404);
+  });
+
+  it("stays an integer when it addresses the agent itself", async () => {
+    const res = await api("GET", `${AGENTS}/abc`, { as: "dev" });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('{"error":"agent_id is invalid"}');
   });
 });
 
@@ -142,7 +179,7 @@ describe("agent URL configurations", () => {
 
   it("requires client_cert and client_key together", async () => {
     const agent = await registerAgent();
-    const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url: "u", client_cert: "C" } });
+    const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url: "grpc://a", client_cert: "C" } });
     expect(res.status).toBe(400);
     expect(res.text).toBe('{"error":"client_cert, client_key provide all or none of parameters"}');
   });
@@ -150,12 +187,28 @@ describe("agent URL configurations", () => {
   it("allows one configuration per agent, and a new one after deletion", async () => {
     const agent = await registerAgent();
     const configs = `${AGENTS}/${agent}/url_configurations`;
-    const first = await api("POST", configs, { as: "max", json: { url: "u1" } });
-    const second = await api("POST", configs, { as: "max", json: { url: "u2" } });
+    const first = await api("POST", configs, { as: "max", json: { url: "grpc://one" } });
+    const second = await api("POST", configs, { as: "max", json: { url: "grpc://two" } });
     expect(second.status).toBe(400);
     expect(second.text).toBe('{"message":"400 Bad request - URL configuration already exists for this agent"}');
-    expect((await api("POST", configs, { as: "dev", json: { url: "u2" } })).status).toBe(403);
+    expect((await api("POST", configs, { as: "dev", json: { url: "grpc://two" } })).status).toBe(403);
     expect((await api("DELETE", `${configs}/${first.body.id}`, { as: "max" })).status).toBe(204);
-    expect((await api("POST", configs, { as: "max", json: { url: "u2" } })).status).toBe(201);
+    expect((await api("POST", configs, { as: "max", json: { url: "grpc://two" } })).status).toBe(201);
+  });
+
+  it.each(["https://agent.example", "agent.example:443", "grpcs://", " grpcs://agent.example"])(
+    "refuses %j: the URL is grpc:// or grpcs:// with a host, the spec's rule on both sides",
+    async (url) => {
+      const agent = await registerAgent();
+      const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url } });
+      expect(res.status).toBe(400);
+      expect(res.text).toBe('{"message":{"url":["must be a grpc:// or grpcs:// URL with a host"]}}');
+    },
+  );
+
+  it("refuses a blank URL", async () => {
+    const agent = await registerAgent();
+    const res = await api("POST", `${AGENTS}/${agent}/url_configurations`, { as: "max", json: { url: " " } });
+    expect(res.text).toBe('{"message":{"url":["can\'t be blank"]}}');
   });
 });

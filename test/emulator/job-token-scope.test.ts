@@ -6,13 +6,32 @@ const SCOPE = "/projects/acme%2Fweb/job_token_scope";
 
 describe("job token scope settings", () => {
   it("starts disabled, PATCH answers 204 and the switch reads back", async () => {
-    expect((await api("GET", SCOPE, { as: "max" })).body).toEqual({ inbound_enabled: false, outbound_enabled: false });
+    expect((await api("GET", SCOPE, { as: "max" })).body).toEqual({ inbound_enabled: false, outbound_enabled: true });
     const patch = await api("PATCH", SCOPE, { as: "max", json: { enabled: true } });
     expect(patch.status).toBe(204);
     expect(patch.text).toBe("");
     expect((await api("GET", SCOPE, { as: "max" })).body.inbound_enabled).toBe(true);
     expect((await api("PATCH", SCOPE, { as: "max", form: "enabled=false" })).status).toBe(204);
     expect((await api("GET", SCOPE, { as: "max" })).body.inbound_enabled).toBe(false);
+  });
+
+  it("reads outbound_enabled as whether this project's job tokens can reach another project", async () => {
+    const outbound = async () => (await api("GET", SCOPE, { as: "max" })).body.outbound_enabled;
+    for (const other of ["acme%2Fapi", "acme%2Fplatform%2Fdeployer"]) {
+      await api("PATCH", `/projects/${other}/job_token_scope`, { as: "max", json: { enabled: true } });
+    }
+    expect(await outbound()).toBe(false);
+    await api("POST", "/projects/acme%2Fapi/job_token_scope/allowlist", { as: "max", json: { target_project_id: 1 } });
+    expect(await outbound()).toBe(true);
+    await api("DELETE", "/projects/acme%2Fapi/job_token_scope/allowlist/1", { as: "max" });
+    // A group on the allowlist lets in the projects below it.
+    await api("POST", "/projects/acme%2Fplatform%2Fdeployer/job_token_scope/groups_allowlist", { as: "max", json: { target_group_id: 1 } });
+    expect(await outbound()).toBe(true);
+  });
+
+  it("reads outbound_enabled false while the instance enforces allowlists that do not list the project", async () => {
+    await admin("PUT", "/settings", { job_token_scope_enforced: true });
+    expect((await api("GET", SCOPE, { as: "max" })).body.outbound_enabled).toBe(false);
   });
 
   it("requires enabled", async () => {
@@ -42,28 +61,39 @@ describe("job token scope settings", () => {
 });
 
 describe("job token project allowlist", () => {
-  it("adds, lists (source project first, limited records), refuses duplicates and removes", async () => {
+  it("adds, lists (limited records of the added projects), refuses duplicates and removes", async () => {
     const added = await api("POST", `${SCOPE}/allowlist`, { as: "max", json: { target_project_id: 2 } });
     expect(added.status).toBe(201);
     expect(added.body).toEqual({ source_project_id: 1, target_project_id: 2 });
 
     const list = await api("GET", `${SCOPE}/allowlist`, { as: "max" });
-    expect(list.body.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual(["acme/web", "acme/api"]);
-    expect(Object.keys(list.body[1]).sort()).toEqual(
+    expect(list.body.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual(["acme/api"]);
+    expect(list.headers.get("x-total")).toBe("1");
+    expect(Object.keys(list.body[0]).sort()).toEqual(
       [
         "avatar_url", "created_at", "default_branch", "description", "http_url_to_repo", "id", "last_activity_at",
         "name", "name_with_namespace", "namespace", "path", "path_with_namespace", "ssh_url_to_repo", "star_count",
         "tag_list", "topics", "web_url",
       ].sort(),
     );
-    expect(list.body[1].namespace).toMatchObject({ id: 1, kind: "group", full_path: "acme", parent_id: null });
+    expect(list.body[0].namespace).toMatchObject({ id: 1, kind: "group", full_path: "acme", parent_id: null });
 
     const duplicate = await api("POST", `${SCOPE}/allowlist`, { as: "max", json: { target_project_id: 2 } });
     expect(duplicate.status).toBe(400);
     expect(duplicate.text).toBe('{"message":"400 Bad request - This project is already in the job token allowlist."}');
 
     expect((await api("DELETE", `${SCOPE}/allowlist/2`, { as: "max" })).status).toBe(204);
-    expect((await api("GET", `${SCOPE}/allowlist`, { as: "max" })).body).toHaveLength(1);
+    expect((await api("GET", `${SCOPE}/allowlist`, { as: "max" })).body).toEqual([]);
+  });
+
+  it("does not list the source project, which is no entry: it cannot be added or removed", async () => {
+    expect((await api("GET", `${SCOPE}/allowlist`, { as: "max" })).body).toEqual([]);
+    const added = await api("POST", `${SCOPE}/allowlist`, { as: "max", json: { target_project_id: 1 } });
+    expect(added.status).toBe(400);
+    expect(added.text).toBe('{"message":"400 Bad request - This project is already in the job token allowlist."}');
+    const removed = await api("DELETE", `${SCOPE}/allowlist/1`, { as: "max" });
+    expect(removed.status).toBe(400);
+    expect(removed.text).toBe('{"message":"400 Bad request - Source project cannot be removed from the job token scope"}');
   });
 
   it("answers 404 for an unknown target", async () => {

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { seedState } from "../../emulator/admin/seed";
+import { createStore } from "../../emulator/registry";
+import { AccessLevel } from "../../spec";
 import { type SeedUser, useEmulator } from "./helpers";
 
 const { api } = useEmulator();
@@ -195,5 +198,95 @@ describe("group protected environments", () => {
   ])("creating as %s answers %i", async (as, status) => {
     const json = { name: "testing", deploy_access_levels: [{ access_level: 40 }] };
     expect((await api("POST", GROUP_ENVS, { as, json })).status).toBe(status);
+  });
+});
+
+describe("required_approval_count (Document 2: a group-level PUT parameter only)", () => {
+  const refused = '{"error":"required_approval_count does not have a valid value"}';
+
+  it("is refused on POST at both levels and on the project-level PUT", async () => {
+    const json = { name: "production", deploy_access_levels: [{ access_level: 40 }], required_approval_count: 1 };
+    for (const base of [PROJECT_ENVS, GROUP_ENVS]) {
+      const res = await api("POST", base, { as: "max", json });
+      expect(res.status).toBe(400);
+      expect(res.text).toBe(refused);
+    }
+    await api("POST", PROJECT_ENVS, { as: "max", json: { name: "production", deploy_access_levels: [{ access_level: 40 }] } });
+    const put = await api("PUT", `${PROJECT_ENVS}/production`, { as: "max", json: { required_approval_count: 1 } });
+    expect(put.status).toBe(400);
+    expect(put.text).toBe(refused);
+  });
+
+  it("is taken by the group-level PUT, not below 0", async () => {
+    await api("POST", GROUP_ENVS, { as: "max", json: { name: "production", deploy_access_levels: [{ access_level: 40 }] } });
+    const ok = await api("PUT", `${GROUP_ENVS}/production`, { as: "max", json: { required_approval_count: 3 } });
+    expect(ok.body.required_approval_count).toBe(3);
+    const negative = await api("PUT", `${GROUP_ENVS}/production`, { as: "max", json: { required_approval_count: -1 } });
+    expect(negative.status).toBe(400);
+    expect(negative.text).toBe('{"message":{"required_approval_count":["must be greater than or equal to 0"]}}');
+  });
+});
+
+describe("element rules", () => {
+  it("refuses group_inheritance_type in group-level elements, deploy levels and approval rules alike", async () => {
+    const deploy = await api("POST", GROUP_ENVS, {
+      as: "max",
+      json: { name: "production", deploy_access_levels: [{ access_level: 40, group_inheritance_type: 1 }] },
+    });
+    expect(deploy.status).toBe(400);
+    expect(deploy.text).toBe('{"error":"deploy_access_levels[0][group_inheritance_type] does not have a valid value"}');
+    await api("POST", GROUP_ENVS, { as: "max", json: { name: "production", deploy_access_levels: [{ access_level: 40 }] } });
+    const approval = await api("PUT", `${GROUP_ENVS}/production`, {
+      as: "max",
+      json: { approval_rules: [{ access_level: 40, group_inheritance_type: 0 }] },
+    });
+    expect(approval.status).toBe(400);
+    expect(approval.text).toBe('{"error":"approval_rules[0][group_inheritance_type] does not have a valid value"}');
+  });
+
+  it("refuses a create element that names nobody, even with an id", async () => {
+    const res = await api("POST", PROJECT_ENVS, { as: "max", json: { name: "p", deploy_access_levels: [{ id: 5 }] } });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe(
+      '{"error":"deploy_access_levels[0][access_level], deploy_access_levels[0][group_id], deploy_access_levels[0][user_id] are missing, exactly one parameter must be provided"}',
+    );
+  });
+
+  it("needs at least one deploy access level, on create and after an update", async () => {
+    const empty = await api("POST", PROJECT_ENVS, { as: "max", json: { name: "p", deploy_access_levels: [] } });
+    expect(empty.status).toBe(422);
+    expect(empty.body).toEqual({ message: ["Deploy access levels is too short (minimum is 1 character)"] });
+    const created = await api("POST", PROJECT_ENVS, { as: "max", json: { name: "p", deploy_access_levels: [{ access_level: 40 }] } });
+    const last = created.body.deploy_access_levels[0].id;
+    const emptied = await api("PUT", `${PROJECT_ENVS}/p`, { as: "max", json: { deploy_access_levels: [{ id: last, _destroy: true }] } });
+    expect(emptied.status).toBe(400);
+    expect(emptied.text).toBe('{"message":{"deploy_access_levels":["is too short (minimum is 1 character)"]}}');
+    expect((await api("GET", `${PROJECT_ENVS}/p`, { as: "max" })).body.deploy_access_levels).toHaveLength(1);
+  });
+
+  it("needs required_approvals above 0", async () => {
+    const json = { name: "p", deploy_access_levels: [{ access_level: 40 }], approval_rules: [{ access_level: 40, required_approvals: 0 }] };
+    const zero = await api("POST", PROJECT_ENVS, { as: "max", json });
+    expect(zero.status).toBe(422);
+    expect(zero.body).toEqual({ message: ["Approval rules required approvals must be greater than 0"] });
+    await api("POST", PROJECT_ENVS, { as: "max", json: { ...json, approval_rules: [] } });
+    const negative = await api("PUT", `${PROJECT_ENVS}/p`, { as: "max", json: { approval_rules: [{ user_id: 2, required_approvals: -1 }] } });
+    expect(negative.status).toBe(400);
+    expect(negative.text).toBe('{"message":{"approval_rules.required_approvals":["must be greater than 0"]}}');
+  });
+});
+
+describe("assignable users at project level", () => {
+  it("does not count Minimal access as access to the project; Guest does", () => {
+    const store = createStore(seedState());
+    const web = store.projects.byRef("acme/web")!;
+    const max = store.users.byUsername("max")!;
+    web.members.push({ user_id: 7, access_level: AccessLevel.MinimalAccess }); // nomad
+    const params = { name: "p", deploy_access_levels: [{ user_id: 7 }] };
+    expect(() => store.protectedEnvironments.create(max, "project", "acme/web", params)).toThrow(
+      expect.objectContaining({ status: 422, body: { message: ["Deploy access levels user 7 must have access to the project"] } }),
+    );
+    web.members[0]!.access_level = AccessLevel.Guest;
+    expect(store.protectedEnvironments.create(max, "project", "acme/web", params)).toMatchObject({ name: "p" });
   });
 });

@@ -87,6 +87,15 @@ describe("forge-input-schema: ClusterAgentUrlConfiguration authentication", () =
       props: { project: "acme/web", agentId: 1, url: "grpcs://agent.example.com:443", ...props },
     });
 
+  it("needs a grpc:// or grpcs:// URL with a host, as the emulator does", async () => {
+    expect(await auth({ url: "grpc://agent.example.com" })).toEqual([]);
+    for (const url of ["https://agent.example.com", "agent.example.com:443", "grpcs://", " grpcs://agent.example.com"]) {
+      expect(await auth({ url })).toEqual([
+        `ClusterAgentUrlConfiguration "edge" has an invalid url: ${JSON.stringify(url)} is not an agent URL. Write it with grpc:// or grpcs:// and the agent's host, such as "grpcs://agent.example.com:443".`,
+      ]);
+    }
+  });
+
   it("accepts JWT (no certificate) and mutual TLS (certificate with key)", async () => {
     expect(await auth({})).toEqual([]);
     expect(await auth({ clientCert: CERT, clientKey: KEY, caCert: CERT })).toEqual([]);
@@ -113,6 +122,16 @@ describe("forge-input-schema: ClusterAgentUrlConfiguration authentication", () =
     ];
     expect(await auth({ clientCert: KEY, clientKey: CERT })).toEqual(expected);
     expect(await auth({ agentId: UNKNOWN, clientCert: KEY, clientKey: CERT })).toEqual(expected);
+  });
+});
+
+describe("forge-input-schema: ClusterAgentToken name", () => {
+  it("needs a name that is not blank, as the forge does (name can't be blank)", async () => {
+    for (const name of ["", "  "]) {
+      expect(await validateResource(inputSchema, token("t", { project: "acme/web", agentId: 1, name }))).toEqual([
+        'ClusterAgentToken "t" has an invalid name: it is blank. Give the token\'s name.',
+      ]);
+    }
   });
 });
 

@@ -161,9 +161,9 @@ describe("pulumi preview --policy-pack policies", () => {
       expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientKey: it is not a PEM private key.');
 
       const inheritance = await preview("group-inheritance");
-      const entry = "Group-level deploy access levels take no groupInheritanceType (project-level ones and approval rules do). Remove it.";
+      const entry = "Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
       expect(inheritance.text).toContain(`property deployAccessLevels[0] value {<nil>} has a problem: ${entry}`);
-      expect(inheritance.text).toContain('GroupProtectedEnvironment "acme-production" has an invalid deployAccessLevels[0]: group-level deploy access levels take no groupInheritanceType');
+      expect(inheritance.text).toContain('GroupProtectedEnvironment "acme-production" has an invalid deployAccessLevels[0]: group-level entries take no groupInheritanceType');
     },
     PREVIEW_TIMEOUT,
   );

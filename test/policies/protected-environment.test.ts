@@ -26,6 +26,14 @@ describe("forge-input-schema: ProjectProtectedEnvironment entries", () => {
   const rules = (props: Record<string, unknown>) => project(inputSchema, props);
   const subject = 'ProjectProtectedEnvironment "web-prod" has an invalid';
 
+  it("needs a name that is not blank, as the forge does (Name can't be blank)", async () => {
+    for (const name of ["", "   "]) {
+      expect(await rules({ name, deployAccessLevels: [{ accessLevel: 40 }] })).toEqual([
+        `${subject} name: it is blank. Give the environment's name.`,
+      ]);
+    }
+  });
+
   it("accepts entries with exactly one grantee, valid levels and inheritance", async () => {
     expect(
       await rules({
@@ -112,7 +120,7 @@ describe("forge-input-schema: GroupProtectedEnvironment name and entries", () =>
 
   it("accepts a deployment tier with valid entries", async () => {
     for (const name of ["production", "staging", "testing", "development", "other"]) {
-      expect(await rules({ name, deployAccessLevels: [{ accessLevel: 40 }, { groupId: 4 }], approvalRules: [{ userId: 2, groupInheritanceType: 1 }] })).toEqual([]);
+      expect(await rules({ name, deployAccessLevels: [{ accessLevel: 40 }, { groupId: 4 }], approvalRules: [{ userId: 2, requiredApprovals: 2 }] })).toEqual([]);
     }
   });
 
@@ -129,19 +137,21 @@ describe("forge-input-schema: GroupProtectedEnvironment name and entries", () =>
     ]);
   });
 
-  it("needs exactly one grantee, levels 30, 40 or 60, inheritance 0 or 1", async () => {
+  it("needs exactly one grantee, levels 30, 40 or 60, required approvals from 1", async () => {
     expect(await rules({ deployAccessLevels: [{ userId: 1, groupId: 2, accessLevel: 30 }] })).toEqual([
       `${subject} deployAccessLevels[0]: the entry names userId, groupId and accessLevel at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.`,
     ]);
     expect(await rules({ deployAccessLevels: [{ accessLevel: 10 }] })).toEqual([expect.stringContaining("has an invalid deployAccessLevels[0].accessLevel: 10 is not an access level")]);
-    expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ groupId: 3, groupInheritanceType: 5 }] })).toEqual([
-      expect.stringContaining("has an invalid approvalRules[0].groupInheritanceType: 5 is not a group inheritance type"),
+    expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ groupId: 3, requiredApprovals: 0 }] })).toEqual([
+      expect.stringContaining("has an invalid approvalRules[0].requiredApprovals"),
     ]);
   });
 
-  it("refuses groupInheritanceType on group-level deploy access levels (a stripped key would pass unnoticed)", async () => {
-    expect(await rules({ deployAccessLevels: [{ groupId: 4, groupInheritanceType: 1 }] })).toEqual([
-      `${subject} deployAccessLevels[0]: group-level deploy access levels take no groupInheritanceType (project-level ones and approval rules do). Remove it.`,
+  it("refuses groupInheritanceType on group-level entries, deploy access levels and approval rules (a stripped key would pass unnoticed)", async () => {
+    const refused = "group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
+    expect(await rules({ deployAccessLevels: [{ groupId: 4, groupInheritanceType: 1 }] })).toEqual([`${subject} deployAccessLevels[0]: ${refused}`]);
+    expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ groupId: 4, groupInheritanceType: 0 }] })).toEqual([
+      `${subject} approvalRules[0]: ${refused}`,
     ]);
   });
 });

@@ -2,7 +2,7 @@
  * The engine's words for the API's recurring shapes, each on a small declaration of its own,
  * run by the generic engine against a scripted server over real HTTP on loopback: records
  * keyed by `iid`, write-only fields inside object inputs, asynchronous creates, file inputs
- * compared by digest, and settings that restore what they found.
+ * compared by digest, settings that restore what they found, and inputs only an update takes.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -199,5 +199,40 @@ describe("a setting of an existing object", () => {
     await run(setting).delete("acme/web", outs);
     expect(server.requests.map(requestLine)).toEqual(["PATCH /api/v4/projects/acme%2Fweb/setting"]);
     expect(bodyOf(server.requests[0])).toEqual({ active: false });
+  });
+});
+
+describe("an input the create request does not take", () => {
+  const environment = defineResource({
+    name: "Environment",
+    summary: "test",
+    inputs: z.object({ group: z.string(), name: z.string(), count: z.number().optional() }),
+    outputs: z.object({}),
+    idParts: ["group", "name"],
+    create: "POST /groups/:group/environments",
+    read: "GET /groups/:group/environments/:name",
+    update: "PUT /groups/:group/environments/:name",
+    replaceOn: ["group", "name"],
+    createOmits: ["count"],
+  });
+
+  it("is left out of the create and written by an update right after it", async () => {
+    server.script({ status: 201, body: { name: "production", count: 0 } }, { body: { name: "production", count: 2 } });
+    const { outs } = await run(environment).create({ group: "acme", name: "production", count: 2 });
+    expect(server.requests.map(requestLine)).toEqual(["POST /api/v4/groups/acme/environments", "PUT /api/v4/groups/acme/environments/production"]);
+    expect(bodyOf(server.requests[0])).toEqual({ name: "production" });
+    expect(bodyOf(server.requests[1])).toEqual({ count: 2 });
+    expect(outs["count"]).toBe(2);
+  });
+
+  it("needs no update when the program does not set it", async () => {
+    server.script({ status: 201, body: { name: "staging", count: 0 } });
+    await run(environment).create({ group: "acme", name: "staging" });
+    expect(server.requests.map(requestLine)).toEqual(["POST /api/v4/groups/acme/environments"]);
+  });
+
+  it("records the created object when the update after it fails", async () => {
+    server.script({ status: 201, body: { name: "testing", count: 0 } }, { status: 400, body: { message: "no" } });
+    await expect(run(environment).create({ group: "acme", name: "testing", count: 9 })).rejects.toMatchObject({ id: "acme:testing" });
   });
 });

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX } from "../../../spec";
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
-import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
+import { ApiError, badRequest, recordNotFound } from "../../core/errors";
 import { isoTimestamp } from "../../core/time";
 import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
@@ -57,7 +58,13 @@ export class AgentTokens {
     const user = this.core.permissions.requireUser(actor);
     const agent = this.tokens.agentOf(user, path, AGENT_WRITE_LEVEL);
     const input = validate(createAgentTokenParams, params);
-    if (!input.name.trim()) throw modelValidationError("name", "can't be blank");
+    const problems: Record<string, string[]> = {};
+    if (!input.name.trim()) problems["name"] = ["can't be blank"];
+    else if (input.name.length > AGENT_TOKEN_NAME_MAX) problems["name"] = [`is too long (maximum is ${AGENT_TOKEN_NAME_MAX} characters)`];
+    if ((input.description?.length ?? 0) > AGENT_TOKEN_DESCRIPTION_MAX) {
+      problems["description"] = [`is too long (maximum is ${AGENT_TOKEN_DESCRIPTION_MAX} characters)`];
+    }
+    if (Object.keys(problems).length > 0) throw new ApiError(400, { message: problems });
     if (this.tokens.ofAgent(agent.id, isActive).length >= MAX_ACTIVE_AGENT_TOKENS) {
       throw badRequest("An agent can have only two active tokens at a time");
     }

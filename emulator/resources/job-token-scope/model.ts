@@ -9,11 +9,13 @@ import { integerPathParam, paramBoolean, paramInteger, validate } from "../../co
 /** Every job token scope operation needs Maintainer in the project. */
 const JOB_TOKEN_SCOPE_LEVEL = AccessLevel.Maintainer;
 
-/** Per-project job token scope: the inbound switch and the two allowlists. */
+/**
+ * Per-project job token scope: the inbound switch and the two allowlists. `outbound_enabled` is
+ * not stored: it follows from the other projects' scopes (see `reachesOtherProjects`).
+ */
 export interface JobTokenScopeRecord {
   project_id: number;
   inbound_enabled: boolean;
-  outbound_enabled: boolean;
   allowlisted_project_ids: number[];
   allowlisted_group_ids: number[];
 }
@@ -32,7 +34,11 @@ interface Allowlist {
   visible(actor: Actor, id: number): { id: number } | undefined;
   /** The listing's record of a target (undefined once the target is gone). */
   listed(id: number): Record<string, unknown> | undefined;
-  /** The project allowlist always holds its own project, listed first and never removed. */
+  /**
+   * The project allowlist: a project always reaches itself, so it refuses its own project as a
+   * target (already allowed, never removable). The listing leaves it out: Document 2 lists the
+   * allowlisted project records, the entries added, and says nothing of the source.
+   */
   holdsSource: boolean;
 }
 
@@ -94,10 +100,11 @@ export class JobTokenScopes {
 
   /** `inbound_enabled` also reads true while the instance enforces allowlists. */
   settings(actor: Actor, projectRef: string): Record<string, unknown> {
-    const scope = this.scopeOf(this.requireProject(actor, projectRef));
+    const project = this.requireProject(actor, projectRef);
+    const scope = this.scopeOf(project);
     return {
-      inbound_enabled: scope.inbound_enabled || this.core.state.settings.job_token_scope_enforced,
-      outbound_enabled: scope.outbound_enabled,
+      inbound_enabled: this.inboundEnabled(scope),
+      outbound_enabled: this.reachesOtherProjects(project),
     };
   }
 
@@ -112,12 +119,11 @@ export class JobTokenScopes {
     scope.inbound_enabled = enabled;
   }
 
-  /** The records of an allowlist (the source project first, as the service lists it). */
+  /** The records of an allowlist's entries, in the order they were added. */
   allowlist(actor: Actor, projectRef: string, kind: AllowlistKind): Record<string, unknown>[] {
     const list = this.allowlists[kind];
     const source = this.requireProject(actor, projectRef);
-    const ids = [...(list.holdsSource ? [source.id] : []), ...this.scopeOf(source)[list.ids]];
-    return ids.flatMap((id) => {
+    return this.scopeOf(source)[list.ids].flatMap((id) => {
       const record = list.listed(id);
       return record ? [record] : [];
     });
@@ -151,6 +157,30 @@ export class JobTokenScopes {
     scope[list.ids] = scope[list.ids].filter((id) => id !== target.id);
   }
 
+  private inboundEnabled(scope: JobTokenScopeRecord | undefined): boolean {
+    return (scope?.inbound_enabled ?? false) || this.core.state.settings.job_token_scope_enforced;
+  }
+
+  /**
+   * `outbound_enabled`, as Document 1 defines it: whether this project's job tokens can reach
+   * other projects, that is whether some other project lets them in (its allowlist is off, or
+   * lists this project or a group above it). The deprecated outbound restriction cannot be set
+   * through this API, so nothing else limits them.
+   */
+  private reachesOtherProjects(source: ProjectRecord): boolean {
+    const { projects, groups } = this.core;
+    const sourceGroups = groups.selfAndAncestors(projects.namespaceOf(source)).map((group) => group.id);
+    return projects.all().some((target) => {
+      if (target.id === source.id) return false;
+      const scope = this.scopes.find((s) => s.project_id === target.id);
+      if (!this.inboundEnabled(scope)) return true;
+      return (
+        scope !== undefined &&
+        (scope.allowlisted_project_ids.includes(source.id) || scope.allowlisted_group_ids.some((id) => sourceGroups.includes(id)))
+      );
+    });
+  }
+
   private requireProject(actor: Actor, projectRef: string): ProjectRecord {
     return this.core.permissions.requireProject(actor, projectRef, JOB_TOKEN_SCOPE_LEVEL);
   }
@@ -165,7 +195,6 @@ export class JobTokenScopes {
       this.scopes.insert({
         project_id: project.id,
         inbound_enabled: false,
-        outbound_enabled: false,
         allowlisted_project_ids: [],
         allowlisted_group_ids: [],
       })

@@ -35,45 +35,60 @@ export interface AccessRuleRecord {
   required_approvals?: number;
 }
 
-const accessRuleFields = z.object({
-  id: paramInteger().optional(),
-  user_id: paramInteger().optional(),
-  group_id: paramInteger().optional(),
-  access_level: paramIntegerOf(DEPLOY_ACCESS_LEVELS).optional(),
-  group_inheritance_type: paramIntegerOf([0, 1]).optional(),
-  required_approvals: paramInteger().optional(),
-  _destroy: paramBoolean().optional(),
-});
-
-/** One element; null fields count as absent (clients echo `user_id: null` from reads). */
-const accessRuleParams = z.preprocess(
-  (value) => withoutUnacceptedNulls(accessRuleFields, value),
-  accessRuleFields,
-);
-
-/** A validated element of a request. */
-type AccessRuleInput = z.output<typeof accessRuleParams>;
-
-/** Array parameter of elements; form encoding may deliver it as an object keyed by index. */
-export const accessRuleListParams = z.preprocess(
-  (value) =>
-    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.values(value) : value,
-  z.array(accessRuleParams, {
-    error: (issue) => (issue.input === undefined ? "is missing" : "is invalid"),
-  }),
-);
+/** Whether the elements belong to a project's or a group's protected environment. */
+export type ElementLevel = "project" | "group";
 
 /**
- * Checks the exactly-one rule. Elements that carry an `id` may name no entity (they change only
- * other fields or are destroyed) but never more than one.
+ * A parameter this endpoint does not take at this level. The service's parameter validation
+ * has no fragment for it; `does not have a valid value` is the closest (no value is valid here).
  */
-export function checkEntityKeys(listName: string, elements: AccessRuleInput[]): void {
+export const notTakenHere = () => z.undefined({ error: "does not have a valid value" });
+
+/** One element's fields; group_inheritance_type only at project level (Document 2, rule 2). */
+function accessRuleFields(level: ElementLevel) {
+  return z.object({
+    id: paramInteger().optional(),
+    user_id: paramInteger().optional(),
+    group_id: paramInteger().optional(),
+    access_level: paramIntegerOf(DEPLOY_ACCESS_LEVELS).optional(),
+    group_inheritance_type: level === "project" ? paramIntegerOf([0, 1]).optional() : notTakenHere().optional(),
+    required_approvals: paramInteger().optional(),
+    _destroy: paramBoolean().optional(),
+  });
+}
+
+/** A validated element of a request. */
+type AccessRuleInput = z.output<ReturnType<typeof accessRuleFields>>;
+
+/**
+ * Array parameter of elements at a level; form encoding may deliver it as an object keyed by
+ * index, and null fields count as absent (clients echo `user_id: null` from reads).
+ */
+export function accessRuleListParams(level: ElementLevel) {
+  const fields = accessRuleFields(level);
+  const element = z.preprocess((value) => withoutUnacceptedNulls(fields, value), fields);
+  return z.preprocess(
+    (value) =>
+      value !== null && typeof value === "object" && !Array.isArray(value) ? Object.values(value) : value,
+    z.array(element, {
+      error: (issue) => (issue.input === undefined ? "is missing" : "is invalid"),
+    }),
+  );
+}
+
+/**
+ * Checks the exactly-one rule. On update, elements that carry an `id` may name no entity (they
+ * change only other fields or are destroyed) but never more than one; on create an `id` changes
+ * nothing, so every element must name its entity.
+ */
+export function checkEntityKeys(listName: string, elements: AccessRuleInput[], operation: "create" | "update"): void {
   const messages: string[] = [];
   elements.forEach((element, index) => {
     const names = (keys: readonly string[]) => keys.map((k) => paramName([listName, index, k])).join(", ");
     const present = ENTITY_KEYS.filter((key) => element[key] !== undefined);
     if (present.length > 1) messages.push(`${names(present)} are mutually exclusive`);
-    if (present.length === 0 && element.id === undefined) {
+    const changesExisting = operation === "update" && element.id !== undefined;
+    if (present.length === 0 && !changesExisting) {
       messages.push(`${names(ENTITY_KEYS)} are missing, exactly one parameter must be provided`);
     }
   });

@@ -12,6 +12,7 @@ import {
   checkEntityKeys,
   createElements,
   describeElement,
+  notTakenHere,
 } from "./access-rules";
 
 /**
@@ -35,18 +36,34 @@ export interface ProtectedEnvironmentRecord {
   approval_rules: AccessRuleRecord[];
 }
 
-const commonCreateFields = {
-  deploy_access_levels: accessRuleListParams,
-  approval_rules: accessRuleListParams.optional(),
-  required_approval_count: paramInteger().optional(),
+/**
+ * Request bodies. `required_approval_count` is a parameter of the group-level PUT alone
+ * (Document 2): POST at either level and the project-level PUT refuse it.
+ */
+const createParams = (level: ProtectionScope) =>
+  z.object({
+    name: level === "group" ? paramEnum(DEPLOYMENT_TIERS) : paramString(),
+    deploy_access_levels: accessRuleListParams(level),
+    approval_rules: accessRuleListParams(level).optional(),
+    required_approval_count: notTakenHere().optional(),
+  });
+const updateParams = (level: ProtectionScope) =>
+  z.object({
+    deploy_access_levels: accessRuleListParams(level).optional(),
+    approval_rules: accessRuleListParams(level).optional(),
+    required_approval_count: level === "group" ? paramInteger().optional() : notTakenHere().optional(),
+  });
+const PARAMS = {
+  create: { project: createParams("project"), group: createParams("group") },
+  update: { project: updateParams("project"), group: updateParams("group") },
 };
-const projectCreateParams = z.object({ name: paramString(), ...commonCreateFields });
-const groupCreateParams = z.object({ name: paramEnum(DEPLOYMENT_TIERS), ...commonCreateFields });
-const updateParams = z.object({
-  deploy_access_levels: accessRuleListParams.optional(),
-  approval_rules: accessRuleListParams.optional(),
-  required_approval_count: paramInteger().optional(),
-});
+
+/** A model error of a record: its field (update answers) and its full message (create answers). */
+interface RecordProblem {
+  field: string;
+  label: string;
+  message: string;
+}
 
 type Params = Record<string, unknown>;
 type Owner = { scope: "project"; project: ProjectRecord } | { scope: "group"; group: GroupRecord };
@@ -73,9 +90,9 @@ export class ProtectedEnvironments {
    */
   create(actor: Actor, scope: ProtectionScope, ownerRef: string, params: Params): Record<string, unknown> {
     const owner = this.requireOwner(actor, scope, ownerRef);
-    const input = validate(scope === "group" ? groupCreateParams : projectCreateParams, params);
-    checkEntityKeys("deploy_access_levels", input.deploy_access_levels);
-    checkEntityKeys("approval_rules", input.approval_rules ?? []);
+    const input = validate(PARAMS.create[scope], params);
+    checkEntityKeys("deploy_access_levels", input.deploy_access_levels, "create");
+    checkEntityKeys("approval_rules", input.approval_rules ?? [], "create");
     if (!input.name.trim()) throw unprocessable(["Name can't be blank"]);
     if (this.recordsOf(owner).some((record) => record.name === input.name)) {
       throw conflict(`Protected environment '${input.name}' already exists`);
@@ -85,11 +102,11 @@ export class ProtectedEnvironments {
       scope,
       owner_id: owner.scope === "project" ? owner.project.id : owner.group.id,
       name: input.name,
-      required_approval_count: input.required_approval_count ?? 0,
+      required_approval_count: 0,
       deploy_access_levels: createElements(input.deploy_access_levels, this.idSource("deploy_access_level"), false),
       approval_rules: createElements(input.approval_rules ?? [], this.idSource("approval_rule"), true),
     };
-    const problems = this.assignabilityProblems(owner, record);
+    const problems = this.recordProblems(owner, record);
     if (problems.length > 0) throw unprocessable(problems.map((p) => `${p.label} ${p.message}`));
     this.environments.insert(record);
     return this.serialize(record, "full");
@@ -105,9 +122,9 @@ export class ProtectedEnvironments {
   ): Record<string, unknown> {
     const owner = this.requireOwner(actor, scope, ownerRef);
     const record = this.find(owner, name);
-    const input = validate(updateParams, params);
-    checkEntityKeys("deploy_access_levels", input.deploy_access_levels ?? []);
-    checkEntityKeys("approval_rules", input.approval_rules ?? []);
+    const input = validate(PARAMS.update[scope], params);
+    checkEntityKeys("deploy_access_levels", input.deploy_access_levels ?? [], "update");
+    checkEntityKeys("approval_rules", input.approval_rules ?? [], "update");
     const next: ProtectedEnvironmentRecord = {
       ...record,
       required_approval_count: input.required_approval_count ?? record.required_approval_count,
@@ -124,10 +141,11 @@ export class ProtectedEnvironments {
         true,
       ),
     };
-    const problems = this.assignabilityProblems(owner, next);
+    const problems = this.recordProblems(owner, next);
     if (problems.length > 0) {
-      const first = problems[0]!;
-      throw new ApiError(400, { message: { [first.field]: problems.map((p) => p.message) } });
+      const byField: Record<string, string[]> = {};
+      for (const p of problems) (byField[p.field] ??= []).push(p.message);
+      throw new ApiError(400, { message: byField });
     }
     Object.assign(record, next);
     const touchesDeploy = input.deploy_access_levels !== undefined || input.required_approval_count !== undefined;
@@ -164,15 +182,35 @@ export class ProtectedEnvironments {
   }
 
   /**
+   * The model's rules on a record as it would be saved: at least one deploy access level, a
+   * required_approval_count of 0 or more, required_approvals above 0 (the service's model
+   * validations, which the spec leaves out), and rule 3 of Document 2 for each element.
+   */
+  private recordProblems(owner: Owner, record: ProtectedEnvironmentRecord): RecordProblem[] {
+    const problems: RecordProblem[] = [];
+    if (record.deploy_access_levels.length === 0) {
+      problems.push({ field: "deploy_access_levels", label: "Deploy access levels", message: "is too short (minimum is 1 character)" });
+    }
+    if (record.required_approval_count < 0) {
+      problems.push({ field: "required_approval_count", label: "Required approval count", message: "must be greater than or equal to 0" });
+    }
+    if (record.approval_rules.some((rule) => (rule.required_approvals ?? 1) <= 0)) {
+      problems.push({
+        field: "approval_rules.required_approvals",
+        label: "Approval rules required approvals",
+        message: "must be greater than 0",
+      });
+    }
+    return [...problems, ...this.assignabilityProblems(owner, record)];
+  }
+
+  /**
    * Rule 3 of Document 2. Group level: users must be members of the group with Maintainer or
    * above, groups must be subgroups. Project level: users must have access to the project,
    * groups must have the project shared with them.
    */
-  private assignabilityProblems(
-    owner: Owner,
-    record: ProtectedEnvironmentRecord,
-  ): { field: string; label: string; message: string }[] {
-    const problems: { field: string; label: string; message: string }[] = [];
+  private assignabilityProblems(owner: Owner, record: ProtectedEnvironmentRecord): RecordProblem[] {
+    const problems: RecordProblem[] = [];
     const lists = [
       { field: "deploy_access_levels", label: "Deploy access levels", elements: record.deploy_access_levels },
       { field: "approval_rules", label: "Approval rules", elements: record.approval_rules },
@@ -194,7 +232,8 @@ export class ProtectedEnvironments {
         const ok = user && permissions.groupMemberLevel(user.id, owner.group) >= AccessLevel.Maintainer;
         return ok ? undefined : `user ${element.user_id} must be a member of the group with the Maintainer role or above`;
       }
-      const ok = user && permissions.projectMemberLevel(user.id, owner.project) > AccessLevel.NoAccess;
+      // Minimal access grants no access to the project's content: Guest is the lowest that counts.
+      const ok = user && permissions.projectMemberLevel(user.id, owner.project) >= AccessLevel.Guest;
       return ok ? undefined : `user ${element.user_id} must have access to the project`;
     }
     if (element.group_id !== null) {

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { z } from "zod";
+import { isAgentUrl } from "../../../spec";
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError } from "../../core/errors";
@@ -51,6 +52,7 @@ export class UrlConfigurations {
     const input = validate(createUrlConfigurationParams, params);
     requireAllOrNone(params, ["client_cert", "client_key"]);
     if (!input.url.trim()) throw modelValidationError("url", "can't be blank");
+    if (!isAgentUrl(input.url)) throw modelValidationError("url", "must be a grpc:// or grpcs:// URL with a host");
     if (this.configs.ofAgent(agent.id).length > 0) {
       throw badRequest("URL configuration already exists for this agent");
     }
