@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { datetime, normalizers, serverId } from "./common";
@@ -9,6 +10,7 @@ import { datetime, normalizers, serverId } from "./common";
  */
 export const broadcastMessage = defineResource({
   name: "BroadcastMessage",
+  availability: AVAILABILITY.broadcastMessageWrites,
   summary: "A banner or notification shown to the users of the instance.",
   inputs: z
     .object({

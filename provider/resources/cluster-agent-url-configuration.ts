@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId } from "./common";
 
@@ -9,6 +10,7 @@ import { normalizers, projectRef, serverId } from "./common";
  */
 export const clusterAgentUrlConfiguration = defineResource({
   name: "ClusterAgentUrlConfiguration",
+  availability: AVAILABILITY.agentUrlConfigurations,
   summary: "The URL and authentication the forge uses to connect to a receptive cluster agent.",
   inputs: z
     .object({

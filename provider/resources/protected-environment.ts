@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEPLOYMENT_TIERS } from "../../spec";
+import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, projectRef } from "./common";
 import { approvalRule, granteeCollection, groupDeployAccessLevel, projectDeployAccessLevel } from "./protected-environment-rules";
@@ -15,6 +16,7 @@ const entryLists = {
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
 export const projectProtectedEnvironment = defineResource({
   name: "ProjectProtectedEnvironment",
+  availability: AVAILABILITY.protectedEnvironments,
   summary: "Protects an environment of a project: who may deploy and who must approve.",
   inputs: z.object({
     /** The project: id or full path. */
@@ -42,6 +44,7 @@ export const projectProtectedEnvironment = defineResource({
 /** Who may deploy to every environment of a deployment tier in a group's projects. Premium and Ultimate. */
 export const groupProtectedEnvironment = defineResource({
   name: "GroupProtectedEnvironment",
+  availability: AVAILABILITY.protectedEnvironments,
   summary: "Protects a deployment tier for all projects of a group.",
   inputs: z.object({
     /** The group: id or full path. */

@@ -123,6 +123,11 @@ describe("faults", () => {
 describe("settings", () => {
   it("changes instance settings", async () => {
     const res = await admin("PUT", "/settings", { member_promotion_management: true });
-    expect(res.body).toEqual({ job_token_scope_enforced: false, member_promotion_management: true });
+    expect(res.body).toEqual({
+      job_token_scope_enforced: false,
+      member_promotion_management: true,
+      tier: "ultimate",
+      offering: "self-managed",
+    });
   });
 });

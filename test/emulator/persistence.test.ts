@@ -76,7 +76,12 @@ describe("state file", () => {
     const agent = await call(emulator.url, "POST", "/projects/acme%2Fweb/cluster_agents", { as: "max", json: { name: "a" } });
     expect(agent.status).toBe(201);
     const settings = await fetch(`${emulator.url}/__emulator/settings`);
-    expect(await settings.json()).toEqual({ job_token_scope_enforced: false, member_promotion_management: false });
+    expect(await settings.json()).toEqual({
+      job_token_scope_enforced: false,
+      member_promotion_management: false,
+      tier: "ultimate",
+      offering: "self-managed",
+    });
     await emulator.close();
   });
 });
