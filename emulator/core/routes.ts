@@ -47,7 +47,7 @@ export type SortDirection = "asc" | "desc";
 export interface KeysetRule {
   orders: Readonly<Record<string, readonly SortDirection[]>>;
   defaultOrder: { orderBy: string; sort: SortDirection };
-  valueOf?: (item: unknown, orderBy: string) => unknown;
+  keyOf?: (item: unknown, orderBy: string) => unknown;
 }
 
 /** One route of a resource: method, a template relative to /api/v4, and a handler over its model. */

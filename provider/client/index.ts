@@ -1,6 +1,6 @@
 /** HTTP client for the forge REST API: see docs/contracts.md, "HTTP client". */
-export { ForgeClient, clientFor, closeClients, tokenFingerprint, DEFAULT_TIMEOUT_MS } from "./client";
-export type { ForgeClientOptions, ForgeResponse, RequestOptions } from "./client";
+export { ForgeClient, clientFor, closeClients, tokenFingerprint, DEFAULT_TIMEOUT_MS, MAX_REDIRECTS } from "./client";
+export type { ForgeClientOptions, ForgeResponse, ListOptions, RequestOptions } from "./client";
 export { resolveConnection, normalizeBaseUrl, BASE_URL_CONFIG_KEY, TOKEN_CONFIG_KEY, BASE_URL_ENV, TOKEN_ENV } from "./connection";
 export type { Connection, ConfigSource } from "./connection";
 export { placeParams, fillPath, encodeQuery, toFormData, containsBinary } from "./encoding";
