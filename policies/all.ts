@@ -1,24 +1,23 @@
 /**
  * Every policy of the pack, importable without starting the analyzer server (index.ts does
- * that). One file per resource in `rules/`, named after it, plus the generic schema policy.
+ * that). `forge-input-schema` covers every declaration's schema by itself; the others are the
+ * hand-written rules a schema cannot hold, grouped in `rules/` by what they check.
  */
-import { inputSchemaPolicy } from "./input-schema";
-import type { ForgePolicy, ResourceRules } from "./lib/define";
-import { rules as broadcastMessage } from "./rules/broadcast-message";
-import { rules as clusterAgentToken } from "./rules/cluster-agent-token";
-import { rules as clusterAgentUrlConfiguration } from "./rules/cluster-agent-url-configuration";
-import { rules as groupLabel } from "./rules/group-label";
-import { rules as groupProtectedEnvironment } from "./rules/group-protected-environment";
-import { rules as projectProtectedEnvironment } from "./rules/project-protected-environment";
+import { inputSchema } from "./input-schema";
+import type { ForgePolicy } from "./lib/define";
+import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
+import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
+import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
+import { clusterAgentTokenDescription } from "./rules/token-descriptions";
 
-/** The per-resource rule files. */
-export const resourceRules: ResourceRules[] = [
-  broadcastMessage,
-  clusterAgentToken,
-  clusterAgentUrlConfiguration,
-  groupLabel,
-  groupProtectedEnvironment,
-  projectProtectedEnvironment,
+export const policies: ForgePolicy[] = [
+  inputSchema,
+  clusterAgentUrlConfigurationOnePerAgent,
+  clusterAgentTokenLimit,
+  clusterAgentTokenRotation,
+  broadcastMessageNoConfidentialContent,
+  clusterAgentTokenNotInStackOutputs,
+  clusterAgentTokenDescription,
+  projectProtectedEnvironmentProductionApproval,
+  groupProtectedEnvironmentProductionApproval,
 ];
-
-export const policies: ForgePolicy[] = [inputSchemaPolicy(resourceRules), ...resourceRules.flatMap((file) => file.policies)];

@@ -122,6 +122,15 @@ function docFor(docs: Map<string, string>, files: string[], field: string): stri
   return "";
 }
 
+/** What dropping an optional input from the program does (the engine's removal semantics). */
+function whenDropped(declaration: AnyDeclaration, name: string): string {
+  if (replacementKeys(declaration).includes(name) || declaration.replaceOnRemoval?.includes(name)) return " Dropping it replaces the resource.";
+  const reset = declaration.resets?.[name];
+  if (typeof reset === "function") return " Dropping it resets it to its default.";
+  if (reset !== undefined) return ` Dropping it resets it to \`${JSON.stringify(reset)}\`.`;
+  return "";
+}
+
 function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
   const files = sourceFileOf(declaration);
   const inputs = z.toJSONSchema(declaration.inputs, { unrepresentable: "any", io: "input" }) as JsonSchema;
@@ -141,7 +150,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "## Inputs",
     "",
-    ...fieldTable("Name", inputs, (name, schema) => `${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}`),
+    ...fieldTable("Name", inputs, (name, schema) => `${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
     "",
     "## Outputs",
     "",

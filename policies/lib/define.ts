@@ -20,7 +20,7 @@ import { plain, type Bag } from "./values";
 
 export type ForgePolicy = ResourceValidationPolicy | StackValidationPolicy;
 
-/** The type tokens a policy looks at (for the coverage test and the docs). */
+/** The type tokens a policy looks at (for the coverage test and docs/policies.md). */
 const targets = new WeakMap<Policy, string[]>();
 
 export function policyTargets(policy: Policy): string[] {
@@ -135,20 +135,4 @@ export function stackPolicy<C = Record<string, never>>(
   };
   targets.set(policy, [...byToken.keys()]);
   return policy;
-}
-
-/**
- * The policies of one resource, in the file named after it (`rules/group-label.ts` for
- * `GroupLabel`). `covers` lists the input paths whose schema rules these policies report in
- * their own words (`deployAccessLevels[].accessLevel`; `[]` stands for any index), so that
- * `forge-input-schema` does not report them a second time.
- */
-export interface ResourceRules {
-  resource: AnyDeclaration;
-  covers: string[];
-  policies: ForgePolicy[];
-}
-
-export function resourceRules(resource: AnyDeclaration, rules: Omit<ResourceRules, "resource">): ResourceRules {
-  return { resource, ...rules };
 }

@@ -3,8 +3,9 @@
  * as sentinels that every rule treats as "not a violation".
  */
 import { containsUnknown, isUnknown } from "../../provider/engine/unknowns";
+import { show } from "../../provider/resources/common";
 
-export { isUnknown };
+export { isUnknown, show };
 
 export type Bag = Record<string, unknown>;
 
@@ -38,15 +39,4 @@ export function refKey(value: unknown): string {
     return `path:${decoded.replace(/^\/+|\/+$/g, "").toLowerCase()}`;
   }
   return `other:${JSON.stringify(value)}`;
-}
-
-/** A value as it should read in a message: strings quoted, the rest as JSON. */
-export function show(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
-}
-
-/** `a`, `a or b`, `a, b or c`. */
-export function orList(values: readonly unknown[]): string {
-  const items = values.map(String);
-  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }

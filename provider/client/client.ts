@@ -43,7 +43,7 @@ export interface ForgeResponse<T = unknown> {
 }
 
 /** Options of the {@link ForgeClient} constructor. */
-export interface ForgeClientOptions {
+interface ForgeClientOptions {
   /** The forge's address without /api/v4 (a trailing /api/v4 or slash is removed). */
   baseUrl: string;
   /** Access token sent in `PRIVATE-TOKEN`; omit for anonymous calls. */
@@ -84,7 +84,7 @@ export class ForgeClient {
   readonly #agent: Agent;
 
   /** @throws ForgeConfigError when the base URL is not a usable http(s) URL. */
-  constructor(options: { baseUrl: string; token?: string; timeoutMs?: number; retry?: RetryPolicy }) {
+  constructor(options: ForgeClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     const url = new URL(this.baseUrl);
     this.#origin = url.origin;

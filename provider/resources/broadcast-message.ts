@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
-import { datetime, normalizers, serverId } from "./common";
+import { crossFieldRule, datetime, normalizers, roleList, serverId, show, wordList } from "./common";
 
 /**
  * A message shown to every user of the instance (administrator only). Anyone can read broadcast
@@ -21,9 +21,19 @@ export const broadcastMessage = defineResource({
       /** When it stops showing (ISO 8601, UTC). The forge defaults to one hour after now. */
       endsAt: datetime.optional(),
       /** Foreground colour, hex (`#FFFFFF`). */
-      font: z.string().regex(/^#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?$/, "must be a hex colour such as #FFFFFF").optional(),
+      font: z
+        .string()
+        .regex(/^#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?$/, { error: (issue) => `${show(issue.input)} is not a hex colour. Write it as "#RGB" or "#RRGGBB", such as "#FFFFFF".` })
+        .optional(),
       /** Show only to users with one of these roles (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner). */
-      targetAccessLevels: z.array(z.literal(BROADCAST_TARGET_LEVELS)).optional(),
+      targetAccessLevels: z
+        .array(
+          z.literal(BROADCAST_TARGET_LEVELS, {
+            error: (issue) => `${show(issue.input)} is not an access level a broadcast message can target. Use ${roleList(BROADCAST_TARGET_LEVELS)}.`,
+          }),
+          { error: (issue) => `${show(issue.input)} is not a list. Give a list of access levels such as [30, 40].` },
+        )
+        .optional(),
       /** Show only on pages whose path matches this pattern, e.g. `/acme/*`. */
       targetPath: z.string().optional(),
       /** `banner` (default) or `notification`. */
@@ -31,16 +41,28 @@ export const broadcastMessage = defineResource({
       /** Whether users can dismiss it. */
       dismissable: z.boolean().optional(),
       /** Colour theme, banners only: indigo (default), light-indigo, blue, light-blue, green, light-green, red, light-red, dark, light. */
-      theme: z.enum(BROADCAST_THEMES).optional(),
+      theme: z.enum(BROADCAST_THEMES, { error: (issue) => `${show(issue.input)} is not a theme the forge knows. Use ${wordList(BROADCAST_THEMES)}.` }).optional(),
     })
-    .refine((args) => args.theme === undefined || args.broadcastType !== "notification", {
-      message: "a theme applies to banners only; remove it or use broadcastType \"banner\"",
-      path: ["theme"],
-    })
-    .refine((args) => !args.startsAt || !args.endsAt || Date.parse(args.endsAt) > Date.parse(args.startsAt), {
-      message: "must be after startsAt",
-      path: ["endsAt"],
-    }),
+    .check(
+      crossFieldRule({
+        rule: "a theme only on banners, not on notifications",
+        problem: (args) =>
+          args.theme !== undefined && args.broadcastType === "notification"
+            ? { path: ["theme"], message: 'Themes apply to banners only, and this message is a notification. Remove theme, or set broadcastType to "banner".' }
+            : undefined,
+      }),
+      crossFieldRule({
+        rule: "endsAt after startsAt",
+        problem: ({ startsAt, endsAt }) => {
+          if (!startsAt || !endsAt || Date.parse(endsAt) > Date.parse(startsAt)) return undefined;
+          const when = Date.parse(endsAt) === Date.parse(startsAt) ? "when" : "before";
+          return {
+            path: ["endsAt"],
+            message: `The message ends (endsAt ${show(endsAt)}) ${when} it starts (startsAt ${show(startsAt)}), so it would never show. Set endsAt after startsAt.`,
+          };
+        },
+      }),
+    ),
   outputs: z.object({
     /** The message's id. */
     messageId: serverId,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, serverId } from "./common";
+import { crossFieldRule, normalizers, projectRef, serverId, valueRule } from "./common";
 
 /**
  * How the forge reaches a receptive agent (a cluster that cannot connect out). Authentication is
@@ -21,18 +21,50 @@ export const clusterAgentUrlConfiguration = defineResource({
       /** The agent's URL, e.g. `grpcs://agent.example.com:443`. */
       url: z.url(),
       /** PEM client certificate for mutual TLS; with `clientKey`. Without both, JWT is used. */
-      clientCert: z.string().min(1).optional(),
+      clientCert: z
+        .string()
+        .min(1)
+        .check(
+          valueRule({
+            format: "pem-certificate",
+            rule: "a PEM certificate",
+            holds: (value) => /-----BEGIN CERTIFICATE-----/.test(value),
+            message: () => 'It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
+          }),
+        )
+        .optional(),
       /** PEM private key of `clientCert`. Write-only: never returned, kept encrypted in state. */
-      clientKey: z.string().min(1).optional(),
+      clientKey: z
+        .string()
+        .min(1)
+        .check(
+          valueRule({
+            format: "pem-private-key",
+            rule: "a PEM private key",
+            holds: (value) => /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----/.test(value),
+            message: () => 'It is not a PEM private key. Give the certificate\'s private key in PEM ("-----BEGIN PRIVATE KEY-----").',
+          }),
+        )
+        .optional(),
       /** PEM CA certificate to verify the agent's server certificate. */
       caCert: z.string().min(1).optional(),
       /** The TLS server name to expect. */
       tlsHost: z.string().min(1).optional(),
     })
-    .refine((args) => (args.clientCert === undefined) === (args.clientKey === undefined), {
-      message: "clientCert and clientKey go together: give both for mutual TLS, or neither for JWT",
-      path: ["clientKey"],
-    }),
+    .check(
+      crossFieldRule({
+        rule: "clientCert and clientKey together (mutual TLS) or neither (JWT)",
+        problem: ({ clientCert, clientKey }) => {
+          if ((clientCert === undefined) === (clientKey === undefined)) return undefined;
+          // The missing half is the field reported: a certificate without its key lacks clientKey.
+          const [given, missing] = clientKey === undefined ? ["clientCert", "clientKey"] : ["clientKey", "clientCert"];
+          return {
+            path: [missing],
+            message: `It is needed with ${given}: mutual TLS takes the certificate and its private key. Add ${missing}, or remove ${given} to use JWT authentication.`,
+          };
+        },
+      }),
+    ),
   outputs: z.object({
     /** The configuration's id. */
     urlConfigurationId: serverId,

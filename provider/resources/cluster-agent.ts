@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AGENT_NAME, AGENT_NAME_MAX } from "../../spec";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, serverId } from "./common";
+import { normalizers, projectRef, serverId, show } from "./common";
 
 
 /** A cluster agent registered in a project (the project holds its configuration). */
@@ -12,7 +12,12 @@ export const clusterAgent = defineResource({
     /** The agent's configuration project: id or full path. */
     project: projectRef,
     /** Lower-case letters, digits and `-`, not starting or ending with `-`, at most 63 characters. Unique in the project. */
-    name: z.string().max(AGENT_NAME_MAX).regex(AGENT_NAME, "must be lower-case letters, digits and '-', not starting or ending with '-'"),
+    name: z
+      .string()
+      .max(AGENT_NAME_MAX)
+      .regex(AGENT_NAME, {
+        error: (issue) => `${show(issue.input)} is not a valid agent name. Use lower-case letters, digits and '-', not starting or ending with '-', such as "edge-1".`,
+      }),
   }),
   outputs: z.object({
     /** The agent's id. */

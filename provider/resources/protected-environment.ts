@@ -1,9 +1,15 @@
 import { z } from "zod";
-import { DEPLOYMENT_TIERS } from "../../spec";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, projectRef } from "./common";
-import { approvalRule, granteeCollection, groupDeployAccessLevel, projectDeployAccessLevel } from "./protected-environment-rules";
+import {
+  approvalRuleList,
+  deployAccessLevelList,
+  deploymentTier,
+  granteeCollection,
+  groupDeployAccessLevel,
+  projectDeployAccessLevel,
+} from "./protected-environment-rules";
 
 /** Entries change one by one, by grantee; an update answers with only the lists it touched
  *  (spec rule 5), so the whole record is read back. */
@@ -24,9 +30,9 @@ export const projectProtectedEnvironment = defineResource({
     /** The environment's name (it need not exist yet). */
     name: z.string().min(1),
     /** Who may deploy; at least one entry. */
-    deployAccessLevels: z.array(projectDeployAccessLevel).min(1, "needs at least one entry: who may deploy"),
+    deployAccessLevels: deployAccessLevelList(projectDeployAccessLevel),
     /** Who must approve a deployment before it runs. */
-    approvalRules: z.array(approvalRule).optional(),
+    approvalRules: approvalRuleList,
   }),
   outputs: z.object({}),
   idParts: ["project", "name"],
@@ -50,13 +56,13 @@ export const groupProtectedEnvironment = defineResource({
     /** The group: id or full path. */
     group: groupRef,
     /** The deployment tier: production, staging, testing, development or other. */
-    name: z.enum(DEPLOYMENT_TIERS),
+    name: deploymentTier,
     /** Who may deploy: Maintainers or above of the group, its subgroups, or a role. At least one entry. */
-    deployAccessLevels: z.array(groupDeployAccessLevel).min(1, "needs at least one entry: who may deploy"),
+    deployAccessLevels: deployAccessLevelList(groupDeployAccessLevel),
     /** How many approvals a deployment needs (0: none). */
     requiredApprovalCount: z.number().int().min(0).optional(),
     /** Who must approve a deployment before it runs. */
-    approvalRules: z.array(approvalRule).optional(),
+    approvalRules: approvalRuleList,
   }),
   outputs: z.object({}),
   idParts: ["group", "name"],

@@ -24,7 +24,13 @@ export interface World {
 }
 
 export async function startWorld(): Promise<World> {
-  const emulator = await startEmulator({ port: 0 });
+  const world = worldOf(await startEmulator({ port: 0 }));
+  world.actAs("root");
+  return world;
+}
+
+/** The World of an emulator that is already running (the e2e suite's), for the fixtures' inputs. */
+export function worldOf(emulator: RunningEmulator): World {
   const users = emulator.seed.users as SeedUser[];
   const groups = emulator.seed.groups as SeedNamespace[];
   const projects = emulator.seed.projects as SeedNamespace[];
@@ -35,7 +41,7 @@ export async function startWorld(): Promise<World> {
   };
   const user = (username: string) => find(users, (u) => u.username === username, `user ${username}`);
   const as = (username: string) => new ForgeClient({ baseUrl: emulator.url, token: user(username).token, retry: { maxAttempts: 1 } });
-  const world: World = {
+  return {
     emulator,
     api: as("root"),
     user,
@@ -55,6 +61,4 @@ export async function startWorld(): Promise<World> {
     },
     close: () => emulator.close(),
   };
-  world.actAs("root");
-  return world;
 }

@@ -2,7 +2,10 @@
  * The end-to-end harness: the real Pulumi CLI (Automation API) on program directories from
  * test/e2e/programs, a local file backend and PULUMI_HOME in a temporary directory, and the
  * forge emulator in this process on a free port. FORGE_E2E_DEBUG=1 prints each operation's
- * steps and output.
+ * steps, duration and output.
+ *
+ * Stacks of the generic program (`programs/resources`) are declared as data: `TestStack.declare`
+ * writes the list of resources into the stack config, secret inputs as secret config.
  *
  * Each program is copied to the temporary directory with a `node_modules` link to the
  * repository's, so it resolves `pulumi-forge` as a user's program does, while the stack config
@@ -20,8 +23,11 @@ import {
   type OpMap,
   type Stack,
 } from "@pulumi/pulumi/automation";
-import { ForgeClient } from "../../provider/client";
+import type { ForgeClient } from "../../provider/client";
+import { inputKeys, secretKeys, type State } from "../../provider/engine/declaration";
+import { declarationByName } from "../../provider/resources";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { worldOf, type World } from "../contract/world";
 
 const execFileAsync = promisify(execFile);
 
@@ -47,6 +53,37 @@ export interface OpResult {
   changes: OpMap;
   /** Step kinds per logical resource name (stack and providers left out), from the engine events. */
   steps: Record<string, string[]>;
+}
+
+/** One resource of the generic program (programs/resources): its class name, logical name, inputs and options. */
+export interface ListedResource {
+  type: string;
+  name: string;
+  inputs: State;
+  options?: { import?: string; deleteBeforeReplace?: boolean };
+}
+
+/** An input that is an output of a resource listed earlier in the same stack. */
+export function ref(name: string, output: string): { $ref: string } {
+  return { $ref: `${name}.${output}` };
+}
+
+/** A managed resource in the state, secrets decrypted and unwrapped. */
+export interface StateResource {
+  name: string;
+  /** The declaration's name (`GroupLabel`). */
+  type: string;
+  id: string;
+  inputs: State;
+  outputs: State;
+}
+
+/** The resources whose steps in an operation were exactly `ops` (in any order), sorted. */
+export function namesWith(result: OpResult, ...ops: string[]): string[] {
+  return Object.entries(result.steps)
+    .filter(([, steps]) => steps.length === ops.length && ops.every((op) => steps.includes(op)))
+    .map(([name]) => name)
+    .sort();
 }
 
 /** A stack of one program, with its operations wrapped to capture output and engine events. */
@@ -98,13 +135,21 @@ export class TestStack {
     await this.stack.setAllConfig(config);
   }
 
-  async removeConfig(...keys: string[]): Promise<void> {
-    await this.stack.removeAllConfig(keys);
-  }
-
-  /** The stack's outputs, secrets decrypted. */
-  async outputs(): Promise<Record<string, { value: unknown; secret: boolean }>> {
-    return this.stack.outputs();
+  /** Makes `resources` the generic program's whole content; inputs the library treats as secret go in as secret config. */
+  async declare(resources: ListedResource[]): Promise<void> {
+    const secretInputs: Record<string, State> = {};
+    const listed = resources.map((resource) => {
+      const declaration = declarationByName(resource.type);
+      const secret = new Set(secretKeys(declaration).filter((key) => inputKeys(declaration).includes(key)));
+      const entries = Object.entries(resource.inputs);
+      const secrets = entries.filter(([key]) => secret.has(key));
+      if (secrets.length > 0) secretInputs[resource.name] = Object.fromEntries(secrets);
+      return { ...resource, inputs: Object.fromEntries(entries.filter(([key]) => !secret.has(key))) };
+    });
+    await this.setConfig({
+      resources: JSON.stringify(listed),
+      secretInputs: { value: JSON.stringify(secretInputs), secret: true },
+    });
   }
 
   /** `stack.exportStack()`: the Automation API exports with `--show-secrets` (secrets decrypted, in their envelopes). */
@@ -117,13 +162,27 @@ export class TestStack {
     return this.cli("stack", "export");
   }
 
+  /** The managed resources in the state (stack and providers left out), secrets decrypted. */
+  async resources(): Promise<StateResource[]> {
+    const deployment = (await this.stack.exportStack()).deployment as { resources?: { urn: string; type: string; id: string; inputs?: State; outputs?: State }[] };
+    return (deployment.resources ?? [])
+      .filter((r) => isManaged(r.type))
+      .map((r) => ({
+        name: nameOf(r.urn),
+        type: r.type.slice(r.type.lastIndexOf(":") + 1),
+        id: r.id,
+        inputs: revealed(r.inputs ?? {}) as State,
+        outputs: revealed(r.outputs ?? {}) as State,
+      }));
+  }
+
   /** Logical names of the resources in the state (stack and providers left out). */
   async resourceNames(): Promise<string[]> {
-    const deployment = (await this.stack.exportStack()).deployment as { resources?: { urn: string; type: string }[] };
-    return (deployment.resources ?? []).filter((r) => isManaged(r.type)).map((r) => nameOf(r.urn));
+    return (await this.resources()).map((r) => r.name);
   }
 
   private async run(kind: Kind): Promise<OpResult> {
+    const started = Date.now();
     const chunks: string[] = [];
     const steps: Record<string, string[]> = {};
     const common = {
@@ -159,7 +218,7 @@ export class TestStack {
       throw new PulumiFailure(kind, `${chunks.join("")}\n${chunks.length > 0 ? message.split("\n")[0] : message}`, error);
     }
     if (process.env["FORGE_E2E_DEBUG"]) {
-      console.log(`pulumi ${kind}`, JSON.stringify(changes), JSON.stringify(steps));
+      console.log(`pulumi ${kind} (${Date.now() - started} ms)`, JSON.stringify(changes), JSON.stringify(steps));
       console.log(chunks.join(""));
     }
     return { output: chunks.join(""), changes, steps };
@@ -181,6 +240,8 @@ export interface E2eWorld {
   emulator: RunningEmulator;
   /** The seed's administrator, for out-of-band changes and assertions. */
   api: ForgeClient;
+  /** The contract suite's view of the same emulator: seed lookups, the fixtures' inputs. */
+  fixtureWorld: World;
   /** Temporary directory holding the backend, PULUMI_HOME and the program copies. */
   tmp: string;
   backendDir: string;
@@ -217,10 +278,14 @@ export async function startE2eWorld(): Promise<E2eWorld> {
     FORGE_TOKEN: ROOT_TOKEN,
   };
   for (const dir of [backendDir, pulumiHome]) mkdirSync(dir, { recursive: true });
+  const fixtureWorld = worldOf(emulator);
+  // The engine's reads in this process (assertions) go to the same emulator as the CLI's.
+  fixtureWorld.actAs("root");
 
   return {
     emulator,
-    api: new ForgeClient({ baseUrl: emulator.url, token: ROOT_TOKEN, retry: { maxAttempts: 1 } }),
+    api: fixtureWorld.api,
+    fixtureWorld,
     tmp,
     backendDir,
     async stack(program, stackName) {
@@ -274,6 +339,14 @@ export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b4
 /** A secret in a state: the signature, and `ciphertext` (encrypted) or `plaintext` (an export with --show-secrets). */
 export function isSecretEnvelope(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_SIG.key] === SECRET_SIG.value;
+}
+
+/** `value` with each secret envelope of an export with --show-secrets replaced by its value. */
+function revealed(value: unknown): unknown {
+  if (isSecretEnvelope(value)) return typeof value["plaintext"] === "string" ? JSON.parse(value["plaintext"]) : value;
+  if (Array.isArray(value)) return value.map(revealed);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revealed(item)]));
+  return value;
 }
 
 /** JSON paths in `value` where a string contains one of `needles` outside a secret envelope. */

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { broadcastMessageLimits, broadcastMessageNoConfidentialContent } from "../../policies/rules/broadcast-message";
+import { inputSchema } from "../../policies/input-schema";
+import { broadcastMessageNoConfidentialContent } from "../../policies/rules/secrets";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, validateResource } from "./harness";
 
 const limits = (props: Record<string, unknown>) =>
-  validateResource(broadcastMessageLimits, { declaration: declarations.broadcastMessage, name: "maintenance", props: { message: "Maintenance tonight.", ...props } });
+  validateResource(inputSchema, { declaration: declarations.broadcastMessage, name: "maintenance", props: { message: "Maintenance tonight.", ...props } });
 
-describe("broadcast-message-limits", () => {
+/** The targeting, theme and time rules live in BroadcastMessage's schema; forge-input-schema reports its messages. */
+describe("forge-input-schema: BroadcastMessage", () => {
   it("accepts a compliant message", async () => {
     expect(
       await limits({
@@ -26,30 +28,32 @@ describe("broadcast-message-limits", () => {
     expect(await limits({ theme: "blue", broadcastType: UNKNOWN })).toEqual([]);
   });
 
-  it("refuses target access levels outside 10, 15, 20, 30, 40, 50", async () => {
+  it("refuses target access levels outside 10, 15, 20, 30, 40, 50, each by its index", async () => {
+    const allowed = "Use 10 (Guest), 15 (Planner), 20 (Reporter), 30 (Developer), 40 (Maintainer) or 50 (Owner).";
     expect(await limits({ targetAccessLevels: [30, 60, 5] })).toEqual([
-      'BroadcastMessage "maintenance" targets access levels 60 or 5, which the forge does not accept. Use only 10, 15, 20, 30, 40 or 50 (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner).',
+      `BroadcastMessage "maintenance" has an invalid targetAccessLevels[1]: 60 is not an access level a broadcast message can target. ${allowed}`,
+      `BroadcastMessage "maintenance" has an invalid targetAccessLevels[2]: 5 is not an access level a broadcast message can target. ${allowed}`,
     ]);
     expect(await limits({ targetAccessLevels: 30 })).toEqual([
-      'BroadcastMessage "maintenance" has targetAccessLevels 30, which is not a list. Give a list of access levels such as [30, 40].',
+      'BroadcastMessage "maintenance" has an invalid targetAccessLevels: 30 is not a list. Give a list of access levels such as [30, 40].',
     ]);
   });
 
   it("refuses a theme outside the list", async () => {
     expect(await limits({ theme: "purple" })).toEqual([
-      'BroadcastMessage "maintenance" has theme "purple", which the forge does not know. Use one of indigo, light-indigo, blue, light-blue, green, light-green, red, light-red, dark or light.',
+      'BroadcastMessage "maintenance" has an invalid theme: "purple" is not a theme the forge knows. Use indigo, light-indigo, blue, light-blue, green, light-green, red, light-red, dark or light.',
     ]);
   });
 
   it("refuses a theme on a notification", async () => {
     expect(await limits({ theme: "red", broadcastType: "notification" })).toEqual([
-      'BroadcastMessage "maintenance" is a notification with a theme; themes apply to banners only. Remove theme, or set broadcastType to "banner".',
+      'BroadcastMessage "maintenance" has an invalid theme: themes apply to banners only, and this message is a notification. Remove theme, or set broadcastType to "banner".',
     ]);
   });
 
   it("refuses an end before (or at) the start, comparing instants", async () => {
     expect(await limits({ startsAt: "2026-12-01T12:00:00Z", endsAt: "2026-12-01T10:00:00Z" })).toEqual([
-      'BroadcastMessage "maintenance" ends (endsAt "2026-12-01T10:00:00Z") before it starts (startsAt "2026-12-01T12:00:00Z"), so it would never show. Set endsAt after startsAt.',
+      'BroadcastMessage "maintenance" has an invalid endsAt: the message ends (endsAt "2026-12-01T10:00:00Z") before it starts (startsAt "2026-12-01T12:00:00Z"), so it would never show. Set endsAt after startsAt.',
     ]);
     expect(await limits({ startsAt: "2026-12-01T12:00:00+02:00", endsAt: "2026-12-01T10:00:00Z" })).toEqual([
       expect.stringContaining('ends (endsAt "2026-12-01T10:00:00Z") when it starts'),
@@ -60,7 +64,7 @@ describe("broadcast-message-limits", () => {
 
   it("refuses a datetime that does not parse", async () => {
     expect(await limits({ endsAt: "next tuesday" })).toEqual([
-      'BroadcastMessage "maintenance" has endsAt "next tuesday", which is not a datetime. Write it in ISO 8601, UTC, such as "2026-12-01T10:00:00Z".',
+      'BroadcastMessage "maintenance" has an invalid endsAt: "next tuesday" is not a datetime. Write it in ISO 8601, UTC, such as "2026-12-01T10:00:00Z".',
     ]);
   });
 });

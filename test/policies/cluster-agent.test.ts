@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  clusterAgentTokenDescription,
-  clusterAgentTokenLimit,
-  clusterAgentTokenNotInStackOutputs,
-  clusterAgentTokenRotation,
-} from "../../policies/rules/cluster-agent-token";
-import {
-  clusterAgentUrlConfigurationAuthentication,
-  clusterAgentUrlConfigurationOnePerAgent,
-} from "../../policies/rules/cluster-agent-url-configuration";
+import { inputSchema } from "../../policies/input-schema";
+import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "../../policies/rules/agent-limits";
+import { clusterAgentTokenNotInStackOutputs } from "../../policies/rules/secrets";
+import { clusterAgentTokenDescription } from "../../policies/rules/token-descriptions";
 import { typeToken } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
@@ -84,9 +78,10 @@ describe("cluster-agent-url-configuration-one-per-agent", () => {
   });
 });
 
-describe("cluster-agent-url-configuration-authentication", () => {
+/** The authentication rules live in ClusterAgentUrlConfiguration's schema; forge-input-schema reports its messages. */
+describe("forge-input-schema: ClusterAgentUrlConfiguration authentication", () => {
   const auth = (props: Record<string, unknown>) =>
-    validateResource(clusterAgentUrlConfigurationAuthentication, {
+    validateResource(inputSchema, {
       declaration: declarations.clusterAgentUrlConfiguration,
       name: "edge",
       props: { project: "acme/web", agentId: 1, url: "grpcs://agent.example.com:443", ...props },
@@ -104,18 +99,20 @@ describe("cluster-agent-url-configuration-authentication", () => {
 
   it("needs the certificate and its key together", async () => {
     expect(await auth({ clientCert: CERT })).toEqual([
-      'ClusterAgentUrlConfiguration "edge" has clientCert without clientKey; mutual TLS needs the certificate and its private key. Add clientKey, or remove clientCert to use JWT authentication.',
+      'ClusterAgentUrlConfiguration "edge" has an invalid clientKey: it is needed with clientCert: mutual TLS takes the certificate and its private key. Add clientKey, or remove clientCert to use JWT authentication.',
     ]);
     expect(await auth({ clientKey: KEY })).toEqual([
-      'ClusterAgentUrlConfiguration "edge" has clientKey without clientCert; mutual TLS needs the certificate and its private key. Add clientCert, or remove clientKey to use JWT authentication.',
+      'ClusterAgentUrlConfiguration "edge" has an invalid clientCert: it is needed with clientKey: mutual TLS takes the certificate and its private key. Add clientCert, or remove clientKey to use JWT authentication.',
     ]);
   });
 
-  it("needs PEM for both (catches a swapped certificate and key)", async () => {
-    expect(await auth({ clientCert: KEY, clientKey: CERT })).toEqual([
-      'ClusterAgentUrlConfiguration "edge" has a clientCert that is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
-      'ClusterAgentUrlConfiguration "edge" has a clientKey that is not a PEM private key. Give the certificate\'s private key in PEM ("-----BEGIN PRIVATE KEY-----").',
-    ]);
+  it("needs PEM for both (catches a swapped certificate and key), even with the agent unknown at preview", async () => {
+    const expected = [
+      'ClusterAgentUrlConfiguration "edge" has an invalid clientCert: it is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
+      'ClusterAgentUrlConfiguration "edge" has an invalid clientKey: it is not a PEM private key. Give the certificate\'s private key in PEM ("-----BEGIN PRIVATE KEY-----").',
+    ];
+    expect(await auth({ clientCert: KEY, clientKey: CERT })).toEqual(expected);
+    expect(await auth({ agentId: UNKNOWN, clientCert: KEY, clientKey: CERT })).toEqual(expected);
   });
 });
 

@@ -1,74 +1,64 @@
 /**
- * "Adding a resource adds its policies": every declaration has a rule file named after it in
- * policies/rules, or is listed in SCHEMA_ONLY with a reason; and the pack's policies follow the
- * conventions (kebab-case names, one-line descriptions, defaults for every tunable).
+ * What keeps the pack whole as resources come and go: forge-input-schema reports a schema failure
+ * of every declaration and every input (a new resource is covered with no edit), the
+ * hand-written policies look at existing resources and have tests, and the pack follows its
+ * conventions (kebab-case unique names, one-line descriptions, defaults for every tunable).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { policies, resourceRules } from "../../policies/all";
-import { pathPattern } from "../../policies/input-schema";
-import { policyTargets, type ResourceRules } from "../../policies/lib/define";
-import { SCHEMA_ONLY } from "../../policies/schema-only";
-import { inputKeys, typeToken } from "../../provider/engine/declaration";
+import { policies } from "../../policies/all";
+import { inputSchema } from "../../policies/input-schema";
+import { policyTargets } from "../../policies/lib/define";
+import { inputKeys, typeToken, type AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
+import { validateResource } from "./harness";
 
-const RULES_DIR = path.join(__dirname, "../../policies/rules");
-const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
-const ruleFiles = readdirSync(RULES_DIR).filter((file) => file.endsWith(".ts"));
+const all = Object.values(declarations) as AnyDeclaration[];
 
-describe("every resource has its policies", () => {
-  for (const declaration of Object.values(declarations)) {
-    it(`${declaration.name}: policies/rules/${kebab(declaration.name)}.ts, or a reason in SCHEMA_ONLY`, async () => {
-      const file = `${kebab(declaration.name)}.ts`;
-      const exempt = SCHEMA_ONLY[declaration.name];
-      if (!ruleFiles.includes(file)) {
-        expect(exempt, `${declaration.name} has no ${path.join("policies/rules", file)} and no reason in policies/schema-only.ts`).toBeTruthy();
-        expect(exempt!.length).toBeGreaterThan(20);
-        return;
+/** Values of every JSON type: for any input, one of them is wrong. */
+const WRONG_VALUES: unknown[] = [{ not: "a valid value" }, [{ not: "a valid value" }], true, -1.5, ""];
+
+describe("forge-input-schema covers every declaration", () => {
+  it("looks at every resource type", () => {
+    expect(policyTargets(inputSchema).sort()).toEqual(all.map((declaration) => typeToken(declaration)).sort());
+  });
+
+  for (const declaration of all) {
+    it(`${declaration.name}: reports a wrong value of each input`, async () => {
+      for (const key of inputKeys(declaration)) {
+        const field = declaration.inputs.shape[key] as { safeParse(value: unknown): { success: boolean } };
+        const wrong = WRONG_VALUES.find((value) => !field.safeParse(value).success);
+        expect(wrong, `${declaration.name}.${key} accepts every value`).toBeDefined();
+        const messages = await validateResource(inputSchema, { declaration, name: "subject", props: { [key]: wrong } });
+        expect(messages, `${declaration.name}.${key} = ${JSON.stringify(wrong)}`).toContainEqual(
+          expect.stringMatching(new RegExp(`^${declaration.name} "subject" has an invalid ${key}[.[:]`)),
+        );
       }
-      expect(exempt, `${declaration.name} has a rule file, so it must not be in SCHEMA_ONLY`).toBeUndefined();
-      const module = (await import(path.join(RULES_DIR, file))) as { rules?: ResourceRules };
-      expect(module.rules?.resource).toBe(declaration);
-      expect(module.rules!.policies.length).toBeGreaterThan(0);
-      for (const policy of module.rules!.policies) expect(policyTargets(policy), policy.name).toContain(typeToken(declaration));
-      expect(resourceRules).toContain(module.rules);
     });
   }
+});
 
-  it("lists only real resources in SCHEMA_ONLY", () => {
-    const names = Object.values(declarations).map((declaration) => declaration.name);
-    for (const name of Object.keys(SCHEMA_ONLY)) expect(names).toContain(name);
-  });
+describe("the hand-written policies", () => {
+  const tokens = all.map((declaration) => typeToken(declaration));
+  const testDir = __dirname;
+  const testSources = readdirSync(testDir)
+    .filter((file) => file.endsWith(".test.ts") && file !== path.basename(__filename))
+    .map((file) => readFileSync(path.join(testDir, file), "utf8"));
 
-  it("has no rule file that is not in the pack", async () => {
-    for (const file of ruleFiles) {
-      const module = (await import(path.join(RULES_DIR, file))) as { rules?: ResourceRules };
-      expect(resourceRules, file).toContain(module.rules);
-      expect(file).toBe(`${kebab(module.rules!.resource.name)}.ts`);
-    }
-  });
-
-  it("runs the generic schema policy on every resource", () => {
-    const generic = policies.find((policy) => policy.name === "forge-input-schema")!;
-    expect(policyTargets(generic).sort()).toEqual(Object.values(declarations).map((declaration) => typeToken(declaration)).sort());
-  });
-
-  it("covers only real input paths", () => {
-    for (const file of resourceRules) {
-      for (const covered of file.covers) {
-        expect(inputKeys(file.resource), `${file.resource.name}: ${covered}`).toContain(covered.split(/[.[]/)[0]);
-        expect(pathPattern(covered)).toBe(covered);
-      }
-    }
-  });
+  for (const policy of policies) {
+    it(`${policy.name}: looks at existing resources and has tests`, () => {
+      expect(policyTargets(policy).length, policy.name).toBeGreaterThan(0);
+      for (const token of policyTargets(policy)) expect(tokens, policy.name).toContain(token);
+      expect(testSources.some((source) => source.includes(`describe("${policy.name}`)), `no describe("${policy.name}...") in test/policies`).toBe(true);
+    });
+  }
 });
 
 describe("the pack's conventions", () => {
-  it("puts every rule file's policies in the pack, once", () => {
+  it("has unique policy names", () => {
     const names = policies.map((policy) => policy.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const file of resourceRules) for (const policy of file.policies) expect(policies).toContain(policy);
   });
 
   for (const policy of policies) {

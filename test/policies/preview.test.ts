@@ -116,10 +116,6 @@ describe("pulumi preview --policy-pack policies", () => {
         // Stack policies, over resources whose agent id is unknown at preview.
         'ClusterAgentUrlConfiguration "edge-url-2" is a second URL configuration of the agent of ClusterAgent "edge", which ClusterAgentUrlConfiguration "edge-url" already configures; an agent can have only one.',
         'ClusterAgentToken "edge-c" would be token number 3 of the agent of ClusterAgent "edge", besides ClusterAgentToken "edge-a" and ClusterAgentToken "edge-b"; the forge refuses a third active token.',
-        // Resource policies on what the schema lets through.
-        'ClusterAgentUrlConfiguration "core-url" has a clientCert that is not a PEM certificate.',
-        'ClusterAgentUrlConfiguration "core-url" has a clientKey that is not a PEM private key.',
-        'GroupProtectedEnvironment "acme-production": deployAccessLevels[0] has groupInheritanceType, which group-level deploy access levels do not take',
       ];
       const advisory = [
         'ClusterAgentToken "core-a" has no description.',
@@ -132,7 +128,8 @@ describe("pulumi preview --policy-pack policies", () => {
       ];
       for (const message of [...mandatory, ...advisory]) expect(preview.text, preview.raw).toContain(message);
       expect(preview.raw).not.toContain("xK9d8Fj3");
-      for (const name of ["cluster-agent-url-configuration-one-per-agent", "cluster-agent-token-limit", "cluster-agent-url-configuration-authentication", "group-protected-environment-rules"]) {
+      expect(preview.text).not.toContain("forge-input-schema");
+      for (const name of ["cluster-agent-url-configuration-one-per-agent", "cluster-agent-token-limit"]) {
         expect(preview.text).toMatch(new RegExp(`\\[mandatory\\] ${name}`));
       }
       for (const name of ["cluster-agent-token-description", "cluster-agent-token-rotation", "broadcast-message-no-confidential-content", "project-protected-environment-production-approval"]) {
@@ -143,13 +140,30 @@ describe("pulumi preview --policy-pack policies", () => {
   );
 
   it(
-    "reports a schema violation twice: the provider's check error and the policy's friendlier message",
+    "reports a schema violation with the schema's message twice: in the provider's check and in forge-input-schema",
     async () => {
       const dir = await program("schema");
-      const preview = await run(["preview", "--stack", "test", "--policy-pack", PACK], dir);
-      expect(preview.code, preview.raw).not.toBe(0);
-      expect(preview.text).toContain("must be a 6-digit hex colour with a leading # (#FF0000) or a CSS colour name (red)");
-      expect(preview.text).toContain('GroupLabel "bug" has color "reddish", which the forge does not accept.');
+      const preview = async (schemaCase: string) => {
+        const result = await run(["preview", "--stack", "test", "--policy-pack", PACK, "--config", `case=${schemaCase}`], dir);
+        expect(result.code, result.raw).not.toBe(0);
+        expect(result.text).toMatch(/\[mandatory\] forge-input-schema/);
+        return result;
+      };
+
+      const colour = '"reddish" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as "#FF0000") or a CSS colour name (such as "red").';
+      const label = await preview("label-colour");
+      expect(label.text).toContain(`property color value {reddish} has a problem: ${colour}`);
+      expect(label.text).toContain(`GroupLabel "bug" has an invalid color: ${colour}`);
+
+      const swapped = await preview("swapped-certificate");
+      expect(swapped.text, swapped.raw).toContain('has a problem: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").');
+      expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientCert: it is not a PEM certificate.');
+      expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientKey: it is not a PEM private key.');
+
+      const inheritance = await preview("group-inheritance");
+      const entry = "Group-level deploy access levels take no groupInheritanceType (project-level ones and approval rules do). Remove it.";
+      expect(inheritance.text).toContain(`property deployAccessLevels[0] value {<nil>} has a problem: ${entry}`);
+      expect(inheritance.text).toContain('GroupProtectedEnvironment "acme-production" has an invalid deployAccessLevels[0]: group-level deploy access levels take no groupInheritanceType');
     },
     PREVIEW_TIMEOUT,
   );

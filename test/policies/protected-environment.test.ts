@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
-import {
-  groupProtectedEnvironmentProductionApproval,
-  groupProtectedEnvironmentRules,
-} from "../../policies/rules/group-protected-environment";
-import {
-  projectProtectedEnvironmentProductionApproval,
-  projectProtectedEnvironmentRules,
-} from "../../policies/rules/project-protected-environment";
+import type { Policy } from "@pulumi/policy";
+import { inputSchema } from "../../policies/input-schema";
+import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "../../policies/rules/production-approvals";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, validateResource } from "./harness";
 
-const project = (policy: typeof projectProtectedEnvironmentRules, props: Record<string, unknown>, config?: Record<string, unknown>) =>
+const project = (policy: Policy, props: Record<string, unknown>, config?: Record<string, unknown>) =>
   validateResource(policy, {
     declaration: declarations.projectProtectedEnvironment,
     name: "web-prod",
@@ -18,7 +13,7 @@ const project = (policy: typeof projectProtectedEnvironmentRules, props: Record<
     ...(config ? { config } : {}),
   });
 
-const group = (policy: typeof groupProtectedEnvironmentRules, props: Record<string, unknown>, config?: Record<string, unknown>) =>
+const group = (policy: Policy, props: Record<string, unknown>, config?: Record<string, unknown>) =>
   validateResource(policy, {
     declaration: declarations.groupProtectedEnvironment,
     name: "acme-prod",
@@ -26,8 +21,10 @@ const group = (policy: typeof groupProtectedEnvironmentRules, props: Record<stri
     ...(config ? { config } : {}),
   });
 
-describe("project-protected-environment-rules", () => {
-  const rules = (props: Record<string, unknown>) => project(projectProtectedEnvironmentRules, props);
+/** The entry rules live in the protected environments' schemas; forge-input-schema reports their messages. */
+describe("forge-input-schema: ProjectProtectedEnvironment entries", () => {
+  const rules = (props: Record<string, unknown>) => project(inputSchema, props);
+  const subject = 'ProjectProtectedEnvironment "web-prod" has an invalid';
 
   it("accepts entries with exactly one grantee, valid levels and inheritance", async () => {
     expect(
@@ -44,39 +41,40 @@ describe("project-protected-environment-rules", () => {
   });
 
   it("needs at least one deploy access level", async () => {
-    expect(await rules({})).toEqual(['ProjectProtectedEnvironment "web-prod" has no deployAccessLevels. Give at least one entry saying who may deploy, such as { accessLevel: 40 }.']);
-    expect(await rules({ deployAccessLevels: [] })).toEqual([
-      'ProjectProtectedEnvironment "web-prod" has an empty deployAccessLevels list. Give at least one entry saying who may deploy, such as { accessLevel: 40 }.',
-    ]);
+    const expected = `${subject} deployAccessLevels: it needs at least one entry saying who may deploy, such as [{ accessLevel: 40 }].`;
+    expect(await rules({})).toEqual([expected]);
+    expect(await rules({ deployAccessLevels: [] })).toEqual([expected]);
   });
 
   it("needs exactly one of userId, groupId, accessLevel per entry", async () => {
     expect(await rules({ deployAccessLevels: [{ accessLevel: 40, userId: 3 }] })).toEqual([
-      'ProjectProtectedEnvironment "web-prod": deployAccessLevels[0] names userId and accessLevel at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.',
+      `${subject} deployAccessLevels[0]: the entry names userId and accessLevel at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.`,
     ]);
     expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ requiredApprovals: 1 }] })).toEqual([
-      'ProjectProtectedEnvironment "web-prod": approvalRules[0] names nobody. Give exactly one of userId, groupId or accessLevel.',
+      `${subject} approvalRules[0]: the entry names nobody. Give exactly one of userId, groupId or accessLevel.`,
     ]);
   });
 
   it("needs access levels 30, 40 or 60", async () => {
     expect(await rules({ deployAccessLevels: [{ accessLevel: 50 }] })).toEqual([
-      'ProjectProtectedEnvironment "web-prod": deployAccessLevels[0] has accessLevel 50, which protected environments do not accept. Use 30, 40 or 60 (30 Developer, 40 Maintainer, 60 Administrator).',
+      `${subject} deployAccessLevels[0].accessLevel: 50 is not an access level protected environments accept. Use 30 (Developer), 40 (Maintainer) or 60 (Admin).`,
     ]);
-    expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ accessLevel: 20 }] })).toEqual([expect.stringContaining("approvalRules[0] has accessLevel 20")]);
+    expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ accessLevel: 20 }] })).toEqual([
+      expect.stringContaining("has an invalid approvalRules[0].accessLevel: 20 is not an access level"),
+    ]);
   });
 
   it("needs groupInheritanceType 0 or 1", async () => {
     expect(await rules({ deployAccessLevels: [{ groupId: 9, groupInheritanceType: 2 }] })).toEqual([
-      'ProjectProtectedEnvironment "web-prod": deployAccessLevels[0] has groupInheritanceType 2. Use 0 (direct members of the group only) or 1 (members of inherited groups too).',
+      `${subject} deployAccessLevels[0].groupInheritanceType: 2 is not a group inheritance type. Use 0 (direct members of the group only) or 1 (members of inherited groups too).`,
     ]);
   });
 
   it("refuses entries that are not objects and lists that are not lists", async () => {
     expect(await rules({ deployAccessLevels: [40] })).toEqual([
-      'ProjectProtectedEnvironment "web-prod": deployAccessLevels[0] is 40, not an entry. Write it as an object with one of userId, groupId or accessLevel.',
+      `${subject} deployAccessLevels[0]: 40 is not an entry. Write it as an object with one of userId, groupId or accessLevel, such as { accessLevel: 40 }.`,
     ]);
-    expect(await rules({ deployAccessLevels: { accessLevel: 40 } })).toEqual([expect.stringContaining("has deployAccessLevels {\"accessLevel\":40}, which is not a list")]);
+    expect(await rules({ deployAccessLevels: { accessLevel: 40 } })).toEqual([expect.stringContaining('has an invalid deployAccessLevels: {"accessLevel":40} is not a list')]);
   });
 });
 
@@ -108,8 +106,9 @@ describe("project-protected-environment-production-approval", () => {
   });
 });
 
-describe("group-protected-environment-rules", () => {
-  const rules = (props: Record<string, unknown>) => group(groupProtectedEnvironmentRules, props);
+describe("forge-input-schema: GroupProtectedEnvironment name and entries", () => {
+  const rules = (props: Record<string, unknown>) => group(inputSchema, props);
+  const subject = 'GroupProtectedEnvironment "acme-prod" has an invalid';
 
   it("accepts a deployment tier with valid entries", async () => {
     for (const name of ["production", "staging", "testing", "development", "other"]) {
@@ -123,7 +122,7 @@ describe("group-protected-environment-rules", () => {
 
   it("needs a deployment tier as the name", async () => {
     expect(await rules({ name: "prod", deployAccessLevels: [{ accessLevel: 40 }] })).toEqual([
-      'GroupProtectedEnvironment "acme-prod" protects "prod", which is not a deployment tier; at group level the name is one of production, staging, testing, development or other. Did you mean "production"?',
+      `${subject} name: "prod" is not a deployment tier; at group level the name is one of production, staging, testing, development or other. Did you mean "production"?`,
     ]);
     expect(await rules({ name: "qa", deployAccessLevels: [{ accessLevel: 40 }] })).toEqual([
       expect.stringContaining("Use one of them, or protect the environment per project with ProjectProtectedEnvironment."),
@@ -132,17 +131,17 @@ describe("group-protected-environment-rules", () => {
 
   it("needs exactly one grantee, levels 30, 40 or 60, inheritance 0 or 1", async () => {
     expect(await rules({ deployAccessLevels: [{ userId: 1, groupId: 2, accessLevel: 30 }] })).toEqual([
-      'GroupProtectedEnvironment "acme-prod": deployAccessLevels[0] names userId, groupId and accessLevel at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.',
+      `${subject} deployAccessLevels[0]: the entry names userId, groupId and accessLevel at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.`,
     ]);
-    expect(await rules({ deployAccessLevels: [{ accessLevel: 10 }] })).toEqual([expect.stringContaining("deployAccessLevels[0] has accessLevel 10")]);
+    expect(await rules({ deployAccessLevels: [{ accessLevel: 10 }] })).toEqual([expect.stringContaining("has an invalid deployAccessLevels[0].accessLevel: 10 is not an access level")]);
     expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ groupId: 3, groupInheritanceType: 5 }] })).toEqual([
-      expect.stringContaining("approvalRules[0] has groupInheritanceType 5"),
+      expect.stringContaining("has an invalid approvalRules[0].groupInheritanceType: 5 is not a group inheritance type"),
     ]);
   });
 
-  it("refuses groupInheritanceType on group-level deploy access levels (the schema would drop it silently)", async () => {
+  it("refuses groupInheritanceType on group-level deploy access levels (a stripped key would pass unnoticed)", async () => {
     expect(await rules({ deployAccessLevels: [{ groupId: 4, groupInheritanceType: 1 }] })).toEqual([
-      'GroupProtectedEnvironment "acme-prod": deployAccessLevels[0] has groupInheritanceType, which group-level deploy access levels do not take (only project-level ones and approval rules). Remove it.',
+      `${subject} deployAccessLevels[0]: group-level deploy access levels take no groupInheritanceType (project-level ones and approval rules do). Remove it.`,
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ForgeApiError, ForgeClient, MAX_REDIRECTS } from "../../provider/client";
+import { ForgeApiError, ForgeClient } from "../../provider/client";
+import { MAX_REDIRECTS } from "../../provider/client/client";
 import { startTestServer, type TestServer } from "./client-test-server";
 
 let server: TestServer;

@@ -28,7 +28,7 @@ describe("check", () => {
       name: "production",
       deployAccessLevels: [{ accessLevel: 40, userId: 3 }],
     });
-    expect(failures).toEqual([{ property: "deployAccessLevels[0]", reason: "give exactly one of userId, groupId or accessLevel" }]);
+    expect(failures).toEqual([{ property: "deployAccessLevels[0]", reason: expect.stringContaining("Give exactly one of userId, groupId or accessLevel") }]);
   });
 
   it("lets values unknown at preview through, even inside refinements", () => {
@@ -62,7 +62,7 @@ describe("check", () => {
       checkInputs(declarations.broadcastMessage, { message: "m", startsAt: "2026-12-02T00:00:00Z", endsAt: "2026-12-01T00:00:00Z" }).map((f) => f.property),
     ).toEqual(["endsAt"]);
     expect(
-      checkInputs(declarations.clusterAgentUrlConfiguration, { project: 1, agentId: 2, url: "grpcs://a.example:443", clientCert: "PEM" }).map((f) => f.property),
+      checkInputs(declarations.clusterAgentUrlConfiguration, { project: 1, agentId: 2, url: "grpcs://a.example:443", clientCert: "-----BEGIN CERTIFICATE-----" }).map((f) => f.property),
     ).toEqual(["clientKey"]);
   });
 });

@@ -1,6 +1,6 @@
-// Breaks rules that the inputs' schema lets through (so the provider's check passes and every
-// policy runs): mandatory limits that span resources or that the schema cannot see, and advisory
-// good practice. See schema/ for a program the provider's check refuses as well.
+// Breaks only rules that no input schema can see (so the provider's check passes and every
+// policy runs): mandatory limits that span resources, and advisory good practice. See schema/
+// for inputs the schemas refuse.
 import * as forge from "pulumi-forge";
 
 // Two URL configurations and three tokens for one agent (its id is unknown at preview).
@@ -11,11 +11,7 @@ for (const name of ["edge-a", "edge-b", "edge-c"]) {
   new forge.ClusterAgentToken(name, { project: "acme/web", agentId: edge.agentId, name, description: "CI deployer for acme/web" });
 }
 
-// A URL configuration whose certificate and key are swapped (both strings, so the schema passes).
-const PEM_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n";
-const PEM_CERT = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
 const core = new forge.ClusterAgent("core", { project: "acme/api", name: "core" });
-new forge.ClusterAgentUrlConfiguration("core-url", { project: "acme/api", agentId: core.agentId, url: "grpcs://core.example.com:443", clientCert: PEM_KEY, clientKey: PEM_CERT });
 
 // Two tokens without deleteBeforeReplace, one without a description.
 new forge.ClusterAgentToken("core-a", { project: "acme/api", agentId: core.agentId, name: "core-a" });
@@ -26,11 +22,6 @@ new forge.BroadcastMessage("leak", {
   message: "Runners moved to 10.20.30.40; use glpat-xK9d8Fj3LmNqR2sT5vWy until SEC-4711 is closed.",
 });
 
-// Production without approvals, at project and group level; and group-level deploy access levels
-// with groupInheritanceType, which the schema drops silently.
+// Production without approvals, at project and group level.
 new forge.ProjectProtectedEnvironment("web-production", { project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] });
-new forge.GroupProtectedEnvironment("acme-production", {
-  group: "acme",
-  name: "production",
-  deployAccessLevels: [{ groupId: 2, groupInheritanceType: 1 } as { groupId: number }],
-});
+new forge.GroupProtectedEnvironment("acme-production", { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2 }] });
