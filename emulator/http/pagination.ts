@@ -66,7 +66,7 @@ export function paginateKeyset(url: URL, query: Record<string, unknown>, items: 
   const sort = (typeof query.sort === "string" && query.sort ? query.sort : rule.defaultOrder.sort) as SortDirection;
   // The service's answer for an ordering its keyset pagination does not serve (the listing has
   // already refused values it does not know at all with 400).
-  if (!rule.orders[orderBy]?.includes(sort)) {
+  if (!Object.hasOwn(rule.orders, orderBy) || !rule.orders[orderBy]!.includes(sort)) {
     throw new ApiError(405, { error: "Keyset pagination is not yet available for this type of request" });
   }
   const keyOf = rule.keyOf ?? ((item: unknown, field: string) => (item as Record<string, unknown>)[field]);
