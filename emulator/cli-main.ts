@@ -1,16 +1,25 @@
 import { parseArgs } from "node:util";
 import { roleName } from "../spec";
+import { OFFERINGS, TIERS } from "../spec/editions";
+import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
-const USAGE = "usage: emulator [--port <n>] [--host <address>] [--state <file>]";
+const USAGE =
+  `usage: emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
-  let values: { port?: string; host?: string; state?: string };
+  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { port: { type: "string", short: "p" }, host: { type: "string" }, state: { type: "string" } },
+      options: {
+        port: { type: "string", short: "p" },
+        host: { type: "string" },
+        state: { type: "string" },
+        tier: { type: "string" },
+        offering: { type: "string" },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -24,13 +33,25 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
   }
   if (values.host !== undefined) options.host = values.host;
   if (values.state !== undefined) options.statePath = values.state;
+  if (values.tier !== undefined) options.tier = oneOf(TIERS, values.tier, "--tier");
+  if (values.offering !== undefined) options.offering = oneOf(OFFERINGS, values.offering, "--offering");
   return options;
+}
+
+function oneOf<T extends string>(allowed: readonly T[], value: string, flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`invalid ${flag} ${value}: one of ${allowed.join(", ")}\n${USAGE}`);
+  return value as T;
 }
 
 /** The banner: base URL, then each seeded user's username, role and token. */
 function describeEmulator(emulator: RunningEmulator): string {
   const acme = emulator.seed.groups.find((g) => g.full_path === "acme");
-  const lines = [`Forge emulator listening on ${emulator.url} (API at ${emulator.url}/api/v4)`, "", "Seeded users:"];
+  const lines = [
+    `Forge emulator listening on ${emulator.url} (API at ${emulator.url}/api/v4)`,
+    `Edition: ${editionLabel(emulator.edition())} (--tier, --offering, or PUT /__emulator/settings)`,
+    "",
+    "Seeded users:",
+  ];
   for (const user of emulator.seed.users) {
     const level = acme?.members.find((m) => m.user_id === user.id)?.access_level;
     const role = user.admin ? "administrator" : level !== undefined ? `${roleName(level)} of acme` : "no membership";

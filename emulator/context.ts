@@ -1,3 +1,4 @@
+import type { InstanceSettings } from "./core/settings";
 import type { FaultInjector } from "./admin/faults";
 import type { RequestLog } from "./admin/request-log";
 import type { Store } from "./registry";
@@ -7,6 +8,8 @@ export interface EmulatorContext {
   store: Store;
   log: RequestLog;
   faults: FaultInjector;
+  /** The settings given at start (tier, offering): a reset keeps them. */
+  startSettings: Partial<InstanceSettings>;
   /** Saves the state when a state file is configured; a no-op otherwise. */
   persist(): void;
 }

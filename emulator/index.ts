@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import type { Edition, Offering, Tier } from "../spec/editions";
 import { FaultInjector } from "./admin/faults";
 import { RequestLog } from "./admin/request-log";
 import { seedInfo, seedState, type SeedInfo } from "./admin/seed";
@@ -21,6 +22,10 @@ export interface EmulatorOptions {
    * state is written back atomically. Without it the state lives in memory only.
    */
   statePath?: string;
+  /** Licence tier of the instance; default `ultimate`. Given, it overrides a loaded state's. */
+  tier?: Tier;
+  /** Offering the instance emulates; default `self-managed`. Given, it overrides a loaded state's. */
+  offering?: Offering;
 }
 
 /** A listening emulator. */
@@ -29,6 +34,8 @@ export interface RunningEmulator {
   url: string;
   /** The seeded users (with tokens), groups and projects; same JSON as `GET /__emulator/seed`. */
   seed: SeedInfo;
+  /** The edition it runs (tier and offering); `PUT /__emulator/settings` changes it. */
+  edition(): Edition;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -37,8 +44,14 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const { port = 0, host = "127.0.0.1", statePath } = options;
   const store = createStore(statePath ? (loadStateFile(statePath) ?? seedState()) : seedState());
+  const startSettings = {
+    ...(options.tier !== undefined ? { tier: options.tier } : {}),
+    ...(options.offering !== undefined ? { offering: options.offering } : {}),
+  };
+  Object.assign(store.state.settings, startSettings);
   const context: EmulatorContext = {
     store,
+    startSettings,
     log: new RequestLog(),
     faults: new FaultInjector(),
     persist: statePath ? () => saveStateFile(statePath, store.state) : () => {},
@@ -61,6 +74,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url,
     seed: seedInfo(store),
+    edition: () => store.editions.current(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

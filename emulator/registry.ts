@@ -1,6 +1,6 @@
 import { Core } from "./core/core";
 import { collectionViews, type ResourceDescriptor } from "./core/resource";
-import type { RouteAnswer, RouteRequest } from "./core/routes";
+import type { Route, RouteAnswer, RouteRequest } from "./core/routes";
 import { type StateData, emptyState as emptyCoreState, parseState as parseCoreState } from "./core/state";
 import { access } from "./resources/access";
 import { agentTokens } from "./resources/agent-tokens";
@@ -46,7 +46,7 @@ export type EmulatorState = StateData<ResourceCollections>;
 export type Store = Core & { [R in Resource as R["name"]]: ReturnType<R["model"]> };
 
 /** A route of the table, bound to the store rather than to one model. */
-export interface StoreRoute {
+export interface StoreRoute extends Pick<Route<unknown>, "anonymous" | "availability"> {
   method: string;
   path: string;
   handler(request: RouteRequest, store: Store): RouteAnswer;
@@ -84,8 +84,7 @@ export function createStore(state: EmulatorState = emptyState()): Store {
 export function routeTable(): StoreRoute[] {
   return resources.flatMap((resource) =>
     resource.routes.map((route) => ({
-      method: route.method,
-      path: route.path,
+      ...route,
       handler: (request: RouteRequest, store: Store) =>
         route.handler(request, (store as unknown as Record<string, unknown>)[resource.name]),
     })),

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as ts from "typescript";
 import { z } from "zod";
+import { describeAvailability } from "../../spec/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { inputKeys, replacementKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
@@ -145,6 +146,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     `- Id and import id: \`${idFormat(declaration)}\``,
     `- Replacement: ${replacing.length === inputKeys(declaration).length ? "every input change replaces it (the API has no update)" : replacing.length ? replacing.map((k) => `\`${k}\``).join(", ") : "never; every change is an update"}${declaration.deleteBeforeReplace ? " (the old object is deleted first)" : ""}`,
     `- Secrets in state (encrypted): ${secrets.length ? secrets.map((k) => `\`${k}\``).join(", ") : "none"}`,
+    `- Availability: ${describeAvailability(declaration.availability ?? {})}`,
     "",
     "## Inputs",
     "",

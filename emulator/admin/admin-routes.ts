@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { EmulatorContext } from "../context";
-import { routeNotFound } from "../core/errors";
-import { paramBoolean, paramInteger, validate } from "../core/validation";
+import { OFFERINGS, TIERS } from "../../spec/editions";
+import { modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
+import { VISIBILITIES } from "../core/records";
+import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";
+import type { Store } from "../registry";
 import type { ApiResponse } from "../http/types";
 import { seedInfo, seedState } from "./seed";
 
@@ -12,11 +15,18 @@ const settingsParams = z.object({
   job_token_scope_enforced: paramBoolean().optional(),
   member_promotion_management: paramBoolean().optional(),
   labels_archive: paramBoolean().optional(),
+  tier: paramEnum(TIERS).optional(),
+  offering: paramEnum(OFFERINGS).optional(),
 });
+/** Out-of-band changes of a project: a new path (the old one redirects), a visibility. */
+const projectChangeParams = z.object({ path: paramString().optional(), visibility: paramEnum(VISIBILITIES).optional() });
+/** Out-of-band changes of a group: a visibility (public groups are readable anonymously). */
+const groupChangeParams = z.object({ visibility: paramEnum(VISIBILITIES).optional() });
 const requestsQuery = z.object({ since: paramInteger().optional() });
 
 /**
- * Serves the admin endpoints of docs/contracts.md: seed, reset, request log, faults, settings.
+ * Serves the admin endpoints of docs/contracts.md: seed, reset, request log, faults, settings,
+ * and out-of-band changes of projects and groups.
  * `subpath` is the path after the prefix, without slashes at either end.
  */
 export function handleAdminRequest(
@@ -27,12 +37,19 @@ export function handleAdminRequest(
   body: Record<string, unknown>,
 ): ApiResponse {
   const { store, log, faults } = context;
+  const [kind, ref, ...rest] = subpath.split("/");
+  if (method === "PUT" && ref !== undefined && rest.length === 0 && (kind === "projects" || kind === "groups")) {
+    const changed = kind === "projects" ? changeProject(store, decode(ref), body) : changeGroup(store, decode(ref), body);
+    context.persist();
+    return { status: 200, body: changed };
+  }
   switch (`${method} ${subpath}`) {
     case "GET seed":
       return { status: 200, body: seedInfo(store) };
     case "POST reset":
       // Back to the seed: state, ids, settings, faults and the request log.
       store.replaceState(seedState());
+      Object.assign(store.state.settings, context.startSettings);
       faults.clear();
       log.clear();
       context.persist();
@@ -51,13 +68,42 @@ export function handleAdminRequest(
       return { status: 200, body: store.state.settings };
     case "PUT settings": {
       const changes = validate(settingsParams, body);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value !== undefined) store.state.settings[key as keyof typeof changes] = value;
-      }
+      Object.assign(store.state.settings, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
       context.persist();
       return { status: 200, body: store.state.settings };
     }
     default:
       throw routeNotFound();
   }
+}
+
+function decode(ref: string): string {
+  try {
+    return decodeURIComponent(ref);
+  } catch {
+    throw routeNotFound();
+  }
+}
+
+/** `PUT /__emulator/projects/:id` `{path?, visibility?}`: answers the project's seed-style summary. */
+function changeProject(store: Store, ref: string, body: Record<string, unknown>): unknown {
+  const project = store.projects.byRef(ref);
+  if (!project) throw thingNotFound("Project");
+  const changes = validate(projectChangeParams, body);
+  if (changes.path !== undefined && changes.path !== project.path) {
+    const clash = store.projects.all().some((p) => p.namespace_id === project.namespace_id && p.path === changes.path);
+    if (!/^[\w.-]+$/.test(changes.path) || clash) throw modelValidationError("path", "has already been taken or is invalid");
+    store.projects.rename(project, changes.path);
+  }
+  if (changes.visibility !== undefined) project.visibility = changes.visibility;
+  return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), visibility: project.visibility };
+}
+
+/** `PUT /__emulator/groups/:id` `{visibility?}`. */
+function changeGroup(store: Store, ref: string, body: Record<string, unknown>): unknown {
+  const group = store.groups.byRef(ref);
+  if (!group) throw thingNotFound("Group");
+  const changes = validate(groupChangeParams, body);
+  if (changes.visibility !== undefined) group.visibility = changes.visibility;
+  return { id: group.id, full_path: store.groups.fullPath(group), visibility: group.visibility };
 }

@@ -1,4 +1,5 @@
 import { Agents } from "./agents";
+import { Editions } from "./editions";
 import { Groups } from "./groups";
 import { Permissions } from "./permissions";
 import { Projects } from "./projects";
@@ -7,7 +8,7 @@ import { Users } from "./users";
 
 /**
  * What every model may use: the state and its ids (inherited), the access entities and rules,
- * and the agent scope. Models receive it as a constructor argument; core imports no resource.
+ * the agent scope and the edition gate. Models receive it as a constructor argument; core imports no resource.
  */
 export class Core extends Database {
   readonly users: Users;
@@ -15,6 +16,7 @@ export class Core extends Database {
   readonly projects: Projects;
   readonly permissions: Permissions;
   readonly agents: Agents;
+  readonly editions: Editions;
 
   constructor(state: StateData) {
     super(state);
@@ -23,5 +25,6 @@ export class Core extends Database {
     this.projects = new Projects(this, this.groups);
     this.permissions = new Permissions(this.groups, this.projects);
     this.agents = new Agents(this, this.permissions);
+    this.editions = new Editions(this);
   }
 }

@@ -62,3 +62,19 @@ export function conflict(reason: string): ApiError {
 export function unprocessable(messages: string[]): ApiError {
   return new ApiError(422, { message: messages });
 }
+
+/**
+ * A project was addressed by a path it had before it moved. The HTTP layer answers it (301 with
+ * `Location` for GET, 405 otherwise), because only it knows the method and the URL.
+ */
+export class ProjectMoved extends ApiError {
+  constructor(
+    /** The old full path, as the request gave it. */
+    readonly from: string,
+    /** The project's full path now. */
+    readonly to: string,
+  ) {
+    super(301, { message: "301 Moved Permanently" });
+    this.name = "ProjectMoved";
+  }
+}

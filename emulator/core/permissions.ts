@@ -1,5 +1,5 @@
 import { AccessLevel } from "../../spec";
-import { forbidden, thingNotFound, unauthorized } from "./errors";
+import { forbidden, ProjectMoved, thingNotFound, unauthorized } from "./errors";
 import type { Groups } from "./groups";
 import type { Projects } from "./projects";
 import type { Actor, GroupRecord, ProjectRecord, UserRecord } from "./records";
@@ -88,6 +88,9 @@ export class Permissions {
   /** Same as {@link requireGroup} for projects (`404 Project Not Found`). */
   requireProject(actor: Actor, ref: string, minLevel?: number): ProjectRecord {
     const project = this.projects.byRef(ref);
+    // An old path of a project the caller may see redirects (the HTTP layer answers it).
+    const moved = project ? undefined : this.projects.movedFrom(ref);
+    if (moved && this.canSeeProject(actor, moved)) throw new ProjectMoved(ref, this.projects.pathWithNamespace(moved));
     const visible = project && this.canSeeProject(actor, project) ? project : undefined;
     return this.checked(actor, minLevel, "Project", visible, visible && this.projectLevel(actor, visible));
   }

@@ -17,6 +17,27 @@ export class Projects extends Collection<ProjectRecord> {
     return findByRef(this, ref, (project) => this.pathWithNamespace(project));
   }
 
+  /** The project that was at `ref` (a full path) before it moved, if one was. */
+  movedFrom(ref: string): ProjectRecord | undefined {
+    const wanted = ref.toLowerCase();
+    return this.find((project) => (project.previous_paths ?? []).some((path) => path.toLowerCase() === wanted));
+  }
+
+  /**
+   * Moves the project to a new path in its namespace; the old full path keeps answering with a
+   * redirect, as the service keeps a redirect route, until another project takes it.
+   */
+  rename(project: ProjectRecord, path: string): void {
+    const before = this.pathWithNamespace(project);
+    project.path = path;
+    project.previous_paths = [...(project.previous_paths ?? []), before];
+  }
+
+  /** The storage shard the project's repository is on. */
+  storageOf(project: ProjectRecord): string {
+    return project.repository_storage ?? "default";
+  }
+
   namespaceOf(project: ProjectRecord): GroupRecord {
     const group = this.groups.byId(project.namespace_id);
     if (!group) throw new Error(`project ${project.id} has no namespace ${project.namespace_id}`);

@@ -24,8 +24,9 @@ export interface Membership {
   access_level: number;
 }
 
-/** Visibility of a group or project. */
-type Visibility = "public" | "internal" | "private";
+/** Visibilities of a group or project. */
+export const VISIBILITIES = ["public", "internal", "private"] as const;
+type Visibility = (typeof VISIBILITIES)[number];
 
 /** A group (namespace). Nesting is through `parent_id`; `full_path` is derived. */
 export interface GroupRecord {
@@ -61,4 +62,8 @@ export interface ProjectRecord {
   last_activity_at: string;
   members: Membership[];
   shared_with_groups: ProjectGroupShare[];
+  /** The repository storage shard (`default` when absent: older state files lack it). */
+  repository_storage?: string;
+  /** Full paths the project had before it was moved; they answer with a redirect. */
+  previous_paths?: string[];
 }

@@ -1,4 +1,5 @@
 import type { HttpMethod } from "../../spec";
+import type { Availability } from "../../spec/editions";
 import type { Actor } from "./records";
 
 /*
@@ -32,6 +33,21 @@ export interface RouteAnswer {
   body?: unknown;
   /** The body is a whole listing: the HTTP layer answers one page of it, with the headers. */
   paged?: true;
+  /** The listing also serves keyset pagination (`pagination=keyset`), in these orderings. */
+  keyset?: KeysetRule;
+}
+
+export type SortDirection = "asc" | "desc";
+
+/**
+ * The orderings a listing serves with keyset pagination (Document 1, Pagination): the sorts
+ * allowed per `order_by`, the listing's own default ordering, and how to read an element's
+ * value of an `order_by` field (default: the record's field of that name).
+ */
+export interface KeysetRule {
+  orders: Readonly<Record<string, readonly SortDirection[]>>;
+  defaultOrder: { orderBy: string; sort: SortDirection };
+  keyOf?: (item: unknown, orderBy: string) => unknown;
 }
 
 /** One route of a resource: method, a template relative to /api/v4, and a handler over its model. */
@@ -39,6 +55,20 @@ export interface Route<Model> {
   method: HttpMethod;
   path: string;
   handler(request: RouteRequest, model: Model): RouteAnswer;
+  /** Served to anonymous callers too (Document 1, Authentication rule 2); others answer 401. */
+  anonymous?: true;
+  /** The edition the route needs (Document 1's availability table); checked before the handler. */
+  availability?: Availability;
+}
+
+/** Lets anonymous callers use a route: only the reads the spec lists as working without a token. */
+export function anonymous<Model>(route: Route<Model>): Route<Model> {
+  return { ...route, anonymous: true };
+}
+
+/** Gates a route by edition: see core/editions.ts for the answers outside it. */
+export function gated<Model>(availability: Availability, route: Route<Model>): Route<Model> {
+  return { ...route, availability };
 }
 
 /**
@@ -60,8 +90,13 @@ export function routesOf<Model>() {
 
 /** 200 with a JSON body. */
 export const ok = (body: unknown): RouteAnswer => ({ status: 200, body });
-/** 200 with one page of a listing. */
-export const paged = (items: readonly unknown[]): RouteAnswer => ({ status: 200, body: items, paged: true });
+/** 200 with one page of a listing (offset pagination, or keyset where `keyset` allows it). */
+export const paged = (items: readonly unknown[], keyset?: KeysetRule): RouteAnswer => ({
+  status: 200,
+  body: items,
+  paged: true,
+  ...(keyset ? { keyset } : {}),
+});
 /** 201 with a JSON body. */
 export const created = (body: unknown): RouteAnswer => ({ status: 201, body });
 /** 204 without a body. */

@@ -1,5 +1,7 @@
+import { type Edition, HIGHEST_SELF_MANAGED } from "../../spec/editions";
+
 /** Instance-wide application settings the emulated endpoints depend on. */
-export interface InstanceSettings {
+export interface InstanceSettings extends Edition {
   /** When on, every project's job token allowlist is enforced and cannot be disabled. */
   job_token_scope_enforced: boolean;
   /** `enable_member_promotion_management`: promotions into billable roles are queued. */
@@ -8,7 +10,11 @@ export interface InstanceSettings {
   labels_archive: boolean;
 }
 
-/** Settings of a fresh instance: no enforcement, no promotion queue, no label archiving (the flag is off by default). */
+/**
+ * Settings of a fresh instance: no enforcement, no promotion queue, no label archiving (the flag
+ * is off by default), and the highest self-managed edition (Ultimate), so that every feature a
+ * self-managed instance can have works.
+ */
 export function defaultSettings(): InstanceSettings {
-  return { job_token_scope_enforced: false, member_promotion_management: false, labels_archive: false };
+  return { job_token_scope_enforced: false, member_promotion_management: false, labels_archive: false, ...HIGHEST_SELF_MANAGED };
 }

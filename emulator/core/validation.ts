@@ -10,8 +10,6 @@ import { parameterError } from "./errors";
 const missingOrInvalid = (issue: { input?: unknown }): string =>
   issue.input === undefined ? "is missing" : "is invalid";
 
-const TRUE_WORDS = new Set(["true", "1", "t", "yes", "y", "on"]);
-const FALSE_WORDS = new Set(["false", "0", "f", "no", "n", "off"]);
 
 /** A string; numbers are taken as their decimal text, as form encoding would send them. */
 export const paramString = () =>
@@ -27,14 +25,19 @@ export const paramInteger = () =>
     z.number({ error: missingOrInvalid }).int({ error: "is invalid" }),
   );
 
-/** A boolean given as JSON or as one of the usual words (`true`, `false`, `1`, `0`, ...). */
+/**
+ * A boolean: JSON `true`/`false`, or the words `true`/`false` (query strings and form bodies carry
+ * text). Document 1 ("Null versus false"): the service treats `null` as false, so a null argument
+ * is false, not "not given". Only true or false are to be sent: the service's framework would
+ * also take `1`, `yes`, `on`, `t`, ..., but the emulator answers `<name> is invalid` to them, so
+ * that a client tested against it keeps to what the spec lets it send.
+ */
 export const paramBoolean = () =>
   z.preprocess((value) => {
+    if (value === null) return false;
     if (typeof value !== "string") return value;
     const word = value.trim().toLowerCase();
-    if (TRUE_WORDS.has(word)) return true;
-    if (FALSE_WORDS.has(word)) return false;
-    return value;
+    return word === "true" ? true : word === "false" ? false : value;
   }, z.boolean({ error: missingOrInvalid }));
 
 /** One value of a fixed list. */
@@ -76,7 +79,8 @@ export function paramName(path: readonly PropertyKey[]): string {
 
 /**
  * Drops `null` values a field does not accept: the service takes a null optional parameter as
- * not given (clients send `null` for unset fields), while fields that accept null keep it.
+ * not given (clients send `null` for unset fields), while fields that accept null keep it (a
+ * boolean accepts it, as false).
  */
 export function withoutUnacceptedNulls(schema: z.ZodType, params: unknown): unknown {
   if (!(schema instanceof z.ZodObject) || typeof params !== "object" || params === null || Array.isArray(params)) {

@@ -3,12 +3,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PREFIX, handleAdminRequest } from "../admin/admin-routes";
 import type { FaultSpec } from "../admin/faults";
 import type { EmulatorContext } from "../context";
-import { ApiError, routeNotFound } from "../core/errors";
+import { ApiError, ProjectMoved, routeNotFound, unauthorized } from "../core/errors";
 import type { Actor } from "../core/records";
 import { routeTable, type StoreRoute } from "../registry";
 import { resolveActor } from "./auth";
 import { parseUrlEncoded } from "./bracket-params";
-import { paginate } from "./pagination";
+import { paginate, paginateKeyset } from "./pagination";
 import { parseBody, readBody } from "./request-body";
 import { pathSegments, Router } from "./router";
 import type { ApiResponse } from "./types";
@@ -18,8 +18,8 @@ const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Creates the node:http server of the emulator (not yet listening). */
 export function createEmulatorServer(context: EmulatorContext): Server {
-  const router = new Router<StoreRoute["handler"]>();
-  router.addAll(routeTable());
+  const router = new Router<StoreRoute>();
+  router.addAll(routeTable().map((route) => ({ method: route.method, path: route.path, handler: route })));
   return createServer((request, response) => {
     handleRequest(context, router, request, response).catch((error: unknown) => {
       console.error("emulator: unhandled error", error);
@@ -31,7 +31,7 @@ export function createEmulatorServer(context: EmulatorContext): Server {
 
 async function handleRequest(
   context: EmulatorContext,
-  router: Router<StoreRoute["handler"]>,
+  router: Router<StoreRoute>,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -69,12 +69,22 @@ async function handleRequest(
     const body = parseBody(raw, request.headers["content-type"]);
     const match = router.match(method, apiSegments);
     if (!match) throw routeNotFound();
+    const route = match.handler;
+    const { editions } = context.store;
+    if (route.availability) editions.requireOffering(route.availability);
     const input = { ...query, ...body };
     const actor = resolveActor(context.store.users, request.headers, input);
     caller.actor = actor;
-    const answer = match.handler({ params: match.params, input, actor }, context.store);
-    return answer.paged ? paginate(url, query, answer.body as unknown[]) : { status: answer.status, body: answer.body };
-  });
+    // Document 1, Authentication rule 2: only the reads it lists work without a token.
+    if (!actor && !route.anonymous) throw unauthorized();
+    if (route.availability) editions.requireTier(route.availability, actor);
+    const answer = route.handler({ params: match.params, input, actor }, context.store);
+    if (!answer.paged) return { status: answer.status, body: answer.body };
+    const items = answer.body as unknown[];
+    return answer.keyset && query.pagination === "keyset"
+      ? paginateKeyset(url, query, items, answer.keyset)
+      : paginate(url, query, items);
+  }, (moved) => movedAnswer(moved, method, url));
   if (MUTATING_METHODS.has(method)) context.persist();
   const lostAnswer = fault?.after ? await applyFault(fault, request, response) : undefined;
   if (lostAnswer === undefined) send(response, result);
@@ -106,14 +116,36 @@ function defaultFaultBody(status: number): unknown {
   return { message: `${status} ${STATUS_CODES[status] ?? "Error"}` };
 }
 
-function answer(produce: () => ApiResponse): ApiResponse {
+function answer(produce: () => ApiResponse, onMoved?: (moved: ProjectMoved) => ApiResponse): ApiResponse {
   try {
     return produce();
   } catch (error) {
+    if (error instanceof ProjectMoved && onMoved) return onMoved(error);
     if (error instanceof ApiError) return errorResponse(error);
     console.error("emulator: handler failed", error);
     return internalError();
   }
+}
+
+/**
+ * A project addressed by a path it had before it moved (api-semantics, Formats): GET answers
+ * 301 with the same URL at the new path in `Location`; other methods 405, since a client must
+ * not write through an address that now means something else. Neither body is documented: the
+ * 301 has none, the 405 the service's usual `{"message":"405 Method Not Allowed"}`.
+ */
+function movedAnswer(moved: ProjectMoved, method: string, url: URL): ApiResponse {
+  if (method !== "GET") return { status: 405, body: { message: "405 Method Not Allowed" } };
+  const from = moved.from.toLowerCase();
+  const segments = url.pathname.split("/").map((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+    return decoded.toLowerCase() === from ? encodeURIComponent(moved.to) : segment;
+  });
+  return { status: 301, headers: { Location: `${url.origin}${segments.join("/")}${url.search}` } };
 }
 
 function errorResponse(error: ApiError): ApiResponse {

@@ -9,6 +9,15 @@ import { MAX_PAGES, PER_PAGE, nextPageUrl } from "./pagination";
 import { resolveRetryPolicy, runWithRetry, type AttemptOutcome, type RetryPolicy } from "./retry";
 import { USER_AGENT } from "./version";
 
+/** Redirects (301 of a moved project) a GET follows before the 301 is reported as an error. */
+export const MAX_REDIRECTS = 5;
+
+/** Options of {@link ForgeClient.list}. */
+export interface ListOptions {
+  /** Keyset pagination in this ordering, where the listing serves it (Document 1, Pagination). */
+  keyset?: { orderBy: string; sort: "asc" | "desc" };
+}
+
 /** Per-request timeout (response headers, then each stall of the body) unless the client sets one. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -111,9 +120,12 @@ export class ForgeClient {
   }
 
   /** Every element of a paginated listing: per_page=100, then Link rel="next" verbatim.
-   *  A listing without pagination headers is the one page. */
-  async list<T = unknown>(pathTemplate: string, params: Record<string, unknown> = {}): Promise<T[]> {
-    const first = this.#prepare("GET", pathTemplate, { ...params, per_page: params["per_page"] ?? PER_PAGE });
+   *  A listing without pagination headers is the one page. With `keyset`, the first request asks
+   *  for keyset pagination in that ordering (listings that can be long: groups, projects, users),
+   *  so that deep pages cost the forge nothing and no offset limit applies. */
+  async list<T = unknown>(pathTemplate: string, params: Record<string, unknown> = {}, options: ListOptions = {}): Promise<T[]> {
+    const keyset = options.keyset ? { pagination: "keyset", order_by: options.keyset.orderBy, sort: options.keyset.sort } : {};
+    const first = this.#prepare("GET", pathTemplate, { ...params, ...keyset, per_page: params["per_page"] ?? PER_PAGE });
     const items: T[] = [];
     const seen = new Set<string>();
     let current: Prepared = first;
@@ -129,7 +141,7 @@ export class ForgeClient {
         throw new Error(`GET ${first.displayPath}: pagination did not end after ${page} pages; stopping to avoid a loop`);
       }
       seen.add(next);
-      current = this.#fromUrl(next, first.displayPath);
+      current = this.#fromUrl(next, first.displayPath, "next-page link");
     }
   }
 
@@ -149,15 +161,15 @@ export class ForgeClient {
     };
   }
 
-  /** A next-page URL, used verbatim: only its origin is split off, its path and query are sent as they are. */
-  #fromUrl(url: string, listingPath: string): Prepared {
+  /** A next-page or redirect URL, used verbatim: only its origin is split off, its path and query are sent as they are. */
+  #fromUrl(url: string, listingPath: string, what: string): Prepared {
     const match = /^(https?:\/\/[^/?#]+)([^#]*)/i.exec(url);
     const origin = match?.[1] ? new URL(match[1]).origin : undefined;
     if (!match || origin !== this.#origin) {
       // The token must only go to the configured forge; a different origin usually means the
       // forge's external URL setting disagrees with the base URL in use.
       throw new Error(
-        `GET ${listingPath}: the next-page link points to ${origin ?? "an unparsable URL"}, not ${this.#origin}; ` +
+        `GET ${listingPath}: the ${what} points to ${origin ?? "an unparsable URL"}, not ${this.#origin}; ` +
           "refusing to send the token there (check the forge's external URL setting)",
       );
     }
@@ -168,7 +180,7 @@ export class ForgeClient {
     return { method: "GET", target, displayPath };
   }
 
-  async #execute<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
+  async #execute<T>(prepared: Prepared, options: RequestOptions, redirects = 0): Promise<ForgeResponse<T>> {
     const { method, target, displayPath, body, contentType } = prepared;
     const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
     if (this.#token) headers["private-token"] = this.#token;
@@ -213,6 +225,13 @@ export class ForgeClient {
       });
     }
     const { status, headers: responseHeaders, body: responseBody } = outcome.response;
+    // A moved project answers GET with 301 and its new address: read it there (same forge only,
+    // a few hops at most). Other methods get 405 from the forge and fail below.
+    const location = responseHeaders["location"];
+    if (status === 301 && method === "GET" && location && redirects < MAX_REDIRECTS) {
+      const moved = new URL(location, this.#origin + target).href;
+      return this.#execute<T>(this.#fromUrl(moved, displayPath, "redirect"), options, redirects + 1);
+    }
     const ok = (status >= 200 && status < 300) || (options.acceptStatuses ?? []).includes(status);
     if (!ok) {
       throw new ForgeApiError({

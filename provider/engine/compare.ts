@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
 import { collectionMeaning } from "./collections";
 import type { AnyDeclaration } from "./declaration";
 
@@ -15,7 +16,26 @@ export function comparable(declaration: AnyDeclaration, field: string, value: un
 /** True when a desired value and a server value mean the same thing for this field. */
 export function sameValue(declaration: AnyDeclaration, field: string, desired: unknown, actual: unknown): boolean {
   if (isBlank(desired) && isBlank(actual)) return true;
+  // Document 1, "Null versus false": the service means false by a null boolean.
+  if (isBooleanField(declaration, field)) [desired, actual] = [nullAsFalse(desired), nullAsFalse(actual)];
   return isDeepStrictEqual(comparable(declaration, field, desired), comparable(declaration, field, actual));
+}
+
+const nullAsFalse = (value: unknown): unknown => (value === null ? false : value);
+
+/** True when the declaration's input (or else output) schema of `field` is a boolean. */
+function isBooleanField(declaration: AnyDeclaration, field: string): boolean {
+  const schema = (declaration.inputs.shape[field] ?? declaration.outputs.shape[field]) as z.ZodType | undefined;
+  return schema !== undefined && unwrapped(schema) instanceof z.ZodBoolean;
+}
+
+/** The schema under optional / nullable / default wrappers. */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return current;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { type Availability, describeOfferings, describeTier } from "../../spec/editions";
 import type { ForgeClient, Route } from "../client";
 
 export type { Route } from "../client";
@@ -185,6 +186,12 @@ export interface ResourceDeclaration<
   replaceOnRemoval?: string[];
   /** Hints added to API errors that users commonly meet. */
   errorHints?: ErrorHint[];
+  /**
+   * The editions that have the resource (Document 1's availability table): shown in the
+   * reference page, and named in the error of a refusal an edition gap gives (403 for the tier,
+   * 404 for the offering).
+   */
+  availability?: Availability;
   /** Statuses of the create request that mean success besides 2xx (e.g. 304). */
   acceptOnCreate?: number[];
   hooks?: ResourceHooks;
@@ -244,4 +251,15 @@ export function digestKey(field: string): string {
 /** The Pulumi type token of a declaration. */
 export function typeToken(declaration: Pick<AnyDeclaration, "name">): string {
   return `pulumi-nodejs:dynamic/forge:${declaration.name}`;
+}
+
+/** The hints an edition gap gives, derived from the declaration's availability. */
+export function availabilityHints(declaration: Pick<AnyDeclaration, "name" | "availability">): ErrorHint[] {
+  const availability = declaration.availability ?? {};
+  const tier = describeTier(availability);
+  const offerings = describeOfferings(availability);
+  return [
+    ...(tier ? [{ status: 403, hint: `${declaration.name} needs ${tier}` }] : []),
+    ...(offerings ? [{ status: 404, hint: `${declaration.name} exists only on ${offerings}` }] : []),
+  ];
 }

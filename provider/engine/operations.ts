@@ -4,7 +4,7 @@ import { checkInputs, withoutReserved } from "./check";
 import { elementChanges, wireChanges } from "./collections";
 import { reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
-import { APPLIED_KEY, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
+import { APPLIED_KEY, availabilityHints, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
 import { fileUpload, withFileDigests } from "./files";
 import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
@@ -414,7 +414,8 @@ export class ResourceOperations {
 
   private withHint(error: unknown, state: State): unknown {
     if (!(error instanceof ForgeApiError)) return error;
-    const hint = this.declaration.errorHints?.find((entry) => entry.status === error.status && (entry.when?.(state) ?? true));
+    const hints = [...(this.declaration.errorHints ?? []), ...availabilityHints(this.declaration)];
+    const hint = hints.find((entry) => entry.status === error.status && (entry.when?.(state) ?? true));
     if (hint && !error.message.includes(hint.hint)) error.message = `${error.message} (${hint.hint})`;
     return error;
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
@@ -9,6 +10,7 @@ import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueR
  */
 export const broadcastMessage = defineResource({
   name: "BroadcastMessage",
+  availability: AVAILABILITY.broadcastMessageWrites,
   summary: "A banner or notification shown to the users of the instance.",
   inputs: z
     .object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { isAgentUrl } from "../../spec";
 import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
@@ -10,6 +11,7 @@ import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } fr
  */
 export const clusterAgentUrlConfiguration = defineResource({
   name: "ClusterAgentUrlConfiguration",
+  availability: AVAILABILITY.agentUrlConfigurations,
   summary: "The URL and authentication the forge uses to connect to a receptive cluster agent.",
   inputs: z
     .object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { groupRef, nonBlank, normalizers, projectRef } from "./common";
 import {
@@ -23,6 +24,7 @@ const entryLists = {
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
 export const projectProtectedEnvironment = defineResource({
   name: "ProjectProtectedEnvironment",
+  availability: AVAILABILITY.protectedEnvironments,
   summary: "Protects an environment of a project: who may deploy and who must approve.",
   inputs: z.object({
     /** The project: id or full path. */
@@ -50,6 +52,7 @@ export const projectProtectedEnvironment = defineResource({
 /** Who may deploy to every environment of a deployment tier in a group's projects. Premium and Ultimate. */
 export const groupProtectedEnvironment = defineResource({
   name: "GroupProtectedEnvironment",
+  availability: AVAILABILITY.protectedEnvironments,
   summary: "Protects a deployment tier for all projects of a group.",
   inputs: z.object({
     /** The group: id or full path. */

@@ -123,6 +123,12 @@ describe("faults", () => {
 describe("settings", () => {
   it("changes instance settings", async () => {
     const res = await admin("PUT", "/settings", { member_promotion_management: true });
-    expect(res.body).toEqual({ job_token_scope_enforced: false, member_promotion_management: true, labels_archive: false });
+    expect(res.body).toEqual({
+      job_token_scope_enforced: false,
+      member_promotion_management: true,
+      labels_archive: false,
+      tier: "ultimate",
+      offering: "self-managed",
+    });
   });
 });

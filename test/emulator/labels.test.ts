@@ -87,11 +87,20 @@ describe("group labels: roles", () => {
     expect(res.body.map((l: { name: string }) => l.name)).toEqual(["visible"]);
   });
 
-  it("hides the private group from outsiders and anonymous callers with 404", async () => {
-    for (const as of ["nomad", undefined] as const) {
-      const res = await api("GET", "/groups/acme/labels", as ? { as } : {});
-      expect(res.status).toBe(404);
-      expect(res.text).toBe('{"message":"404 Group Not Found"}');
+  it("hides the private group from outsiders with 404", async () => {
+    const res = await api("GET", "/groups/acme/labels", { as: "nomad" });
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('{"message":"404 Group Not Found"}');
+  });
+
+  it("asks anonymous readers for credentials with 401, even in a public group (labels are not on Document 1's list)", async () => {
+    await createLabel("acme", { name: "seen", color: "red" });
+    await admin("PUT", "/groups/acme", { visibility: "public" });
+    expect((await api("GET", "/groups/acme")).status).toBe(200);
+    for (const path of ["/groups/acme/labels", "/groups/acme/labels/seen"]) {
+      const res = await api("GET", path);
+      expect(res.status).toBe(401);
+      expect(res.text).toBe('{"message":"401 Unauthorized"}');
     }
   });
 

@@ -79,7 +79,13 @@ describe("state file", () => {
     const agent = await call(emulator.url, "POST", "/projects/acme%2Fweb/cluster_agents", { as: "max", json: { name: "a" } });
     expect(agent.status).toBe(201);
     const settings = await fetch(`${emulator.url}/__emulator/settings`);
-    expect(await settings.json()).toEqual({ job_token_scope_enforced: false, member_promotion_management: false, labels_archive: false });
+    expect(await settings.json()).toEqual({
+      job_token_scope_enforced: false,
+      member_promotion_management: false,
+      labels_archive: false,
+      tier: "ultimate",
+      offering: "self-managed",
+    });
     await emulator.close();
   });
 });

@@ -1,8 +1,13 @@
 import { z } from "zod";
 import { AccessLevel } from "../../../spec";
 import type { Core } from "../../core/core";
-import type { Actor, GroupRecord, ProjectRecord } from "../../core/records";
-import { paramBoolean, validate } from "../../core/validation";
+import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../../core/records";
+import type { KeysetRule, SortDirection } from "../../core/routes";
+import { paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
+
+const SORTS = ["asc", "desc"] as const;
+const MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
+type Params = Record<string, unknown>;
 
 /** Parameters of `GET /groups/:id` (S3). */
 const groupParams = z.object({
@@ -13,12 +18,68 @@ const groupParams = z.object({
 /** At most this many projects, and as many shared projects, in a group record (S3). */
 const EMBEDDED_PROJECTS = 100;
 
+/** Document 3, `GET /groups` (the filters the emulator's groups can answer). */
+const listGroupsParams = z.object({
+  all_available: paramBoolean().optional(),
+  search: paramString().optional(),
+  order_by: paramEnum(["name", "path", "id", "similarity"]).optional(),
+  sort: paramEnum(SORTS).optional(),
+  visibility: paramEnum(VISIBILITIES).optional(),
+  owned: paramBoolean().optional(),
+  min_access_level: paramIntegerOf(MEMBER_LEVELS).optional(),
+  top_level_only: paramBoolean().optional(),
+});
+
+/** `GET /projects`: the spec shows `repository_storage` (administrators); the rest are the service's. */
+const listProjectsParams = z.object({
+  search: paramString().optional(),
+  visibility: paramEnum(VISIBILITIES).optional(),
+  membership: paramBoolean().optional(),
+  min_access_level: paramIntegerOf(MEMBER_LEVELS).optional(),
+  repository_storage: paramString().optional(),
+  id_after: paramInteger().optional(),
+  id_before: paramInteger().optional(),
+  order_by: paramEnum(["id", "name", "path", "created_at", "updated_at", "last_activity_at"]).optional(),
+  sort: paramEnum(SORTS).optional(),
+});
+
+const USER_ORDERS = ["id", "name", "username", "created_at", "updated_at"] as const;
+
+/** `GET /users`: lookups by username or search, and the orderings of Document 1's keyset table. */
+const listUsersParams = z.object({
+  username: paramString().optional(),
+  search: paramString().optional(),
+  active: paramBoolean().optional(),
+  blocked: paramBoolean().optional(),
+  order_by: paramEnum(USER_ORDERS).optional(),
+  sort: paramEnum(SORTS).optional(),
+});
+
+/** Groups: keyset only by name, ascending (Document 1, keyset table); offset default name asc. */
+export const GROUP_KEYSET: KeysetRule = { orders: { name: ["asc"] }, defaultOrder: { orderBy: "name", sort: "asc" } };
+
+/** Projects: keyset only by id; the listing's own default (created_at desc) has none. */
+export const PROJECT_KEYSET: KeysetRule = {
+  orders: { id: ["asc", "desc"] },
+  defaultOrder: { orderBy: "created_at", sort: "desc" },
+};
+
 /**
  * Reads of the access entities. Their state and rules live in core, because every resource
- * checks roles against them; only these three reads are a resource of their own.
+ * checks roles against them; only these reads are a resource of their own.
  */
 export class AccessReads {
-  constructor(private readonly core: Core) {}
+  /** Users: keyset by id, name, username, created_at or updated_at, either way; default id desc. */
+  readonly userKeyset: KeysetRule;
+
+  constructor(private readonly core: Core) {
+    this.userKeyset = {
+      orders: Object.fromEntries(USER_ORDERS.map((order) => [order, SORTS])),
+      defaultOrder: { orderBy: "id", sort: "desc" },
+      // The listing's records of non-administrators lack the dates: order by the user's own.
+      keyOf: (item, orderBy) => userField(this.core.users.byId((item as { id: number }).id), orderBy),
+    };
+  }
 
   /** `GET /user`: the caller, so that clients can check their credentials. */
   currentUser(actor: Actor): Record<string, unknown> {
@@ -45,7 +106,82 @@ export class AccessReads {
 
   /** `GET /projects/:id`: the project record lookups need. */
   project(actor: Actor, projectRef: string): Record<string, unknown> {
-    return this.core.projects.serialize(this.core.permissions.requireProject(actor, projectRef));
+    return this.serializeProject(this.core.permissions.requireProject(actor, projectRef), actor);
+  }
+
+  /**
+   * `GET /groups`: anonymous callers get the public groups; users the groups they are members
+   * of (or every visible one with `all_available`, the administrators' default).
+   */
+  groups(actor: Actor, params: Params): Record<string, unknown>[] {
+    const query = validate(listGroupsParams, params);
+    const { groups, permissions } = this.core;
+    const level = (group: GroupRecord) => permissions.groupMemberLevel(actor?.id ?? 0, group);
+    const minLevel = query.owned ? AccessLevel.Owner : query.min_access_level;
+    const allAvailable = !actor || (minLevel === undefined && (query.all_available ?? actor.admin));
+    const search = query.search?.toLowerCase();
+    const selected = groups.all().filter(
+      (group) =>
+        permissions.canSeeGroup(actor, group) &&
+        (allAvailable || level(group) >= (minLevel ?? AccessLevel.MinimalAccess)) &&
+        (query.visibility === undefined || group.visibility === query.visibility) &&
+        (!query.top_level_only || group.parent_id === null) &&
+        (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search)),
+    );
+    // `similarity` ranks search matches; without a score model, name order is the closest.
+    const orderBy = query.order_by === "similarity" ? "name" : (query.order_by ?? "name");
+    const fields = (group: GroupRecord) => ({ id: group.id, name: group.name, path: group.path });
+    return sortBy(selected, (group) => fields(group)[orderBy], query.sort ?? "asc").map((group) => groups.serialize(group));
+  }
+
+  /** `GET /projects`: the projects the caller can see; `repository_storage` for administrators only. */
+  projects(actor: Actor, params: Params): Record<string, unknown>[] {
+    const query = validate(listProjectsParams, params);
+    const { projects, permissions } = this.core;
+    const level = (project: ProjectRecord) => permissions.projectMemberLevel(actor?.id ?? 0, project);
+    const minLevel = query.min_access_level ?? (query.membership ? AccessLevel.Guest : undefined);
+    // Others' `repository_storage` is ignored, as the service ignores admin-only filters.
+    const storage = actor?.admin ? query.repository_storage : undefined;
+    const search = query.search?.toLowerCase();
+    const selected = projects.all().filter(
+      (project) =>
+        permissions.canSeeProject(actor, project) &&
+        (minLevel === undefined || level(project) >= minLevel) &&
+        (query.visibility === undefined || project.visibility === query.visibility) &&
+        (storage === undefined || projects.storageOf(project) === storage) &&
+        (query.id_after === undefined || project.id > query.id_after) &&
+        (query.id_before === undefined || project.id < query.id_before) &&
+        (!search || project.name.toLowerCase().includes(search) || project.path.toLowerCase().includes(search)),
+    );
+    const orderBy = query.order_by ?? "created_at";
+    const value = (project: ProjectRecord): string | number =>
+      orderBy === "id" ? project.id : orderBy === "updated_at" ? project.last_activity_at : project[orderBy];
+    return sortBy(selected, value, query.sort ?? "desc").map((project) => this.serializeProject(project, actor));
+  }
+
+  /** `GET /users`: signed-in callers only; administrators see email and role as well. */
+  users(actor: Actor, params: Params): Record<string, unknown>[] {
+    const caller = this.core.permissions.requireUser(actor);
+    const query = validate(listUsersParams, params);
+    const { users } = this.core;
+    const search = query.search?.toLowerCase();
+    const selected = users.all().filter(
+      (user) =>
+        (query.username === undefined || user.username.toLowerCase() === query.username.toLowerCase()) &&
+        (!query.active || user.state === "active") &&
+        (!query.blocked || user.state === "blocked") &&
+        (!search || [user.username, user.name, user.email].some((text) => text.toLowerCase().includes(search))),
+    );
+    const orderBy = query.order_by ?? "id";
+    return sortBy(selected, (user) => userField(user, orderBy), query.sort ?? "desc").map((user) =>
+      caller.admin ? users.current(user) : users.basic(user),
+    );
+  }
+
+  private serializeProject(project: ProjectRecord, actor: Actor): Record<string, unknown> {
+    const record = this.core.projects.serialize(project);
+    // Administrators see where the repository is stored (storage moves poll by it).
+    return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }
 
   /** The embedded project records (Document 1) of the projects the caller can see, oldest first. */
@@ -75,3 +211,21 @@ function customAttributes(group: GroupRecord): { key: string; value: string }[] 
   return (group.custom_attributes ?? []).map((attribute) => ({ ...attribute }));
 }
 
+
+/** A user's value of an ordering field (users are not updated here: created_at stands in). */
+function userField(user: UserRecord | undefined, orderBy: string): string | number {
+  if (!user) return 0;
+  if (orderBy === "id") return user.id;
+  if (orderBy === "updated_at") return user.created_at;
+  return user[orderBy as "name" | "username" | "created_at"];
+}
+
+/** Sorted by `value`, ties broken by id in the same direction. */
+function sortBy<T extends { id: number }>(items: T[], value: (item: T) => string | number, sort: SortDirection): T[] {
+  const direction = sort === "asc" ? 1 : -1;
+  return [...items].sort((a, b) => {
+    const [x, y] = [value(a), value(b)];
+    const primary = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+    return direction * (primary || a.id - b.id);
+  });
+}

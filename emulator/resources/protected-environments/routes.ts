@@ -1,4 +1,5 @@
-import { created, noContent, ok, paged, type Route, routesOf } from "../../core/routes";
+import { AVAILABILITY } from "../../../spec/editions";
+import { created, gated, noContent, ok, paged, type Route, routesOf } from "../../core/routes";
 import type { ProtectedEnvironments, ProtectionScope } from "./model";
 
 const route = routesOf<ProtectedEnvironments>();
@@ -29,4 +30,4 @@ function routesAt(scope: ProtectionScope, owners: "projects" | "groups"): Route<
 export const protectedEnvironmentRoutes = [
   ...routesAt("project", "projects"),
   ...routesAt("group", "groups"),
-];
+].map((r) => gated(AVAILABILITY.protectedEnvironments, r));

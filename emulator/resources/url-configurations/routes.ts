@@ -1,4 +1,5 @@
-import { collectionRoutes } from "../../core/routes";
+import { AVAILABILITY } from "../../../spec/editions";
+import { collectionRoutes, gated } from "../../core/routes";
 import type { UrlConfigurations } from "./model";
 
 const CONFIGS = "/projects/:project/cluster_agents/:agentId/url_configurations";
@@ -8,4 +9,4 @@ export const urlConfigurationRoutes = collectionRoutes<UrlConfigurations, typeof
   CONFIGS,
   "configurationId",
   "whole",
-);
+).map((r) => gated(AVAILABILITY.agentUrlConfigurations, r));
