@@ -2,7 +2,20 @@ import { z } from "zod";
 import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../spec/cleanup-policy";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
-import { groupRef, normalizers, show, wordList } from "./common";
+import { normalizers, serverId, show, valueRule, wordList } from "./common";
+
+/** A top-level group's path has no `/` (written `%2F` when URL-encoded); a subgroup is refused by the forge. */
+const topLevelGroup = z.union([
+  serverId,
+  z.string().min(1).check(
+    valueRule({
+      format: "top-level-group",
+      rule: "a top-level group: its full path has no /",
+      holds: (value) => !/\/|%2f/i.test(value.replace(/^\/+|\/+$/g, "")),
+      message: (value) => `${show(value)} is a subgroup; cleanup policies belong to top-level groups. Give the top-level group, such as ${show(value.split(/\/|%2f/i)[0])}.`,
+    }),
+  ),
+]);
 
 const CADENCE_NAMES: Record<(typeof CLEANUP_CADENCES)[number], string> = { 1: "daily", 7: "weekly", 14: "bi-weekly", 30: "monthly", 90: "quarterly" };
 
@@ -16,7 +29,7 @@ export const virtualRegistryCleanupPolicy = defineResource({
   summary: "The cleanup policy of a top-level group's virtual registries: how often cache entries not downloaded recently are removed.",
   inputs: z.object({
     /** The top-level group: id or full path (a subgroup is refused). Changing it replaces the policy. */
-    group: groupRef,
+    group: topLevelGroup,
     /**
      * Days between runs: 1 (daily), 7 (weekly), 14 (bi-weekly), 30 (monthly) or 90 (quarterly).
      * The forge's default is 7; dropping the input sets it back to 7.
