@@ -51,3 +51,14 @@ it("ErrorTrackingClientKey rotates by replacement, the new key made before the o
   expect(await keys.diff(created.id, created.outs, { project: "acme/web", rotateOn: { quarter: "2026-Q3" } })).toMatchObject({ changes: false });
   expect(created.outs["dsn"]).toBe(`https://${String(created.outs["publicKey"])}@${new URL(world().emulator.url).host}/errortracking/api/v1/projects/1`);
 });
+
+it("VirtualRegistryCleanupPolicy on Free fails naming the tier it needs", async () => {
+  await fetch(`${world().emulator.url}/__emulator/settings`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ tier: "free" }),
+  });
+  await expect(implementation("VirtualRegistryCleanupPolicy").create({ group: "acme", enabled: true })).rejects.toThrow(
+    "POST /groups/acme/-/virtual_registries/cleanup/policy failed: 403 Forbidden (VirtualRegistryCleanupPolicy needs the Premium tier or higher",
+  );
+});
