@@ -32,7 +32,7 @@ export const virtualRegistryCleanupPolicy = defineResource({
     group: topLevelGroup,
     /**
      * Days between runs: 1 (daily), 7 (weekly), 14 (bi-weekly), 30 (monthly) or 90 (quarterly).
-     * The forge's default is 7; dropping the input sets it back to 7.
+     * The forge's default is 7.
      */
     cadence: z
       .literal(CLEANUP_CADENCES, {
@@ -41,7 +41,7 @@ export const virtualRegistryCleanupPolicy = defineResource({
       .optional(),
     /**
      * Cache entries downloaded within this many days are kept: from 1 to 365. The forge's default
-     * is 30; dropping the input sets it back to 30.
+     * is 30.
      */
     keepNDaysAfterDownload: z
       .number({ error: (issue) => `${show(issue.input)} is not a number of days. Give a whole number from ${CLEANUP_KEEP_DAYS.min} to ${CLEANUP_KEEP_DAYS.max}.` })
@@ -49,11 +49,11 @@ export const virtualRegistryCleanupPolicy = defineResource({
       .min(CLEANUP_KEEP_DAYS.min, { error: (issue) => `${show(issue.input)} days is too few: keep entries at least ${CLEANUP_KEEP_DAYS.min} day after their last download.` })
       .max(CLEANUP_KEEP_DAYS.max, { error: (issue) => `${show(issue.input)} days is too many: the forge keeps entries at most ${CLEANUP_KEEP_DAYS.max} days after their last download.` })
       .optional(),
-    /** Whether the policy runs. Off by default (and when the input is dropped). */
+    /** Whether the policy runs. Off by default. */
     enabled: z.boolean().optional(),
-    /** Email the group's owners after a successful run. Off by default (and when dropped). */
+    /** Email the group's owners after a successful run. Off by default. */
     notifyOnSuccess: z.boolean().optional(),
-    /** Email the group's owners after a failed run. Off by default (and when dropped). */
+    /** Email the group's owners after a failed run. Off by default. */
     notifyOnFailure: z.boolean().optional(),
   }),
   outputs: z.object({
@@ -73,8 +73,9 @@ export const virtualRegistryCleanupPolicy = defineResource({
     status: z.string(),
     /** Why the last run failed; null when it did not. */
     failureMessage: z.string().nullable(),
-    /** When the policy was created and last changed. */
+    /** When the policy was created. */
     createdAt: z.string(),
+    /** When the policy was last changed. */
     updatedAt: z.string(),
   }),
   idParts: ["group"],
