@@ -5,7 +5,9 @@ import { type StateData, emptyState as emptyCoreState, parseState as parseCoreSt
 import { access } from "./resources/access";
 import { agentTokens } from "./resources/agent-tokens";
 import { broadcastMessages } from "./resources/broadcast-messages";
+import { cleanupPolicies } from "./resources/cleanup-policies";
 import { clusterAgents } from "./resources/cluster-agents";
+import { errorTracking } from "./resources/error-tracking";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
@@ -26,6 +28,8 @@ const RESOURCES = [
   jobTokenScope,
   protectedEnvironments,
   featureFlagUserLists,
+  cleanupPolicies,
+  errorTracking,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

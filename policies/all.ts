@@ -6,6 +6,7 @@
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
+import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
@@ -20,4 +21,5 @@ export const policies: ForgePolicy[] = [
   clusterAgentTokenDescription,
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
+  virtualRegistryCleanupPolicyOnePerGroup,
 ];

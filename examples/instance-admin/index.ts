@@ -6,4 +6,5 @@
  * stack config `forge:baseUrl` and `pulumi config set --secret forge:token ...`. Defaults fit the
  * emulator's seed (see README.md).
  */
-export {};
+export * from "./cleanup-policy";
+export * from "./error-tracking";

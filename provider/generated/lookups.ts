@@ -102,3 +102,30 @@ export type ListGroupProtectedEnvironmentsArgs = z.input<typeof l.listGroupProte
 export const listFeatureFlagUserLists = lookup(l.listFeatureFlagUserLists);
 /** The arguments of {@link listFeatureFlagUserLists}. */
 export type ListFeatureFlagUserListsArgs = z.input<typeof l.listFeatureFlagUserLists.args>;
+
+/**
+ * The virtual registry cleanup policy of a top-level group, with its last run's results; fails with 404 when the group has none (Premium).
+ *
+ * `GET /groups/:group/-/virtual_registries/cleanup/policy`, one record. `await getVirtualRegistryCleanupPolicy({...})`, or `getVirtualRegistryCleanupPolicy.output({...})` with Pulumi inputs.
+ */
+export const getVirtualRegistryCleanupPolicy = lookup(l.getVirtualRegistryCleanupPolicy);
+/** The arguments of {@link getVirtualRegistryCleanupPolicy}. */
+export type GetVirtualRegistryCleanupPolicyArgs = z.input<typeof l.getVirtualRegistryCleanupPolicy.args>;
+
+/**
+ * The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`); treat them as secrets.
+ *
+ * `GET /projects/:project/error_tracking/client_keys`, every page, as an array of records. `await listErrorTrackingClientKeys({...})`, or `listErrorTrackingClientKeys.output({...})` with Pulumi inputs.
+ */
+export const listErrorTrackingClientKeys = lookup(l.listErrorTrackingClientKeys);
+/** The arguments of {@link listErrorTrackingClientKeys}. */
+export type ListErrorTrackingClientKeysArgs = z.input<typeof l.listErrorTrackingClientKeys.args>;
+
+/**
+ * A project's error tracking settings (`active`, `integrated`, the external backend's addresses); fails with 404 when the project has none.
+ *
+ * `GET /projects/:project/error_tracking/settings`, one record. `await getErrorTrackingSettings({...})`, or `getErrorTrackingSettings.output({...})` with Pulumi inputs.
+ */
+export const getErrorTrackingSettings = lookup(l.getErrorTrackingSettings);
+/** The arguments of {@link getErrorTrackingSettings}. */
+export type GetErrorTrackingSettingsArgs = z.input<typeof l.getErrorTrackingSettings.args>;

@@ -1,5 +1,7 @@
 import { broadcastMessageLookups } from "./broadcast-messages";
+import { cleanupPolicyLookups } from "./cleanup-policies";
 import { clusterAgentLookups } from "./cluster-agents";
+import { errorTrackingLookups } from "./error-tracking";
 import { featureFlagLookups } from "./feature-flags";
 import { groupLookups } from "./groups";
 import { jobTokenScopeLookups } from "./job-token-scope";
@@ -19,4 +21,6 @@ export const lookupDeclarations = lookupsByName([
   ...jobTokenScopeLookups,
   ...protectedEnvironmentLookups,
   ...featureFlagLookups,
+  ...cleanupPolicyLookups,
+  ...errorTrackingLookups,
 ]);

@@ -3,12 +3,15 @@ import { broadcastMessage } from "./broadcast-message";
 import { clusterAgent } from "./cluster-agent";
 import { clusterAgentToken } from "./cluster-agent-token";
 import { clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration";
+import { errorTrackingClientKey } from "./error-tracking-client-key";
+import { errorTrackingSettings } from "./error-tracking-settings";
 import { featureFlagUserList } from "./feature-flag-user-list";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
+import { virtualRegistryCleanupPolicy } from "./virtual-registry-cleanup-policy";
 
 /** Every resource declaration of the library. The contract tests and the policy pack iterate it. */
 export const declarations = {
@@ -24,6 +27,9 @@ export const declarations = {
   projectProtectedEnvironment,
   groupProtectedEnvironment,
   featureFlagUserList,
+  virtualRegistryCleanupPolicy,
+  errorTrackingSettings,
+  errorTrackingClientKey,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));
