@@ -10,6 +10,7 @@ import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
+import { repositoryStorageMoves } from "./resources/repository-storage-moves";
 import { urlConfigurations } from "./resources/url-configurations";
 
 /*
@@ -26,6 +27,7 @@ const RESOURCES = [
   jobTokenScope,
   protectedEnvironments,
   featureFlagUserLists,
+  repositoryStorageMoves,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];
