@@ -9,6 +9,7 @@ import { groupLabelSubscription } from "./group-label-subscription";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
+import { repositoryStorageMove } from "./repository-storage-move";
 
 /** Every resource declaration of the library. The contract tests and the policy pack iterate it. */
 export const declarations = {
@@ -24,6 +25,7 @@ export const declarations = {
   projectProtectedEnvironment,
   groupProtectedEnvironment,
   featureFlagUserList,
+  repositoryStorageMove,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

@@ -19,7 +19,8 @@ export interface ContractFixture {
   drift?: (world: World, outs: State) => Promise<string>;
   /** Deletes the object through the API; default: the declaration's delete route. */
   removeOutOfBand?: (world: World, outs: State) => Promise<void>;
-  /** Settings of an existing object: "deleting" restores, it does not remove. */
+  /** Objects that deleting does not remove: a setting restores what it found, a storage move is
+   *  only forgotten. `restored` throws unless the forge shows what delete should leave. */
   setting?: { restored: (world: World, outs: State) => Promise<void> };
   /** A value for every optional input (the removal steps set each one, then drop it). */
   optional?: (inputs: State, world: World) => State;
@@ -288,6 +289,29 @@ export const fixtures: ContractFixture[] = [
       },
       status: 400,
       message: "Name has already been taken",
+    },
+  },
+  {
+    declaration: d.repositoryStorageMove,
+    inputs: async (world) => {
+      // Moves finish when scheduled here; the e2e suite shows a move that takes time.
+      await instanceSettings(world, { storage_move_ms: 0 });
+      return { kind: "project", sourceStorageName: "default", destinationStorageName: "secondary" };
+    },
+    replace: (inputs) => ({ ...inputs, kind: "group" }),
+    optional: () => ({ waitForCompletion: false }),
+    // No drift: a move has nothing the forge can change afterwards, and delete does not undo it.
+    setting: {
+      restored: async (world, outs) => {
+        const left = await world.api.list("/projects", { repository_storage: outs["sourceStorageName"] });
+        if (left.length > 0) throw new Error(`the move was undone: ${left.length} projects on ${String(outs["sourceStorageName"])}`);
+      },
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, destinationStorageName: "default" }), property: "destinationStorageName" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, destinationStorageName: "nowhere" }),
+      status: 400,
+      message: "destination_storage_name does not have a valid value",
     },
   },
 ];

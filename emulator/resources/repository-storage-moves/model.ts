@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { STORAGE_MOVE_KINDS } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, parameterError, recordNotFound } from "../../core/errors";
@@ -10,11 +11,9 @@ import { integerPathParam, paramString, validate } from "../../core/validation";
  * The storages of the emulated instance. The spec names none; `default` is where every
  * repository starts (the service's own default shard), and a second one gives moves somewhere to go.
  */
-export const STORAGES = ["default", "secondary"] as const;
+const STORAGES = ["default", "secondary"] as const;
 
-/** The repository kinds of Document 2's table: each has its own `/<kind>_repository_storage_moves`. */
-export const MOVE_KINDS = ["project", "snippet", "group"] as const;
-export type MoveKind = (typeof MOVE_KINDS)[number];
+export type MoveKind = (typeof STORAGE_MOVE_KINDS)[number];
 
 /**
  * The states a move goes through. Document 1 shows `finished` and says moves are reported in

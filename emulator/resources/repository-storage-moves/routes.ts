@@ -1,6 +1,7 @@
+import { STORAGE_MOVE_KINDS } from "../../../spec";
 import { AVAILABILITY } from "../../../spec/editions";
 import { gated, ok, paged, routesOf, type Route } from "../../core/routes";
-import { MOVE_KINDS, type MoveKind, type RepositoryStorageMoves } from "./model";
+import { type MoveKind, type RepositoryStorageMoves } from "./model";
 
 const route = routesOf<RepositoryStorageMoves>();
 
@@ -23,4 +24,4 @@ function kindRoutes(kind: MoveKind): Route<RepositoryStorageMoves>[] {
   ].map((entry) => gated(availabilityOf(kind), entry));
 }
 
-export const storageMoveRoutes = MOVE_KINDS.flatMap(kindRoutes);
+export const storageMoveRoutes = STORAGE_MOVE_KINDS.flatMap(kindRoutes);
