@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ForgeApiError } from "../../provider/client";
+import * as lookups from "../../provider/lookups";
 import { declarations } from "../../provider/resources";
 import { ResourceOperations } from "../../provider/engine/operations";
 import type { State } from "../../provider/engine/declaration";
@@ -77,5 +78,26 @@ describe("RepositoryStorageMove", () => {
     await move().delete(created.id, created.outs as State);
     expect(await world().requestCount()).toBe(before);
     expect(await onStorage("secondary")).toBe(3);
+  });
+});
+
+describe("storage move lookups", () => {
+  it("list the projects on a storage and the moves, newest first, and read one move", async () => {
+    await instanceSettings(world(), { storage_move_ms: 0 });
+    expect(await lookups.listProjectsOnStorage({ repositoryStorage: "secondary" })).toEqual([]);
+    await move().create(PROJECTS);
+    expect((await lookups.listProjectsOnStorage({ repositoryStorage: "secondary" })).map((project) => project["pathWithNamespace"]).sort()).toEqual([
+      "acme/api",
+      "acme/platform/deployer",
+      "acme/web",
+    ]);
+    const moves = await lookups.listProjectRepositoryStorageMoves({});
+    expect(moves.map((entry) => entry["id"])).toEqual([3, 2, 1]);
+    expect(await lookups.getProjectRepositoryStorageMove({ moveId: 1 })).toMatchObject({ state: "finished", destinationStorageName: "secondary", project: { pathWithNamespace: "acme/web" } });
+    expect(await lookups.listSnippetRepositoryStorageMoves({})).toEqual([]);
+    await move().create({ ...PROJECTS, kind: "group" });
+    expect(await lookups.getGroupRepositoryStorageMove({ moveId: 4 })).toMatchObject({ state: "finished", group: { name: "Acme" } });
+    expect(await lookups.listGroupRepositoryStorageMoves({})).toHaveLength(2);
+    await expect(lookups.getSnippetRepositoryStorageMove({ moveId: 1 })).rejects.toThrow(/404 Not found/);
   });
 });
