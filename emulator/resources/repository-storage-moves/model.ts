@@ -53,6 +53,14 @@ interface Container {
  * storage; each runs over time (the `storage_move_ms` setting) and its repository is read-only
  * until it ends. Moves advance when they are read and by a timer at their end, so that
  * `GET /projects?repository_storage=` sees the repository leave the source without a read here.
+ *
+ * Read-only (Document 1) is the `repository_read_only` flag of the project or group record. In
+ * the service it refuses writes to the repository itself: pushes ("The repository is temporarily
+ * read-only. Please try again later."), commits, files, branches, tags, wiki pages. The emulator
+ * serves none of those; its project-level writes (job token scope, protected environments,
+ * feature flag user lists, cluster agents) change the database, not the repository, and the
+ * service accepts them during a move. So the flag refuses nothing yet: it keeps a second bulk
+ * from scheduling a repository already moving, and is there for repository writes added later.
  */
 export class RepositoryStorageMoves {
   constructor(
