@@ -144,6 +144,7 @@ export const repositoryStorageMove = defineResource({
     "Deleting the resource cannot undo the move: it only forgets it, and the repositories stay on the destination. To move them back, declare a move the other way.",
     "The forge moves repositories in the background, and each is read-only until its own move ends. `up` waits (up to an hour) and logs each new state; with `waitForCompletion: false` it returns once the move is scheduled, and `pulumi refresh` shows how it went.",
     "Changing any input, `waitForCompletion` included, schedules a new move: what is then on the source moves again (often nothing).",
+    "A failed move fails `up` with the forge's reason and is recorded as `failed`; once the cause is fixed, `pulumi up --replace <urn>` schedules it again.",
     "Progress is read from the forge's listing of moves (`GET /<kind>_repository_storage_moves`, which the spec does not show) and, for projects, from the projects still on the source storage (`GET /projects?repository_storage=`).",
   ],
 });
