@@ -19,9 +19,11 @@ export interface ContractFixture {
   drift?: (world: World, outs: State) => Promise<string>;
   /** Deletes the object through the API; default: the declaration's delete route. */
   removeOutOfBand?: (world: World, outs: State) => Promise<void>;
-  /** Objects that deleting does not remove: a setting restores what it found, a storage move is
-   *  only forgotten. `restored` throws unless the forge shows what delete should leave. */
+  /** Settings of an existing object: "deleting" restores, it does not remove. */
   setting?: { restored: (world: World, outs: State) => Promise<void> };
+  /** Objects the API cannot delete (a storage move that happened): delete only forgets them.
+   *  `kept` throws unless the forge still shows what the object did. */
+  forgotten?: { kept: (world: World, outs: State) => Promise<void> };
   /** A value for every optional input (the removal steps set each one, then drop it). */
   optional?: (inputs: State, world: World) => State;
   invalid: { inputs: (inputs: State) => State; property: string };
@@ -164,8 +166,8 @@ export const fixtures: ContractFixture[] = [
       await world.api.request("PATCH", "/projects/:project/job_token_scope", { project: outs["project"], enabled: !outs["enabled"] });
       return "enabled";
     },
-    setting: {
-      restored: async (world, outs) => {
+    forgotten: {
+      kept: async (world, outs) => {
         const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", { project: outs["project"] });
         if (scope.body.inbound_enabled !== (outs["restore"] as { enabled?: boolean } | undefined)?.enabled) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
       },
@@ -301,8 +303,8 @@ export const fixtures: ContractFixture[] = [
     replace: (inputs) => ({ ...inputs, kind: "group" }),
     optional: () => ({ waitForCompletion: false }),
     // No drift: a move has nothing the forge can change afterwards, and delete does not undo it.
-    setting: {
-      restored: async (world, outs) => {
+    forgotten: {
+      kept: async (world, outs) => {
         const left = await world.api.list("/projects", { repository_storage: outs["sourceStorageName"] });
         if (left.length > 0) throw new Error(`the move was undone: ${left.length} projects on ${String(outs["sourceStorageName"])}`);
       },
