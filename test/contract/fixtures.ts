@@ -166,8 +166,8 @@ export const fixtures: ContractFixture[] = [
       await world.api.request("PATCH", "/projects/:project/job_token_scope", { project: outs["project"], enabled: !outs["enabled"] });
       return "enabled";
     },
-    forgotten: {
-      kept: async (world, outs) => {
+    setting: {
+      restored: async (world, outs) => {
         const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", { project: outs["project"] });
         if (scope.body.inbound_enabled !== (outs["restore"] as { enabled?: boolean } | undefined)?.enabled) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
       },
