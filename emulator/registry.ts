@@ -12,6 +12,7 @@ import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
+import { repositoryStorageMoves } from "./resources/repository-storage-moves";
 import { urlConfigurations } from "./resources/url-configurations";
 
 /*
@@ -30,6 +31,7 @@ const RESOURCES = [
   featureFlagUserLists,
   cleanupPolicies,
   errorTracking,
+  repositoryStorageMoves,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

@@ -52,3 +52,6 @@ export function isAgentUrl(value: string): boolean {
 /** The longest agent token name and description. */
 export const AGENT_TOKEN_NAME_MAX = 255;
 export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;
+
+/** The repository kinds of storage moves (Document 2): each has `POST /<kind>_repository_storage_moves`. */
+export const STORAGE_MOVE_KINDS = ["project", "snippet", "group"] as const;

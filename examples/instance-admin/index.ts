@@ -8,3 +8,4 @@
  */
 export * from "./cleanup-policy";
 export * from "./error-tracking";
+export * from "./storage-moves";

@@ -182,3 +182,15 @@ export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>
 export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof d.errorTrackingClientKey.inputs>;
 /** The outputs of {@link ErrorTrackingClientKey}: every input and every declared output, each a Pulumi output. */
 export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTrackingClientKey.inputs, typeof d.errorTrackingClientKey.outputs>;
+
+/**
+ * Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.
+ *
+ * Import id: `<kind>:<sourceStorageName>:<destinationStorageName>` (the `import` resource option). Reference: docs/reference/RepositoryStorageMove.md
+ */
+export const RepositoryStorageMove = resourceClass(d.repositoryStorageMove);
+export type RepositoryStorageMove = InstanceType<typeof RepositoryStorageMove>;
+/** The arguments of {@link RepositoryStorageMove}: its declared inputs, each a Pulumi input. */
+export type RepositoryStorageMoveArgs = ResourceArgs<typeof d.repositoryStorageMove.inputs>;
+/** The outputs of {@link RepositoryStorageMove}: every input and every declared output, each a Pulumi output. */
+export type RepositoryStorageMoveOutputs = ResourceOutputs<typeof d.repositoryStorageMove.inputs, typeof d.repositoryStorageMove.outputs>;

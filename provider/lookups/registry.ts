@@ -8,6 +8,7 @@ import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
 import { lookupsByName } from "./lookup";
 import { protectedEnvironmentLookups } from "./protected-environments";
+import { storageMoveLookups } from "./storage-moves";
 
 /**
  * Every lookup of the library, by name: one line per area file (`provider/lookups/<area>.ts`).
@@ -23,4 +24,5 @@ export const lookupDeclarations = lookupsByName([
   ...featureFlagLookups,
   ...cleanupPolicyLookups,
   ...errorTrackingLookups,
+  ...storageMoveLookups,
 ]);

@@ -12,6 +12,7 @@ import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
 import { virtualRegistryCleanupPolicy } from "./virtual-registry-cleanup-policy";
+import { repositoryStorageMove } from "./repository-storage-move";
 
 /** Every resource declaration of the library. The contract tests and the policy pack iterate it. */
 export const declarations = {
@@ -30,6 +31,7 @@ export const declarations = {
   virtualRegistryCleanupPolicy,
   errorTrackingSettings,
   errorTrackingClientKey,
+  repositoryStorageMove,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

@@ -21,6 +21,9 @@ export interface ContractFixture {
   removeOutOfBand?: (world: World, outs: State) => Promise<void>;
   /** Settings of an existing object: "deleting" restores, it does not remove. */
   setting?: { restored: (world: World, outs: State) => Promise<void> };
+  /** Objects the API cannot delete (a storage move that happened): delete only forgets them.
+   *  `kept` throws unless the forge still shows what the object did. */
+  forgotten?: { kept: (world: World, outs: State) => Promise<void> };
   /** A value for every optional input (the removal steps set each one, then drop it). */
   optional?: (inputs: State, world: World) => State;
   invalid: { inputs: (inputs: State) => State; property: string };
@@ -346,5 +349,28 @@ export const fixtures: ContractFixture[] = [
     optional: () => ({ rotateOn: { quarter: "2026-Q3" } }),
     invalid: { inputs: (inputs) => ({ ...inputs, rotateOn: "quarterly" }), property: "rotateOn" },
     apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
+  },
+  {
+    declaration: d.repositoryStorageMove,
+    inputs: async (world) => {
+      // Moves finish when scheduled here; the e2e suite shows a move that takes time.
+      await instanceSettings(world, { storage_move_ms: 0 });
+      return { kind: "project", sourceStorageName: "default", destinationStorageName: "secondary" };
+    },
+    replace: (inputs) => ({ ...inputs, kind: "group" }),
+    optional: () => ({ waitForCompletion: false }),
+    // No drift: a move has nothing the forge can change afterwards, and delete does not undo it.
+    forgotten: {
+      kept: async (world, outs) => {
+        const left = await world.api.list("/projects", { repository_storage: outs["sourceStorageName"] });
+        if (left.length > 0) throw new Error(`the move was undone: ${left.length} projects on ${String(outs["sourceStorageName"])}`);
+      },
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, destinationStorageName: "default" }), property: "destinationStorageName" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, destinationStorageName: "nowhere" }),
+      status: 400,
+      message: "destination_storage_name does not have a valid value",
+    },
   },
 ];
