@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { roleName } from "../spec";
 import { OFFERINGS, TIERS } from "../spec/editions";
@@ -5,11 +6,11 @@ import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
 const USAGE =
-  `usage: emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}]`;
+  `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--tls-cert <pem file> --tls-key <pem file>]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
-  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string };
+  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "tls-cert"?: string; "tls-key"?: string };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -19,6 +20,8 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
         state: { type: "string" },
         tier: { type: "string" },
         offering: { type: "string" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
       },
       strict: true,
     }));
@@ -35,7 +38,19 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
   if (values.state !== undefined) options.statePath = values.state;
   if (values.tier !== undefined) options.tier = oneOf(TIERS, values.tier, "--tier");
   if (values.offering !== undefined) options.offering = oneOf(OFFERINGS, values.offering, "--offering");
+  const certFile = values["tls-cert"];
+  const keyFile = values["tls-key"];
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new Error(`--tls-cert and --tls-key go together\n${USAGE}`);
+  if (certFile !== undefined && keyFile !== undefined) options.tls = { cert: readPemFile(certFile, "--tls-cert"), key: readPemFile(keyFile, "--tls-key") };
   return options;
+}
+
+function readPemFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new Error(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n${USAGE}`);
+  }
 }
 
 function oneOf<T extends string>(allowed: readonly T[], value: string, flag: string): T {

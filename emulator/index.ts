@@ -26,11 +26,13 @@ export interface EmulatorOptions {
   tier?: Tier;
   /** Offering the instance emulates; default `self-managed`. Given, it overrides a loaded state's. */
   offering?: Offering;
+  /** Serve HTTPS with this PEM certificate (chain) and key; the URL is then `https://...`. */
+  tls?: { cert: string; key: string };
 }
 
 /** A listening emulator. */
 export interface RunningEmulator {
-  /** Base URL without /api/v4, e.g. `http://127.0.0.1:41234`. */
+  /** Base URL without /api/v4, e.g. `http://127.0.0.1:41234` (`https://` with `tls`). */
   url: string;
   /** The seeded users (with tokens), groups and projects; same JSON as `GET /__emulator/seed`. */
   seed: SeedInfo;
@@ -58,7 +60,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   context.persist();
 
-  const server = createEmulatorServer(context);
+  const server = createEmulatorServer(context, options.tls);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -68,7 +70,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${urlHost}:${address.port}`;
+  const url = `${options.tls ? "https" : "http"}://${urlHost}:${address.port}`;
   store.baseUrl = url;
 
   return {
