@@ -5,10 +5,11 @@
  * the installed pack stops; the `forge-emulator` bin; and every ```ts block of the README and
  * docs/ run as such a project's program against the emulator (type-checked, as users' are).
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { pulumiInstalled, REPO_ROOT } from "../e2e/harness";
@@ -41,6 +42,7 @@ for (const name of ["a", "b", "c"]) {
 `;
 
 const POLICY_PACK = "node_modules/pulumi-forge/policies";
+const execFileAsync = promisify(execFile);
 
 describe.skipIf(!pulumiInstalled())("the packed package in a user's project", () => {
   let emulator: RunningEmulator;
@@ -48,6 +50,8 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
   let project: string;
   let packed: PackedPackage;
   let env: Record<string, string>;
+  /** The user's tsc on the program, started early: it overlaps the CLI's operations. */
+  let typeCheck: Promise<unknown>;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
@@ -56,6 +60,9 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
     packed = await packRepository(tmp);
     await createConsumerProject(project, packed);
     env = consumerEnv(tmp, { url: emulator.url, token: seedToken("root") });
+    siblingProgram(project, join(tmp, "typed"), "forge-consumer-typed", PROGRAM);
+    typeCheck = execFileAsync(join(project, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json", "--esModuleInterop"], { cwd: join(tmp, "typed") });
+    typeCheck.catch(() => {}); // awaited by its test
   }, 180_000);
 
   afterAll(async () => {
@@ -105,6 +112,10 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
     const refresh = await stack.refresh();
     expect(refresh.summary.resourceChanges).toEqual({ same: 4 });
 
+    // The installed bin, on the user's own @pulumi/pulumi (the peer).
+    const drift = await execFileAsync(join(project, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });
+    expect(drift.stdout).toBe("No drift in stack dev: the forge matches the stack.\n");
+
     const destroy = await stack.destroy();
     expect(destroy.summary.resourceChanges).toMatchObject({ delete: 4 });
   }, 180_000);
@@ -119,6 +130,10 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
     expect(failure).toMatch(/cluster-agent-token-limit/);
     expect(failure).toMatch(/mandatory/);
   }, 120_000);
+
+  it("type-checks with the user's tsc once esModuleInterop is on (zod's declarations need it; the README says so)", async () => {
+    await expect(typeCheck).resolves.toBeDefined();
+  }, 60_000);
 
   it("npx forge-emulator serves the API", async () => {
     const child = spawn(join(project, "node_modules", ".bin", "forge-emulator"), ["--port", "0"], {
