@@ -5,8 +5,7 @@
  * around it with NO_PROXY, and with a client certificate where a server asks for one. Without
  * the CA, through a refusing proxy, or at a sign-in page, the error says what to fix and where.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { connect, type AddressInfo } from "node:net";
@@ -16,25 +15,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseCliArgs } from "../../emulator/cli-main";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { ForgeClient, ForgeConfigError, ForgeNetworkError, ForgeNotApiError, resolveConnection } from "../../provider/client";
+import { hasOpenssl, makeCertificates } from "./certificates";
 
 const TOKEN = seedToken("root");
-
-/** A CA, a server certificate for 127.0.0.1 and a client certificate, all signed by the CA. */
-function makeCertificates(dir: string): Record<"ca" | "serverCert" | "serverKey" | "clientCert" | "clientKey", string> {
-  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  openssl("req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=forge test CA");
-  for (const [name, extensions] of [
-    ["server", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n"],
-    ["client", "extendedKeyUsage=clientAuth\n"],
-  ] as const) {
-    openssl("req", ...ec, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=forge test ${name}`);
-    writeFileSync(join(dir, `${name}.ext`), `basicConstraints=CA:FALSE\n${extensions}`);
-    openssl("x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.pem`, "-days", "2", "-extfile", `${name}.ext`);
-  }
-  const path = (file: string) => join(dir, file);
-  return { ca: path("ca.pem"), serverCert: path("server.pem"), serverKey: path("server.key"), clientCert: path("client.pem"), clientKey: path("client.key") };
-}
 
 /** A forward proxy on loopback: CONNECT tunnels (or a refusal), counted by target. */
 async function startProxy(refuse = false): Promise<{ url: string; tunnels: string[]; server: Server }> {
@@ -60,14 +43,6 @@ async function startProxy(refuse = false): Promise<{ url: string; tunnels: strin
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server };
 }
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "pipe" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 
