@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { roleName } from "../spec";
 import { OFFERINGS, TIERS } from "../spec/editions";
@@ -5,11 +6,11 @@ import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
 const USAGE =
-  `usage: emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>]`;
+  `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
-  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "storage-move-ms"?: string };
+  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "storage-move-ms"?: string; "tls-cert"?: string; "tls-key"?: string };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -20,6 +21,8 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
         tier: { type: "string" },
         offering: { type: "string" },
         "storage-move-ms": { type: "string" },
+        "tls-cert": { type: "string" },
+        "tls-key": { type: "string" },
       },
       strict: true,
     }));
@@ -41,7 +44,19 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
     if (!/^\d+$/.test(moveMs)) throw new Error(`invalid --storage-move-ms ${moveMs}: a number of milliseconds\n${USAGE}`);
     options.storageMoveMs = Number(moveMs);
   }
+  const certFile = values["tls-cert"];
+  const keyFile = values["tls-key"];
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new Error(`--tls-cert and --tls-key go together\n${USAGE}`);
+  if (certFile !== undefined && keyFile !== undefined) options.tls = { cert: readPemFile(certFile, "--tls-cert"), key: readPemFile(keyFile, "--tls-key") };
   return options;
+}
+
+function readPemFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new Error(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n${USAGE}`);
+  }
 }
 
 function oneOf<T extends string>(allowed: readonly T[], value: string, flag: string): T {

@@ -28,11 +28,13 @@ export interface EmulatorOptions {
   offering?: Offering;
   /** How long a repository storage move takes, in ms (default 1000). Given, it overrides a loaded state's. */
   storageMoveMs?: number;
+  /** Serve HTTPS with this PEM certificate (chain) and key; the URL is then `https://...`. */
+  tls?: { cert: string; key: string };
 }
 
 /** A listening emulator. */
 export interface RunningEmulator {
-  /** Base URL without /api/v4, e.g. `http://127.0.0.1:41234`. */
+  /** Base URL without /api/v4, e.g. `http://127.0.0.1:41234` (`https://` with `tls`). */
   url: string;
   /** The seeded users (with tokens), groups and projects; same JSON as `GET /__emulator/seed`. */
   seed: SeedInfo;
@@ -61,7 +63,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   context.persist();
 
-  const server = createEmulatorServer(context);
+  const server = createEmulatorServer(context, options.tls);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -71,7 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${urlHost}:${address.port}`;
+  const url = `${options.tls ? "https" : "http"}://${urlHost}:${address.port}`;
   store.baseUrl = url;
 
   return {

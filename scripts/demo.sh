@@ -49,7 +49,7 @@ export PULUMI_CONFIG_PASSPHRASE="forge-demo-passphrase"
 export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 
 header "Starting the forge emulator (state: $STATE_FILE)"
-node dist/emulator/cli.js --port 0 --state "$STATE_FILE" >"$EMULATOR_LOG" 2>&1 &
+node dist/cli/forge-emulator.js --port 0 --state "$STATE_FILE" >"$EMULATOR_LOG" 2>&1 &
 emulator_pid=$!
 stop_emulator() { kill "$emulator_pid" 2>/dev/null || true; wait "$emulator_pid" 2>/dev/null || true; }
 trap stop_emulator EXIT
@@ -107,7 +107,7 @@ header "Look at the result"
 if ! $serve; then
   cat <<EOF
 The emulator stops with this script. To explore, rerun with --serve, or start it on the same state:
-  node dist/emulator/cli.js --port 8080 --state $STATE_FILE
+  node dist/cli/forge-emulator.js --port 8080 --state $STATE_FILE
 EOF
 fi
 cat <<EOF

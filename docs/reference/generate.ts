@@ -162,6 +162,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "## Import",
     "",
+    "<!-- fragment: the settings and the id are placeholders to fill in -->",
     "```ts",
     `new forge.${declaration.name}("name", { /* the object's current settings */ }, { import: "${idFormat(declaration)}" });`,
     "```",

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
+import { createServer as createTlsServer } from "node:https";
+import type { TLSSocket } from "node:tls";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PREFIX, handleAdminRequest } from "../admin/admin-routes";
 import type { FaultSpec } from "../admin/faults";
@@ -16,17 +18,18 @@ import type { ApiResponse } from "./types";
 const API_PREFIX = ["api", "v4"];
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Creates the node:http server of the emulator (not yet listening). */
-export function createEmulatorServer(context: EmulatorContext): Server {
+/** Creates the server of the emulator (not yet listening): HTTPS with `tls`, HTTP otherwise. */
+export function createEmulatorServer(context: EmulatorContext, tls?: { cert: string; key: string }): Server {
   const router = new Router<StoreRoute>();
   router.addAll(routeTable().map((route) => ({ method: route.method, path: route.path, handler: route })));
-  return createServer((request, response) => {
+  const listener = (request: IncomingMessage, response: ServerResponse) => {
     handleRequest(context, router, request, response).catch((error: unknown) => {
       console.error("emulator: unhandled error", error);
       if (!response.headersSent) send(response, internalError());
       else response.destroy();
     });
-  });
+  };
+  return tls ? createTlsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
 }
 
 async function handleRequest(
@@ -36,7 +39,9 @@ async function handleRequest(
   response: ServerResponse,
 ): Promise<void> {
   const method = (request.method ?? "GET").toUpperCase();
-  const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "127.0.0.1"}`);
+  // The scheme matters for the links the emulator writes (next pages, moved projects).
+  const scheme = (request.socket as TLSSocket).encrypted ? "https" : "http";
+  const url = new URL(request.url ?? "/", `${scheme}://${request.headers.host ?? "127.0.0.1"}`);
   const segments = pathSegments(url.pathname);
   const raw = await readBody(request);
 

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { Agent, type FormData } from "undici";
-import { normalizeBaseUrl, type Connection } from "./connection";
+import { rootCertificates } from "node:tls";
+import { EnvHttpProxyAgent, type FormData } from "undici";
+import { normalizeBaseUrl, TRANSPORT_SETTINGS, type Connection, type Transport } from "./connection";
 import { placeParams } from "./encoding";
 import type { HttpMethod } from "./route";
-import { ForgeApiError, ForgeNetworkError } from "./errors";
+import { ForgeApiError, ForgeNetworkError, ForgeNotApiError } from "./errors";
 import { MAX_PAGES, PER_PAGE, nextPageUrl } from "./pagination";
 import { resolveRetryPolicy, runWithRetry, type AttemptOutcome, type RetryPolicy } from "./retry";
 import { USER_AGENT } from "./version";
@@ -52,6 +53,8 @@ interface ForgeClientOptions {
   timeoutMs?: number;
   /** Retry policy (defaults: 5 attempts, 60 s in all). */
   retry?: RetryPolicy;
+  /** CA bundle, client certificate, insecure switch, proxies; `timeoutMs` here is used when the option above is not given. */
+  transport?: Transport;
 }
 
 /** A body that claimed to be JSON but did not parse; kept as text for error messages. */
@@ -81,7 +84,8 @@ export class ForgeClient {
   readonly #apiPath: string;
   readonly #timeoutMs: number;
   readonly #policy: ReturnType<typeof resolveRetryPolicy>;
-  readonly #agent: Agent;
+  readonly #agent: EnvHttpProxyAgent;
+  readonly #transport: Transport;
 
   /** @throws ForgeConfigError when the base URL is not a usable http(s) URL. */
   constructor(options: ForgeClientOptions) {
@@ -90,9 +94,19 @@ export class ForgeClient {
     this.#origin = url.origin;
     this.#apiPath = `${url.pathname.replace(/\/+$/, "")}/api/v4`;
     this.#token = options.token || undefined;
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#transport = options.transport ?? {};
+    this.#timeoutMs = options.timeoutMs ?? this.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#policy = resolveRetryPolicy(options.retry);
-    this.#agent = new Agent({
+    if (this.#transport.insecure && url.protocol === "https:") warnInsecure(this.baseUrl);
+    const tls = tlsOptions(this.#transport);
+    // EnvHttpProxyAgent is a plain Agent unless a proxy is set (options, or HTTP_PROXY /
+    // HTTPS_PROXY), and honours NO_PROXY. The TLS options go to the forge, directly or through
+    // the tunnel, and to an https:// proxy (often behind the same private CA).
+    this.#agent = new EnvHttpProxyAgent({
+      ...pick(this.#transport, ["httpProxy", "httpsProxy", "noProxy"]),
+      connect: tls,
+      requestTls: tls,
+      proxyTls: tls,
       // Reuse connections across the many small calls of a deployment. The server's own
       // keep-alive hint wins when shorter; idle sockets are unref'd and do not hold the process.
       keepAliveTimeout: 10_000,
@@ -202,6 +216,7 @@ export class ForgeClient {
         return { failure: { code: errorCode(error), error } };
       }
     };
+    const url = this.#origin + target;
 
     const { outcome, attempts } = await runWithRetry({
       method,
@@ -213,7 +228,7 @@ export class ForgeClient {
 
     if ("failure" in outcome) {
       const { code, error } = outcome.failure;
-      throw new ForgeNetworkError({
+      throw withConnectionHint(new ForgeNetworkError({
         method,
         path: displayPath,
         code,
@@ -222,9 +237,14 @@ export class ForgeClient {
         cause: error,
         attempts,
         ...(this.#token ? { token: this.#token } : {}),
-      });
+      }), this.baseUrl, url);
     }
     const { status, headers: responseHeaders, body: responseBody } = outcome.response;
+    // A sign-in page, a proxy's or load balancer's error page: say so, with the URL, rather than
+    // a puzzling parse or "not found" further on.
+    if (/^text\/html\b/i.test(responseHeaders["content-type"] ?? "")) {
+      throw new ForgeNotApiError({ method, url: redactQuery(url), status, body: responseBody, ...(this.#token ? { token: this.#token } : {}) });
+    }
     // A moved project answers GET with 301 and its new address: read it there (same forge only,
     // a few hops at most). Other methods get 405 from the forge and fail below.
     const location = responseHeaders["location"];
@@ -251,6 +271,67 @@ export class ForgeClient {
 }
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** Codes of a certificate Node does not trust, for which a CA bundle is the fix. */
+const UNTRUSTED_CERTIFICATE_CODES = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "CERT_UNTRUSTED",
+]);
+
+const PEM_HINT = `set ${TRANSPORT_SETTINGS.ca.env} or \`pulumi config set ${TRANSPORT_SETTINGS.ca.config} <file>\` to your CA's PEM bundle`;
+
+/** Adds what to do to a network error whose cause users can fix in the connection settings. */
+function withConnectionHint(error: ForgeNetworkError, baseUrl: string, url: string): ForgeNetworkError {
+  let hint: string | undefined;
+  if (UNTRUSTED_CERTIFICATE_CODES.has(error.code)) {
+    hint = `the forge at ${baseUrl} presents a certificate this machine does not trust: ${PEM_HINT}`;
+  } else if (error.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
+    hint = `the certificate of ${baseUrl} is for another host name: check the base URL`;
+  } else if (error.code === "CERT_HAS_EXPIRED") {
+    hint = `the certificate of ${baseUrl} has expired`;
+  } else if (/proxy/i.test(error.message)) {
+    hint = `the proxy did not connect to ${redactQuery(url)}: check HTTPS_PROXY / HTTP_PROXY and NO_PROXY (or ${TRANSPORT_SETTINGS.httpsProxy.config}, ${TRANSPORT_SETTINGS.noProxy.config})`;
+  } else if (error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") {
+    hint = `nothing answers at ${baseUrl}: check the base URL`;
+  }
+  if (hint) error.message += `; ${hint}`;
+  return error;
+}
+
+/** TLS options for undici's connector: extra trusted CAs on top of Node's roots, a client certificate, the insecure switch. */
+function tlsOptions(transport: Transport): Record<string, unknown> {
+  return {
+    ...(transport.ca ? { ca: [...rootCertificates, transport.ca] } : {}),
+    ...(transport.cert ? { cert: transport.cert } : {}),
+    ...(transport.key ? { key: transport.key } : {}),
+    ...(transport.insecure ? { rejectUnauthorized: false } : {}),
+  };
+}
+
+const warnedInsecure = new Set<string>();
+
+/** Once per forge and process, on stderr (a diagnostic under Pulumi): the switch must never go unnoticed. */
+function warnInsecure(baseUrl: string): void {
+  if (warnedInsecure.has(baseUrl)) return;
+  warnedInsecure.add(baseUrl);
+  console.warn(
+    `WARNING: TLS certificate verification is OFF for ${baseUrl} (${TRANSPORT_SETTINGS.insecure.env} / ${TRANSPORT_SETTINGS.insecure.config}). ` +
+      `Anyone between this machine and the forge can read the token and change answers. Trust the forge's CA instead: ${PEM_HINT}.`,
+  );
+}
+
+/** A URL for messages: no query string (it may carry tokens in next-page links). */
+function redactQuery(url: string): string {
+  return url.split("?")[0] ?? url;
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as Partial<Pick<T, K>>;
+}
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -295,7 +376,8 @@ export function tokenFingerprint(token: string): string {
  */
 export function clientFor(connection: Connection): ForgeClient {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
-  const key = `${baseUrl} ${tokenFingerprint(connection.token)}`;
+  // Settings are part of the key (a CA bundle or proxy changed in config makes a new client); hashed, the key holds no secret.
+  const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(connection.transport ?? {}))}`;
   let client = clients.get(key);
   if (!client) {
     if (clients.size >= MAX_CACHED_CLIENTS) {
@@ -303,7 +385,7 @@ export function clientFor(connection: Connection): ForgeClient {
       const oldest = clients.keys().next().value;
       if (oldest !== undefined) clients.delete(oldest);
     }
-    client = new ForgeClient({ baseUrl, token: connection.token });
+    client = new ForgeClient({ baseUrl, token: connection.token, ...(connection.transport ? { transport: connection.transport } : {}) });
     clients.set(key, client);
   }
   return client;

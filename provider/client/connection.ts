@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { BASE_URL_HINT, ForgeConfigError, TOKEN_HINT } from "./errors";
 
 /** Where the forge is and how to authenticate. */
@@ -6,7 +7,49 @@ export interface Connection {
   baseUrl: string;
   /** Personal, group or project access token, sent in the `PRIVATE-TOKEN` header. */
   token: string;
+  /** How to reach it: TLS, proxies, timeout (each optional). */
+  transport?: Transport;
 }
+
+/**
+ * How the client reaches the forge, for instances behind a private CA, mutual TLS or a proxy.
+ * Set by stack config (`forge:caBundle`, ...) or the environment (`FORGE_CA_BUNDLE`, ...): see
+ * {@link TRANSPORT_SETTINGS}.
+ */
+export interface Transport {
+  /** PEM certificates trusted in addition to Node's own roots (a private CA). */
+  ca?: string;
+  /** PEM client certificate (chain) for forges that ask for one (mutual TLS). */
+  cert?: string;
+  /** PEM private key of {@link cert}. */
+  key?: string;
+  /** Skip certificate verification. Insecure: anyone on the path can read the token; a warning is printed. */
+  insecure?: boolean;
+  /** Proxy for http:// forges; default `HTTP_PROXY` / `http_proxy`. */
+  httpProxy?: string;
+  /** Proxy for https:// forges; default `HTTPS_PROXY` / `https_proxy`, then the HTTP proxy. */
+  httpsProxy?: string;
+  /** Hosts reached directly (`NO_PROXY` syntax: `forge.internal,.corp.example,10.0.0.1:8443`); default `NO_PROXY` / `no_proxy`. */
+  noProxy?: string;
+  /** Per-request timeout in milliseconds (response headers, then each stall of the body). */
+  timeoutMs?: number;
+}
+
+/**
+ * Each transport setting: its stack config key and environment variable. File settings take a
+ * path or the PEM text itself (a CI variable); proxies also honour the standard `HTTP_PROXY`,
+ * `HTTPS_PROXY` and `NO_PROXY` variables.
+ */
+export const TRANSPORT_SETTINGS = {
+  ca: { config: "forge:caBundle", env: "FORGE_CA_BUNDLE", kind: "pem" },
+  cert: { config: "forge:clientCert", env: "FORGE_CLIENT_CERT", kind: "pem" },
+  key: { config: "forge:clientKey", env: "FORGE_CLIENT_KEY", kind: "pem" },
+  insecure: { config: "forge:insecure", env: "FORGE_INSECURE", kind: "boolean" },
+  httpProxy: { config: "forge:httpProxy", env: "FORGE_HTTP_PROXY", kind: "text" },
+  httpsProxy: { config: "forge:httpsProxy", env: "FORGE_HTTPS_PROXY", kind: "text" },
+  noProxy: { config: "forge:noProxy", env: "FORGE_NO_PROXY", kind: "text" },
+  timeoutMs: { config: "forge:timeoutMs", env: "FORGE_TIMEOUT_MS", kind: "milliseconds" },
+} as const satisfies Record<keyof Transport, { config: string; env: string; kind: string }>;
 
 /** The part of a Pulumi config object that {@link resolveConnection} uses; `get` receives full keys such as `forge:token`. */
 export interface ConfigSource {
@@ -40,7 +83,53 @@ export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv 
   if (token === undefined) {
     throw new ForgeConfigError(`No forge token is configured: ${TOKEN_HINT}.`);
   }
-  return { baseUrl: normalizeBaseUrl(rawBaseUrl), token };
+  const transport = resolveTransport(config, env);
+  return { baseUrl: normalizeBaseUrl(rawBaseUrl), token, ...(Object.keys(transport).length > 0 ? { transport } : {}) };
+}
+
+/**
+ * The transport settings that are set, config winning over the environment. PEM settings are
+ * read here (a path, or the PEM text itself), so a wrong path fails before any request.
+ *
+ * @throws ForgeConfigError naming the setting when a file cannot be read or a value is malformed.
+ */
+export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): Transport {
+  const transport: Transport = {};
+  for (const [name, setting] of Object.entries(TRANSPORT_SETTINGS) as [keyof Transport, (typeof TRANSPORT_SETTINGS)[keyof Transport]][]) {
+    const fromConfig = nonEmpty(config?.get(setting.config));
+    const raw = fromConfig ?? nonEmpty(env[setting.env]);
+    if (raw === undefined) continue;
+    const source = fromConfig !== undefined ? `stack config ${setting.config}` : `${setting.env}`;
+    switch (setting.kind) {
+      case "pem":
+        (transport as Record<string, unknown>)[name] = readPem(raw, source);
+        break;
+      case "boolean":
+        if (!/^(true|false|1|0)$/i.test(raw)) throw new ForgeConfigError(`${source} must be true or false, got "${raw}".`);
+        (transport as Record<string, unknown>)[name] = /^(true|1)$/i.test(raw);
+        break;
+      case "milliseconds": {
+        const value = Number(raw);
+        if (!Number.isInteger(value) || value <= 0) throw new ForgeConfigError(`${source} must be a whole number of milliseconds, got "${raw}".`);
+        (transport as Record<string, unknown>)[name] = value;
+        break;
+      }
+      case "text":
+        (transport as Record<string, unknown>)[name] = raw;
+        break;
+    }
+  }
+  return transport;
+}
+
+/** PEM text given inline (a CI variable) or as a file path. */
+function readPem(value: string, source: string): string {
+  if (value.startsWith("-----BEGIN")) return value;
+  try {
+    return readFileSync(value, "utf8");
+  } catch (error) {
+    throw new ForgeConfigError(`${source} names ${value}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a PEM file's path or its text.`);
+  }
 }
 
 /**

@@ -124,6 +124,44 @@ export class ForgeNetworkError extends Error {
   }
 }
 
+/** What {@link ForgeNotApiError} is built from. */
+export interface ForgeNotApiErrorInit {
+  method: string;
+  /** The full URL requested, without its query string. */
+  url: string;
+  status: number;
+  /** The page's text. */
+  body: unknown;
+  /** Removed from every message. */
+  token?: string;
+}
+
+/**
+ * The answer was an HTML page, not the API: a sign-in page (the base URL points at the web
+ * interface, or single sign-on sits in front of the API), or a proxy's or load balancer's
+ * error page. The message names the URL and the page's title.
+ */
+export class ForgeNotApiError extends Error {
+  override name = "ForgeNotApiError";
+  /** The full URL requested, without its query string. */
+  readonly url: string;
+  /** HTTP status of the page. */
+  readonly status: number;
+
+  constructor(init: ForgeNotApiErrorInit) {
+    const title = typeof init.body === "string" ? extractServerMessage(init.body, init.status) : (STATUS_CODES[init.status] ?? "");
+    super(
+      redact(
+        `${init.method} ${init.url} answered ${init.status} with an HTML page ("${title}"), not the forge's API: ` +
+          "check the base URL (the forge's address, with or without /api/v4) and any proxy, load balancer or sign-on page in front of it",
+        init.token,
+      ),
+    );
+    this.url = redact(init.url, init.token);
+    this.status = init.status;
+  }
+}
+
 /** True when `error` is a {@link ForgeApiError} with status 404 (the object does not exist or is hidden). */
 export function isNotFound(error: unknown): boolean {
   if (error instanceof ForgeApiError) return error.status === 404;

@@ -2,11 +2,12 @@
  *  parts use is exported here; tests of the client's pieces import their modules directly. */
 export { ForgeClient, clientFor, closeClients, tokenFingerprint } from "./client";
 export { resolveConnection, normalizeBaseUrl } from "./connection";
+export type { Transport } from "./connection";
 export type { Connection } from "./connection";
 export { placeParams, fillPath, encodeQuery } from "./encoding";
 export { parseRoute, isPlainObject } from "./route";
 export type { Route } from "./route";
-export { ForgeApiError, ForgeConfigError, ForgeNetworkError, isNotFound, extractServerMessage } from "./errors";
+export { ForgeApiError, ForgeConfigError, ForgeNetworkError, ForgeNotApiError, isNotFound, extractServerMessage } from "./errors";
 export { parseLinkHeader, nextPageUrl } from "./pagination";
 export { DEFAULT_RETRY_POLICY, classifyAttempt, retryDelayMs, serverDelayMs } from "./retry";
 export type { RetryPolicy } from "./retry";

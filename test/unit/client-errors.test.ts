@@ -44,11 +44,10 @@ describe("ForgeApiError", () => {
     ["error string", 400, { error: "files, content are missing, exactly one parameter must be provided" }, "files, content are missing, exactly one parameter must be provided"],
     ["unknown route", 404, { error: "404 Not Found" }, "404 Not Found"],
     ["plain text", 429, "Retry later\n", "Retry later"],
-    ["html page", 502, "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>", "502 Bad Gateway"],
     ["empty body", 500, undefined, "Internal Server Error"],
   ];
   it.each(shapes)("extracts the server message from a %s body", async (_shape, status, body, expected) => {
-    server.script({ status, body, ...(typeof body === "string" && body.startsWith("<") ? { headers: { "content-type": "text/html" } } : {}) });
+    server.script({ status, body });
     const error = await failure(client.request("POST", "/projects/:id/things", { id: 1 }));
     expect(error.serverMessage).toBe(expected);
     // The status is said once, also when the server's message starts with it.

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+/**
+ * `npx forge-drift [--stack <name>] [--format text|markdown|json]`: refreshes the stack without
+ * writing it and prints what drifted; exit 0 no drift, 2 drift, 1 error. Logic: cli/drift.ts.
+ */
+import { runDriftCli } from "./drift";
+
+runDriftCli(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    console.error(`forge-drift: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

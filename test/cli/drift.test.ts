@@ -1,0 +1,142 @@
+/**
+ * `forge-drift` against the emulator with the real CLI: the built bin (dist/cli/forge-drift.js)
+ * run as a pipeline runs it, on a stack of the e2e generic program. No drift (exit 0), a field
+ * changed out of band (exit 2, program and forge values), an object deleted out of band
+ * (exit 2), an unreachable forge (exit 1); the stack is never written. The formats and the
+ * masking of secrets are checked on the report itself.
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driftOf, formatDrift, type DriftReport } from "../../cli/drift";
+import { PASSPHRASE, pulumiInstalled, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
+
+const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
+const OP_TIMEOUT = 120_000;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe.skipIf(!pulumiInstalled())("forge-drift", () => {
+  let world: E2eWorld;
+  let stack: TestStack;
+  let labelId: number;
+  let token: string;
+
+  const drift = (args: string[], forgeUrl = world.emulator.url): Promise<Run> =>
+    new Promise((resolve) => {
+      const env = {
+        ...process.env,
+        PATH: [join(PULUMI_ROOT, "bin"), process.execPath.replace(/\/node$/, ""), process.env["PATH"] ?? ""].join(":"),
+        PULUMI_BACKEND_URL: `file://${world.backendDir}`,
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        PULUMI_HOME: join(world.tmp, "pulumi-home"),
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        FORGE_BASE_URL: forgeUrl,
+        FORGE_TOKEN: ROOT_TOKEN,
+      };
+      execFile(process.execPath, [DRIFT_BIN, "--cwd", stack.workDir, "--stack", "drift", "--preview-only", ...args], { env }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      });
+    });
+
+  beforeAll(async () => {
+    world = await startE2eWorld();
+    stack = await world.stack("resources", "drift");
+    await stack.declare([
+      { type: "GroupLabel", name: "changed", inputs: { group: "acme", name: "drift::changed", color: "#FF0000", description: "declared" } },
+      { type: "GroupLabel", name: "deleted", inputs: { group: "acme", name: "drift::deleted", color: "#00FF00" } },
+      { type: "ClusterAgent", name: "agent", inputs: { project: "acme/web", name: "drift-agent" } },
+      {
+        type: "ClusterAgentToken",
+        name: "token",
+        inputs: { project: "acme/web", agentId: { $ref: "agent.agentId" }, name: "drift-token", description: "Drift test" },
+      },
+    ]);
+    await stack.up();
+    const resources = await stack.resources();
+    labelId = resources.find((r) => r.name === "changed")!.outputs["labelId"] as number;
+    token = resources.find((r) => r.name === "token")!.outputs["token"] as string;
+  }, OP_TIMEOUT * 2);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("exits 0 and says so when the forge matches the stack", async () => {
+    const run = await drift([]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("No drift in stack drift: the forge matches the stack.\n");
+  }, OP_TIMEOUT);
+
+  it("exits 2 with each changed field, the program's value and the forge's, and a deletion; the stack is untouched", async () => {
+    await world.api.request("PUT", "/groups/:group/labels/:id", { group: "acme", id: labelId, description: "changed by hand", color: "#0000FF" });
+    const deleted = (await stack.resources()).find((r) => r.name === "deleted")!;
+    await world.api.request("DELETE", "/groups/:group/labels/:id", { group: "acme", id: deleted.outputs["labelId"] });
+    const before = JSON.stringify(await stack.exportedState());
+
+    const run = await drift(["--format", "json"]);
+    expect(run.code).toBe(2);
+    const report = JSON.parse(run.stdout) as DriftReport;
+    expect(report.stack).toBe("drift");
+    const byName = Object.fromEntries(report.drifted.map((resource) => [resource.name, resource]));
+    expect(Object.keys(byName).sort()).toEqual(["changed", "deleted"]);
+    expect(byName["deleted"]).toMatchObject({ drift: "deleted", type: "pulumi-nodejs:dynamic/forge:GroupLabel", fields: [] });
+    expect(byName["changed"]!.drift).toBe("changed");
+    expect(byName["changed"]!.fields).toEqual(
+      expect.arrayContaining([
+        { field: "description", program: "declared", forge: "changed by hand" },
+        { field: "color", program: "#FF0000", forge: "#0000FF" },
+      ]),
+    );
+    expect(run.stdout).not.toContain(token);
+    // Nothing was written: the state is what `up` left.
+    expect(JSON.stringify(await stack.exportedState())).toBe(before);
+
+    const text = await drift([]);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toContain('description: program "declared", forge "changed by hand"');
+    expect(text.stdout).toContain("deleted (GroupLabel): deleted on the forge");
+    const markdown = await drift(["--format", "markdown"]);
+    expect(markdown.stdout).toContain('| `description` | `"declared"` | `"changed by hand"` |');
+  }, OP_TIMEOUT * 3);
+
+  it("exits 1 with the refresh's error when the forge is unreachable", async () => {
+    const run = await drift([], "http://127.0.0.1:9");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/forge-drift: the refresh failed, drift unknown/);
+    expect(run.stderr).toMatch(/ECONNREFUSED/);
+    expect(run.stdout).toBe("");
+  }, OP_TIMEOUT);
+
+  it("exits 1 on a bad argument", async () => {
+    const run = await drift(["--format", "yaml"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("unknown --format yaml");
+  });
+});
+
+describe("drift reports", () => {
+  const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "abc" };
+
+  it("mask secret values and ignore the engine's own fields", () => {
+    const found = driftOf({
+      op: "refresh",
+      urn: "urn:pulumi:s::p::pulumi-nodejs:dynamic/forge:ClusterAgentToken::t",
+      type: "pulumi-nodejs:dynamic/forge:ClusterAgentToken",
+      provider: "",
+      old: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: { token: secret }, outputs: { token: secret, __provider: "a", status: "active" } },
+      new: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: {}, outputs: { token: "[secret]", __provider: "b", status: "revoked" } },
+    } as never);
+    expect(found?.fields).toEqual([{ field: "status", program: "active", forge: "revoked" }]);
+  });
+
+  it("read well as markdown when nothing drifted", () => {
+    expect(formatDrift({ stack: "prod", drifted: [] }, "markdown")).toBe("### No drift in stack `prod`\n\nThe forge matches the stack.\n");
+  });
+});

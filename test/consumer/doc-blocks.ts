@@ -1,0 +1,48 @@
+/**
+ * The TypeScript blocks of the README and docs/: every ```ts block is a program a user may paste,
+ * unless the line before it is `<!-- fragment: <why> -->` (an excerpt of an interface, a
+ * placeholder import), which must say why it cannot run.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/** One ```ts block. */
+export interface DocBlock {
+  /** `README.md:28`: the file (relative to the root) and the line of the opening fence. */
+  where: string;
+  code: string;
+  /** The reason given in the fragment marker, when the block is one. */
+  fragment?: string;
+}
+
+const FRAGMENT_MARKER = /^<!--\s*fragment:\s*(.*?)\s*-->$/;
+
+/** Every ```ts block of README.md and docs/**\/*.md under `root`. */
+export function docBlocks(root: string): DocBlock[] {
+  const files = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))];
+  return files.flatMap((file) => blocksOf(relative(root, file), readFileSync(file, "utf8")));
+}
+
+function blocksOf(name: string, text: string): DocBlock[] {
+  const lines = text.split("\n");
+  const blocks: DocBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    const reason = FRAGMENT_MARKER.exec(lines[start - 1]?.trim() ?? "")?.[1];
+    blocks.push({ where: `${name}:${start + 1}`, code: `${body.join("\n")}\n`, ...(reason !== undefined ? { fragment: reason } : {}) });
+  }
+  return blocks;
+}
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((entry) => {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) return markdownFiles(path);
+      return path.endsWith(".md") ? [path] : [];
+    });
+}

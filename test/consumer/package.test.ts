@@ -1,0 +1,179 @@
+/**
+ * The package as users get it: `npm pack`, installed offline into a fresh Pulumi TypeScript
+ * project outside the repository (consumer-project.ts), then the real CLI: `up`, a no-op preview
+ * with the policy pack from node_modules/pulumi-forge/policies, `refresh`, `destroy`; a program
+ * the installed pack stops; the `forge-emulator` bin; and every ```ts block of the README and
+ * docs/ run as such a project's program against the emulator (type-checked, as users' are).
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
+import { pulumiInstalled, REPO_ROOT } from "../e2e/harness";
+import { consumerEnv, consumerStack, createConsumerProject, packRepository, siblingProgram, type PackedPackage } from "./consumer-project";
+import { docBlocks } from "./doc-blocks";
+
+const PROGRAM = `import * as forge from "pulumi-forge";
+
+const bug = new forge.GroupLabel("bug", { group: "acme", name: "consumer::bug", color: "red" });
+const agent = new forge.ClusterAgent("agent", { project: "acme/web", name: "consumer" });
+const token = new forge.ClusterAgentToken("agent-token", {
+  project: "acme/web",
+  agentId: agent.agentId,
+  name: "consumer",
+  description: "Consumer test token",
+});
+
+export const labelId = bug.labelId;
+export const agentToken = token.token;
+export const acmeId = forge.getGroup.output({ group: "acme" }).apply((group) => group["id"]);
+`;
+
+/** Three tokens on one agent: a limit across resources that only the policy pack sees at preview. */
+const VIOLATING = `import * as forge from "pulumi-forge";
+
+const agent = new forge.ClusterAgent("agent", { project: "acme/api", name: "crowded" });
+for (const name of ["a", "b", "c"]) {
+  new forge.ClusterAgentToken(name, { project: "acme/api", agentId: agent.agentId, name, description: "Deployer" });
+}
+`;
+
+const POLICY_PACK = "node_modules/pulumi-forge/policies";
+const execFileAsync = promisify(execFile);
+
+describe.skipIf(!pulumiInstalled())("the packed package in a user's project", () => {
+  let emulator: RunningEmulator;
+  let tmp: string;
+  let project: string;
+  let packed: PackedPackage;
+  let env: Record<string, string>;
+  /** The user's tsc on the program, started early: it overlaps the CLI's operations. */
+  let typeCheck: Promise<unknown>;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    tmp = mkdtempSync(join(tmpdir(), "forge-consumer-"));
+    project = join(tmp, "project");
+    packed = await packRepository(tmp);
+    await createConsumerProject(project, packed);
+    env = consumerEnv(tmp, { url: emulator.url, token: seedToken("root") });
+    siblingProgram(project, join(tmp, "typed"), "forge-consumer-typed", PROGRAM);
+    typeCheck = execFileAsync(join(project, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json", "--esModuleInterop"], { cwd: join(tmp, "typed") });
+    typeCheck.catch(() => {}); // awaited by its test
+  }, 180_000);
+
+  afterAll(async () => {
+    await emulator?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("the tarball holds the compiled library with types, the policy pack, the bins, README and licence, and nothing else", () => {
+    const files = packed.files;
+    for (const required of [
+      "LICENSE",
+      "README.md",
+      "package.json",
+      "dist/provider/index.js",
+      "dist/provider/index.d.ts",
+      "dist/provider/engine/runtime.js",
+      "dist/emulator/index.js",
+      "dist/policies/index.js",
+      "policies/PulumiPolicy.yaml",
+      "policies/package.json",
+      "dist/cli/forge-emulator.js",
+      "dist/cli/forge-drift.js",
+    ]) {
+      expect(files, required).toContain(required);
+    }
+    const unexpected = files.filter(
+      (file) => /^(test|scripts|bench|examples|\.ci)\//.test(file) || /^dist\/(test|docs|bench)\//.test(file) || (/\.ts$/.test(file) && !file.endsWith(".d.ts")) || file.endsWith(".map"),
+    );
+    expect(unexpected).toEqual([]);
+    expect(packed.manifest).not.toHaveProperty("private");
+    expect(packed.manifest.peerDependencies).toHaveProperty("@pulumi/pulumi");
+    expect(packed.manifest.dependencies).toHaveProperty("@pulumi/policy");
+  });
+
+  it("up, a no-op preview with the installed policy pack, refresh and destroy", async () => {
+    siblingProgram(project, join(tmp, "main"), "forge-consumer-main", PROGRAM);
+    const stack = await consumerStack(join(tmp, "main"), "dev", env);
+    const up = await stack.up();
+    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    expect(up.outputs["agentToken"]?.secret).toBe(true);
+    expect(up.outputs["acmeId"]?.value).toEqual(expect.any(Number));
+
+    const preview = await stack.preview({ policyPacks: [join(project, POLICY_PACK)] });
+    expect(preview.changeSummary).toEqual({ same: 4 });
+    expect(preview.stdout).toContain("forge@v");
+
+    const refresh = await stack.refresh();
+    expect(refresh.summary.resourceChanges).toEqual({ same: 4 });
+
+    // The installed bin, on the user's own @pulumi/pulumi (the peer).
+    const drift = await execFileAsync(join(project, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });
+    expect(drift.stdout).toBe("No drift in stack dev: the forge matches the stack.\n");
+
+    const destroy = await stack.destroy();
+    expect(destroy.summary.resourceChanges).toMatchObject({ delete: 4 });
+  }, 180_000);
+
+  it("the installed policy pack stops a program that breaks a limit", async () => {
+    siblingProgram(project, join(tmp, "violating"), "forge-consumer-violating", VIOLATING);
+    const stack = await consumerStack(join(tmp, "violating"), "dev", env);
+    const failure = await stack.preview({ policyPacks: [join(project, POLICY_PACK)] }).then(
+      () => undefined,
+      (error: unknown) => String(error),
+    );
+    expect(failure).toMatch(/cluster-agent-token-limit/);
+    expect(failure).toMatch(/mandatory/);
+  }, 120_000);
+
+  it("type-checks with the user's tsc once esModuleInterop is on (zod's declarations need it; the README says so)", async () => {
+    await expect(typeCheck).resolves.toBeDefined();
+  }, 60_000);
+
+  it("npx forge-emulator serves the API", async () => {
+    const child = spawn(join(project, "node_modules", ".bin", "forge-emulator"), ["--port", "0"], {
+      env: { ...process.env, PATH: env["PATH"] },
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (\S+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`forge-emulator exited with ${code}: ${out}`)));
+      });
+      const response = await fetch(`${url}/api/v4/groups/acme`, { headers: { "PRIVATE-TOKEN": seedToken("root") } });
+      expect(response.status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  describe("every TypeScript block of the README and docs/", () => {
+    const blocks = docBlocks(REPO_ROOT);
+    const runnable = blocks.filter((block) => block.fragment === undefined);
+
+    it("each block is a program or a fragment that says why", () => {
+      expect(runnable.length).toBeGreaterThan(0);
+      for (const block of blocks) if (block.fragment !== undefined) expect(block.fragment, block.where).not.toBe("");
+    });
+
+    it.each(runnable.map((block) => [block.where, block] as const))("%s runs in a user's project", async (_where, block) => {
+      const dir = join(tmp, "docs", block.where.replace(/[^a-z0-9]+/gi, "-"));
+      siblingProgram(project, dir, "forge-docs", block.code);
+      const stack = await consumerStack(dir, "docs", env);
+      try {
+        await stack.up();
+      } finally {
+        await stack.destroy();
+      }
+    }, 120_000);
+  });
+});
