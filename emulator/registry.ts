@@ -7,6 +7,7 @@ import { agentTokens } from "./resources/agent-tokens";
 import { broadcastMessages } from "./resources/broadcast-messages";
 import { clusterAgents } from "./resources/cluster-agents";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
+import { instanceClusters } from "./resources/instance-clusters";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
@@ -26,6 +27,7 @@ const RESOURCES = [
   jobTokenScope,
   protectedEnvironments,
   featureFlagUserLists,
+  instanceClusters,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];
