@@ -119,7 +119,7 @@ export class InstanceClusters {
   update(actor: Actor, clusterId: string, input: Record<string, unknown>): Record<string, unknown> {
     const cluster = this.require(actor, clusterId);
     const params = validate(updateParams, input);
-    const platform: z.output<typeof platformUpdate> = params.platform_vendor_attributes ?? {};
+    const platform: Partial<z.output<typeof platformUpdate>> = params.platform_vendor_attributes ?? {};
     const touchesConnection = [params.name, platform.api_url, platform.ca_cert, platform.token].some((value) => value !== undefined);
     if (touchesConnection && cluster.provider_type !== "user") throw modelValidationError("base", "Cannot modify managed cluster");
     if (params.name !== undefined) {
