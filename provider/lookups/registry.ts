@@ -2,6 +2,7 @@ import { broadcastMessageLookups } from "./broadcast-messages";
 import { clusterAgentLookups } from "./cluster-agents";
 import { featureFlagLookups } from "./feature-flags";
 import { groupLookups } from "./groups";
+import { instanceAdminLookups } from "./instance-admin";
 import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
 import { lookupsByName } from "./lookup";
@@ -19,4 +20,5 @@ export const lookupDeclarations = lookupsByName([
   ...jobTokenScopeLookups,
   ...protectedEnvironmentLookups,
   ...featureFlagLookups,
+  ...instanceAdminLookups,
 ]);

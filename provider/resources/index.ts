@@ -6,6 +6,7 @@ import { clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration"
 import { featureFlagUserList } from "./feature-flag-user-list";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
+import { instanceCluster } from "./instance-cluster";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
@@ -24,6 +25,7 @@ export const declarations = {
   projectProtectedEnvironment,
   groupProtectedEnvironment,
   featureFlagUserList,
+  instanceCluster,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

@@ -290,4 +290,26 @@ export const fixtures: ContractFixture[] = [
       message: "Name has already been taken",
     },
   },
+  {
+    declaration: d.instanceCluster,
+    inputs: async () => ({ name: "contract-cluster", platformVendorAttributes: { apiUrl: "https://k8s.contract.example", token: "cluster-token" } }),
+    update: (inputs) => ({
+      ...inputs,
+      name: "contract-cluster-renamed",
+      enabled: false,
+      platformVendorAttributes: { apiUrl: "https://k8s2.contract.example", token: "rotated-token", namespace: "apps" },
+    }),
+    replace: (inputs) => ({ ...inputs, platformVendorAttributes: { ...(inputs["platformVendorAttributes"] as object), authorizationType: "abac" } }),
+    optional: (_inputs, world) => ({ domain: "apps.contract.example", environmentScope: "production/*", managementProjectId: world.projectId("acme/api"), enabled: false, managed: false }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/admin/clusters/:clusterId", { clusterId: outs["clusterId"], name: "renamed-behind-our-back" });
+      return "name";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, platformVendorAttributes: { apiUrl: "ftp://k8s", token: "t" } }), property: "platformVendorAttributes.apiUrl" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, managementProjectId: 999999 }),
+      status: 400,
+      message: "is invalid",
+    },
+  },
 ];
