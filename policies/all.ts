@@ -5,6 +5,7 @@
  */
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
+import { instanceClusterDeprecated } from "./rules/deprecations";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
@@ -20,4 +21,5 @@ export const policies: ForgePolicy[] = [
   clusterAgentTokenDescription,
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
+  instanceClusterDeprecated,
 ];

@@ -6,4 +6,4 @@
  * stack config `forge:baseUrl` and `pulumi config set --secret forge:token ...`. Defaults fit the
  * emulator's seed (see README.md).
  */
-export {};
+export * from "./clusters";

@@ -102,3 +102,12 @@ export type ListGroupProtectedEnvironmentsArgs = z.input<typeof l.listGroupProte
 export const listFeatureFlagUserLists = lookup(l.listFeatureFlagUserLists);
 /** The arguments of {@link listFeatureFlagUserLists}. */
 export type ListFeatureFlagUserListsArgs = z.input<typeof l.listFeatureFlagUserLists.args>;
+
+/**
+ * Every instance-level cluster (administrator; deprecated area). Tokens are never returned.
+ *
+ * `GET /admin/clusters`, every page, as an array of records. `await listInstanceClusters({...})`, or `listInstanceClusters.output({...})` with Pulumi inputs.
+ */
+export const listInstanceClusters = lookup(l.listInstanceClusters);
+/** The arguments of {@link listInstanceClusters}. */
+export type ListInstanceClustersArgs = z.input<typeof l.listInstanceClusters.args>;

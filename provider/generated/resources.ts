@@ -146,3 +146,15 @@ export type FeatureFlagUserList = InstanceType<typeof FeatureFlagUserList>;
 export type FeatureFlagUserListArgs = ResourceArgs<typeof d.featureFlagUserList.inputs>;
 /** The outputs of {@link FeatureFlagUserList}: every input and every declared output, each a Pulumi output. */
 export type FeatureFlagUserListOutputs = ResourceOutputs<typeof d.featureFlagUserList.inputs, typeof d.featureFlagUserList.outputs>;
+
+/**
+ * A certificate-based cluster connected to the whole instance (deprecated: use cluster agents).
+ *
+ * Import id: `<clusterId>` (the `import` resource option). Reference: docs/reference/InstanceCluster.md
+ */
+export const InstanceCluster = resourceClass(d.instanceCluster);
+export type InstanceCluster = InstanceType<typeof InstanceCluster>;
+/** The arguments of {@link InstanceCluster}: its declared inputs, each a Pulumi input. */
+export type InstanceClusterArgs = ResourceArgs<typeof d.instanceCluster.inputs>;
+/** The outputs of {@link InstanceCluster}: every input and every declared output, each a Pulumi output. */
+export type InstanceClusterOutputs = ResourceOutputs<typeof d.instanceCluster.inputs, typeof d.instanceCluster.outputs>;

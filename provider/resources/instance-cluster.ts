@@ -36,11 +36,11 @@ export const instanceCluster = defineResource({
   inputs: z.object({
     /** The cluster's name as the forge shows it. */
     name: nonBlank("cluster's name"),
-    /** Base domain of the cluster's applications, e.g. `apps.example.com`. Dropping it clears it. */
+    /** Base domain of the cluster's applications, e.g. `apps.example.com`. */
     domain: z.string().optional(),
     /** Which environments deploy to the cluster: `*` (the default) or a pattern such as `production/*`. */
     environmentScope: z.string().min(1, { error: 'The environment scope is blank. Use "*" for every environment, or a pattern such as "production/*".' }).optional(),
-    /** The id of the project that manages the cluster's applications. Dropping it unsets it. */
+    /** The id of the project that manages the cluster's applications. */
     managementProjectId: serverId.optional(),
     /** Whether the cluster is in use (default true). */
     enabled: z.boolean().optional(),
@@ -62,9 +62,9 @@ export const instanceCluster = defineResource({
       ),
       /** The token the forge authenticates to the cluster with. Write-only and secret. */
       token: nonBlank("token the forge authenticates to the cluster with"),
-      /** PEM CA certificate, needed when the API's TLS certificate is self-signed. Secret. Dropping it clears it. */
+      /** PEM CA certificate, needed when the API's TLS certificate is self-signed. Secret. Dropping it clears it on the forge. */
       caCert: z.string().optional(),
-      /** The namespace the forge deploys to. Dropping it clears it. */
+      /** The namespace the forge deploys to. Dropping it clears it on the forge. */
       namespace: z.string().optional(),
       /**
        * `rbac` (default), `abac` or `unknown_authorization`. The forge cannot change it on an
