@@ -7,6 +7,7 @@ import { agentTokens } from "./resources/agent-tokens";
 import { broadcastMessages } from "./resources/broadcast-messages";
 import { clusterAgents } from "./resources/cluster-agents";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
+import { features } from "./resources/features";
 import { instanceClusters } from "./resources/instance-clusters";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
@@ -28,6 +29,7 @@ const RESOURCES = [
   protectedEnvironments,
   featureFlagUserLists,
   instanceClusters,
+  features,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];
