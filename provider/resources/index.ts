@@ -3,6 +3,7 @@ import { broadcastMessage } from "./broadcast-message";
 import { clusterAgent } from "./cluster-agent";
 import { clusterAgentToken } from "./cluster-agent-token";
 import { clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration";
+import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
@@ -26,6 +27,7 @@ export const declarations = {
   groupProtectedEnvironment,
   featureFlagUserList,
   instanceCluster,
+  feature,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

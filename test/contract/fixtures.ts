@@ -312,4 +312,32 @@ export const fixtures: ContractFixture[] = [
       message: "is invalid",
     },
   },
+  {
+    declaration: d.feature,
+    inputs: async () => ({ name: "search_index_v2", percentageOfTime: 25 }),
+    update: (inputs) => ({ ...inputs, percentageOfTime: 50, users: ["dev"], featureGroups: ["beta_testers"] }),
+    replace: (inputs) => ({ ...inputs, name: "merge_request_dashboard" }),
+    optional: () => ({
+      enabled: false,
+      percentageOfTime: 10,
+      percentageOfActors: 20,
+      users: ["dev", "max"],
+      groups: ["acme"],
+      namespaces: ["acme/platform"],
+      projects: ["acme/web"],
+      repositories: ["acme/api"],
+      featureGroups: ["team_members", "beta_testers"],
+      force: true,
+    }),
+    drift: async (world, outs) => {
+      await world.api.request("POST", "/features/:name", { name: outs["name"], value: 75 });
+      return "percentageOfTime";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, percentageOfTime: 150 }), property: "percentageOfTime" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, name: "not_defined_anywhere" }),
+      status: 400,
+      message: "The feature flag YAML definition for 'not_defined_anywhere' does not exist",
+    },
+  },
 ];
