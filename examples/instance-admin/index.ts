@@ -7,3 +7,4 @@
  * emulator's seed (see README.md).
  */
 export * from "./clusters";
+export * from "./features";

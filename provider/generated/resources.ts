@@ -158,3 +158,15 @@ export type InstanceCluster = InstanceType<typeof InstanceCluster>;
 export type InstanceClusterArgs = ResourceArgs<typeof d.instanceCluster.inputs>;
 /** The outputs of {@link InstanceCluster}: every input and every declared output, each a Pulumi output. */
 export type InstanceClusterOutputs = ResourceOutputs<typeof d.instanceCluster.inputs, typeof d.instanceCluster.outputs>;
+
+/**
+ * An instance feature gate: on, off, a percentage of time or of actors, or on for chosen actors.
+ *
+ * Import id: `<name>` (the `import` resource option). Reference: docs/reference/Feature.md
+ */
+export const Feature = resourceClass(d.feature);
+export type Feature = InstanceType<typeof Feature>;
+/** The arguments of {@link Feature}: its declared inputs, each a Pulumi input. */
+export type FeatureArgs = ResourceArgs<typeof d.feature.inputs>;
+/** The outputs of {@link Feature}: every input and every declared output, each a Pulumi output. */
+export type FeatureOutputs = ResourceOutputs<typeof d.feature.inputs, typeof d.feature.outputs>;
