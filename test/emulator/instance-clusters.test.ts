@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { seedState } from "../../emulator/admin/seed";
+import { createStore } from "../../emulator/registry";
+import type { ClusterRecord } from "../../emulator/resources/instance-clusters/model";
 import { type SeedUser, useEmulator } from "./helpers";
 
 const { api, admin } = useEmulator();
@@ -77,5 +80,18 @@ describe("instance clusters", () => {
   it("exists on self-managed instances only", async () => {
     await admin("PUT", "/settings", { offering: "hosted" });
     expect((await api("GET", CLUSTERS, { as: "root" })).status).toBe(404);
+  });
+});
+
+describe("a cluster not added by hand (only a loaded state holds one)", () => {
+  it("refuses a change of name, API URL, CA certificate or token, and takes the rest", () => {
+    const store = createStore(seedState());
+    const root = store.users.byUsername("root")!;
+    const added = store.instanceClusters.add(root, { name: "gke", platform_vendor_attributes: PLATFORM });
+    const record = (store.state.instanceClusters as ClusterRecord[]).find((cluster) => cluster.id === added["id"])!;
+    record.provider_type = "vendor";
+    const refused = () => store.instanceClusters.update(root, String(added["id"]), { platform_vendor_attributes: { token: "new" } });
+    expect(refused).toThrow(expect.objectContaining({ status: 400, body: { message: { base: ["Cannot modify managed cluster"] } } }));
+    expect(store.instanceClusters.update(root, String(added["id"]), { enabled: false })).toMatchObject({ enabled: false });
   });
 });
