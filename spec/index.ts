@@ -52,3 +52,11 @@ export function isAgentUrl(value: string): boolean {
 /** The longest agent token name and description. */
 export const AGENT_TOKEN_NAME_MAX = 255;
 export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;
+
+/** How the forge authenticates to an instance cluster's API (Document 1); `rbac` is the default. */
+export const CLUSTER_AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorization"] as const;
+
+/** An instance cluster's API URL: http or https with a host (the service refuses other schemes). */
+export function isClusterApiUrl(url: string): boolean {
+  return /^https?:\/\/[^\s/]+/.test(url);
+}

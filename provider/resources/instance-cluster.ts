@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../spec";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { toWire } from "../engine/naming";
-import { nonBlank, serverId, show, valueRule } from "./common";
-
-/** How the forge authenticates to the cluster's API (`rbac` unless said otherwise). */
-const AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorization"] as const;
+import { nonBlank, serverId, show, valueRule, wordList } from "./common";
 
 /** What the platform attributes mean: blanks are no value, `rbac` is the default. */
 function platformMeaning(value: unknown): unknown {
@@ -56,7 +54,7 @@ export const instanceCluster = defineResource({
         valueRule({
           format: "cluster-api-url",
           rule: "an http:// or https:// URL with a host",
-          holds: (value) => /^https?:\/\/[^\s/]+/.test(value),
+          holds: isClusterApiUrl,
           message: (value) => `${show(value)} is not a cluster API URL. Write it with https:// (or http://) and the host, such as "https://k8s.example.com:6443".`,
         }),
       ),
@@ -70,7 +68,7 @@ export const instanceCluster = defineResource({
        * `rbac` (default), `abac` or `unknown_authorization`. The forge cannot change it on an
        * existing cluster, so a change (or dropping a value other than `rbac`) replaces the cluster.
        */
-      authorizationType: z.enum(AUTHORIZATION_TYPES, { error: (issue) => `${show(issue.input)} is not an authorization type. Use "rbac", "abac" or "unknown_authorization".` }).optional(),
+      authorizationType: z.enum(CLUSTER_AUTHORIZATION_TYPES, { error: (issue) => `${show(issue.input)} is not an authorization type. Use ${wordList(CLUSTER_AUTHORIZATION_TYPES)}.` }).optional(),
     }),
   }),
   outputs: z.object({

@@ -22,7 +22,7 @@ export interface FeatureRecord {
  * the spec shows no list, so a small fixed set). `GET /features/definitions` lists them, and a
  * POST of a name outside it is refused unless `force`.
  */
-export const FEATURE_DEFINITIONS = [
+const FEATURE_DEFINITIONS = [
   definition("ci_pipeline_fast_start", "development", "group::pipeline execution", false, "17.2"),
   definition("merge_request_dashboard", "beta", "group::code review", false, "17.5"),
   definition("search_index_v2", "ops", "group::global search", true, "16.9"),
@@ -30,7 +30,7 @@ export const FEATURE_DEFINITIONS = [
 ];
 
 /** Feature groups the instance knows (the service's `Feature.register_feature_groups`). */
-export const FEATURE_GROUPS = ["team_members", "beta_testers"] as const;
+const FEATURE_GROUPS = ["team_members", "beta_testers"] as const;
 
 function definition(name: string, type: string, group: string, defaultEnabled: boolean, milestone: string) {
   return {

@@ -1,13 +1,11 @@
 import { z } from "zod";
+import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError, recordNotFound } from "../../core/errors";
 import type { Actor } from "../../core/records";
 import { isoTimestamp } from "../../core/time";
 import { integerPathParam, paramBoolean, paramEnum, paramInteger, paramString, validate } from "../../core/validation";
-
-/** Document 1, instance cluster: `platform_vendor.authorization_type`. */
-export const AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorization"] as const;
 
 /** The platform part of a cluster: how the forge reaches the cluster's API. */
 interface PlatformRecord {
@@ -16,7 +14,7 @@ interface PlatformRecord {
   token: string;
   ca_cert: string | null;
   namespace: string | null;
-  authorization_type: (typeof AUTHORIZATION_TYPES)[number];
+  authorization_type: (typeof CLUSTER_AUTHORIZATION_TYPES)[number];
 }
 
 /** A stored instance cluster. `provider_type` `user`: added by hand (POST /admin/clusters/add). */
@@ -45,7 +43,7 @@ const platformCreate = z.object(
     token: paramString(),
     ca_cert: optionalText(),
     namespace: optionalText(),
-    authorization_type: paramEnum(AUTHORIZATION_TYPES).optional(),
+    authorization_type: paramEnum(CLUSTER_AUTHORIZATION_TYPES).optional(),
   },
   { error: (issue) => (issue.input === undefined ? "is missing" : "is invalid") },
 );
@@ -159,7 +157,7 @@ export class InstanceClusters {
 
   /** The cluster API must be an http(s) URL (the service validates it as a public URL). */
   private checkApiUrl(url: string): void {
-    if (!/^https?:\/\/[^\s/]+/.test(url)) throw modelValidationError("platform_vendor.api_url", "is blocked: Only allowed schemes are http, https");
+    if (!isClusterApiUrl(url)) throw modelValidationError("platform_vendor.api_url", "is blocked: Only allowed schemes are http, https");
   }
 
   private managementProject(id: number | null | undefined): number | null {
