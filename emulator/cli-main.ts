@@ -5,11 +5,11 @@ import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
 const USAGE =
-  `usage: emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}]`;
+  `usage: emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
-  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string };
+  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "storage-move-ms"?: string };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -19,6 +19,7 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
         state: { type: "string" },
         tier: { type: "string" },
         offering: { type: "string" },
+        "storage-move-ms": { type: "string" },
       },
       strict: true,
     }));
@@ -35,6 +36,11 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
   if (values.state !== undefined) options.statePath = values.state;
   if (values.tier !== undefined) options.tier = oneOf(TIERS, values.tier, "--tier");
   if (values.offering !== undefined) options.offering = oneOf(OFFERINGS, values.offering, "--offering");
+  const moveMs = values["storage-move-ms"];
+  if (moveMs !== undefined) {
+    if (!/^\d+$/.test(moveMs)) throw new Error(`invalid --storage-move-ms ${moveMs}: a number of milliseconds\n${USAGE}`);
+    options.storageMoveMs = Number(moveMs);
+  }
   return options;
 }
 

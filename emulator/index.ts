@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   tier?: Tier;
   /** Offering the instance emulates; default `self-managed`. Given, it overrides a loaded state's. */
   offering?: Offering;
+  /** How long a repository storage move takes, in ms (default 1000). Given, it overrides a loaded state's. */
+  storageMoveMs?: number;
 }
 
 /** A listening emulator. */
@@ -47,6 +49,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const startSettings = {
     ...(options.tier !== undefined ? { tier: options.tier } : {}),
     ...(options.offering !== undefined ? { offering: options.offering } : {}),
+    ...(options.storageMoveMs !== undefined ? { storage_move_ms: options.storageMoveMs } : {}),
   };
   Object.assign(store.state.settings, startSettings);
   const context: EmulatorContext = {

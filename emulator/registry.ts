@@ -5,13 +5,16 @@ import { type StateData, emptyState as emptyCoreState, parseState as parseCoreSt
 import { access } from "./resources/access";
 import { agentTokens } from "./resources/agent-tokens";
 import { broadcastMessages } from "./resources/broadcast-messages";
+import { cleanupPolicies } from "./resources/cleanup-policies";
 import { clusterAgents } from "./resources/cluster-agents";
+import { errorTracking } from "./resources/error-tracking";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { features } from "./resources/features";
 import { instanceClusters } from "./resources/instance-clusters";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
+import { repositoryStorageMoves } from "./resources/repository-storage-moves";
 import { urlConfigurations } from "./resources/url-configurations";
 
 /*
@@ -28,6 +31,9 @@ const RESOURCES = [
   jobTokenScope,
   protectedEnvironments,
   featureFlagUserLists,
+  cleanupPolicies,
+  errorTracking,
+  repositoryStorageMoves,
   instanceClusters,
   features,
 ] as const;

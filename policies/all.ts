@@ -7,6 +7,7 @@ import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
 import { instanceClusterDeprecated } from "./rules/deprecations";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
+import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
@@ -21,5 +22,6 @@ export const policies: ForgePolicy[] = [
   clusterAgentTokenDescription,
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
+  virtualRegistryCleanupPolicyOnePerGroup,
   instanceClusterDeprecated,
 ];

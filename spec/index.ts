@@ -53,6 +53,9 @@ export function isAgentUrl(value: string): boolean {
 export const AGENT_TOKEN_NAME_MAX = 255;
 export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;
 
+/** The repository kinds of storage moves (Document 2): each has `POST /<kind>_repository_storage_moves`. */
+export const STORAGE_MOVE_KINDS = ["project", "snippet", "group"] as const;
+
 /** How the forge authenticates to an instance cluster's API (Document 1); `rbac` is the default. */
 export const CLUSTER_AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorization"] as const;
 

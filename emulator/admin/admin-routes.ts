@@ -15,6 +15,8 @@ const settingsParams = z.object({
   job_token_scope_enforced: paramBoolean().optional(),
   member_promotion_management: paramBoolean().optional(),
   labels_archive: paramBoolean().optional(),
+  storage_move_ms: paramInteger().pipe(z.number().min(0, { error: "does not have a valid value" })).optional(),
+  storage_move_error: paramString().optional(),
   tier: paramEnum(TIERS).optional(),
   offering: paramEnum(OFFERINGS).optional(),
 });

@@ -85,7 +85,7 @@ export class Groups extends Collection<GroupRecord> {
       lfs_enabled: true,
       default_branch: null,
       request_access_enabled: true,
-      repository_storage: "default",
+      repository_storage: group.repository_storage ?? "default",
       // Integer in the spec; the service answers null while no template project is chosen.
       file_template_project_id: null,
       full_name: this.fullName(group),

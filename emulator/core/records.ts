@@ -40,6 +40,10 @@ export interface GroupRecord {
   members: Membership[];
   /** Custom attributes (administrators read them with `with_custom_attributes`); none when absent. */
   custom_attributes?: { key: string; value: string }[];
+  /** The storage shard of the group's wiki repository (`default` when absent). */
+  repository_storage?: string;
+  /** True while a repository storage move runs (Document 1: read-only until the move ends). */
+  repository_read_only?: boolean;
 }
 
 /** A group a project is shared with (the project's "invited groups"). */
@@ -64,6 +68,8 @@ export interface ProjectRecord {
   shared_with_groups: ProjectGroupShare[];
   /** The repository storage shard (`default` when absent: older state files lack it). */
   repository_storage?: string;
+  /** True while a repository storage move runs (Document 1: read-only until the move ends). */
+  repository_read_only?: boolean;
   /** Full paths the project had before it was moved; they answer with a redirect. */
   previous_paths?: string[];
 }

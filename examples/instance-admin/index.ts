@@ -6,5 +6,8 @@
  * stack config `forge:baseUrl` and `pulumi config set --secret forge:token ...`. Defaults fit the
  * emulator's seed (see README.md).
  */
+export * from "./cleanup-policy";
+export * from "./error-tracking";
+export * from "./storage-moves";
 export * from "./clusters";
 export * from "./features";

@@ -104,6 +104,96 @@ export const listFeatureFlagUserLists = lookup(l.listFeatureFlagUserLists);
 export type ListFeatureFlagUserListsArgs = z.input<typeof l.listFeatureFlagUserLists.args>;
 
 /**
+ * The virtual registry cleanup policy of a top-level group, with its last run's results; fails with 404 when the group has none (Premium).
+ *
+ * `GET /groups/:group/-/virtual_registries/cleanup/policy`, one record. `await getVirtualRegistryCleanupPolicy({...})`, or `getVirtualRegistryCleanupPolicy.output({...})` with Pulumi inputs.
+ */
+export const getVirtualRegistryCleanupPolicy = lookup(l.getVirtualRegistryCleanupPolicy);
+/** The arguments of {@link getVirtualRegistryCleanupPolicy}. */
+export type GetVirtualRegistryCleanupPolicyArgs = z.input<typeof l.getVirtualRegistryCleanupPolicy.args>;
+
+/**
+ * The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`); treat them as secrets.
+ *
+ * `GET /projects/:project/error_tracking/client_keys`, every page, as an array of records. `await listErrorTrackingClientKeys({...})`, or `listErrorTrackingClientKeys.output({...})` with Pulumi inputs.
+ */
+export const listErrorTrackingClientKeys = lookup(l.listErrorTrackingClientKeys);
+/** The arguments of {@link listErrorTrackingClientKeys}. */
+export type ListErrorTrackingClientKeysArgs = z.input<typeof l.listErrorTrackingClientKeys.args>;
+
+/**
+ * A project's error tracking settings (`active`, `integrated`, the external backend's addresses); fails with 404 when the project has none.
+ *
+ * `GET /projects/:project/error_tracking/settings`, one record. `await getErrorTrackingSettings({...})`, or `getErrorTrackingSettings.output({...})` with Pulumi inputs.
+ */
+export const getErrorTrackingSettings = lookup(l.getErrorTrackingSettings);
+/** The arguments of {@link getErrorTrackingSettings}. */
+export type GetErrorTrackingSettingsArgs = z.input<typeof l.getErrorTrackingSettings.args>;
+
+/**
+ * The projects whose repositories are on a storage (administrators): what a move from it has left to do.
+ *
+ * `GET /projects`, every page, as an array of records. `await listProjectsOnStorage({...})`, or `listProjectsOnStorage.output({...})` with Pulumi inputs.
+ */
+export const listProjectsOnStorage = lookup(l.listProjectsOnStorage);
+/** The arguments of {@link listProjectsOnStorage}. */
+export type ListProjectsOnStorageArgs = z.input<typeof l.listProjectsOnStorage.args>;
+
+/**
+ * Every project repository move (`state`, `source_storage_name`, `destination_storage_name`, `error_message`, `project`), newest first.
+ *
+ * `GET /project_repository_storage_moves`, every page, as an array of records. `await listProjectRepositoryStorageMoves({...})`, or `listProjectRepositoryStorageMoves.output({...})` with Pulumi inputs.
+ */
+export const listProjectRepositoryStorageMoves = lookup(l.listProjectRepositoryStorageMoves);
+/** The arguments of {@link listProjectRepositoryStorageMoves}. */
+export type ListProjectRepositoryStorageMovesArgs = z.input<typeof l.listProjectRepositoryStorageMoves.args>;
+
+/**
+ * One project repository move, by id.
+ *
+ * `GET /project_repository_storage_moves/:moveId`, one record. `await getProjectRepositoryStorageMove({...})`, or `getProjectRepositoryStorageMove.output({...})` with Pulumi inputs.
+ */
+export const getProjectRepositoryStorageMove = lookup(l.getProjectRepositoryStorageMove);
+/** The arguments of {@link getProjectRepositoryStorageMove}. */
+export type GetProjectRepositoryStorageMoveArgs = z.input<typeof l.getProjectRepositoryStorageMove.args>;
+
+/**
+ * Every snippet repository move, newest first.
+ *
+ * `GET /snippet_repository_storage_moves`, every page, as an array of records. `await listSnippetRepositoryStorageMoves({...})`, or `listSnippetRepositoryStorageMoves.output({...})` with Pulumi inputs.
+ */
+export const listSnippetRepositoryStorageMoves = lookup(l.listSnippetRepositoryStorageMoves);
+/** The arguments of {@link listSnippetRepositoryStorageMoves}. */
+export type ListSnippetRepositoryStorageMovesArgs = z.input<typeof l.listSnippetRepositoryStorageMoves.args>;
+
+/**
+ * One snippet repository move, by id.
+ *
+ * `GET /snippet_repository_storage_moves/:moveId`, one record. `await getSnippetRepositoryStorageMove({...})`, or `getSnippetRepositoryStorageMove.output({...})` with Pulumi inputs.
+ */
+export const getSnippetRepositoryStorageMove = lookup(l.getSnippetRepositoryStorageMove);
+/** The arguments of {@link getSnippetRepositoryStorageMove}. */
+export type GetSnippetRepositoryStorageMoveArgs = z.input<typeof l.getSnippetRepositoryStorageMove.args>;
+
+/**
+ * Every group wiki repository move, newest first (Premium or Ultimate).
+ *
+ * `GET /group_repository_storage_moves`, every page, as an array of records. `await listGroupRepositoryStorageMoves({...})`, or `listGroupRepositoryStorageMoves.output({...})` with Pulumi inputs.
+ */
+export const listGroupRepositoryStorageMoves = lookup(l.listGroupRepositoryStorageMoves);
+/** The arguments of {@link listGroupRepositoryStorageMoves}. */
+export type ListGroupRepositoryStorageMovesArgs = z.input<typeof l.listGroupRepositoryStorageMoves.args>;
+
+/**
+ * One group wiki repository move, by id (Premium or Ultimate).
+ *
+ * `GET /group_repository_storage_moves/:moveId`, one record. `await getGroupRepositoryStorageMove({...})`, or `getGroupRepositoryStorageMove.output({...})` with Pulumi inputs.
+ */
+export const getGroupRepositoryStorageMove = lookup(l.getGroupRepositoryStorageMove);
+/** The arguments of {@link getGroupRepositoryStorageMove}. */
+export type GetGroupRepositoryStorageMoveArgs = z.input<typeof l.getGroupRepositoryStorageMove.args>;
+
+/**
  * Every instance-level cluster (administrator; deprecated area). Tokens are never returned.
  *
  * `GET /admin/clusters`, every page, as an array of records. `await listInstanceClusters({...})`, or `listInstanceClusters.output({...})` with Pulumi inputs.

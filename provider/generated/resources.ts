@@ -148,6 +148,54 @@ export type FeatureFlagUserListArgs = ResourceArgs<typeof d.featureFlagUserList.
 export type FeatureFlagUserListOutputs = ResourceOutputs<typeof d.featureFlagUserList.inputs, typeof d.featureFlagUserList.outputs>;
 
 /**
+ * The cleanup policy of a top-level group's virtual registries: how often cache entries not downloaded recently are removed.
+ *
+ * Import id: `<group>` (the `import` resource option). Reference: docs/reference/VirtualRegistryCleanupPolicy.md
+ */
+export const VirtualRegistryCleanupPolicy = resourceClass(d.virtualRegistryCleanupPolicy);
+export type VirtualRegistryCleanupPolicy = InstanceType<typeof VirtualRegistryCleanupPolicy>;
+/** The arguments of {@link VirtualRegistryCleanupPolicy}: its declared inputs, each a Pulumi input. */
+export type VirtualRegistryCleanupPolicyArgs = ResourceArgs<typeof d.virtualRegistryCleanupPolicy.inputs>;
+/** The outputs of {@link VirtualRegistryCleanupPolicy}: every input and every declared output, each a Pulumi output. */
+export type VirtualRegistryCleanupPolicyOutputs = ResourceOutputs<typeof d.virtualRegistryCleanupPolicy.inputs, typeof d.virtualRegistryCleanupPolicy.outputs>;
+
+/**
+ * Turns a project's error tracking on or off and chooses the integrated backend.
+ *
+ * Import id: `<project>` (the `import` resource option). Reference: docs/reference/ErrorTrackingSettings.md
+ */
+export const ErrorTrackingSettings = resourceClass(d.errorTrackingSettings);
+export type ErrorTrackingSettings = InstanceType<typeof ErrorTrackingSettings>;
+/** The arguments of {@link ErrorTrackingSettings}: its declared inputs, each a Pulumi input. */
+export type ErrorTrackingSettingsArgs = ResourceArgs<typeof d.errorTrackingSettings.inputs>;
+/** The outputs of {@link ErrorTrackingSettings}: every input and every declared output, each a Pulumi output. */
+export type ErrorTrackingSettingsOutputs = ResourceOutputs<typeof d.errorTrackingSettings.inputs, typeof d.errorTrackingSettings.outputs>;
+
+/**
+ * A client key (and its DSN) that error tracking SDKs send a project's events with.
+ *
+ * Import id: `<project>:<keyId>` (the `import` resource option). Reference: docs/reference/ErrorTrackingClientKey.md
+ */
+export const ErrorTrackingClientKey = resourceClass(d.errorTrackingClientKey);
+export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>;
+/** The arguments of {@link ErrorTrackingClientKey}: its declared inputs, each a Pulumi input. */
+export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof d.errorTrackingClientKey.inputs>;
+/** The outputs of {@link ErrorTrackingClientKey}: every input and every declared output, each a Pulumi output. */
+export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTrackingClientKey.inputs, typeof d.errorTrackingClientKey.outputs>;
+
+/**
+ * Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.
+ *
+ * Import id: `<kind>:<sourceStorageName>:<destinationStorageName>` (the `import` resource option). Reference: docs/reference/RepositoryStorageMove.md
+ */
+export const RepositoryStorageMove = resourceClass(d.repositoryStorageMove);
+export type RepositoryStorageMove = InstanceType<typeof RepositoryStorageMove>;
+/** The arguments of {@link RepositoryStorageMove}: its declared inputs, each a Pulumi input. */
+export type RepositoryStorageMoveArgs = ResourceArgs<typeof d.repositoryStorageMove.inputs>;
+/** The outputs of {@link RepositoryStorageMove}: every input and every declared output, each a Pulumi output. */
+export type RepositoryStorageMoveOutputs = ResourceOutputs<typeof d.repositoryStorageMove.inputs, typeof d.repositoryStorageMove.outputs>;
+
+/**
  * A certificate-based cluster connected to the whole instance (deprecated: use cluster agents).
  *
  * Import id: `<clusterId>` (the `import` resource option). Reference: docs/reference/InstanceCluster.md

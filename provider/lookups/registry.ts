@@ -1,5 +1,7 @@
 import { broadcastMessageLookups } from "./broadcast-messages";
+import { cleanupPolicyLookups } from "./cleanup-policies";
 import { clusterAgentLookups } from "./cluster-agents";
+import { errorTrackingLookups } from "./error-tracking";
 import { featureFlagLookups } from "./feature-flags";
 import { groupLookups } from "./groups";
 import { instanceAdminLookups } from "./instance-admin";
@@ -7,6 +9,7 @@ import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
 import { lookupsByName } from "./lookup";
 import { protectedEnvironmentLookups } from "./protected-environments";
+import { storageMoveLookups } from "./storage-moves";
 
 /**
  * Every lookup of the library, by name: one line per area file (`provider/lookups/<area>.ts`).
@@ -20,5 +23,8 @@ export const lookupDeclarations = lookupsByName([
   ...jobTokenScopeLookups,
   ...protectedEnvironmentLookups,
   ...featureFlagLookups,
+  ...cleanupPolicyLookups,
+  ...errorTrackingLookups,
+  ...storageMoveLookups,
   ...instanceAdminLookups,
 ]);

@@ -3,6 +3,8 @@ import { broadcastMessage } from "./broadcast-message";
 import { clusterAgent } from "./cluster-agent";
 import { clusterAgentToken } from "./cluster-agent-token";
 import { clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration";
+import { errorTrackingClientKey } from "./error-tracking-client-key";
+import { errorTrackingSettings } from "./error-tracking-settings";
 import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
 import { groupLabel } from "./group-label";
@@ -11,6 +13,8 @@ import { instanceCluster } from "./instance-cluster";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
+import { virtualRegistryCleanupPolicy } from "./virtual-registry-cleanup-policy";
+import { repositoryStorageMove } from "./repository-storage-move";
 
 /** Every resource declaration of the library. The contract tests and the policy pack iterate it. */
 export const declarations = {
@@ -26,6 +30,10 @@ export const declarations = {
   projectProtectedEnvironment,
   groupProtectedEnvironment,
   featureFlagUserList,
+  virtualRegistryCleanupPolicy,
+  errorTrackingSettings,
+  errorTrackingClientKey,
+  repositoryStorageMove,
   instanceCluster,
   feature,
 } satisfies Record<string, AnyDeclaration>;

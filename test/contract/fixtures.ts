@@ -21,6 +21,9 @@ export interface ContractFixture {
   removeOutOfBand?: (world: World, outs: State) => Promise<void>;
   /** Settings of an existing object: "deleting" restores, it does not remove. */
   setting?: { restored: (world: World, outs: State) => Promise<void> };
+  /** Objects the API cannot delete (a storage move that happened): delete only forgets them.
+   *  `kept` throws unless the forge still shows what the object did. */
+  forgotten?: { kept: (world: World, outs: State) => Promise<void> };
   /** A value for every optional input (the removal steps set each one, then drop it). */
   optional?: (inputs: State, world: World) => State;
   invalid: { inputs: (inputs: State) => State; property: string };
@@ -288,6 +291,86 @@ export const fixtures: ContractFixture[] = [
       },
       status: 400,
       message: "Name has already been taken",
+    },
+  },
+  {
+    declaration: d.virtualRegistryCleanupPolicy,
+    // The seed's one top-level group; no other row makes a cleanup policy.
+    inputs: async () => ({ group: "acme", cadence: 14, enabled: true }),
+    update: (inputs) => ({ ...inputs, cadence: 30, keepNDaysAfterDownload: 90 }),
+    replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
+    optional: () => ({ cadence: 90, keepNDaysAfterDownload: 365, enabled: true, notifyOnSuccess: true, notifyOnFailure: true }),
+    drift: async (world, outs) => {
+      await world.api.request("PATCH", "/groups/:group/-/virtual_registries/cleanup/policy", { group: outs["group"], enabled: false });
+      return "enabled";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, cadence: 10 }), property: "cadence" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme" });
+        return inputs;
+      },
+      status: 400,
+      message: "group has already been taken",
+    },
+  },
+  {
+    declaration: d.errorTrackingSettings,
+    inputs: async (world) => {
+      // Settings that exist already, so that create PATCHes them and `integrated` can be switched.
+      await world.api.request("PUT", "/projects/:project/error_tracking/settings", { project: "acme/api", active: false, integrated: true });
+      return { project: "acme/api", active: true };
+    },
+    update: (inputs) => ({ ...inputs, active: false }),
+    optional: () => ({ integrated: false }),
+    replace: (inputs) => ({ ...inputs, project: "acme/web" }),
+    drift: async (world, outs) => {
+      await world.api.request("PATCH", "/projects/:project/error_tracking/settings", { project: outs["project"], active: !outs["active"] });
+      return "active";
+    },
+    setting: {
+      restored: async (world, outs) => {
+        const settings = await world.api.request<{ active: boolean }>("GET", "/projects/:project/error_tracking/settings", { project: outs["project"] });
+        if (settings.body.active !== false) throw new Error(`error tracking still on: ${JSON.stringify(settings.body)}`);
+      },
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, active: "on" }), property: "active" },
+    apiError: {
+      // A project without settings can only start with the integrated backend.
+      inputs: async (inputs) => ({ ...inputs, project: "acme/platform/deployer", integrated: false }),
+      status: 400,
+      message: "integrated must be true",
+    },
+  },
+  {
+    declaration: d.errorTrackingClientKey,
+    inputs: async () => ({ project: "acme/web" }),
+    replace: (inputs) => ({ ...inputs, rotateOn: { quarter: "2026-Q4" } }),
+    optional: () => ({ rotateOn: { quarter: "2026-Q3" } }),
+    invalid: { inputs: (inputs) => ({ ...inputs, rotateOn: "quarterly" }), property: "rotateOn" },
+    apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
+  },
+  {
+    declaration: d.repositoryStorageMove,
+    inputs: async (world) => {
+      // Moves finish when scheduled here; the e2e suite shows a move that takes time.
+      await instanceSettings(world, { storage_move_ms: 0 });
+      return { kind: "project", sourceStorageName: "default", destinationStorageName: "secondary" };
+    },
+    replace: (inputs) => ({ ...inputs, kind: "group" }),
+    optional: () => ({ waitForCompletion: false }),
+    // No drift: a move has nothing the forge can change afterwards, and delete does not undo it.
+    forgotten: {
+      kept: async (world, outs) => {
+        const left = await world.api.list("/projects", { repository_storage: outs["sourceStorageName"] });
+        if (left.length > 0) throw new Error(`the move was undone: ${left.length} projects on ${String(outs["sourceStorageName"])}`);
+      },
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, destinationStorageName: "default" }), property: "destinationStorageName" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, destinationStorageName: "nowhere" }),
+      status: 400,
+      message: "destination_storage_name does not have a valid value",
     },
   },
   {

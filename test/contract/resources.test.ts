@@ -116,6 +116,13 @@ for (const fixture of fixtures) {
         await ops.delete(id, outs);
         await fixture.setting!.restored(world, outs);
       });
+    } else if (fixture.forgotten) {
+      it("forgets the object on delete, without a request: the forge keeps what it did", async () => {
+        const before = await world.requestCount();
+        await ops.delete(id, outs);
+        expect(await world.requestCount()).toBe(before);
+        await fixture.forgotten!.kept(world, outs);
+      });
     } else {
       it("deletes the object; a second delete is a no-op", async () => {
         await ops.delete(id, outs);

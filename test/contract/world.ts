@@ -88,7 +88,7 @@ export function useWorld(): () => World {
 }
 
 /** Changes the emulated instance's settings (`PUT /__emulator/settings`). */
-export async function instanceSettings(world: World, settings: Record<string, boolean>): Promise<void> {
+export async function instanceSettings(world: World, settings: Record<string, boolean | number | string>): Promise<void> {
   const response = await fetch(`${world.emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
   if (!response.ok) throw new Error(`settings: ${response.status}`);
 }

@@ -48,12 +48,16 @@ export class ForgeApi {
 /**
  * The names (sorted) of a state's resources whose object the forge still holds, found with the
  * engine's generic read of their declaration; a setting (its fixture's `setting`) counts until
- * it has the value found before it was managed back.
+ * it has the value found before it was managed back. Objects delete only forgets (`forgotten`)
+ * are left out: the forge keeps them whatever the stack does.
  */
 export async function leftInForge(world: World, resources: StateResource[]): Promise<string[]> {
   const left: string[] = [];
   for (const resource of resources) {
-    const setting = fixtures.find((fixture) => fixture.declaration.name === resource.type)?.setting;
+    const fixture = fixtures.find((candidate) => candidate.declaration.name === resource.type);
+    // Deleting one only forgets it: the forge keeps it whatever the stack does.
+    if (fixture?.forgotten) continue;
+    const setting = fixture?.setting;
     const present = setting
       ? await setting.restored(world, resource.outputs).then(
           () => false,

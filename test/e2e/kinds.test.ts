@@ -13,6 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
+import { instanceSettings } from "../contract/world";
 import { ForgeApi, leftInForge, type Rec } from "./forge-api";
 import {
   bareOccurrences,
@@ -319,9 +320,48 @@ describe("e2e: one resource of each kind through the Pulumi CLI", () => {
     });
   }, OP_TIMEOUT);
 
-  // Asynchronous creates (the forge answers before the object is ready) have no resource yet:
-  // RepositoryStorageMove, a later issue, adds one. Its step goes here: up waits for the move
-  // to finish, and a refresh during a move that failed reports it.
+  // An asynchronous create (the forge answers before the work is done), in a stack of its own so
+  // that the main stack's steps stay as they are: up waits for the move with its progress in
+  // the output, and a refresh of a move left to run, which then fails, reports it.
+  it("up waits for a repository storage move, logging its progress; a refresh sees a move that failed later", async () => {
+    const moves = await world.stack("resources", "moves");
+    const projectsOn = async (storage: string) => (await forge.list("/projects", { repository_storage: storage })).length;
+    const move = (inputs: State): ListedResource => ({ type: "RepositoryStorageMove", name: "move", inputs: { kind: "project", ...inputs } });
+    await instanceSettings(world.fixtureWorld, { storage_move_ms: 1_500 });
+
+    await moves.declare([move({ sourceStorageName: "default", destinationStorageName: "secondary" })]);
+    const started = Date.now();
+    const up = await moves.up();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(namesWith(up, "create")).toEqual(["move"]);
+    expect(up.output).toContain("RepositoryStorageMove project:default:secondary: state is scheduled");
+    expect(up.output).toContain("RepositoryStorageMove project:default:secondary: state is finished");
+    expect([await projectsOn("default"), await projectsOn("secondary")]).toEqual([0, 3]);
+    expect(Object.keys((await moves.preview()).changes)).toEqual(["same"]);
+
+    // Back the other way, without waiting; the forge then fails every repository's move.
+    await instanceSettings(world.fixtureWorld, { storage_move_ms: 300, storage_move_error: "destination storage unavailable" });
+    await moves.declare([move({ sourceStorageName: "secondary", destinationStorageName: "default", waitForCompletion: false })]);
+    const back = await moves.up();
+    expect(namesWith(back, "create-replacement", "replace", "delete-replaced")).toEqual(["move"]);
+    expect((await moves.resources())[0]?.outputs).toMatchObject({ state: "scheduled", remaining: 3 });
+    await new Promise((done) => setTimeout(done, 500));
+    // The inputs read back are the program's: the engine counts the step as `same` and records
+    // the new outputs, which say how the move ended and why.
+    const refresh = await moves.refresh();
+    expect(namesWith(refresh, "refresh", "same")).toEqual(["move"]);
+    expect((await moves.resources())[0]?.outputs).toMatchObject({
+      state: "failed",
+      remaining: 3,
+      errorMessage: "3 of 3 repositories failed to move: destination storage unavailable",
+    });
+    expect(await projectsOn("secondary")).toBe(3);
+
+    await instanceSettings(world.fixtureWorld, { storage_move_ms: 0, storage_move_error: "" });
+    expect(namesWith(await moves.destroy(), "delete")).toEqual(["move"]);
+    // Delete forgets the move; it does not move anything back.
+    expect(await projectsOn("secondary")).toBe(3);
+  }, OP_TIMEOUT);
 
   it("a bad input fails preview with the field named", async () => {
     await declare({ labelColor: "reddish" }); // left in place: destroy does not run the program

@@ -127,6 +127,8 @@ describe("settings", () => {
       job_token_scope_enforced: false,
       member_promotion_management: true,
       labels_archive: false,
+      storage_move_ms: 1_000,
+      storage_move_error: "",
       tier: "ultimate",
       offering: "self-managed",
     });

@@ -83,6 +83,8 @@ describe("state file", () => {
       job_token_scope_enforced: false,
       member_promotion_management: false,
       labels_archive: false,
+      storage_move_ms: 1_000,
+      storage_move_error: "",
       tier: "ultimate",
       offering: "self-managed",
     });

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { projectRef } from "../resources/common";
+import { defineLookup } from "./lookup";
+
+export const errorTrackingLookups = [
+  defineLookup({
+    name: "listErrorTrackingClientKeys",
+    summary: "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`); treat them as secrets.",
+    route: "GET /projects/:project/error_tracking/client_keys",
+    args: z.object({
+      /** The project: its id or full path. */
+      project: projectRef,
+    }),
+    many: true,
+  }),
+  defineLookup({
+    name: "getErrorTrackingSettings",
+    summary: "A project's error tracking settings (`active`, `integrated`, the external backend's addresses); fails with 404 when the project has none.",
+    route: "GET /projects/:project/error_tracking/settings",
+    args: z.object({
+      /** The project: its id or full path. */
+      project: projectRef,
+    }),
+    many: false,
+  }),
+] as const;

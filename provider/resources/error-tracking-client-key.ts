@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
+import { normalizers, projectRef, serverId, show } from "./common";
+
+/**
+ * A client key of a project's integrated error tracking: SDKs send events to its DSN. The key
+ * cannot be changed, only replaced; `rotateOn` is how a program rotates it.
+ */
+export const errorTrackingClientKey = defineResource({
+  name: "ErrorTrackingClientKey",
+  summary: "A client key (and its DSN) that error tracking SDKs send a project's events with.",
+  inputs: z.object({
+    /** The project: id or full path. Changing it replaces the key. */
+    project: projectRef,
+    /**
+     * Any values that, when one changes, rotate the key: a new key is created, then the old one
+     * deleted (the forge's rotation order, so the DSN in use works until the program's consumers
+     * have the new one). For example `{ quarter: "2026-Q4" }`. Not sent to the forge.
+     */
+    rotateOn: z
+      .record(z.string(), z.string(), {
+        error: (issue) => `${show(issue.input)} is not a map of strings. Give values that name the rotation, such as { quarter: "2026-Q4" }.`,
+      })
+      .optional(),
+  }),
+  outputs: z.object({
+    /** The key's id. */
+    keyId: serverId,
+    /** Whether the key accepts events. */
+    active: z.boolean(),
+    /** The public key SDKs authenticate with (secret). */
+    publicKey: z.string(),
+    /** The data source name to configure SDKs with: `https://<publicKey>@<host>/errortracking/api/v1/projects/<project id>` (secret). */
+    dsn: z.string(),
+  }),
+  recordId: "keyId",
+  idParts: ["project", "keyId"],
+  create: "POST /projects/:project/error_tracking/client_keys",
+  // No single-key read in the spec: the key is found in the project's list.
+  read: { list: "GET /projects/:project/error_tracking/client_keys", where: (record, state) => record["id"] === Number(state["keyId"]) },
+  // Answers 200 with the deleted key (api-semantics.md).
+  delete: "DELETE /projects/:project/error_tracking/client_keys/:keyId",
+  replaceOn: "all",
+  secretOutputs: ["publicKey", "dsn"],
+  readNames: { dsn: "vendor_dsn" },
+  normalize: { project: normalizers.ref },
+  hooks: {
+    /** The create takes no parameters (Document 2): `rotateOn` stays in the program. */
+    create: (ctx: OperationContext, state: State) => ctx.call<WireRecord>("POST /projects/:project/error_tracking/client_keys", state),
+  },
+  notes: [
+    "Rotation: change a value of `rotateOn`. The new key is created before the old one is deleted, as the forge's rotation steps say; dropping `rotateOn` rotates too.",
+    "`publicKey` and `dsn` are secret outputs, kept encrypted in state.",
+  ],
+});

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
+import { normalizers, projectRef, show } from "./common";
+
+const SETTINGS_ROUTE = "/projects/:project/error_tracking/settings";
+
+/** The PATCH body: `active` is required on every PATCH (Document 2), `integrated` only when the program sets it. */
+function patchBody(state: State): Record<string, unknown> {
+  return { active: state["active"], ...(state["integrated"] === undefined ? {} : { integrated: state["integrated"] }) };
+}
+
+/**
+ * Whether a project's integrated error tracking is on. The settings belong to the project and
+ * outlive the resource: deleting the resource turns error tracking off (`active=false`).
+ */
+export const errorTrackingSettings = defineResource({
+  name: "ErrorTrackingSettings",
+  summary: "Turns a project's error tracking on or off and chooses the integrated backend.",
+  inputs: z.object({
+    /** The project: id or full path. Changing it replaces the resource (the old project's error tracking is turned off). */
+    project: projectRef,
+    /** true: the project collects errors; false: error tracking is off. */
+    active: z.boolean({ error: (issue) => `${show(issue.input)} is not true or false. Set active to true to collect errors, false to turn error tracking off.` }),
+    /**
+     * true: the forge's integrated backend stores the errors. false: the external backend the
+     * project already has (configured in the forge's UI; the API cannot configure it). A project
+     * without settings can only start with the integrated backend. Left out, a project without
+     * settings gets the integrated backend and one with settings keeps its backend.
+     */
+    integrated: z.boolean({ error: (issue) => `${show(issue.input)} is not true or false. Set integrated to true for the forge's integrated backend.` }).optional(),
+  }),
+  outputs: z.object({
+    /** The external backend's project name; null with the integrated backend. */
+    projectName: z.string().nullable(),
+    /** The external backend's web address; null with the integrated backend. */
+    vendorExternalUrl: z.string().nullable(),
+    /** The external backend's API address; null with the integrated backend. */
+    apiUrl: z.string().nullable(),
+  }),
+  idParts: ["project"],
+  create: `PUT ${SETTINGS_ROUTE}`,
+  read: `GET ${SETTINGS_ROUTE}`,
+  update: `PATCH ${SETTINGS_ROUTE}`,
+  replaceOn: ["project"],
+  resets: { integrated: true },
+  normalize: { project: normalizers.ref },
+  hooks: {
+    /**
+     * PATCH only changes settings that exist, and PUT only configures the integrated backend
+     * (Document 2): settings that exist are PATCHed (which also switches the backend), a project
+     * without any gets a PUT, with `integrated` true unless the program says otherwise.
+     */
+    async create(ctx: OperationContext, state: State): Promise<WireRecord> {
+      if (await ctx.readRecord(state)) return ctx.call<WireRecord>(`PATCH ${SETTINGS_ROUTE}`, state, patchBody(state));
+      return ctx.call<WireRecord>(`PUT ${SETTINGS_ROUTE}`, state, { active: state["active"], integrated: state["integrated"] ?? true });
+    },
+    /** Every PATCH carries `active`, whichever field changed. */
+    async update(ctx: OperationContext, state: State): Promise<WireRecord> {
+      return ctx.call<WireRecord>(`PATCH ${SETTINGS_ROUTE}`, state, patchBody(state));
+    },
+    /** The forge cannot remove the settings: deleting turns error tracking off. */
+    async delete(ctx: OperationContext, state: State): Promise<void> {
+      await ctx.call(`PATCH ${SETTINGS_ROUTE}`, state, { active: false });
+    },
+  },
+  errorHints: [
+    {
+      status: 400,
+      when: (state) => state["integrated"] === false,
+      hint: "a project without error tracking settings can only start with the integrated backend: set integrated to true (or leave it out), or configure the external backend in the forge first",
+    },
+  ],
+  notes: [
+    "Deleting the resource turns error tracking off (`active=false`); the settings themselves stay on the project, as the forge has no way to remove them.",
+    "Choosing `integrated=false` needs an external backend already configured for the project in the forge's UI.",
+  ],
+});
