@@ -9,6 +9,8 @@ import { cleanupPolicies } from "./resources/cleanup-policies";
 import { clusterAgents } from "./resources/cluster-agents";
 import { errorTracking } from "./resources/error-tracking";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
+import { features } from "./resources/features";
+import { instanceClusters } from "./resources/instance-clusters";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
@@ -32,6 +34,8 @@ const RESOURCES = [
   cleanupPolicies,
   errorTracking,
   repositoryStorageMoves,
+  instanceClusters,
+  features,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

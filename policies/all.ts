@@ -5,6 +5,7 @@
  */
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
+import { instanceClusterDeprecated } from "./rules/deprecations";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
 import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
@@ -22,4 +23,5 @@ export const policies: ForgePolicy[] = [
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
   virtualRegistryCleanupPolicyOnePerGroup,
+  instanceClusterDeprecated,
 ];

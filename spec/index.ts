@@ -55,3 +55,11 @@ export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;
 
 /** The repository kinds of storage moves (Document 2): each has `POST /<kind>_repository_storage_moves`. */
 export const STORAGE_MOVE_KINDS = ["project", "snippet", "group"] as const;
+
+/** How the forge authenticates to an instance cluster's API (Document 1); `rbac` is the default. */
+export const CLUSTER_AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorization"] as const;
+
+/** An instance cluster's API URL: http or https with a host (the service refuses other schemes). */
+export function isClusterApiUrl(url: string): boolean {
+  return /^https?:\/\/[^\s/]+/.test(url);
+}

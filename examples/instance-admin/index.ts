@@ -9,3 +9,5 @@
 export * from "./cleanup-policy";
 export * from "./error-tracking";
 export * from "./storage-moves";
+export * from "./clusters";
+export * from "./features";

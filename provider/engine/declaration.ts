@@ -130,7 +130,9 @@ export interface ResourceDeclaration<
   /** Without an update route every input change is a replacement. */
   update?: Route;
   delete?: Route;
-  /** Inputs whose change cannot be sent as an update. */
+  /** Inputs whose change cannot be sent as an update. A dotted path names a field inside an
+   *  object input (`platformVendorAttributes.authorizationType`): a change there, by the
+   *  input's `normalize` meaning, replaces; the rest of the object is still updated in place. */
   replaceOn: string[] | "all";
   /** Delete the old object before creating its replacement (uniqueness or a limit of one). */
   deleteBeforeReplace?: boolean;
@@ -161,7 +163,8 @@ export interface ResourceDeclaration<
   recordKey?: string;
   /** Fields whose wire form differs from the input's (a list sent comma-separated). */
   wireFormats?: Record<string, WireFormat>;
-  /** Record fields whose wire name differs from the input's when read: `{ enabled: "inbound_enabled" }`. */
+  /** Record fields whose wire name differs from the input's when read: `{ enabled: "inbound_enabled" }`
+   *  (an object's keys are then read in TypeScript names, like every other field). */
   readNames?: Record<string, string>;
   /**
    * Settings of an object that exists apart from this resource (a project's job token scope):

@@ -1,14 +1,15 @@
+import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
 import { checkInputs, withoutReserved } from "./check";
 import { elementChanges, wireChanges } from "./collections";
-import { reconcile, sameValue } from "./compare";
+import { comparable, reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
 import { APPLIED_KEY, availabilityHints, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
 import { fileUpload, withFileDigests } from "./files";
 import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
-import { getPath, withPath } from "./paths";
+import { getPath, withoutPath, withPath } from "./paths";
 import { containsUnknown } from "./unknowns";
 import { awaitFinalState } from "./wait";
 
@@ -43,7 +44,7 @@ export class ResourceOperations {
       // Never silently nothing: say so at preview, before anything is sent.
       throw new Error(`${this.declaration.name}: removing ${unexpressible.join(", ")} from the program cannot be applied: the forge has no way to clear it. Set the value you want instead.`);
     }
-    const replaces = [...changed.filter((key) => replacing.includes(key)), ...replacedByRemoval];
+    const replaces = [...changed.filter((key) => replacing.includes(key) || this.nestedReplacement(key, olds, news)), ...replacedByRemoval];
     return {
       changes: changed.length > 0 || removed.length > 0,
       replaces,
@@ -138,13 +139,29 @@ export class ResourceOperations {
   changedInputs(olds: State, news: State): string[] {
     const changed: string[] = [];
     for (const key of inputKeys(this.declaration)) {
-      const desired = news[key];
+      const desired = this.withoutUnknownWriteOnly(key, news[key], olds[key]);
       if (desired === undefined) continue;
       if (containsUnknown(desired) || !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
       // A file is its content: the same path with new content is a change.
       else if (this.declaration.files?.includes(key) && news[digestKey(key)] !== olds[digestKey(key)]) changed.push(key);
     }
     return changed;
+  }
+
+  /** True when a changed object input differs at a dotted `replaceOn` path inside it
+   *  (`platformVendorAttributes.authorizationType`), compared by the input's meaning. */
+  private nestedReplacement(key: string, olds: State, news: State): boolean {
+    const paths = replacementKeys(this.declaration).filter((path) => path.startsWith(`${key}.`));
+    const [before, after] = [comparable(this.declaration, key, olds[key]), comparable(this.declaration, key, news[key])];
+    return paths.some((path) => !isDeepStrictEqual(getPath(before, path.slice(key.length + 1)), getPath(after, path.slice(key.length + 1))));
+  }
+
+  /** The desired value of an object input without the write-only fields inside it that the
+   *  state does not know (an imported object: the forge never returns them), since there is
+   *  nothing to compare them with. */
+  private withoutUnknownWriteOnly(key: string, desired: unknown, old: unknown): unknown {
+    const unknown = (this.declaration.writeOnly ?? []).filter((path) => path.startsWith(`${key}.`) && getPath(old, path.slice(key.length + 1)) === undefined);
+    return unknown.reduce((value, path) => withoutPath(value, path.slice(key.length + 1)), desired);
   }
 
   /** Inputs the program set at the last create or update and has dropped since. */
@@ -286,7 +303,7 @@ export class ResourceOperations {
     const declaration = this.declaration;
     const projected = fromWire(record) as State;
     for (const [field, wire] of Object.entries(declaration.readNames ?? {})) {
-      if (record[wire] !== undefined) projected[field] = record[wire];
+      if (record[wire] !== undefined) projected[field] = fromWire(record[wire]);
     }
     for (const [field, format] of Object.entries(declaration.wireFormats ?? {})) {
       if (projected[field] !== undefined && projected[field] !== null) projected[field] = format.fromWire(projected[field]);
@@ -313,12 +330,15 @@ export class ResourceOperations {
       if (value !== undefined) outs[key] = value;
     }
     for (const key of inputKeys(declaration)) {
-      let value = key in projected && !writeOnly.includes(key) ? reconcile(declaration, key, previous[key], projected[key]) : state[key];
-      // A write-only field inside an object input: the record lacks it, the last applied value stands.
+      const fromRecord = key in projected && !writeOnly.includes(key);
+      let value = fromRecord ? projected[key] : state[key];
+      // A write-only field inside an object input: the record lacks it, the last applied value
+      // stands (before reconciling, so that the user's spelling is kept when all else matches).
       for (const path of writeOnly.filter((entry) => entry.startsWith(`${key}.`))) {
         const applied = getPath(state, path);
-        if (applied !== undefined && value !== undefined) value = withPath(value, path.slice(key.length + 1), applied);
+        if (applied !== undefined && value !== undefined && value !== null) value = withPath(value, path.slice(key.length + 1), applied);
       }
+      if (fromRecord) value = reconcile(declaration, key, previous[key], value);
       if (value !== undefined) outs[key] = value;
     }
     for (const key of declaration.idParts) if (outs[key] === undefined && state[key] !== undefined) outs[key] = state[key];

@@ -18,3 +18,13 @@ export function withPath(value: unknown, path: string, item: unknown): Record<st
   base[head] = rest.length === 0 ? item : withPath(base[head], rest.join("."), item);
   return base;
 }
+
+/** A copy of `value` without the field at `path` (unchanged when the path is not there). */
+export function withoutPath(value: unknown, path: string): unknown {
+  const [head, ...rest] = path.split(".") as [string, ...string[]];
+  if (!isPlainObject(value) || !(head in value)) return value;
+  const copy = { ...value };
+  if (rest.length === 0) delete copy[head];
+  else copy[head] = withoutPath(copy[head], rest.join("."));
+  return copy;
+}

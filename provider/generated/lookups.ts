@@ -192,3 +192,30 @@ export type ListGroupRepositoryStorageMovesArgs = z.input<typeof l.listGroupRepo
 export const getGroupRepositoryStorageMove = lookup(l.getGroupRepositoryStorageMove);
 /** The arguments of {@link getGroupRepositoryStorageMove}. */
 export type GetGroupRepositoryStorageMoveArgs = z.input<typeof l.getGroupRepositoryStorageMove.args>;
+
+/**
+ * Every instance-level cluster (administrator; deprecated area). Tokens are never returned.
+ *
+ * `GET /admin/clusters`, every page, as an array of records. `await listInstanceClusters({...})`, or `listInstanceClusters.output({...})` with Pulumi inputs.
+ */
+export const listInstanceClusters = lookup(l.listInstanceClusters);
+/** The arguments of {@link listInstanceClusters}. */
+export type ListInstanceClustersArgs = z.input<typeof l.listInstanceClusters.args>;
+
+/**
+ * Every instance feature gate that is set, with its state, gates (actors by the forge's id, such as `User:4`) and definition (administrator).
+ *
+ * `GET /features`, every page, as an array of records. `await listFeatures({...})`, or `listFeatures.output({...})` with Pulumi inputs.
+ */
+export const listFeatures = lookup(l.listFeatures);
+/** The arguments of {@link listFeatures}. */
+export type ListFeaturesArgs = z.input<typeof l.listFeatures.args>;
+
+/**
+ * The feature definitions the forge ships: name, type, group, default, milestone (administrator).
+ *
+ * `GET /features/definitions`, every page, as an array of records. `await listFeatureDefinitions({...})`, or `listFeatureDefinitions.output({...})` with Pulumi inputs.
+ */
+export const listFeatureDefinitions = lookup(l.listFeatureDefinitions);
+/** The arguments of {@link listFeatureDefinitions}. */
+export type ListFeatureDefinitionsArgs = z.input<typeof l.listFeatureDefinitions.args>;

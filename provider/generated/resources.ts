@@ -194,3 +194,27 @@ export type RepositoryStorageMove = InstanceType<typeof RepositoryStorageMove>;
 export type RepositoryStorageMoveArgs = ResourceArgs<typeof d.repositoryStorageMove.inputs>;
 /** The outputs of {@link RepositoryStorageMove}: every input and every declared output, each a Pulumi output. */
 export type RepositoryStorageMoveOutputs = ResourceOutputs<typeof d.repositoryStorageMove.inputs, typeof d.repositoryStorageMove.outputs>;
+
+/**
+ * A certificate-based cluster connected to the whole instance (deprecated: use cluster agents).
+ *
+ * Import id: `<clusterId>` (the `import` resource option). Reference: docs/reference/InstanceCluster.md
+ */
+export const InstanceCluster = resourceClass(d.instanceCluster);
+export type InstanceCluster = InstanceType<typeof InstanceCluster>;
+/** The arguments of {@link InstanceCluster}: its declared inputs, each a Pulumi input. */
+export type InstanceClusterArgs = ResourceArgs<typeof d.instanceCluster.inputs>;
+/** The outputs of {@link InstanceCluster}: every input and every declared output, each a Pulumi output. */
+export type InstanceClusterOutputs = ResourceOutputs<typeof d.instanceCluster.inputs, typeof d.instanceCluster.outputs>;
+
+/**
+ * An instance feature gate: on, off, a percentage of time or of actors, or on for chosen actors.
+ *
+ * Import id: `<name>` (the `import` resource option). Reference: docs/reference/Feature.md
+ */
+export const Feature = resourceClass(d.feature);
+export type Feature = InstanceType<typeof Feature>;
+/** The arguments of {@link Feature}: its declared inputs, each a Pulumi input. */
+export type FeatureArgs = ResourceArgs<typeof d.feature.inputs>;
+/** The outputs of {@link Feature}: every input and every declared output, each a Pulumi output. */
+export type FeatureOutputs = ResourceOutputs<typeof d.feature.inputs, typeof d.feature.outputs>;

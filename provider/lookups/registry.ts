@@ -4,6 +4,7 @@ import { clusterAgentLookups } from "./cluster-agents";
 import { errorTrackingLookups } from "./error-tracking";
 import { featureFlagLookups } from "./feature-flags";
 import { groupLookups } from "./groups";
+import { instanceAdminLookups } from "./instance-admin";
 import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
 import { lookupsByName } from "./lookup";
@@ -25,4 +26,5 @@ export const lookupDeclarations = lookupsByName([
   ...cleanupPolicyLookups,
   ...errorTrackingLookups,
   ...storageMoveLookups,
+  ...instanceAdminLookups,
 ]);

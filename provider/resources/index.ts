@@ -5,9 +5,11 @@ import { clusterAgentToken } from "./cluster-agent-token";
 import { clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration";
 import { errorTrackingClientKey } from "./error-tracking-client-key";
 import { errorTrackingSettings } from "./error-tracking-settings";
+import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
+import { instanceCluster } from "./instance-cluster";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
@@ -32,6 +34,8 @@ export const declarations = {
   errorTrackingSettings,
   errorTrackingClientKey,
   repositoryStorageMove,
+  instanceCluster,
+  feature,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

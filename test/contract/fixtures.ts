@@ -373,4 +373,54 @@ export const fixtures: ContractFixture[] = [
       message: "destination_storage_name does not have a valid value",
     },
   },
+  {
+    declaration: d.instanceCluster,
+    inputs: async () => ({ name: "contract-cluster", platformVendorAttributes: { apiUrl: "https://k8s.contract.example", token: "cluster-token" } }),
+    update: (inputs) => ({
+      ...inputs,
+      name: "contract-cluster-renamed",
+      enabled: false,
+      platformVendorAttributes: { apiUrl: "https://k8s2.contract.example", token: "rotated-token", namespace: "apps" },
+    }),
+    replace: (inputs) => ({ ...inputs, platformVendorAttributes: { ...(inputs["platformVendorAttributes"] as object), authorizationType: "abac" } }),
+    optional: (_inputs, world) => ({ domain: "apps.contract.example", environmentScope: "production/*", managementProjectId: world.projectId("acme/api"), enabled: false, managed: false }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/admin/clusters/:clusterId", { clusterId: outs["clusterId"], name: "renamed-behind-our-back" });
+      return "name";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, platformVendorAttributes: { apiUrl: "ftp://k8s", token: "t" } }), property: "platformVendorAttributes.apiUrl" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, managementProjectId: 999999 }),
+      status: 400,
+      message: "is invalid",
+    },
+  },
+  {
+    declaration: d.feature,
+    inputs: async () => ({ name: "search_index_v2", percentageOfTime: 25 }),
+    update: (inputs) => ({ ...inputs, percentageOfTime: 50, users: ["dev"], featureGroups: ["beta_testers"] }),
+    replace: (inputs) => ({ ...inputs, name: "merge_request_dashboard" }),
+    optional: () => ({
+      enabled: false,
+      percentageOfTime: 10,
+      percentageOfActors: 20,
+      users: ["dev", "max"],
+      groups: ["acme"],
+      namespaces: ["acme/platform"],
+      projects: ["acme/web"],
+      repositories: ["acme/api"],
+      featureGroups: ["team_members", "beta_testers"],
+      force: true,
+    }),
+    drift: async (world, outs) => {
+      await world.api.request("POST", "/features/:name", { name: outs["name"], value: 75 });
+      return "percentageOfTime";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, percentageOfTime: 150 }), property: "percentageOfTime" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, name: "not_defined_anywhere" }),
+      status: 400,
+      message: "The feature flag YAML definition for 'not_defined_anywhere' does not exist",
+    },
+  },
 ];

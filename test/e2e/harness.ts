@@ -245,8 +245,8 @@ export interface E2eWorld {
   /** Temporary directory holding the backend, PULUMI_HOME and the program copies. */
   tmp: string;
   backendDir: string;
-  /** A stack of a program under test/e2e/programs (created or selected). */
-  stack(program: string, stackName: string): Promise<TestStack>;
+  /** A stack of a program under test/e2e/programs, or in `source` (created or selected). */
+  stack(program: string, stackName: string, source?: string): Promise<TestStack>;
   /** Requests the emulator has logged since `since` (a seq), oldest first. */
   requests(since?: number): Promise<{ seq: number; method: string; path: string; status: number }[]>;
   close(): Promise<void>;
@@ -288,10 +288,10 @@ export async function startE2eWorld(): Promise<E2eWorld> {
     fixtureWorld,
     tmp,
     backendDir,
-    async stack(program, stackName) {
+    async stack(program, stackName, source = join(REPO_ROOT, "test", "e2e", "programs", program)) {
       const workDir = join(tmp, "programs", `${program}-${stackName}`);
       if (!existsSync(workDir)) {
-        cpSync(join(REPO_ROOT, "test", "e2e", "programs", program), workDir, { recursive: true });
+        cpSync(source, workDir, { recursive: true });
         symlinkSync(join(REPO_ROOT, "node_modules"), join(workDir, "node_modules"));
         // A package root of its own, as a user's project has (and no warning about a missing one).
         writeFileSync(join(workDir, "package.json"), JSON.stringify({ name: `forge-e2e-${program}`, private: true }, null, 2));

@@ -236,3 +236,32 @@ describe("an input the create request does not take", () => {
     await expect(run(environment).create({ group: "acme", name: "testing", count: 9 })).rejects.toMatchObject({ id: "acme:testing" });
   });
 });
+
+describe("a replacement path inside an object input, and write-only fields the state does not know", () => {
+  const cluster = defineResource({
+    name: "Cluster",
+    summary: "test",
+    inputs: z.object({ name: z.string(), platform: z.object({ apiUrl: z.string(), token: z.string(), mode: z.string().optional() }) }),
+    outputs: z.object({ clusterId: z.number() }),
+    recordId: "clusterId",
+    idParts: ["clusterId"],
+    create: "POST /clusters",
+    read: "GET /clusters/:clusterId",
+    update: "PUT /clusters/:clusterId",
+    delete: "DELETE /clusters/:clusterId",
+    replaceOn: ["platform.mode"],
+    writeOnly: ["platform.token"],
+  });
+  const olds = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", token: "t", mode: "x" } };
+
+  it("replaces when the path changes, updates in place when the rest of the object does", async () => {
+    expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, mode: "y" } })).toMatchObject({ changes: true, replaces: ["platform"] });
+    expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, token: "rotated" } })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("compares a nested write-only field only with a value the state holds (after an import, none)", async () => {
+    const imported = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", mode: "x" } };
+    expect(await run(cluster).diff("1", imported, olds)).toMatchObject({ changes: false });
+    expect(await run(cluster).diff("1", imported, { ...olds, platform: { ...olds.platform, apiUrl: "https://b" } })).toMatchObject({ changes: true });
+  });
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { defineLookup } from "./lookup";
+
+export const instanceAdminLookups = [
+  defineLookup({
+    name: "listInstanceClusters",
+    summary: "Every instance-level cluster (administrator; deprecated area). Tokens are never returned.",
+    route: "GET /admin/clusters",
+    args: z.object({}),
+    many: true,
+  }),
+  defineLookup({
+    name: "listFeatures",
+    summary: "Every instance feature gate that is set, with its state, gates (actors by the forge's id, such as `User:4`) and definition (administrator).",
+    route: "GET /features",
+    args: z.object({}),
+    many: true,
+  }),
+  defineLookup({
+    name: "listFeatureDefinitions",
+    summary: "The feature definitions the forge ships: name, type, group, default, milestone (administrator).",
+    route: "GET /features/definitions",
+    args: z.object({}),
+    many: true,
+  }),
+] as const;

@@ -1,0 +1,61 @@
+/**
+ * Every example program under examples/ (a directory with a Pulumi.yaml), as a user runs it:
+ * the real Pulumi CLI against an emulator of its own, `up`, then a `preview` and a `refresh`
+ * that find nothing to change, then `destroy`, which leaves nothing in the forge. Modules added
+ * to an example later are run with no edit here. Four CLI operations per program: the behaviours
+ * of each resource type are shown elsewhere (all-types, kinds, the contract suite).
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OpMap } from "@pulumi/pulumi/automation";
+import { leftInForge } from "./forge-api";
+import { REPO_ROOT, startE2eWorld, type E2eWorld, type StateResource, type TestStack } from "./harness";
+
+const OP_TIMEOUT = 300_000;
+const EXAMPLES = join(REPO_ROOT, "examples");
+const programs = readdirSync(EXAMPLES).filter((name) => existsSync(join(EXAMPLES, name, "Pulumi.yaml"))).sort();
+
+/** The step kinds of an operation other than `same`, with their counts. */
+const changesOf = (changes: OpMap) => Object.fromEntries(Object.entries(changes).filter(([kind, count]) => kind !== "same" && (count ?? 0) > 0));
+
+it("finds the example programs", () => {
+  expect(programs).toEqual(expect.arrayContaining(["instance-admin", "platform"]));
+});
+
+describe.each(programs)("e2e: examples/%s through the Pulumi CLI", (program) => {
+  let world: E2eWorld;
+  let stack: TestStack;
+  let created: StateResource[];
+
+  beforeAll(async () => {
+    world = await startE2eWorld();
+    stack = await world.stack(program, "example", join(EXAMPLES, program));
+  }, OP_TIMEOUT);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("up creates what the program declares", async () => {
+    await stack.up();
+    created = await stack.resources();
+    expect(created.length).toBeGreaterThan(0);
+    // A setting counts as left only while it differs from what it found: most of them do not.
+    expect((await leftInForge(world.fixtureWorld, created)).length).toBeGreaterThan(0);
+  }, OP_TIMEOUT);
+
+  it("a second preview changes nothing", async () => {
+    expect(changesOf((await stack.preview()).changes)).toEqual({});
+  }, OP_TIMEOUT);
+
+  it("a refresh finds no drift", async () => {
+    expect(changesOf((await stack.refresh()).changes)).toEqual({});
+  }, OP_TIMEOUT);
+
+  it("destroy leaves nothing in the forge", async () => {
+    await stack.destroy();
+    expect(await stack.resources()).toEqual([]);
+    expect(await leftInForge(world.fixtureWorld, created)).toEqual([]);
+  }, OP_TIMEOUT);
+});
