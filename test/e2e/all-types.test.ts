@@ -10,11 +10,11 @@
  * per kind of resource in kinds.test.ts; the contract suite runs them for every declaration.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inputKeys } from "../../provider/engine/declaration";
+import { inputKeys, secretKeys } from "../../provider/engine/declaration";
 import { declarationByName, declarations } from "../../provider/resources";
 import { fixtures } from "../contract/fixtures";
 import { leftInForge } from "./forge-api";
-import { namesWith, startE2eWorld, type E2eWorld, type ListedResource, type StateResource, type TestStack } from "./harness";
+import { filesContaining, namesWith, startE2eWorld, type E2eWorld, type ListedResource, type StateResource, type TestStack } from "./harness";
 
 const OP_TIMEOUT = 300_000;
 
@@ -59,6 +59,19 @@ describe("e2e: every resource type (from the contract fixtures) through the Pulu
     // same check after destroy able to fail.
     const forgotten = fixtures.filter((fixture) => fixture.forgotten).map((fixture) => fixture.declaration.name);
     expect(await leftInForge(world.fixtureWorld, created)).toEqual(allNames().filter((name) => !forgotten.includes(name)));
+  }, OP_TIMEOUT);
+
+  it("keeps every secret of every type (secret outputs, write-only inputs) out of the state in plain text", async () => {
+    // The values, from the decrypted state: every string inside a field the declaration keeps secret.
+    const strings = (value: unknown): string[] =>
+      typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
+    const secrets = created.flatMap((resource) =>
+      secretKeys(declarationByName(resource.type)).flatMap((key) => strings(resource.outputs[key]).filter((text) => text.length >= 12)),
+    );
+    expect(secrets.length, "the stack holds secrets to look for").toBeGreaterThan(0);
+    const encrypted = await stack.exportedStateEncrypted();
+    for (const secret of secrets) expect(encrypted.includes(secret), `pulumi stack export shows ${secret.slice(0, 12)}...`).toBe(false);
+    expect(filesContaining(world.backendDir, secrets)).toEqual([]);
   }, OP_TIMEOUT);
 
   it("a second preview and a refresh show only `same`", async () => {
