@@ -11,3 +11,4 @@ export * from "./error-tracking";
 export * from "./storage-moves";
 export * from "./clusters";
 export * from "./features";
+export * from "./feature-flag-user-lists";
