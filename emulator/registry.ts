@@ -10,6 +10,8 @@ import { clusterAgents } from "./resources/cluster-agents";
 import { errorTracking } from "./resources/error-tracking";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { features } from "./resources/features";
+import { groupManagement } from "./resources/groups";
+import { groupTokens } from "./resources/group-tokens";
 import { instanceClusters } from "./resources/instance-clusters";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
@@ -36,6 +38,8 @@ const RESOURCES = [
   repositoryStorageMoves,
   instanceClusters,
   features,
+  groupManagement,
+  groupTokens,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];
