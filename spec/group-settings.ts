@@ -92,5 +92,61 @@ export function isEmailDomain(entry: string): boolean {
   return /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(entry.trim());
 }
 
+/** The image types the service takes as a group avatar, by extension, and the largest file (200 KiB). */
+export const GROUP_AVATAR_TYPES = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", bmp: "image/bmp", tiff: "image/tiff", ico: "image/x-icon", webp: "image/webp" } as const;
+export const GROUP_AVATAR_EXTENSIONS = Object.keys(GROUP_AVATAR_TYPES) as (keyof typeof GROUP_AVATAR_TYPES)[];
+export const GROUP_AVATAR_MAX_BYTES = 200 * 1024;
+
 /** Usernames, as the service allows them. */
 export const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]{0,254}$/;
+
+/**
+ * The settings of a group nothing has changed, by wire name: the service's defaults for a new
+ * group. Premium fields are among them; the record leaves them out below Premium.
+ */
+export const GROUP_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
+  share_with_group_lock: false,
+  require_two_factor_authentication: false,
+  two_factor_grace_period: 48,
+  project_creation_level: "developer",
+  auto_devops_enabled: null,
+  subgroup_creation_level: "maintainer",
+  emails_disabled: false,
+  emails_enabled: true,
+  mentions_disabled: null,
+  lfs_enabled: true,
+  default_branch: null,
+  default_branch_protection: 2,
+  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }] },
+  request_access_enabled: true,
+  // Integer in the spec; the service answers null while no template project is chosen.
+  file_template_project_id: null,
+  ip_restriction_ranges: null,
+  math_rendering_limits_enabled: true,
+  lock_math_rendering_limits_enabled: false,
+  only_allow_merge_if_pipeline_succeeds: false,
+  allow_merge_on_skipped_pipeline: false,
+  only_allow_merge_if_all_discussions_are_resolved: false,
+  allow_personal_snippets: true,
+  prevent_sharing_groups_outside_hierarchy: false,
+  enabled_git_access_protocol: "all",
+  shared_runners_setting: "enabled",
+  step_up_auth_required_oauth_provider: null,
+  shared_runners_minutes_limit: null,
+  extra_shared_runners_minutes_limit: null,
+  membership_lock: false,
+  prevent_forking_outside_group: false,
+  unique_project_download_limit: 0,
+  unique_project_download_limit_interval_in_seconds: 0,
+  unique_project_download_limit_allowlist: [],
+  unique_project_download_limit_alertlist: [],
+  auto_ban_user_on_excessive_projects_download: false,
+  allowed_email_domains_list: null,
+  wiki_access_level: "enabled",
+  vendor_availability: "default_on",
+  experiment_features_enabled: false,
+  vendor_features_enabled: true,
+  lock_vendor_features_enabled: false,
+  max_artifacts_size: null,
+  web_based_commit_signing_enabled: false,
+};

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Collection } from "./collection";
-import { GROUP_SETTING_RULES } from "../../spec/group-settings";
+import { GROUP_SETTING_DEFAULTS, GROUP_SETTING_RULES } from "../../spec/group-settings";
 import { tierIncludes } from "../../spec/editions";
 import type { GroupRecord } from "./records";
 import type { Database } from "./state";
@@ -132,54 +132,3 @@ export class Groups extends Collection<GroupRecord> {
 function runnersToken(group: GroupRecord): string {
   return `GR1348941${createHash("sha256").update(`runners-token:${group.id}`).digest("base64url").slice(0, 20)}`;
 }
-
-/**
- * The settings of a group nothing has changed, by wire name: the service's defaults for a new
- * group. Premium fields are among them; the record leaves them out below Premium.
- */
-const GROUP_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
-  share_with_group_lock: false,
-  require_two_factor_authentication: false,
-  two_factor_grace_period: 48,
-  project_creation_level: "developer",
-  auto_devops_enabled: null,
-  subgroup_creation_level: "maintainer",
-  emails_disabled: false,
-  emails_enabled: true,
-  mentions_disabled: null,
-  lfs_enabled: true,
-  default_branch: null,
-  default_branch_protection: 2,
-  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }] },
-  request_access_enabled: true,
-  // Integer in the spec; the service answers null while no template project is chosen.
-  file_template_project_id: null,
-  ip_restriction_ranges: null,
-  math_rendering_limits_enabled: true,
-  lock_math_rendering_limits_enabled: false,
-  only_allow_merge_if_pipeline_succeeds: false,
-  allow_merge_on_skipped_pipeline: false,
-  only_allow_merge_if_all_discussions_are_resolved: false,
-  allow_personal_snippets: true,
-  prevent_sharing_groups_outside_hierarchy: false,
-  enabled_git_access_protocol: "all",
-  shared_runners_setting: "enabled",
-  step_up_auth_required_oauth_provider: null,
-  shared_runners_minutes_limit: null,
-  extra_shared_runners_minutes_limit: null,
-  membership_lock: false,
-  prevent_forking_outside_group: false,
-  unique_project_download_limit: 0,
-  unique_project_download_limit_interval_in_seconds: 0,
-  unique_project_download_limit_allowlist: [],
-  unique_project_download_limit_alertlist: [],
-  auto_ban_user_on_excessive_projects_download: false,
-  allowed_email_domains_list: null,
-  wiki_access_level: "enabled",
-  vendor_availability: "default_on",
-  experiment_features_enabled: false,
-  vendor_features_enabled: true,
-  lock_vendor_features_enabled: false,
-  max_artifacts_size: null,
-  web_based_commit_signing_enabled: false,
-};

@@ -7,8 +7,10 @@ import { errorTrackingClientKey } from "./error-tracking-client-key";
 import { errorTrackingSettings } from "./error-tracking-settings";
 import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
+import { groupAvatar } from "./group-avatar";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
+import { groupSettings } from "./group-settings";
 import { instanceCluster } from "./instance-cluster";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
@@ -36,6 +38,8 @@ export const declarations = {
   repositoryStorageMove,
   instanceCluster,
   feature,
+  groupSettings,
+  groupAvatar,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AccessLevel } from "../../../spec";
+import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES, GROUP_AVATAR_TYPES } from "../../../spec/group-settings";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
@@ -29,9 +30,6 @@ export interface LdapSyncRecord {
   requested_at: string;
 }
 
-/** Avatars the service takes (its uploader's allowlist) and the largest (200 KiB). */
-const AVATAR_EXTENSIONS: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", bmp: "image/bmp", tiff: "image/tiff", ico: "image/x-icon", webp: "image/webp" };
-const AVATAR_MAX_BYTES = 200 * 1024;
 
 const SORTS = ["asc", "desc"] as const;
 const MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
@@ -169,9 +167,9 @@ export class GroupManagement {
       throw badRequest("avatar must be a file uploaded as multipart/form-data");
     }
     const extension = upload.filename.split(".").pop()?.toLowerCase() ?? "";
-    const contentType = AVATAR_EXTENSIONS[extension];
-    if (!contentType) throw modelValidationError("avatar", `You are not allowed to upload "${extension}" files, allowed types: ${Object.keys(AVATAR_EXTENSIONS).join(", ")}`);
-    if (upload.data.length > AVATAR_MAX_BYTES) throw modelValidationError("avatar", "is too big (should be at most 200 KiB)");
+    const contentType = (GROUP_AVATAR_TYPES as Record<string, string>)[extension];
+    if (!contentType) throw modelValidationError("avatar", `You are not allowed to upload "${extension}" files, allowed types: ${GROUP_AVATAR_EXTENSIONS.join(", ")}`);
+    if (upload.data.length > GROUP_AVATAR_MAX_BYTES) throw modelValidationError("avatar", "is too big (should be at most 200 KiB)");
     return { filename: upload.filename, contentType, data: upload.data };
   }
 

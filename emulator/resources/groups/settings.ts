@@ -36,7 +36,7 @@ export const groupSettingsParams = z.object({
   path: paramString().optional(),
   description: paramString().optional(),
   auto_devops_enabled: paramBoolean().optional(),
-  default_branch: paramString().optional(),
+  default_branch: paramString().nullable().optional(),
   default_branch_protection: paramIntegerOf(DEFAULT_BRANCH_PROTECTION_LEVELS).optional(),
   default_branch_protection_defaults: z
     .object({
@@ -56,23 +56,24 @@ export const groupSettingsParams = z.object({
   require_two_factor_authentication: paramBoolean().optional(),
   shared_runners_setting: paramEnum(SHARED_RUNNERS_SETTINGS).optional(),
   share_with_group_lock: paramBoolean().optional(),
-  step_up_auth_required_oauth_provider: paramString().optional(),
+  step_up_auth_required_oauth_provider: paramString().nullable().optional(),
   subgroup_creation_level: paramEnum(SUBGROUP_CREATION_LEVELS).optional(),
   two_factor_grace_period: range(0, TWO_FACTOR_GRACE_PERIOD_MAX).optional(),
   visibility: paramEnum(GROUP_VISIBILITIES).optional(),
-  extra_shared_runners_minutes_limit: range(0, Number.MAX_SAFE_INTEGER).optional(),
-  file_template_project_id: paramInteger().optional(),
+  extra_shared_runners_minutes_limit: range(0, Number.MAX_SAFE_INTEGER).nullable().optional(),
+  file_template_project_id: paramInteger().nullable().optional(),
   membership_lock: paramBoolean().optional(),
   prevent_forking_outside_group: paramBoolean().optional(),
-  // nil inherits the system default: a null is a value here, not "not given".
+  // A null is a value of the nullable ones, not "not given": nil inherits the system default,
+  // and the others go back to "none" (the defaults a reset writes).
   shared_runners_minutes_limit: range(0, Number.MAX_SAFE_INTEGER).nullable().optional(),
   unique_project_download_limit: range(0, UNIQUE_PROJECT_DOWNLOAD_LIMIT_MAX).optional(),
   unique_project_download_limit_interval_in_seconds: range(0, UNIQUE_PROJECT_DOWNLOAD_INTERVAL_MAX).optional(),
   unique_project_download_limit_allowlist: stringList.optional(),
   unique_project_download_limit_alertlist: integerList.optional(),
   auto_ban_user_on_excessive_projects_download: paramBoolean().optional(),
-  ip_restriction_ranges: paramString().optional(),
-  allowed_email_domains_list: paramString().optional(),
+  ip_restriction_ranges: paramString().nullable().optional(),
+  allowed_email_domains_list: paramString().nullable().optional(),
   wiki_access_level: paramEnum(WIKI_ACCESS_LEVELS).optional(),
   vendor_availability: paramEnum(VENDOR_AVAILABILITIES).optional(),
   experiment_features_enabled: paramBoolean().optional(),
@@ -80,7 +81,7 @@ export const groupSettingsParams = z.object({
   lock_math_rendering_limits_enabled: paramBoolean().optional(),
   vendor_features_enabled: paramBoolean().optional(),
   lock_vendor_features_enabled: paramBoolean().optional(),
-  max_artifacts_size: range(0, Number.MAX_SAFE_INTEGER).optional(),
+  max_artifacts_size: range(0, Number.MAX_SAFE_INTEGER).nullable().optional(),
   web_based_commit_signing_enabled: paramBoolean().optional(),
   only_allow_merge_if_pipeline_succeeds: paramBoolean().optional(),
   allow_merge_on_skipped_pipeline: paramBoolean().optional(),
@@ -89,6 +90,8 @@ export const groupSettingsParams = z.object({
 });
 
 type Changes = z.output<typeof groupSettingsParams>;
+
+const BLANK_IS_NONE = new Set(["ip_restriction_ranges", "allowed_email_domains_list", "default_branch", "step_up_auth_required_oauth_provider"]);
 
 const VISIBILITY_RANK = { private: 0, internal: 1, public: 2 } as const;
 
@@ -115,12 +118,12 @@ export function applyGroupSettings(core: Core, actor: Actor, group: GroupRecord,
   const settings = { ...(group.settings ?? {}) };
   for (const [field, value] of given) {
     if (field === "name" || field === "path" || field === "description" || field === "visibility") continue;
-    settings[field] = field === "ip_restriction_ranges" || field === "allowed_email_domains_list" ? (value === "" ? null : value) : value;
+    // A blank text means none, as the service stores it.
+    settings[field] = value === "" && BLANK_IS_NONE.has(field) ? null : value;
   }
   // The two spellings of one switch (emails_disabled is deprecated): each write sets both.
   if (changes.emails_enabled !== undefined) settings["emails_disabled"] = !changes.emails_enabled;
   else if (changes.emails_disabled !== undefined) settings["emails_enabled"] = !changes.emails_disabled;
-  if (changes.step_up_auth_required_oauth_provider === "") settings["step_up_auth_required_oauth_provider"] = null;
   if (changes.shared_runners_setting === "disabled_with_override") settings["shared_runners_setting"] = "disabled_and_overridable";
   group.settings = settings;
   if (changes.name !== undefined) group.name = changes.name;
@@ -173,7 +176,7 @@ function checkModel(core: Core, group: GroupRecord, changes: Changes): void {
     const bad = domains.split(",").filter((entry) => !isEmailDomain(entry));
     if (bad.length > 0) throw modelValidationError("allowed_email_domains_list", `${bad.join(", ")} is not a valid domain`);
   }
-  if (changes.file_template_project_id !== undefined) {
+  if (changes.file_template_project_id !== undefined && changes.file_template_project_id !== null) {
     const project = core.projects.byId(changes.file_template_project_id);
     const inside = project && [group, ...core.groups.descendants(group)].some((candidate) => candidate.id === project.namespace_id);
     if (!inside) throw modelValidationError("file_template_project_id", "must be a project of the group or its subgroups");
