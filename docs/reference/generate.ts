@@ -126,7 +126,7 @@ function docFor(docs: Map<string, string>, files: string[], field: string): stri
 function whenDropped(declaration: AnyDeclaration, name: string): string {
   if (replacementKeys(declaration).includes(name) || declaration.replaceOnRemoval?.includes(name)) return " Dropping it replaces the resource.";
   const reset = declaration.resets?.[name];
-  if (typeof reset === "function") return " Dropping it resets it to its default.";
+  if (typeof reset === "function") return declaration.setting ? " Dropping it writes back its value from before the resource set it." : " Dropping it resets it to its default.";
   if (reset !== undefined) return ` Dropping it resets it to \`${JSON.stringify(reset)}\`.`;
   return "";
 }

@@ -14,6 +14,60 @@ export const getGroup = lookup(l.getGroup);
 export type GetGroupArgs = z.input<typeof l.getGroup.args>;
 
 /**
+ * The groups the caller can see, with every filter of the forge; keyset pagination on request.
+ *
+ * `GET /groups`, every page, as an array of records. `await listGroups({...})`, or `listGroups.output({...})` with Pulumi inputs.
+ */
+export const listGroups = lookup(l.listGroups);
+/** The arguments of {@link listGroups}. */
+export type ListGroupsArgs = z.input<typeof l.listGroups.args>;
+
+/**
+ * The projects of a group (and of its subgroups with `includeSubgroups`), and those shared with it.
+ *
+ * `GET /groups/:group/projects`, every page, as an array of records. `await listGroupProjects({...})`, or `listGroupProjects.output({...})` with Pulumi inputs.
+ */
+export const listGroupProjects = lookup(l.listGroupProjects);
+/** The arguments of {@link listGroupProjects}. */
+export type ListGroupProjectsArgs = z.input<typeof l.listGroupProjects.args>;
+
+/**
+ * The releases of the projects of a group and its subgroups, newest first.
+ *
+ * `GET /groups/:group/releases`, every page, as an array of records. `await listGroupReleases({...})`, or `listGroupReleases.output({...})` with Pulumi inputs.
+ */
+export const listGroupReleases = lookup(l.listGroupReleases);
+/** The arguments of {@link listGroupReleases}. */
+export type ListGroupReleasesArgs = z.input<typeof l.listGroupReleases.args>;
+
+/**
+ * A group's avatar file: `filename`, `contentType`, `size`, `sha256` (as GroupAvatar compares it) and `contentBase64`; fails with 404 when the group has none.
+ *
+ * `GET /groups/:group/avatar`, one record. `await getGroupAvatar({...})`, or `getGroupAvatar.output({...})` with Pulumi inputs.
+ */
+export const getGroupAvatar = lookup(l.getGroupAvatar);
+/** The arguments of {@link getGroupAvatar}. */
+export type GetGroupAvatarArgs = z.input<typeof l.getGroupAvatar.args>;
+
+/**
+ * Credentials inventory: the personal access tokens of a top-level group's enterprise users (Owner; Premium, hosted offering). Never the token values.
+ *
+ * `GET /groups/:group/manage/personal_access_tokens`, every page, as an array of records. `await listGroupPersonalAccessTokens({...})`, or `listGroupPersonalAccessTokens.output({...})` with Pulumi inputs.
+ */
+export const listGroupPersonalAccessTokens = lookup(l.listGroupPersonalAccessTokens);
+/** The arguments of {@link listGroupPersonalAccessTokens}. */
+export type ListGroupPersonalAccessTokensArgs = z.input<typeof l.listGroupPersonalAccessTokens.args>;
+
+/**
+ * Credentials inventory: the group and project access tokens of a top-level group (Owner; Premium, hosted offering). Never the token values.
+ *
+ * `GET /groups/:group/manage/resource_access_tokens`, every page, as an array of records. `await listGroupResourceAccessTokens({...})`, or `listGroupResourceAccessTokens.output({...})` with Pulumi inputs.
+ */
+export const listGroupResourceAccessTokens = lookup(l.listGroupResourceAccessTokens);
+/** The arguments of {@link listGroupResourceAccessTokens}. */
+export type ListGroupResourceAccessTokensArgs = z.input<typeof l.listGroupResourceAccessTokens.args>;
+
+/**
  * The labels of a group, by default with those of its ancestors.
  *
  * `GET /groups/:group/labels`, every page, as an array of records. `await listGroupLabels({...})`, or `listGroupLabels.output({...})` with Pulumi inputs.

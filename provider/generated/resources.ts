@@ -218,3 +218,27 @@ export type Feature = InstanceType<typeof Feature>;
 export type FeatureArgs = ResourceArgs<typeof d.feature.inputs>;
 /** The outputs of {@link Feature}: every input and every declared output, each a Pulumi output. */
 export type FeatureOutputs = ResourceOutputs<typeof d.feature.inputs, typeof d.feature.outputs>;
+
+/**
+ * The settings of an existing group: visibility, sign-in rules, project and subgroup creation, merge checks, download limits and the rest of `PUT /groups/:id`.
+ *
+ * Import id: `<group>` (the `import` resource option). Reference: docs/reference/GroupSettings.md
+ */
+export const GroupSettings = resourceClass(d.groupSettings);
+export type GroupSettings = InstanceType<typeof GroupSettings>;
+/** The arguments of {@link GroupSettings}: its declared inputs, each a Pulumi input. */
+export type GroupSettingsArgs = ResourceArgs<typeof d.groupSettings.inputs>;
+/** The outputs of {@link GroupSettings}: every input and every declared output, each a Pulumi output. */
+export type GroupSettingsOutputs = ResourceOutputs<typeof d.groupSettings.inputs, typeof d.groupSettings.outputs>;
+
+/**
+ * The avatar of an existing group: a local image file, uploaded when its content changes.
+ *
+ * Import id: `<group>` (the `import` resource option). Reference: docs/reference/GroupAvatar.md
+ */
+export const GroupAvatar = resourceClass(d.groupAvatar);
+export type GroupAvatar = InstanceType<typeof GroupAvatar>;
+/** The arguments of {@link GroupAvatar}: its declared inputs, each a Pulumi input. */
+export type GroupAvatarArgs = ResourceArgs<typeof d.groupAvatar.inputs>;
+/** The outputs of {@link GroupAvatar}: every input and every declared output, each a Pulumi output. */
+export type GroupAvatarOutputs = ResourceOutputs<typeof d.groupAvatar.inputs, typeof d.groupAvatar.outputs>;

@@ -7,6 +7,7 @@
  * They run in the program's process: the connection comes from `FORGE_BASE_URL` /
  * `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`, like the resources.
  */
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { clientFor, parseRoute, resolveConnection, type Connection } from "../client";
@@ -28,6 +29,20 @@ export interface LookupDeclaration {
   args: z.ZodObject;
   /** A listing: every page is read and the result is an array of records. */
   many: boolean;
+  /**
+   * The listing also serves keyset pagination, in this ordering by default: the lookup then
+   * takes `pagination: "keyset"` (with its `orderBy` and `sort`, when it has them).
+   */
+  keyset?: { orderBy: string; sort: "asc" | "desc" };
+}
+
+/** A file a lookup reads (an avatar): its name and type as the forge serves it, its size, SHA-256 and content (base64). */
+export interface ForgeFile {
+  filename: string | undefined;
+  contentType: string | undefined;
+  size: number;
+  sha256: string;
+  contentBase64: string;
 }
 
 /** A lookup's result: one record, or every record of a listing. */
@@ -47,7 +62,8 @@ export function defineLookup<const L extends LookupDeclaration>(declaration: L):
   return declaration;
 }
 
-function programConnection(): Connection {
+/** The connection of code running in the program (lookups, actions): stack config, else the environment. */
+export function programConnection(): Connection {
   let config: pulumi.Config | undefined;
   try {
     config = new pulumi.Config("forge");
@@ -71,8 +87,25 @@ async function run(declaration: LookupDeclaration, args: Record<string, unknown>
     params[inPath.has(key) ? key : toSnake(key)] = value;
   }
   const client = clientFor(programConnection());
-  if (declaration.many) return fromWire(await client.list(path, params));
-  return fromWire((await client.request(method, path, params)).body);
+  if (declaration.many) {
+    const { pagination, ...rest } = params;
+    const keyset = pagination === "keyset" && declaration.keyset
+      ? { orderBy: String(rest["order_by"] ?? declaration.keyset.orderBy), sort: (rest["sort"] ?? declaration.keyset.sort) as "asc" | "desc" }
+      : undefined;
+    return fromWire(await client.list(path, rest, keyset ? { keyset } : {}));
+  }
+  const response = await client.request(method, path, params);
+  return Buffer.isBuffer(response.body) ? fileRecord(response.body, response.headers) : fromWire(response.body);
+}
+
+function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile {
+  return {
+    filename: /filename="([^"]*)"/.exec(headers["content-disposition"] ?? "")?.[1],
+    contentType: headers["content-type"],
+    size: content.length,
+    sha256: `sha256:${createHash("sha256").update(content).digest("hex")}`,
+    contentBase64: content.toString("base64"),
+  };
 }
 
 /** The function of a lookup declaration. */

@@ -38,7 +38,7 @@ const commaList = (what: string, example: string, holds: (entry: string) => bool
       format: what,
       rule: `comma-separated ${what}s`,
       holds: (value) => value.trim() === "" || value.split(",").every(holds),
-      message: (value) => `${value.split(",").filter((entry) => !holds(entry)).map((entry) => show(entry.trim())).join(", ")} is not a ${what}. Write a comma-separated list such as ${show(example)}.`,
+      message: (value) => `${value.split(",").filter((entry) => !holds(entry)).map((entry) => show(entry.trim())).join(", ")} is not a valid ${what}. Write a comma-separated list such as ${show(example)}.`,
     }),
   );
 
@@ -101,7 +101,7 @@ export const groupSettings = defineResource({
       emailsEnabled: z.boolean().optional(),
       /** Git LFS for the group's projects. */
       lfsEnabled: z.boolean().optional(),
-      /** Whether @-mentions of the group notify its members. */
+      /** true: mentioning the group does not notify its members. */
       mentionsDisabled: z.boolean().optional(),
       /** Top-level groups only: the group's subgroups cannot be shared outside its hierarchy. */
       preventSharingGroupsOutsideHierarchy: z.boolean().optional(),
@@ -131,7 +131,7 @@ export const groupSettings = defineResource({
       membershipLock: z.boolean().optional(),
       /** Premium and above: projects cannot be forked outside the group. */
       preventForkingOutsideGroup: z.boolean().optional(),
-      /** Administrators; Premium and above: compute minutes per month, 0 unlimited. Dropping it goes back to the instance default. */
+      /** Administrators; Premium and above: compute minutes per month, 0 unlimited (the forge's own default, none, inherits the instance's). */
       sharedRunnersMinutesLimit: count(Number.MAX_SAFE_INTEGER, "minutes").optional(),
       /** Top-level groups, Ultimate: unique projects a user may download in the interval before being reported (0 to 10,000; 0 off). */
       uniqueProjectDownloadLimit: count(UNIQUE_PROJECT_DOWNLOAD_LIMIT_MAX, "projects").optional(),
