@@ -12,6 +12,7 @@ import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmen
 import { oneResourcePerObject } from "./rules/uniqueness";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
+import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettingsTwoFactor } from "./rules/group-settings";
 
 export const policies: ForgePolicy[] = [
   inputSchema,
@@ -26,4 +27,7 @@ export const policies: ForgePolicy[] = [
   virtualRegistryCleanupPolicyOnePerGroup,
   instanceClusterDeprecated,
   oneResourcePerObject,
+  groupSettingsTopLevelOnly,
+  groupSettingsTwoFactor,
+  groupSettingsPublicVisibility,
 ];

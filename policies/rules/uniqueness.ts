@@ -35,6 +35,8 @@ const IDENTITIES: Identity[] = [
   { declaration: d.featureFlagUserList, fields: ["project", "name"], describe: (p) => `the feature flag user list ${show(p["name"])} of project ${show(p["project"])}` },
   { declaration: d.errorTrackingSettings, fields: ["project"], describe: (p) => `the error tracking settings of project ${show(p["project"])}` },
   { declaration: d.feature, fields: ["name"], describe: (p) => `the feature gate ${show(p["name"])}` },
+  { declaration: d.groupSettings, fields: ["group"], describe: (p) => `the settings of group ${show(p["group"])}` },
+  { declaration: d.groupAvatar, fields: ["group"], describe: (p) => `the avatar of group ${show(p["group"])}` },
   { declaration: d.repositoryStorageMove, fields: ["kind", "sourceStorageName"], describe: (p) => `the ${String(p["kind"])} repositories of storage ${show(p["sourceStorageName"])}` },
 ];
 
