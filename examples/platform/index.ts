@@ -10,6 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as forge from "pulumi-forge";
+import { groupSettings } from "./group";
 
 const config = new pulumi.Config();
 
@@ -27,6 +28,9 @@ const maintenanceStartsAt = config.get("maintenanceStartsAt") ?? "2030-03-02T22:
 const maintenanceEndsAt = config.get("maintenanceEndsAt") ?? "2030-03-03T02:00:00Z";
 /** Where the forge reaches the production cluster's agent (a receptive agent: the cluster cannot dial out). */
 const agentUrl = config.get("agentUrl") ?? "grpcs://agent.production.example.com:443";
+
+// --- The group's settings and avatar (group.ts).
+const team = groupSettings(group);
 
 // --- Label taxonomy of the group: scoped labels (`scope::value`) are mutually exclusive per scope.
 const labelSpecs: { name: string; color: string; description: string }[] = [
@@ -105,6 +109,8 @@ const callerGroup = new forge.JobTokenScopeGroupAllowlistEntry(
 );
 
 // --- Outputs.
+export const groupWebUrl = team.settings.webUrl;
+export const groupAvatarUrl = team.avatar.avatarUrl;
 export const labelIds = pulumi.all(labels.map((label) => pulumi.all([label.name, label.labelId]))).apply((pairs) => Object.fromEntries(pairs));
 export const maintenanceBannerId = banner.messageId;
 export const maintenanceBannerActive = banner.active;
