@@ -83,3 +83,10 @@ describe("one-resource-per-object on groups", () => {
     ]);
   });
 });
+
+describe("forge-input-schema on GroupAvatar", () => {
+  it("takes the digest the provider's check adds to the inputs as the engine's, not the program's", async () => {
+    expect(await validateResource(inputSchema, { declaration: declarations.groupAvatar, name: "a", props: { group: "acme", avatar: "logo.png", avatarSha256: "sha256:00" } })).toEqual([]);
+    expect(await validateResource(inputSchema, { declaration: declarations.groupAvatar, name: "a", props: { group: "acme", avatar: "logo.svg" } })).toEqual([expect.stringContaining('"logo.svg" is not an image file the forge takes as an avatar')]);
+  });
+});
