@@ -3,7 +3,8 @@ import { AccessLevel } from "../../../spec";
 import { tierIncludes } from "../../../spec/editions";
 import type { Core } from "../../core/core";
 import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../../core/records";
-import type { KeysetRule, SortDirection } from "../../core/routes";
+import type { KeysetRule } from "../../core/routes";
+import { sortBy } from "../../core/sort";
 import { paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
 
 const SORTS = ["asc", "desc"] as const;
@@ -259,14 +260,4 @@ function userField(user: UserRecord | undefined, orderBy: string): string | numb
   if (orderBy === "id") return user.id;
   if (orderBy === "updated_at") return user.created_at;
   return user[orderBy as "name" | "username" | "created_at"];
-}
-
-/** Sorted by `value`, ties broken by id in the same direction. */
-function sortBy<T extends { id: number }>(items: T[], value: (item: T) => string | number, sort: SortDirection): T[] {
-  const direction = sort === "asc" ? 1 : -1;
-  return [...items].sort((a, b) => {
-    const [x, y] = [value(a), value(b)];
-    const primary = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
-    return direction * (primary || a.id - b.id);
-  });
 }

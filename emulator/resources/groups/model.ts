@@ -5,6 +5,7 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
 import { type Actor, type ProjectRecord, VISIBILITIES } from "../../core/records";
+import { sortBy } from "../../core/sort";
 import { paramBoolean, paramEnum, paramIntegerOf, paramString, validate } from "../../core/validation";
 import { applyGroupSettings } from "./settings";
 
@@ -129,12 +130,7 @@ export class GroupManagement {
       if (orderBy === "updated_at" || orderBy === "last_activity_at") return project.last_activity_at;
       return project[orderBy];
     };
-    const direction = (query.sort ?? "desc") === "asc" ? 1 : -1;
-    const sorted = [...selected].sort((a, b) => {
-      const [x, y] = [value(a), value(b)];
-      const primary = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
-      return direction * (primary || a.id - b.id);
-    });
+    const sorted = sortBy(selected, value, query.sort ?? "desc");
     const simple = query.simple || !actor;
     return sorted.map((project) => this.projectRecord(project, simple, query.with_custom_attributes === true && actor?.admin === true));
   }

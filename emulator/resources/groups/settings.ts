@@ -154,31 +154,28 @@ function checkModel(core: Core, group: GroupRecord, changes: Changes): void {
   if (changes.emails_enabled !== undefined && changes.emails_disabled !== undefined && changes.emails_enabled === changes.emails_disabled) {
     throw modelValidationError("emails_enabled", "contradicts emails_disabled");
   }
-  const allowlist = changes.unique_project_download_limit_allowlist;
-  if (allowlist) {
-    if (allowlist.length > UNIQUE_PROJECT_DOWNLOAD_LIST_MAX) throw modelValidationError("unique_project_download_limit_allowlist", `is too long (maximum is ${UNIQUE_PROJECT_DOWNLOAD_LIST_MAX} entries)`);
-    const unknown = allowlist.filter((username) => !USERNAME.test(username) || !core.users.byUsername(username));
-    if (unknown.length > 0) throw modelValidationError("unique_project_download_limit_allowlist", `contains unknown usernames: ${unknown.join(", ")}`);
-  }
-  const alertlist = changes.unique_project_download_limit_alertlist;
-  if (alertlist) {
-    if (alertlist.length > UNIQUE_PROJECT_DOWNLOAD_LIST_MAX) throw modelValidationError("unique_project_download_limit_alertlist", `is too long (maximum is ${UNIQUE_PROJECT_DOWNLOAD_LIST_MAX} entries)`);
-    const unknown = alertlist.filter((id) => !core.users.byId(id));
-    if (unknown.length > 0) throw modelValidationError("unique_project_download_limit_alertlist", `contains unknown user ids: ${unknown.join(", ")}`);
-  }
-  const ranges = changes.ip_restriction_ranges;
-  if (ranges) {
-    const bad = ranges.split(",").filter((entry) => !isIpRange(entry));
-    if (bad.length > 0) throw modelValidationError("ip_restriction_ranges", `${bad.join(", ")} is an invalid IP address range`);
-  }
-  const domains = changes.allowed_email_domains_list;
-  if (domains) {
-    const bad = domains.split(",").filter((entry) => !isEmailDomain(entry));
-    if (bad.length > 0) throw modelValidationError("allowed_email_domains_list", `${bad.join(", ")} is not a valid domain`);
-  }
+  listRule("unique_project_download_limit_allowlist", changes.unique_project_download_limit_allowlist, "usernames", (name) => !USERNAME.test(name) || !core.users.byUsername(name));
+  listRule("unique_project_download_limit_alertlist", changes.unique_project_download_limit_alertlist, "user ids", (id) => !core.users.byId(id));
+  entriesRule("ip_restriction_ranges", changes.ip_restriction_ranges, "is an invalid IP address range", isIpRange);
+  entriesRule("allowed_email_domains_list", changes.allowed_email_domains_list, "is not a valid domain", isEmailDomain);
   if (changes.file_template_project_id !== undefined && changes.file_template_project_id !== null) {
     const project = core.projects.byId(changes.file_template_project_id);
     const inside = project && [group, ...core.groups.descendants(group)].some((candidate) => candidate.id === project.namespace_id);
     if (!inside) throw modelValidationError("file_template_project_id", "must be a project of the group or its subgroups");
   }
+}
+
+/** A download list: at most 100 entries, each naming someone who exists. */
+function listRule<T>(field: string, list: T[] | undefined, what: string, unknown: (entry: T) => boolean): void {
+  if (!list) return;
+  if (list.length > UNIQUE_PROJECT_DOWNLOAD_LIST_MAX) throw modelValidationError(field, `is too long (maximum is ${UNIQUE_PROJECT_DOWNLOAD_LIST_MAX} entries)`);
+  const bad = list.filter(unknown);
+  if (bad.length > 0) throw modelValidationError(field, `contains unknown ${what}: ${bad.join(", ")}`);
+}
+
+/** A comma-separated text whose every entry must parse. */
+function entriesRule(field: string, text: string | null | undefined, problem: string, holds: (entry: string) => boolean): void {
+  if (!text) return;
+  const bad = text.split(",").filter((entry) => !holds(entry));
+  if (bad.length > 0) throw modelValidationError(field, `${bad.join(", ")} ${problem}`);
 }
