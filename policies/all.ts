@@ -5,7 +5,7 @@
  */
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
-import { instanceClusterDeprecated } from "./rules/deprecations";
+import { groupSettingsDeprecatedInputs, instanceClusterDeprecated } from "./rules/deprecations";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
 import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
@@ -30,4 +30,5 @@ export const policies: ForgePolicy[] = [
   groupSettingsTopLevelOnly,
   groupSettingsTwoFactor,
   groupSettingsPublicVisibility,
+  groupSettingsDeprecatedInputs,
 ];

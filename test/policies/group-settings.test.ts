@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { groupSettingsDeprecatedInputs } from "../../policies/rules/deprecations";
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
 import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettingsTwoFactor } from "../../policies/rules/group-settings";
 import { inputSchema } from "../../policies/input-schema";
@@ -88,5 +89,18 @@ describe("forge-input-schema on GroupAvatar", () => {
   it("takes the digest the provider's check adds to the inputs as the engine's, not the program's", async () => {
     expect(await validateResource(inputSchema, { declaration: declarations.groupAvatar, name: "a", props: { group: "acme", avatar: "logo.png", avatarSha256: "sha256:00" } })).toEqual([]);
     expect(await validateResource(inputSchema, { declaration: declarations.groupAvatar, name: "a", props: { group: "acme", avatar: "logo.svg" } })).toEqual([expect.stringContaining('"logo.svg" is not an image file the forge takes as an avatar')]);
+  });
+});
+
+describe("group-settings-deprecated-inputs", () => {
+  const check = (props: Record<string, unknown>) => validateResource(groupSettingsDeprecatedInputs, { declaration: declarations.groupSettings, name: "g", props: { group: "acme", ...props } });
+
+  it("names each deprecated input and what replaces it", async () => {
+    expect(await check({ defaultBranchProtection: 2, emailsDisabled: true, sharedRunnersSetting: "disabled_with_override" })).toEqual([
+      'GroupSettings "g" sets defaultBranchProtection, which the forge has deprecated. Use defaultBranchProtectionDefaults (who may push and merge, and force pushes) instead.',
+      'GroupSettings "g" sets emailsDisabled, which the forge has deprecated. Use emailsEnabled (its opposite) instead.',
+      'GroupSettings "g" sets sharedRunnersSetting to "disabled_with_override", a deprecated alias. Write "disabled_and_overridable" instead.',
+    ]);
+    expect(await check({ emailsEnabled: true, sharedRunnersSetting: "disabled_and_overridable" })).toEqual([]);
   });
 });
