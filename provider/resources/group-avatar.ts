@@ -64,6 +64,7 @@ export const groupAvatar = defineResource({
     },
   },
   notes: [
+    "A resource of its own rather than an `avatar` input of GroupSettings: the avatar is a file sent as multipart while the settings are JSON, deleting it removes the avatar while deleting settings restores them, and its drift is read from the file the forge serves, not from the group record.",
     "Deleting the resource removes the avatar (the forge keeps no earlier file to restore). An avatar removed by hand reads as gone, so the next `up` uploads it again.",
     "The file is read where the program runs (a relative path from the program's directory); only its SHA-256 is kept in state.",
   ],
