@@ -11,6 +11,7 @@ import { errorTracking } from "./resources/error-tracking";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { features } from "./resources/features";
 import { instanceClusters } from "./resources/instance-clusters";
+import { integrations } from "./resources/integrations";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
@@ -36,6 +37,7 @@ const RESOURCES = [
   repositoryStorageMoves,
   instanceClusters,
   features,
+  integrations,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

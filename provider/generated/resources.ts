@@ -218,3 +218,195 @@ export type Feature = InstanceType<typeof Feature>;
 export type FeatureArgs = ResourceArgs<typeof d.feature.inputs>;
 /** The outputs of {@link Feature}: every input and every declared output, each a Pulumi output. */
 export type FeatureOutputs = ResourceOutputs<typeof d.feature.inputs, typeof d.feature.outputs>;
+
+/**
+ * Group integration `task-tracker`: Links commits to tasks in a task tracker and comments on them.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTaskTracker.md
+ */
+export const GroupIntegrationTaskTracker = resourceClass(d.groupIntegrationTaskTracker);
+export type GroupIntegrationTaskTracker = InstanceType<typeof GroupIntegrationTaskTracker>;
+/** The arguments of {@link GroupIntegrationTaskTracker}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationTaskTrackerArgs = ResourceArgs<typeof d.groupIntegrationTaskTracker.inputs>;
+/** The outputs of {@link GroupIntegrationTaskTracker}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationTaskTrackerOutputs = ResourceOutputs<typeof d.groupIntegrationTaskTracker.inputs, typeof d.groupIntegrationTaskTracker.outputs>;
+
+/**
+ * Group integration `ticketing-suite`: Connects the group to a ticketing suite.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTicketingSuite.md
+ */
+export const GroupIntegrationTicketingSuite = resourceClass(d.groupIntegrationTicketingSuite);
+export type GroupIntegrationTicketingSuite = InstanceType<typeof GroupIntegrationTicketingSuite>;
+/** The arguments of {@link GroupIntegrationTicketingSuite}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationTicketingSuiteArgs = ResourceArgs<typeof d.groupIntegrationTicketingSuite.inputs>;
+/** The outputs of {@link GroupIntegrationTicketingSuite}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationTicketingSuiteOutputs = ResourceOutputs<typeof d.groupIntegrationTicketingSuite.inputs, typeof d.groupIntegrationTicketingSuite.outputs>;
+
+/**
+ * Group integration `ci-server-a`: Triggers builds of a CI server (plan builds) on pushes.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCiServerA.md
+ */
+export const GroupIntegrationCiServerA = resourceClass(d.groupIntegrationCiServerA);
+export type GroupIntegrationCiServerA = InstanceType<typeof GroupIntegrationCiServerA>;
+/** The arguments of {@link GroupIntegrationCiServerA}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationCiServerAArgs = ResourceArgs<typeof d.groupIntegrationCiServerA.inputs>;
+/** The outputs of {@link GroupIntegrationCiServerA}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationCiServerAOutputs = ResourceOutputs<typeof d.groupIntegrationCiServerA.inputs, typeof d.groupIntegrationCiServerA.outputs>;
+
+/**
+ * Group integration `bug-tracker`: Uses an external bug tracker for the group's projects.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationBugTracker.md
+ */
+export const GroupIntegrationBugTracker = resourceClass(d.groupIntegrationBugTracker);
+export type GroupIntegrationBugTracker = InstanceType<typeof GroupIntegrationBugTracker>;
+/** The arguments of {@link GroupIntegrationBugTracker}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationBugTrackerArgs = ResourceArgs<typeof d.groupIntegrationBugTracker.inputs>;
+/** The outputs of {@link GroupIntegrationBugTracker}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationBugTrackerOutputs = ResourceOutputs<typeof d.groupIntegrationBugTracker.inputs, typeof d.groupIntegrationBugTracker.outputs>;
+
+/**
+ * Group integration `ci-pipeline-service`: Triggers pipelines of a hosted CI pipeline service.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCiPipelineService.md
+ */
+export const GroupIntegrationCiPipelineService = resourceClass(d.groupIntegrationCiPipelineService);
+export type GroupIntegrationCiPipelineService = InstanceType<typeof GroupIntegrationCiPipelineService>;
+/** The arguments of {@link GroupIntegrationCiPipelineService}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationCiPipelineServiceArgs = ResourceArgs<typeof d.groupIntegrationCiPipelineService.inputs>;
+/** The outputs of {@link GroupIntegrationCiPipelineService}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationCiPipelineServiceOutputs = ResourceOutputs<typeof d.groupIntegrationCiPipelineService.inputs, typeof d.groupIntegrationCiPipelineService.outputs>;
+
+/**
+ * Group integration `team-chat-a`: Posts pushes to a room of a team chat.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTeamChatA.md
+ */
+export const GroupIntegrationTeamChatA = resourceClass(d.groupIntegrationTeamChatA);
+export type GroupIntegrationTeamChatA = InstanceType<typeof GroupIntegrationTeamChatA>;
+/** The arguments of {@link GroupIntegrationTeamChatA}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationTeamChatAArgs = ResourceArgs<typeof d.groupIntegrationTeamChatA.inputs>;
+/** The outputs of {@link GroupIntegrationTeamChatA}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationTeamChatAOutputs = ResourceOutputs<typeof d.groupIntegrationTeamChatA.inputs, typeof d.groupIntegrationTeamChatA.outputs>;
+
+/**
+ * Group integration `work-tracker`: Uses an external work tracker for the group's projects.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationWorkTracker.md
+ */
+export const GroupIntegrationWorkTracker = resourceClass(d.groupIntegrationWorkTracker);
+export type GroupIntegrationWorkTracker = InstanceType<typeof GroupIntegrationWorkTracker>;
+/** The arguments of {@link GroupIntegrationWorkTracker}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationWorkTrackerArgs = ResourceArgs<typeof d.groupIntegrationWorkTracker.inputs>;
+/** The outputs of {@link GroupIntegrationWorkTracker}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationWorkTrackerOutputs = ResourceOutputs<typeof d.groupIntegrationWorkTracker.inputs, typeof d.groupIntegrationWorkTracker.outputs>;
+
+/**
+ * Group integration `wiki-workspace`: Links the group to a wiki workspace.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationWikiWorkspace.md
+ */
+export const GroupIntegrationWikiWorkspace = resourceClass(d.groupIntegrationWikiWorkspace);
+export type GroupIntegrationWikiWorkspace = InstanceType<typeof GroupIntegrationWikiWorkspace>;
+/** The arguments of {@link GroupIntegrationWikiWorkspace}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationWikiWorkspaceArgs = ResourceArgs<typeof d.groupIntegrationWikiWorkspace.inputs>;
+/** The outputs of {@link GroupIntegrationWikiWorkspace}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationWikiWorkspaceOutputs = ResourceOutputs<typeof d.groupIntegrationWikiWorkspace.inputs, typeof d.groupIntegrationWikiWorkspace.outputs>;
+
+/**
+ * Group integration `monitoring`: Sends pipeline and job traces to a monitoring service.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationMonitoring.md
+ */
+export const GroupIntegrationMonitoring = resourceClass(d.groupIntegrationMonitoring);
+export type GroupIntegrationMonitoring = InstanceType<typeof GroupIntegrationMonitoring>;
+/** The arguments of {@link GroupIntegrationMonitoring}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationMonitoringArgs = ResourceArgs<typeof d.groupIntegrationMonitoring.inputs>;
+/** The outputs of {@link GroupIntegrationMonitoring}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationMonitoringOutputs = ResourceOutputs<typeof d.groupIntegrationMonitoring.inputs, typeof d.groupIntegrationMonitoring.outputs>;
+
+/**
+ * Group integration `test-generator`: Connects a service that writes unit tests for merge requests.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTestGenerator.md
+ */
+export const GroupIntegrationTestGenerator = resourceClass(d.groupIntegrationTestGenerator);
+export type GroupIntegrationTestGenerator = InstanceType<typeof GroupIntegrationTestGenerator>;
+/** The arguments of {@link GroupIntegrationTestGenerator}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationTestGeneratorArgs = ResourceArgs<typeof d.groupIntegrationTestGenerator.inputs>;
+/** The outputs of {@link GroupIntegrationTestGenerator}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationTestGeneratorOutputs = ResourceOutputs<typeof d.groupIntegrationTestGenerator.inputs, typeof d.groupIntegrationTestGenerator.outputs>;
+
+/**
+ * Group integration `chat-webhook`: Posts notifications to a chat through a webhook, with per-event switches and webhook overrides.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationChatWebhook.md
+ */
+export const GroupIntegrationChatWebhook = resourceClass(d.groupIntegrationChatWebhook);
+export type GroupIntegrationChatWebhook = InstanceType<typeof GroupIntegrationChatWebhook>;
+/** The arguments of {@link GroupIntegrationChatWebhook}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationChatWebhookArgs = ResourceArgs<typeof d.groupIntegrationChatWebhook.inputs>;
+/** The outputs of {@link GroupIntegrationChatWebhook}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationChatWebhookOutputs = ResourceOutputs<typeof d.groupIntegrationChatWebhook.inputs, typeof d.groupIntegrationChatWebhook.outputs>;
+
+/**
+ * Group integration `ci-server-b`: Triggers builds of a self-hosted CI server.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCiServerB.md
+ */
+export const GroupIntegrationCiServerB = resourceClass(d.groupIntegrationCiServerB);
+export type GroupIntegrationCiServerB = InstanceType<typeof GroupIntegrationCiServerB>;
+/** The arguments of {@link GroupIntegrationCiServerB}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationCiServerBArgs = ResourceArgs<typeof d.groupIntegrationCiServerB.inputs>;
+/** The outputs of {@link GroupIntegrationCiServerB}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationCiServerBOutputs = ResourceOutputs<typeof d.groupIntegrationCiServerB.inputs, typeof d.groupIntegrationCiServerB.outputs>;
+
+/**
+ * Group integration `workflow-management`: Uses an external workflow management tool as the group's issue tracker.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationWorkflowManagement.md
+ */
+export const GroupIntegrationWorkflowManagement = resourceClass(d.groupIntegrationWorkflowManagement);
+export type GroupIntegrationWorkflowManagement = InstanceType<typeof GroupIntegrationWorkflowManagement>;
+/** The arguments of {@link GroupIntegrationWorkflowManagement}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationWorkflowManagementArgs = ResourceArgs<typeof d.groupIntegrationWorkflowManagement.inputs>;
+/** The outputs of {@link GroupIntegrationWorkflowManagement}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationWorkflowManagementOutputs = ResourceOutputs<typeof d.groupIntegrationWorkflowManagement.inputs, typeof d.groupIntegrationWorkflowManagement.outputs>;
+
+/**
+ * Group integration `custom-issue-tracker`: Uses a custom issue tracker for the group's projects.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCustomIssueTracker.md
+ */
+export const GroupIntegrationCustomIssueTracker = resourceClass(d.groupIntegrationCustomIssueTracker);
+export type GroupIntegrationCustomIssueTracker = InstanceType<typeof GroupIntegrationCustomIssueTracker>;
+/** The arguments of {@link GroupIntegrationCustomIssueTracker}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationCustomIssueTrackerArgs = ResourceArgs<typeof d.groupIntegrationCustomIssueTracker.inputs>;
+/** The outputs of {@link GroupIntegrationCustomIssueTracker}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationCustomIssueTrackerOutputs = ResourceOutputs<typeof d.groupIntegrationCustomIssueTracker.inputs, typeof d.groupIntegrationCustomIssueTracker.outputs>;
+
+/**
+ * Group integration `emails-on-push`: E-mails the changes of each push to a list of recipients.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationEmailsOnPush.md
+ */
+export const GroupIntegrationEmailsOnPush = resourceClass(d.groupIntegrationEmailsOnPush);
+export type GroupIntegrationEmailsOnPush = InstanceType<typeof GroupIntegrationEmailsOnPush>;
+/** The arguments of {@link GroupIntegrationEmailsOnPush}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationEmailsOnPushArgs = ResourceArgs<typeof d.groupIntegrationEmailsOnPush.inputs>;
+/** The outputs of {@link GroupIntegrationEmailsOnPush}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationEmailsOnPushOutputs = ResourceOutputs<typeof d.groupIntegrationEmailsOnPush.inputs, typeof d.groupIntegrationEmailsOnPush.outputs>;
+
+/**
+ * Group integration `external-wiki`: Links the group's projects to an external wiki.
+ *
+ * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationExternalWiki.md
+ */
+export const GroupIntegrationExternalWiki = resourceClass(d.groupIntegrationExternalWiki);
+export type GroupIntegrationExternalWiki = InstanceType<typeof GroupIntegrationExternalWiki>;
+/** The arguments of {@link GroupIntegrationExternalWiki}: its declared inputs, each a Pulumi input. */
+export type GroupIntegrationExternalWikiArgs = ResourceArgs<typeof d.groupIntegrationExternalWiki.inputs>;
+/** The outputs of {@link GroupIntegrationExternalWiki}: every input and every declared output, each a Pulumi output. */
+export type GroupIntegrationExternalWikiOutputs = ResourceOutputs<typeof d.groupIntegrationExternalWiki.inputs, typeof d.groupIntegrationExternalWiki.outputs>;

@@ -7,6 +7,7 @@ import { errorTrackingClientKey } from "./error-tracking-client-key";
 import { errorTrackingSettings } from "./error-tracking-settings";
 import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
+import { groupIntegrations } from "./group-integrations";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
 import { instanceCluster } from "./instance-cluster";
@@ -36,6 +37,7 @@ export const declarations = {
   repositoryStorageMove,
   instanceCluster,
   feature,
+  ...groupIntegrations,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));
