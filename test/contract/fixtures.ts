@@ -1,5 +1,6 @@
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { declarations as d } from "../../provider/resources";
+import { integrationFixtures } from "./integration-fixtures";
 import { instanceSettings, type World } from "./world";
 
 /**
@@ -423,4 +424,6 @@ export const fixtures: ContractFixture[] = [
       message: "The feature flag YAML definition for 'not_defined_anywhere' does not exist",
     },
   },
+  // The sixteen group integrations: rows derived from Document 3's table.
+  ...integrationFixtures,
 ];
