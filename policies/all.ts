@@ -9,6 +9,7 @@ import { instanceClusterDeprecated } from "./rules/deprecations";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
 import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
+import { groupIntegrationHttps, groupIntegrationSslVerification } from "./rules/integrations";
 import { oneResourcePerObject } from "./rules/uniqueness";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
@@ -26,4 +27,6 @@ export const policies: ForgePolicy[] = [
   virtualRegistryCleanupPolicyOnePerGroup,
   instanceClusterDeprecated,
   oneResourcePerObject,
+  groupIntegrationHttps,
+  groupIntegrationSslVerification,
 ];

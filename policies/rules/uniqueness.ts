@@ -6,6 +6,7 @@
  */
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations as d } from "../../provider/resources";
+import { groupIntegrations, integrationKindOf } from "../../provider/resources/group-integrations";
 import { stackPolicy, type StackResource } from "../lib/define";
 import { isKnown, refKey, show, type Bag } from "../lib/values";
 
@@ -36,6 +37,12 @@ const IDENTITIES: Identity[] = [
   { declaration: d.errorTrackingSettings, fields: ["project"], describe: (p) => `the error tracking settings of project ${show(p["project"])}` },
   { declaration: d.feature, fields: ["name"], describe: (p) => `the feature gate ${show(p["name"])}` },
   { declaration: d.repositoryStorageMove, fields: ["kind", "sourceStorageName"], describe: (p) => `the ${String(p["kind"])} repositories of storage ${show(p["sourceStorageName"])}` },
+  // One integration of each slug per group: two would overwrite each other's settings on every up.
+  ...(Object.values(groupIntegrations) as AnyDeclaration[]).map((declaration) => ({
+    declaration,
+    fields: ["group"],
+    describe: (p: Bag) => `the ${integrationKindOf(declaration.name)?.slug ?? declaration.name} integration of group ${show(p["group"])}`,
+  })),
 ];
 
 export const oneResourcePerObject = stackPolicy({

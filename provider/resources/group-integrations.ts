@@ -188,3 +188,8 @@ export type GroupIntegrationDeclarations = { [S in IntegrationSlug as `groupInte
 export const groupIntegrations = Object.fromEntries(
   (Object.keys(INTEGRATIONS) as IntegrationSlug[]).map((slug) => [`groupIntegration${integrationTypeSuffix(slug)}`, declarationOf(slug)]),
 ) as GroupIntegrationDeclarations;
+
+/** The table's row behind an integration resource type (`GroupIntegrationChatWebhook` → chat-webhook). */
+export function integrationKindOf(typeName: string): IntegrationKind | undefined {
+  return Object.values(INTEGRATIONS).find((kind: IntegrationKind) => `GroupIntegration${integrationTypeSuffix(kind.slug)}` === typeName);
+}
