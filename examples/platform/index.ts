@@ -11,6 +11,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as forge from "pulumi-forge";
 
+export * from "./integrations";
+
 const config = new pulumi.Config();
 
 /** The team's group and the project that deploys to the clusters. */
