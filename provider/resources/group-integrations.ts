@@ -141,6 +141,9 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     update: `PUT ${route}`,
     delete: `DELETE ${route}`,
     replaceOn: ["group"],
+    // One integration of a slug per group: a replacement (the same group spelled another way
+    // counts) disables the old one before it sets up the new one.
+    deleteBeforeReplace: true,
     writeOnly: secrets("write-only"),
     secretOutputs: secrets("readable"),
     readNames: { useInheritedSettings: "inherited" },

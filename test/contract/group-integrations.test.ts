@@ -2,25 +2,18 @@
  * What the contract table does not say about group integrations: no silent take-over, the
  * checks each parameter kind of the table gets, credentials on every set-up, the listing.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
 import * as lookups from "../../provider/lookups";
-import { startWorld, type World } from "./world";
+import { useWorld } from "./world";
 
-let world: World;
-beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => world?.close());
-beforeEach(async () => {
-  await world.reset();
-  world.actAs("root");
-});
+const worldOf = useWorld();
 
 const WEBHOOK = "https://chat.example.com/hooks/first";
 
 it("refuses to take over an integration that is already active, and says how to adopt it", async () => {
+  const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/chat-webhook", { group: "acme", webhook: WEBHOOK });
   const ops = implementation("GroupIntegrationChatWebhook");
   await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('already active. Adopt it with the resource option { import: "acme:chat-webhook" }');
@@ -29,6 +22,7 @@ it("refuses to take over an integration that is already active, and says how to 
 });
 
 it("refuses an import id of another slug", async () => {
+  const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/external-wiki", { group: "acme", external_wiki_url: "https://wiki.example.com" });
   const ops = implementation("GroupIntegrationChatWebhook");
   await expect(ops.read("acme:external-wiki", {})).rejects.toThrow("GroupIntegrationChatWebhook manages the chat-webhook integration");
@@ -46,6 +40,7 @@ it("checks every kind of parameter of the table before any request, naming the f
     ["GroupIntegrationExternalWiki", { group: "acme" }, "externalWikiUrl", ""],
     ["GroupIntegrationExternalWiki", { group: "acme", externalWikiUrl: "https://w.example.com", pushEvents: true }, "pushEvents", "has no input"],
   ];
+  const world = worldOf();
   const before = await world.requestCount();
   for (const [type, inputs, property, reason] of cases) {
     const result = await implementation(type).check({}, inputs);
@@ -62,6 +57,7 @@ it("never shows a credential in an error message", async () => {
 });
 
 it("sends the credentials again on every set-up, so an update of one setting goes through", async () => {
+  const world = worldOf();
   const ops = implementation("GroupIntegrationCiServerB");
   const inputs = { group: "acme", token: "drone-token", vendorUrl: "https://drone.example.com" };
   const created = await ops.create(inputs);
