@@ -20,7 +20,7 @@ import {
   type IntegrationSlug,
 } from "../../spec/integrations";
 import { fromWire, toCamel, toSnake } from "../engine/naming";
-import { APPLIED_KEY, defineResource, type ResourceDeclaration, type State, type WireRecord } from "../engine/declaration";
+import { APPLIED_KEY, defineResource, type OperationContext, type ResourceDeclaration, type State, type WireRecord } from "../engine/declaration";
 import { isPlainObject } from "../client";
 import { formatId } from "../engine/ids";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
@@ -102,7 +102,7 @@ function setUpBody(state: State, keys: readonly string[]): Record<string, unknow
 }
 
 function readIntegration(kind: IntegrationKind, name: string) {
-  return async (ctx: { call<T>(route: string, state: State): Promise<T> }, state: State): Promise<WireRecord | undefined> => {
+  return async (ctx: OperationContext, state: State): Promise<WireRecord | undefined> => {
     if (typeof state["slug"] === "string" && state["slug"] !== kind.slug) {
       throw new Error(`${name} manages the ${kind.slug} integration; the id names ${show(state["slug"])}: use the resource of that slug`);
     }
@@ -175,7 +175,7 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
       `\`PUT ${route.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
       "Creating the resource refuses an integration that is already active: adopt it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",
       ...(secrets("write-only").length
-        ? [`${wordList(secrets("write-only").map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${secrets("write-only").length > 1 ? "them" : "it"}), kept in state encrypted and compared with the last applied value; every set-up sends ${secrets("write-only").length > 1 ? "them" : "it"} again. After an import by id alone the value is unknown and not compared until the program changes it.`]
+        ? [`${wordList(secrets("write-only").map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${secrets("write-only").length > 1 ? "them" : "it"}), kept in state encrypted and compared with the last applied value; every set-up sends ${secrets("write-only").length > 1 ? "them" : "it"} again. A state read by id alone (no value in it) does not compare it until the next update writes it.`]
         : []),
       ...(secrets("readable").length ? ["The per-event webhook overrides are returned by the forge and kept in state encrypted (a webhook address carries its token)."] : []),
       "`useInheritedSettings` is read back from the record's `inherited`.",
