@@ -47,7 +47,7 @@ const IDENTITIES: Identity[] = [
 
 export const oneResourcePerObject = stackPolicy({
   name: "one-resource-per-object",
-  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting...).",
+  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting, a group's integration of a slug...).",
   enforcementLevel: "mandatory",
   resources: IDENTITIES.map((identity) => identity.declaration),
   check({ resources, report }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_FLAG_DEFAULTS, INTEGRATIONS } from "../../spec/integrations";
 import { useEmulator } from "./helpers";
 
-const { api } = useEmulator();
+const { api, admin } = useEmulator();
 const BASE = "/groups/acme/integrations";
 const WEBHOOK = "https://chat.example.com/hooks/secret-token";
 
@@ -92,6 +92,14 @@ describe("group integrations", () => {
     expect(entry).toMatchObject({ push_events: false, merge_requests_events: true });
     expect(JSON.stringify(list.body)).not.toContain('"t"');
     expect((await api("GET", "/groups/acme%2Fplatform/integrations", { as: "max" })).body).toEqual([]);
+  });
+
+  it("has vulnerability_events in the higher edition only", async () => {
+    await api("PUT", `${BASE}/external-wiki`, { as: "max", json: { external_wiki_url: "https://wiki.example.com" } });
+    expect((await api("GET", BASE, { as: "max" })).body[0]).toHaveProperty("vulnerability_events", false);
+    await admin("PUT", "/settings", { tier: "premium" });
+    expect((await api("GET", BASE, { as: "max" })).body[0]).not.toHaveProperty("vulnerability_events");
+    expect((await api("GET", `${BASE}/external-wiki`, { as: "max" })).body).not.toHaveProperty("vulnerability_events");
   });
 
   it("keeps the deprecated SSL switch of the pipeline service on: it has no effect", async () => {

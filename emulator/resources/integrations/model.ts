@@ -136,7 +136,9 @@ export class Integrations {
   /** Document 1's list entry: identity, state and the event flags. */
   private listEntry(record: IntegrationRecord): Record<string, unknown> {
     const kind = kindOf(record.slug);
-    const events: Record<string, boolean> = { ...EVENT_FLAG_DEFAULTS };
+    const { vulnerability_events: _higherEdition, ...common } = EVENT_FLAG_DEFAULTS;
+    // Document 1: vulnerability_events only in the higher edition (Ultimate).
+    const events: Record<string, boolean> = this.core.editions.current().tier === "ultimate" ? { ...EVENT_FLAG_DEFAULTS } : { ...common };
     for (const [wire, parameter] of Object.entries(kind.parameters)) if (parameter.event) events[wire] = record.values[wire] === true;
     return {
       id: record.id,
