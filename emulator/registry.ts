@@ -13,6 +13,7 @@ import { features } from "./resources/features";
 import { groupManagement } from "./resources/groups";
 import { groupTokens } from "./resources/group-tokens";
 import { instanceClusters } from "./resources/instance-clusters";
+import { integrations } from "./resources/integrations";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
 import { protectedEnvironments } from "./resources/protected-environments";
@@ -40,6 +41,7 @@ const RESOURCES = [
   features,
   groupManagement,
   groupTokens,
+  integrations,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

@@ -9,6 +9,7 @@ import { groupSettingsDeprecatedInputs, instanceClusterDeprecated } from "./rule
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
 import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
+import { groupIntegrationHttps, groupIntegrationSslVerification } from "./rules/integrations";
 import { oneResourcePerObject } from "./rules/uniqueness";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
@@ -31,4 +32,6 @@ export const policies: ForgePolicy[] = [
   groupSettingsTwoFactor,
   groupSettingsPublicVisibility,
   groupSettingsDeprecatedInputs,
+  groupIntegrationHttps,
+  groupIntegrationSslVerification,
 ];

@@ -114,6 +114,8 @@ function sourceFileOf(declaration: AnyDeclaration): string[] {
   return ts.sys.readDirectory(resourcesDir, [".ts"]).filter((file) => readFileSync(file, "utf8").includes(`name: "${declaration.name}"`));
 }
 
+/** The TSDoc of a field in the resource's source (a schema's own description, given where the
+ *  fields are built from data such as the integrations table, comes first). */
 function docFor(docs: Map<string, string>, files: string[], field: string): string {
   for (const file of [...files, ...ts.sys.readDirectory(resourcesDir, [".ts"])]) {
     const doc = docs.get(`${field}@${file}`);
@@ -150,7 +152,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "## Inputs",
     "",
-    ...fieldTable("Name", inputs, (name, schema) => `${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
+    ...fieldTable("Name", inputs, (name, schema) => `${schema.description ?? docFor(docs, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
     "",
     "## Outputs",
     "",
@@ -158,7 +160,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "| Name | Type | Description |",
     "|---|---|---|",
-    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${docFor(docs, files, name) || (schema.description ?? "")} |`),
+    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${schema.description ?? docFor(docs, files, name)} |`),
     "",
     "## Import",
     "",

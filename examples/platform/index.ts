@@ -12,6 +12,8 @@ import * as pulumi from "@pulumi/pulumi";
 import * as forge from "pulumi-forge";
 import { groupSettings } from "./group";
 
+export * from "./integrations";
+
 const config = new pulumi.Config();
 
 /** The team's group and the project that deploys to the clusters. */

@@ -6,6 +6,7 @@
  */
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations as d } from "../../provider/resources";
+import { groupIntegrations, integrationKindOf } from "../../provider/resources/group-integrations";
 import { stackPolicy, type StackResource } from "../lib/define";
 import { isKnown, refKey, show, type Bag } from "../lib/values";
 
@@ -38,11 +39,17 @@ const IDENTITIES: Identity[] = [
   { declaration: d.groupSettings, fields: ["group"], describe: (p) => `the settings of group ${show(p["group"])}` },
   { declaration: d.groupAvatar, fields: ["group"], describe: (p) => `the avatar of group ${show(p["group"])}` },
   { declaration: d.repositoryStorageMove, fields: ["kind", "sourceStorageName"], describe: (p) => `the ${String(p["kind"])} repositories of storage ${show(p["sourceStorageName"])}` },
+  // One integration of each slug per group: two would overwrite each other's settings on every up.
+  ...(Object.values(groupIntegrations) as AnyDeclaration[]).map((declaration) => ({
+    declaration,
+    fields: ["group"],
+    describe: (p: Bag) => `the ${integrationKindOf(declaration.name)?.slug ?? declaration.name} integration of group ${show(p["group"])}`,
+  })),
 ];
 
 export const oneResourcePerObject = stackPolicy({
   name: "one-resource-per-object",
-  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting...).",
+  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting, a group's integration of a slug...).",
   enforcementLevel: "mandatory",
   resources: IDENTITIES.map((identity) => identity.declaration),
   check({ resources, report }) {

@@ -142,7 +142,7 @@ export class ResourceOperations {
   changedInputs(olds: State, news: State): string[] {
     const changed: string[] = [];
     for (const key of inputKeys(this.declaration)) {
-      const desired = this.withoutUnknownWriteOnly(key, news[key], olds[key]);
+      const desired = this.withoutUnknownWriteOnly(key, news[key], olds[key], olds);
       if (desired === undefined) continue;
       if (this.declaration.files?.includes(key) && !containsUnknown(desired)) {
         // A file is its content: compared by digest wherever it lies (the forge's file read back,
@@ -168,7 +168,10 @@ export class ResourceOperations {
   /** The desired value of an object input without the write-only fields inside it that the
    *  state does not know (an imported object: the forge never returns them), since there is
    *  nothing to compare them with. */
-  private withoutUnknownWriteOnly(key: string, desired: unknown, old: unknown): unknown {
+  private withoutUnknownWriteOnly(key: string, desired: unknown, old: unknown, olds: State): unknown {
+    // A write-only input of a state read without the program (an import by id alone): the
+    // forge does not say what it holds, and nothing the program says can be compared with it.
+    if (this.declaration.writeOnly?.includes(key) && old === undefined && !Array.isArray(olds[APPLIED_KEY])) return undefined;
     const unknown = (this.declaration.writeOnly ?? []).filter((path) => path.startsWith(`${key}.`) && getPath(old, path.slice(key.length + 1)) === undefined);
     return unknown.reduce((value, path) => withoutPath(value, path.slice(key.length + 1)), desired);
   }

@@ -273,3 +273,12 @@ export type ListFeaturesArgs = z.input<typeof l.listFeatures.args>;
 export const listFeatureDefinitions = lookup(l.listFeatureDefinitions);
 /** The arguments of {@link listFeatureDefinitions}. */
 export type ListFeatureDefinitionsArgs = z.input<typeof l.listFeatureDefinitions.args>;
+
+/**
+ * The active integrations of a group: id, title, slug, timestamps, active, inherited and the event flags (Maintainer).
+ *
+ * `GET /groups/:group/integrations`, every page, as an array of records. `await listGroupIntegrations({...})`, or `listGroupIntegrations.output({...})` with Pulumi inputs.
+ */
+export const listGroupIntegrations = lookup(l.listGroupIntegrations);
+/** The arguments of {@link listGroupIntegrations}. */
+export type ListGroupIntegrationsArgs = z.input<typeof l.listGroupIntegrations.args>;

@@ -5,6 +5,7 @@ import { errorTrackingLookups } from "./error-tracking";
 import { featureFlagLookups } from "./feature-flags";
 import { groupLookups } from "./groups";
 import { instanceAdminLookups } from "./instance-admin";
+import { integrationLookups } from "./integrations";
 import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
 import { lookupsByName } from "./lookup";
@@ -27,4 +28,5 @@ export const lookupDeclarations = lookupsByName([
   ...errorTrackingLookups,
   ...storageMoveLookups,
   ...instanceAdminLookups,
+  ...integrationLookups,
 ]);

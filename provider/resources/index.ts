@@ -8,6 +8,7 @@ import { errorTrackingSettings } from "./error-tracking-settings";
 import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
 import { groupAvatar } from "./group-avatar";
+import { groupIntegrations } from "./group-integrations";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
 import { groupSettings } from "./group-settings";
@@ -40,6 +41,7 @@ export const declarations = {
   feature,
   groupSettings,
   groupAvatar,
+  ...groupIntegrations,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

@@ -5,6 +5,7 @@ import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { sameValue } from "../../provider/engine/compare";
 import { implementation } from "../../provider/engine/runtime";
 import { declarations as d } from "../../provider/resources";
+import { integrationFixtures } from "./integration-fixtures";
 import { instanceSettings, type World } from "./world";
 
 /**
@@ -536,4 +537,6 @@ export const fixtures: ContractFixture[] = [
       message: "is too big",
     },
   },
+  // The sixteen group integrations: rows derived from Document 3's table.
+  ...integrationFixtures,
 ];
