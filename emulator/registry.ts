@@ -8,13 +8,16 @@ import { broadcastMessages } from "./resources/broadcast-messages";
 import { cleanupPolicies } from "./resources/cleanup-policies";
 import { clusterAgents } from "./resources/cluster-agents";
 import { errorTracking } from "./resources/error-tracking";
+import { geoSites } from "./resources/geo-sites";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { features } from "./resources/features";
 import { instanceClusters } from "./resources/instance-clusters";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
+import { projectMembers } from "./resources/project-members";
 import { protectedEnvironments } from "./resources/protected-environments";
 import { repositoryStorageMoves } from "./resources/repository-storage-moves";
+import { snippets } from "./resources/snippets";
 import { urlConfigurations } from "./resources/url-configurations";
 
 /*
@@ -36,6 +39,9 @@ const RESOURCES = [
   repositoryStorageMoves,
   instanceClusters,
   features,
+  projectMembers,
+  snippets,
+  geoSites,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];
