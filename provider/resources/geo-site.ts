@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { GEO_CAPACITY_DEFAULTS } from "../../spec";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 
-/** The capacities a site gets when the program does not set them (Document 3). */
-export const GEO_CAPACITY_DEFAULTS = { filesMaxCapacity: 10, reposMaxCapacity: 25, verificationMaxCapacity: 100, containerRepositoriesMaxCapacity: 10 } as const;
 
 /** The forge's reverification interval when none is given, in days. */
 const DEFAULT_REVERIFICATION_DAYS = 90;
@@ -107,7 +106,10 @@ export const geoSite = defineResource({
     // Back to `url`, what the forge shows when none is set.
     internalUrl: (state: Record<string, unknown>) => state["url"],
     enabled: true,
-    ...GEO_CAPACITY_DEFAULTS,
+    filesMaxCapacity: GEO_CAPACITY_DEFAULTS.files_max_capacity,
+    reposMaxCapacity: GEO_CAPACITY_DEFAULTS.repos_max_capacity,
+    verificationMaxCapacity: GEO_CAPACITY_DEFAULTS.verification_max_capacity,
+    containerRepositoriesMaxCapacity: GEO_CAPACITY_DEFAULTS.container_repositories_max_capacity,
     selectiveSyncType: null,
     selectiveSyncShards: [],
     selectiveSyncNamespaceIds: [],

@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { PROJECT_MEMBER_ACCESS_LEVELS } from "../../spec";
 import { isNotFound } from "../client";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "./common";
 
-/** The access levels of a project membership (Document 3): 0 No access to 50 Owner. */
-export const MEMBER_ACCESS_LEVELS = [0, 5, 10, 15, 20, 30, 40, 50] as const;
 
 const MEMBERS = "/projects/:project/members";
 
@@ -106,7 +105,7 @@ export const projectMember = defineResource({
       /** The user: numeric id or username. Changing it replaces the membership. */
       user: z.union([serverId, nonBlank("username")], { error: (issue) => `${show(issue.input)} is not a user. Give the user's numeric id or username.` }),
       /** The role: 0 No access, 5 Minimal access, 10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner (Owners only give Owner). */
-      accessLevel: z.literal(MEMBER_ACCESS_LEVELS, { error: (issue) => `${show(issue.input)} is not a project access level. Use ${roleList(MEMBER_ACCESS_LEVELS)}.` }),
+      accessLevel: z.literal(PROJECT_MEMBER_ACCESS_LEVELS, { error: (issue) => `${show(issue.input)} is not a project access level. Use ${roleList(PROJECT_MEMBER_ACCESS_LEVELS)}.` }),
       /** When the membership ends (`YYYY-MM-DD`, today or later). Dropping it makes the membership permanent. */
       expiresAt: z
         .string()
@@ -136,8 +135,8 @@ export const projectMember = defineResource({
     webUrl: z.string(),
     /** `active`, or `awaiting` while a promotion waits for an administrator's approval (rule 4). */
     membershipState: z.enum(["active", "awaiting"]),
-    /** The level the forge grants now: lower than `accessLevel` while a promotion waits; null for a new member who waits. */
-    grantedAccessLevel: z.number().nullable(),
+    /** The level the forge grants now: lower than `accessLevel` while a promotion waits; absent for a new member who waits. */
+    grantedAccessLevel: z.number().optional(),
     /** The forge's notice while a promotion waits for approval. */
     queuedNotice: z.string().optional(),
     /** When the membership was made. */

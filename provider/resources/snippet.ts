@@ -1,9 +1,8 @@
 import { z } from "zod";
+import { SNIPPET_VISIBILITIES } from "../../spec";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 
-/** The visibilities of a snippet; `internal` does not exist on the hosted multi-tenant offering. */
-const SNIPPET_VISIBILITIES = ["private", "internal", "public"] as const;
 
 /** One file of a snippet. */
 const snippetFile = z.object({

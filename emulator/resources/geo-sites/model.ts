@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GEO_CAPACITY_DEFAULTS } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";
@@ -33,10 +34,7 @@ export interface GeoSiteRecord {
 /** The defaults of Document 3's POST table (and the service's 90-day reverification). */
 const DEFAULTS = {
   enabled: true,
-  files_max_capacity: 10,
-  repos_max_capacity: 25,
-  verification_max_capacity: 100,
-  container_repositories_max_capacity: 10,
+  ...GEO_CAPACITY_DEFAULTS,
   sync_object_storage: false,
   minimum_reverification_interval: 90,
 } as const;

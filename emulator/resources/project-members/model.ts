@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
+import { AccessLevel, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { conflict, forbidden, modelValidationError, parameterError, recordNotFound, thingNotFound } from "../../core/errors";
@@ -7,15 +7,13 @@ import type { Actor, Membership, ProjectRecord, UserRecord } from "../../core/re
 import { isoTimestamp } from "../../core/time";
 import { integerPathParam, paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
 
-/** The access levels a project membership takes (Document 3, project members). */
-export const MEMBER_ACCESS_LEVELS = [0, 5, 10, 15, 20, 30, 40, 50] as const;
 
 /** What the service answers for each user whose promotion it queued (rule 4). */
-export const QUEUED_NOTICE = "Request queued for administrator approval.";
+const QUEUED_NOTICE = "Request queued for administrator approval.";
 
 /**
- * A request rule 4 queued: the membership it asks for, until an administrator approves it
- * (the emulator's `POST /__emulator/...` has no approval; approving is `approve()` on the model).
+ * A request rule 4 queued: the membership it asks for, until an administrator decides
+ * (`POST /__emulator/member_approvals/<project id>/<user id>/approve` or `/reject`).
  */
 export interface QueuedMembership {
   project_id: number;
@@ -140,6 +138,8 @@ export class ProjectMembers {
       }
       last = { user_id: user.id, ...wanted, created_at: isoTimestamp(), created_by_id: (actor as UserRecord).id };
       project.members.push(last);
+      // A request queued earlier is superseded by a membership the forge made.
+      this.queued.removeWhere((entry) => entry.project_id === project.id && entry.user_id === user.id);
     }
     if (users.length === 1) {
       if (!last) return { message: queued };
@@ -201,6 +201,13 @@ export class ProjectMembers {
     else project.members.push(membership);
     this.queued.remove(entry);
     return true;
+  }
+
+  /** An administrator rejects a queued request: the membership stays as it was. */
+  reject(projectId: number, userId: number): boolean {
+    const entry = this.queued.find((candidate) => candidate.project_id === projectId && candidate.user_id === userId);
+    if (entry) this.queued.remove(entry);
+    return entry !== undefined;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { SNIPPET_VISIBILITIES } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, forbidden, modelValidationError, parameterError, thingNotFound } from "../../core/errors";
@@ -7,12 +8,10 @@ import type { Actor, UserRecord } from "../../core/records";
 import { isoTimestamp } from "../../core/time";
 import { integerPathParam, paramDatetime, paramEnum, paramString, validate } from "../../core/validation";
 
-/** Snippet visibilities (Document 1, Snippet). */
-const SNIPPET_VISIBILITIES = ["public", "private", "internal"] as const;
 type SnippetVisibility = (typeof SNIPPET_VISIBILITIES)[number];
 
 /** The branch a snippet's repository has; its files are read at it (or at a commit). */
-export const SNIPPET_DEFAULT_BRANCH = "main";
+const SNIPPET_DEFAULT_BRANCH = "main";
 
 interface SnippetFile {
   path: string;
