@@ -10,7 +10,9 @@ import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfi
 import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
 import { oneResourcePerObject } from "./rules/uniqueness";
-import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
+import { geoSiteOnePrimary } from "./rules/geo-sites";
+import { projectMemberExpiry } from "./rules/memberships";
+import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs, snippetNoConfidentialContent } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
 
 export const policies: ForgePolicy[] = [
@@ -26,4 +28,7 @@ export const policies: ForgePolicy[] = [
   virtualRegistryCleanupPolicyOnePerGroup,
   instanceClusterDeprecated,
   oneResourcePerObject,
+  snippetNoConfidentialContent,
+  projectMemberExpiry,
+  geoSiteOnePrimary,
 ];
