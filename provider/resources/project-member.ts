@@ -149,6 +149,9 @@ export const projectMember = defineResource({
   update: `PUT ${MEMBERS}/:userId`,
   delete: `DELETE ${MEMBERS}/:userId`,
   replaceOn: ["project", "user"],
+  // One membership per user and project: the user named another way (id for username) is the
+  // same membership, which must go before it is made again.
+  deleteBeforeReplace: true,
   // Every write is read back: the read knows whether a promotion waits.
   readBack: ["create", "update"],
   writeOnly: ["memberRoleId"],
