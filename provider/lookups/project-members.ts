@@ -15,7 +15,7 @@ export const projectMemberLookups = [
       .object({
         /** The project: id or full path. */
         project: projectRef,
-        /** Everyone with access (effective levels) rather than the direct members only. */
+        /** Everyone with access, at their effective levels (`GET /projects/:project/members/all`), rather than the direct members only. */
         all: z.boolean().optional(),
         /** Only members whose name, e-mail or username contains this. */
         query: z.string().optional(),

@@ -11,7 +11,7 @@ export const snippetLookups = [
     routeBy: { arg: "scope", routes: { own: "GET /snippets", public: "GET /snippets/public", all: "GET /snippets/all" } },
     args: z
       .object({
-        /** `own` (default), `public` or `all`. */
+        /** `own` (default, `GET /snippets`), `public` (`GET /snippets/public`, works without a token) or `all` (`GET /snippets/all`). */
         scope: z.enum(["own", "public", "all"]).optional(),
         /** Only snippets created after this instant (ISO 8601). */
         createdAfter: datetime.optional(),
