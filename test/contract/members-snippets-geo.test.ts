@@ -4,8 +4,10 @@
  * direct memberships only (rule 3), Geo defaults, and their lookups and action. Real engine,
  * client and emulator over HTTP on loopback.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
-import { ForgeApiError } from "../../provider/client";
+import { closeClients, ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
 import * as lookups from "../../provider/lookups";
@@ -60,12 +62,37 @@ it("a snippet whose files are renamed, edited, added and removed in one update e
 });
 
 it("sends a move, not a delete and a create, for a file renamed with its content", async () => {
-  const ops = implementation("Snippet");
-  const created = await ops.create({ title: "Move", files: [{ filePath: "x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
-  await ops.update(created.id, created.outs as State, { title: "Move", files: [{ filePath: "moved/x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
-  const snippetId = (created.outs as State)["snippetId"] as number;
-  await expect(lookups.getSnippetFileRaw({ snippetId, ref: "main", filePath: "x.txt" })).rejects.toMatchObject({ status: 404 });
-  expect(await lookups.getSnippetFileRaw({ snippetId, ref: "main", filePath: "moved/x.txt" })).toBe("same\n");
+  // A recording hop between the provider and the emulator: the request log keeps no bodies.
+  const bodies: unknown[] = [];
+  const hop = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      if (request.method === "PUT") bodies.push(JSON.parse(body));
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name))) as Record<string, string>;
+      fetch(`${world().emulator.url}${request.url}`, { method: request.method, headers, body: body === "" ? undefined : body }).then(
+        async (answer) => {
+          response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        },
+        () => response.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => hop.listen(0, "127.0.0.1", resolve));
+  const { port } = hop.address() as AddressInfo;
+  try {
+    process.env["FORGE_BASE_URL"] = `http://127.0.0.1:${port}`;
+    const ops = implementation("Snippet");
+    const created = await ops.create({ title: "Move", files: [{ filePath: "x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
+    await ops.update(created.id, created.outs as State, { title: "Move", files: [{ filePath: "moved/x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
+    expect(bodies).toEqual([{ files: [{ action: "move", file_path: "moved/x.txt", content: "same\n", previous_path: "x.txt" }] }]);
+  } finally {
+    world().actAs("root");
+    await closeClients();
+    await new Promise((resolve) => hop.close(resolve));
+  }
 });
 
 it("lists own, public and all snippets, with the date filters", async () => {
