@@ -12,12 +12,15 @@ import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { features } from "./resources/features";
 import { groupManagement } from "./resources/groups";
 import { groupTokens } from "./resources/group-tokens";
+import { geoSites } from "./resources/geo-sites";
 import { instanceClusters } from "./resources/instance-clusters";
 import { integrations } from "./resources/integrations";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
+import { projectMembers } from "./resources/project-members";
 import { protectedEnvironments } from "./resources/protected-environments";
 import { repositoryStorageMoves } from "./resources/repository-storage-moves";
+import { snippets } from "./resources/snippets";
 import { urlConfigurations } from "./resources/url-configurations";
 
 /*
@@ -42,6 +45,9 @@ const RESOURCES = [
   groupManagement,
   groupTokens,
   integrations,
+  projectMembers,
+  snippets,
+  geoSites,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

@@ -11,7 +11,9 @@ import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policie
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
 import { groupIntegrationHttps, groupIntegrationSslVerification } from "./rules/integrations";
 import { oneResourcePerObject } from "./rules/uniqueness";
-import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
+import { geoSiteOnePrimary } from "./rules/geo-sites";
+import { projectMemberExpiry } from "./rules/memberships";
+import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs, snippetNoConfidentialContent } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
 import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettingsTwoFactor } from "./rules/group-settings";
 
@@ -34,4 +36,7 @@ export const policies: ForgePolicy[] = [
   groupSettingsDeprecatedInputs,
   groupIntegrationHttps,
   groupIntegrationSslVerification,
+  snippetNoConfidentialContent,
+  projectMemberExpiry,
+  geoSiteOnePrimary,
 ];

@@ -185,7 +185,12 @@ function lookupsPage(): string {
     "is `await getX({...})` with plain values, or `getX.output({...})` with Pulumi inputs (outputs of",
     "other resources), which returns an output. Records come with camelCase keys. They use the",
     "resources' connection: `FORGE_BASE_URL` / `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`.",
-    "Arguments are checked before any request.",
+    "Arguments are checked before any request. Where one argument picks the listing (`all`, `scope`),",
+    "the route shown is the default one and the argument's description names the others.",
+    "",
+    "A lookup with a `POST` route is an **action** (`repairGeoSite`): declared and called the same way, it",
+    "changes the forge each time it runs. In a program that is every preview and update: call actions",
+    "from scripts, or guard them with `pulumi.runtime.isDryRun()`.",
     "",
     "| Lookup | What it reads | Route |",
     "|---|---|---|",
@@ -193,7 +198,7 @@ function lookupsPage(): string {
   ];
   for (const lookup of all) {
     const args = z.toJSONSchema(lookup.args, { unrepresentable: "any", io: "input" }) as JsonSchema;
-    const returns = lookup.many ? "every record of the listing (all pages), as an array" : "one record";
+    const returns = lookup.raw ? "the raw content, as a string" : lookup.many ? "every record of the listing (all pages), as an array" : "one record";
     lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}.`, "");
     if (Object.keys(args.properties ?? {}).length) lines.push(...fieldTable("Argument", args, (name) => cell(docs.get(`${lookup.name}.${name}`) ?? "")));
     else lines.push(`No arguments: \`await ${lookup.name}({})\`.`);
@@ -215,7 +220,7 @@ export function referencePages(): Map<string, string> {
     "|---|---|---|",
     ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | \`${idFormat(declaration)}\` |`),
     "",
-    "Lookups (functions that read the forge from a program): [lookups.md](lookups.md).",
+    "Lookups (functions that read the forge from a program) and actions: [lookups.md](lookups.md).",
     "",
   ].join("\n");
   pages.set("README.md", index);

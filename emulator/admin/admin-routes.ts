@@ -63,6 +63,14 @@ export function handleAdminRequest(
     context.persist();
     return { status: 200, body: changed };
   }
+  // An administrator's decision on a promotion rule 4 queued: `POST member_approvals/<project id>/<user id>/approve|reject`.
+  if (method === "POST" && kind === "member_approvals" && rest.length === 2 && (rest[1] === "approve" || rest[1] === "reject")) {
+    const [projectId, userId] = [Number(ref), Number(rest[0])];
+    const decided = rest[1] === "approve" ? store.projectMembers.approve(projectId, userId) : store.projectMembers.reject(projectId, userId);
+    if (!decided) throw thingNotFound("Member approval");
+    context.persist();
+    return { status: 204 };
+  }
   switch (`${method} ${subpath}`) {
     case "GET seed":
       return { status: 200, body: seedInfo(store) };

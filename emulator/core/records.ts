@@ -22,6 +22,13 @@ export type Actor = UserRecord | null;
 export interface Membership {
   user_id: number;
   access_level: number;
+  /** `YYYY-MM-DD`, or absent/null when the membership does not expire. */
+  expires_at?: string | null;
+  /** A custom role (Ultimate); absent/null when none. */
+  member_role_id?: number | null;
+  /** When and by whom the membership was made (absent for seeded memberships). */
+  created_at?: string;
+  created_by_id?: number;
 }
 
 /** Visibilities of a group or project. */

@@ -282,3 +282,66 @@ export type ListFeatureDefinitionsArgs = z.input<typeof l.listFeatureDefinitions
 export const listGroupIntegrations = lookup(l.listGroupIntegrations);
 /** The arguments of {@link listGroupIntegrations}. */
 export type ListGroupIntegrationsArgs = z.input<typeof l.listGroupIntegrations.args>;
+
+/**
+ * The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: "awaiting"`).
+ *
+ * `GET /projects/:project/members`, every page, as an array of records. `await listProjectMembers({...})`, or `listProjectMembers.output({...})` with Pulumi inputs.
+ */
+export const listProjectMembers = lookup(l.listProjectMembers);
+/** The arguments of {@link listProjectMembers}. */
+export type ListProjectMembersArgs = z.input<typeof l.listProjectMembers.args>;
+
+/**
+ * Snippets: the caller's own (default), `scope: "public"` every public one, or `scope: "all"` every one the caller can see (administrators: all, with `repositoryStorage`); newest first.
+ *
+ * `GET /snippets`, every page, as an array of records. `await listSnippets({...})`, or `listSnippets.output({...})` with Pulumi inputs.
+ */
+export const listSnippets = lookup(l.listSnippets);
+/** The arguments of {@link listSnippets}. */
+export type ListSnippetsArgs = z.input<typeof l.listSnippets.args>;
+
+/**
+ * The raw content of a snippet's first file, as text.
+ *
+ * `GET /snippets/:snippetId/raw`, one record. `await getSnippetRaw({...})`, or `getSnippetRaw.output({...})` with Pulumi inputs.
+ */
+export const getSnippetRaw = lookup(l.getSnippetRaw);
+/** The arguments of {@link getSnippetRaw}. */
+export type GetSnippetRawArgs = z.input<typeof l.getSnippetRaw.args>;
+
+/**
+ * The raw content of one file of a snippet at a branch, tag or commit, as text. Paths with `/` are sent URL-encoded.
+ *
+ * `GET /snippets/:snippetId/files/:ref/:filePath/raw`, one record. `await getSnippetFileRaw({...})`, or `getSnippetFileRaw.output({...})` with Pulumi inputs.
+ */
+export const getSnippetFileRaw = lookup(l.getSnippetFileRaw);
+/** The arguments of {@link getSnippetFileRaw}. */
+export type GetSnippetFileRawArgs = z.input<typeof l.getSnippetFileRaw.args>;
+
+/**
+ * Every Geo replication site (administrator; Premium, self-managed).
+ *
+ * `GET /geo_sites`, every page, as an array of records. `await listGeoSites({...})`, or `listGeoSites.output({...})` with Pulumi inputs.
+ */
+export const listGeoSites = lookup(l.listGeoSites);
+/** The arguments of {@link listGeoSites}. */
+export type ListGeoSitesArgs = z.input<typeof l.listGeoSites.args>;
+
+/**
+ * The replication status of every Geo site: `geoNodeId`, `projectsCount` and per replicable kind counters such as `projectRepositoriesSyncedCount` (administrator).
+ *
+ * `GET /geo_sites/status`, every page, as an array of records. `await listGeoSiteStatuses({...})`, or `listGeoSiteStatuses.output({...})` with Pulumi inputs.
+ */
+export const listGeoSiteStatuses = lookup(l.listGeoSiteStatuses);
+/** The arguments of {@link listGeoSiteStatuses}. */
+export type ListGeoSiteStatusesArgs = z.input<typeof l.listGeoSiteStatuses.args>;
+
+/**
+ * Action: repairs the OAuth authentication between the sites when the forge reports a missing OAuth application for a site; returns the site. It runs at each call: call it from a script, or guard it with `pulumi.runtime.isDryRun()` in a program.
+ *
+ * `POST /geo_sites/:siteId/repair`, one record. `await repairGeoSite({...})`, or `repairGeoSite.output({...})` with Pulumi inputs.
+ */
+export const repairGeoSite = lookup(l.repairGeoSite);
+/** The arguments of {@link repairGeoSite}. */
+export type RepairGeoSiteArgs = z.input<typeof l.repairGeoSite.args>;

@@ -908,3 +908,39 @@ export interface GroupIntegrationExternalWikiArgs extends ResourceArgs<typeof d.
 }
 /** The outputs of {@link GroupIntegrationExternalWiki}: every input and every declared output, each a Pulumi output. */
 export type GroupIntegrationExternalWikiOutputs = ResourceOutputs<typeof d.groupIntegrationExternalWiki.inputs, typeof d.groupIntegrationExternalWiki.outputs>;
+
+/**
+ * A user's direct membership of a project: role, expiry, custom role.
+ *
+ * Import id: `<project>:<userId>` (the `import` resource option). Reference: docs/reference/ProjectMember.md
+ */
+export const ProjectMember = resourceClass(d.projectMember);
+export type ProjectMember = InstanceType<typeof ProjectMember>;
+/** The arguments of {@link ProjectMember}: its declared inputs, each a Pulumi input. */
+export type ProjectMemberArgs = ResourceArgs<typeof d.projectMember.inputs>;
+/** The outputs of {@link ProjectMember}: every input and every declared output, each a Pulumi output. */
+export type ProjectMemberOutputs = ResourceOutputs<typeof d.projectMember.inputs, typeof d.projectMember.outputs>;
+
+/**
+ * A personal snippet: a titled set of files with a visibility.
+ *
+ * Import id: `<snippetId>` (the `import` resource option). Reference: docs/reference/Snippet.md
+ */
+export const Snippet = resourceClass(d.snippet);
+export type Snippet = InstanceType<typeof Snippet>;
+/** The arguments of {@link Snippet}: its declared inputs, each a Pulumi input. */
+export type SnippetArgs = ResourceArgs<typeof d.snippet.inputs>;
+/** The outputs of {@link Snippet}: every input and every declared output, each a Pulumi output. */
+export type SnippetOutputs = ResourceOutputs<typeof d.snippet.inputs, typeof d.snippet.outputs>;
+
+/**
+ * A Geo replication site (primary or secondary) of a self-managed installation.
+ *
+ * Import id: `<siteId>` (the `import` resource option). Reference: docs/reference/GeoSite.md
+ */
+export const GeoSite = resourceClass(d.geoSite);
+export type GeoSite = InstanceType<typeof GeoSite>;
+/** The arguments of {@link GeoSite}: its declared inputs, each a Pulumi input. */
+export type GeoSiteArgs = ResourceArgs<typeof d.geoSite.inputs>;
+/** The outputs of {@link GeoSite}: every input and every declared output, each a Pulumi output. */
+export type GeoSiteOutputs = ResourceOutputs<typeof d.geoSite.inputs, typeof d.geoSite.outputs>;

@@ -23,8 +23,19 @@ export interface LookupDeclaration {
   name: string;
   /** One sentence for the docs and the export's TSDoc. */
   summary: string;
-  /** Its `:name` parameters come from the arguments of that name; the others go to the query, in snake_case. */
-  route: `GET /${string}`;
+  /**
+   * Its `:name` parameters come from the arguments of that name; the others go to the query, in
+   * snake_case. A `POST` route is an action: it changes the forge each time it is called (the
+   * arguments go to the body), and answers one record.
+   */
+  route: `GET /${string}` | `POST /${string}`;
+  /**
+   * Listings that one argument picks among (`all: true` reads `/members/all`): the argument's
+   * value, as text, names the route; it is not sent. Without a match, `route`.
+   */
+  routeBy?: { arg: string; routes: Readonly<Record<string, `GET /${string}`>> };
+  /** The answer is raw text (a file's content), returned as a string. */
+  raw?: boolean;
   /** The arguments, checked before any request; TSDoc on each field reaches the docs. */
   args: z.ZodObject;
   /** A listing: every page is read and the result is an array of records. */
@@ -46,7 +57,7 @@ export interface ForgeFile {
 }
 
 /** A lookup's result: one record, or every record of a listing. */
-export type LookupResult<L extends LookupDeclaration> = L["many"] extends true ? ForgeRecord[] : ForgeRecord;
+export type LookupResult<L extends LookupDeclaration> = L["raw"] extends true ? string : L["many"] extends true ? ForgeRecord[] : ForgeRecord;
 
 /** A lookup as Pulumi's own functions come: a promise of plain arguments, and an `.output`
  *  form that takes inputs (outputs of other resources, typed as a resource's arguments are)
@@ -80,10 +91,14 @@ async function run(declaration: LookupDeclaration, args: Record<string, unknown>
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
     throw new Error(`${declaration.route}: invalid arguments: ${issues.join("; ")}`);
   }
-  const { method, path, parameters } = parseRoute(declaration.route);
+  const data = { ...(parsed.data as Record<string, unknown>) };
+  const by = declaration.routeBy;
+  const route = (by && data[by.arg] !== undefined ? by.routes[String(data[by.arg])] : undefined) ?? declaration.route;
+  if (by) delete data[by.arg];
+  const { method, path, parameters } = parseRoute(route);
   const inPath = new Set(parameters);
   const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(data)) {
     params[inPath.has(key) ? key : toSnake(key)] = value;
   }
   const client = clientFor(programConnection());
@@ -95,7 +110,10 @@ async function run(declaration: LookupDeclaration, args: Record<string, unknown>
     return fromWire(await client.list(path, rest, keyset ? { keyset } : {}));
   }
   const response = await client.request(method, path, params);
-  return Buffer.isBuffer(response.body) ? fileRecord(response.body, response.headers) : fromWire(response.body);
+  const body = response.body;
+  if (Buffer.isBuffer(body)) return fileRecord(body, response.headers);
+  if (declaration.raw) return typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body);
+  return fromWire(body);
 }
 
 function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile {

@@ -40,6 +40,7 @@ export interface ContractFixture {
   apiError: { inputs: (inputs: State, world: World) => Promise<State>; actAs?: string; status: number; message: string };
 }
 
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const inFuture = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /** A small image file for avatar rows: `name` under the temporary directory, with `content`. */
@@ -539,4 +540,90 @@ export const fixtures: ContractFixture[] = [
   },
   // The sixteen group integrations: rows derived from Document 3's table.
   ...integrationFixtures,
+  {
+    declaration: d.projectMember,
+    inputs: async () => ({ project: "acme/web", user: "nomad", accessLevel: 30, expiresAt: inDays(30) }),
+    update: (inputs) => ({ ...inputs, accessLevel: 40, expiresAt: inDays(60) }),
+    replace: (inputs) => ({ ...inputs, user: "gus" }),
+    optional: () => ({ expiresAt: inDays(30), memberRoleId: 3 }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/projects/:project/members/:userId", { project: outs["project"], userId: outs["userId"], access_level: 20 });
+      return "accessLevel";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, accessLevel: 35 }), property: "accessLevel" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, expiresAt: "2020-01-01" }),
+      status: 400,
+      message: "cannot be a date in the past",
+    },
+  },
+  {
+    declaration: d.snippet,
+    inputs: async () => ({
+      title: "Runbook",
+      description: "How we deploy",
+      visibility: "internal",
+      files: [
+        { filePath: "deploy/README.md", content: "# Deploy\n" },
+        { filePath: "deploy/steps.sh", content: "make deploy\n" },
+      ],
+    }),
+    update: (inputs) => ({
+      ...inputs,
+      title: "Runbook v2",
+      files: [
+        // renamed (same content), edited, added; deploy/steps.sh is removed
+        { filePath: "docs/README.md", content: "# Deploy\n" },
+        { filePath: "deploy/rollback.sh", content: "make rollback\n" },
+      ],
+    }),
+    optional: () => ({ description: "How we deploy", visibility: "public" }),
+    drift: async (world, outs) => {
+      const files = outs["files"] as { filePath: string }[];
+      await world.api.request("PUT", "/snippets/:id", { id: outs["snippetId"], files: [{ action: "update", file_path: files[0]!.filePath, content: "edited on the forge\n" }] });
+      return "files";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, files: [{ filePath: "a.txt", content: "x" }, { filePath: "a.txt", content: "y" }] }), property: "files[1].filePath" },
+    apiError: {
+      // `internal` does not exist on the hosted multi-tenant offering; check cannot know the offering.
+      inputs: async (inputs, world) => {
+        await instanceSettings(world, { offering: "hosted" });
+        return inputs;
+      },
+      status: 400,
+      message: "internal is not allowed",
+    },
+  },
+  {
+    declaration: d.geoSite,
+    inputs: async () => ({ name: "primary-site", url: "https://geo-primary.example.com", primary: true }),
+    update: (inputs) => ({ ...inputs, url: "https://geo.example.com/", filesMaxCapacity: 20, selectiveSyncType: "shards", selectiveSyncShards: ["default"] }),
+    replace: (inputs) => ({ ...inputs, primary: false }),
+    optional: () => ({
+      internalUrl: "https://geo-internal.example.com/",
+      enabled: false,
+      filesMaxCapacity: 11,
+      reposMaxCapacity: 26,
+      verificationMaxCapacity: 101,
+      containerRepositoriesMaxCapacity: 12,
+      syncObjectStorage: true,
+      selectiveSyncType: "namespaces",
+      selectiveSyncShards: ["default"],
+      selectiveSyncNamespaceIds: [1],
+      minimumReverificationInterval: 30,
+    }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/geo_sites/:id", { id: outs["siteId"], url: "https://elsewhere.example.com" });
+      return "url";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, url: "geo.example.com" }), property: "url" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/geo_sites", { name: "PRIMARY-SITE", url: "https://other.example.com" });
+        return inputs;
+      },
+      status: 400,
+      message: "has already been taken",
+    },
+  },
 ];
