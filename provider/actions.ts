@@ -8,7 +8,7 @@ import { z } from "zod";
 import { clientFor } from "./client";
 import { fromWire } from "./engine/naming";
 import { programConnection, type ForgeRecord } from "./lookups/lookup";
-import { groupRef } from "./resources/common";
+import { groupRef, serverId } from "./resources/common";
 
 const revokeArgs = z.object({
   /** The top-level group the token has access to (id or full path). */
@@ -20,6 +20,11 @@ const revokeArgs = z.object({
 const groupArgs = z.object({
   /** The group (id or full path). */
   group: groupRef,
+});
+
+const geoSiteArgs = z.object({
+  /** The site's id (`GeoSite.siteId`). */
+  siteId: serverId,
 });
 
 function parsed<S extends z.ZodObject>(action: string, schema: S, args: unknown): z.output<S> {
@@ -54,4 +59,15 @@ export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promis
 export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<void> {
   const { group } = parsed("syncGroupLdap", groupArgs, args);
   await clientFor(programConnection()).request("POST", "/groups/:group/ldap_sync", { group });
+}
+
+/**
+ * Repairs the OAuth authentication between the Geo sites when the forge reports a missing OAuth
+ * application for a site (`POST /geo_sites/:id/repair`; administrator; Premium, self-managed).
+ * Answers the site.
+ */
+export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<ForgeRecord> {
+  const { siteId } = parsed("repairGeoSite", geoSiteArgs, args);
+  const response = await clientFor(programConnection()).request("POST", "/geo_sites/:siteId/repair", { siteId });
+  return fromWire(response.body) as ForgeRecord;
 }

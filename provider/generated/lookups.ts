@@ -336,12 +336,3 @@ export type ListGeoSitesArgs = z.input<typeof l.listGeoSites.args>;
 export const listGeoSiteStatuses = lookup(l.listGeoSiteStatuses);
 /** The arguments of {@link listGeoSiteStatuses}. */
 export type ListGeoSiteStatusesArgs = z.input<typeof l.listGeoSiteStatuses.args>;
-
-/**
- * Action: repairs the OAuth authentication between the sites when the forge reports a missing OAuth application for a site; returns the site. It runs at each call: call it from a script, or guard it with `pulumi.runtime.isDryRun()` in a program.
- *
- * `POST /geo_sites/:siteId/repair`, one record. `await repairGeoSite({...})`, or `repairGeoSite.output({...})` with Pulumi inputs.
- */
-export const repairGeoSite = lookup(l.repairGeoSite);
-/** The arguments of {@link repairGeoSite}. */
-export type RepairGeoSiteArgs = z.input<typeof l.repairGeoSite.args>;

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { serverId } from "../resources/common";
 import { defineLookup } from "./lookup";
 
 export const geoSiteLookups = [
@@ -16,16 +15,5 @@ export const geoSiteLookups = [
     route: "GET /geo_sites/status",
     args: z.object({}),
     many: true,
-  }),
-  defineLookup({
-    name: "repairGeoSite",
-    summary:
-      "Action: repairs the OAuth authentication between the sites when the forge reports a missing OAuth application for a site; returns the site. It runs at each call: call it from a script, or guard it with `pulumi.runtime.isDryRun()` in a program.",
-    route: "POST /geo_sites/:siteId/repair",
-    args: z.object({
-      /** The site's id (`GeoSite.siteId`). */
-      siteId: serverId,
-    }),
-    many: false,
   }),
 ] as const;

@@ -10,6 +10,7 @@ import { expect, it } from "vitest";
 import { closeClients, ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
+import { repairGeoSite } from "../../provider";
 import * as lookups from "../../provider/lookups";
 import { instanceSettings, useWorld } from "./world";
 
@@ -215,7 +216,7 @@ it("a Geo site gets the default capacities, and internal_url shows url without a
   expect(await ops.diff(created.id, read.props as State, { ...inputs, internalUrl: "https://geo-2.example.com" })).toMatchObject({ changes: false });
 
   const siteId = (created.outs as State)["siteId"] as number;
-  expect(await lookups.repairGeoSite({ siteId })).toMatchObject({ id: siteId, name: "secondary-1" });
+  expect(await repairGeoSite({ siteId })).toMatchObject({ id: siteId, name: "secondary-1" });
   expect((await lookups.listGeoSites({})).map((site) => site["name"])).toEqual(["secondary-1"]);
   expect(await lookups.listGeoSiteStatuses({})).toEqual([expect.objectContaining({ geoNodeId: siteId, projectRepositoriesSyncedCount: 3 })]);
 });
