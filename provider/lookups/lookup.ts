@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { clientFor, parseRoute, resolveConnection, type Connection } from "../client";
+import { clientFor, parseRoute, resolveConnection, type Connection, type ForgeClient } from "../client";
 import { fromWire, toSnake } from "../engine/naming";
 import type { ResourceArgs } from "../engine/resource-class";
 
@@ -57,8 +57,11 @@ function programConnection(): Connection {
   return resolveConnection({ get: (key) => config?.get(key.slice(key.indexOf(":") + 1)) });
 }
 
-/** Runs a lookup with validated arguments: path fields from the template, the rest as query. */
-async function run(declaration: LookupDeclaration, args: Record<string, unknown>): Promise<unknown> {
+/**
+ * Runs a lookup with validated arguments: path fields from the template, the rest as query.
+ * The client defaults to the program's connection; `forge-adopt` passes its own.
+ */
+export async function runLookup(declaration: LookupDeclaration, args: Record<string, unknown>, client?: ForgeClient): Promise<unknown> {
   const parsed = declaration.args.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
@@ -70,14 +73,14 @@ async function run(declaration: LookupDeclaration, args: Record<string, unknown>
   for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
     params[inPath.has(key) ? key : toSnake(key)] = value;
   }
-  const client = clientFor(programConnection());
-  if (declaration.many) return fromWire(await client.list(path, params));
-  return fromWire((await client.request(method, path, params)).body);
+  const forge = client ?? clientFor(programConnection());
+  if (declaration.many) return fromWire(await forge.list(path, params));
+  return fromWire((await forge.request(method, path, params)).body);
 }
 
 /** The function of a lookup declaration. */
 export function lookup<const L extends LookupDeclaration>(declaration: L): Lookup<L> {
-  const call = (args: z.input<L["args"]>) => run(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
+  const call = (args: z.input<L["args"]>) => runLookup(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
   return Object.assign(call, {
     output: (args: ResourceArgs<L["args"]>) => pulumi.output(args).apply((plain) => call(plain as z.input<L["args"]>)),
   });
