@@ -63,7 +63,8 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
   broadcastMessage: defineAdopt({
     scope: "instance",
     find: async ({ client }) => (await list(lookups.listBroadcastMessages, {}, client)).map((message) => ({ messageId: message["id"] })),
-    name: (inputs) => `broadcast ${text(inputs["message"]).split(/\s+/).slice(0, 4).join(" ")}`,
+    // The message's first words that say something: "Planned maintenance of the clusters" → planned-maintenance-clusters.
+    name: (inputs) => `broadcast ${text(inputs["message"]).split(/\s+/).filter((word) => word.replace(/\W/g, "").length > 3).slice(0, 3).join(" ")}`,
   }),
   clusterAgent: defineAdopt({
     scope: "project",
@@ -93,24 +94,28 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     find: async ({ path, client }) =>
       (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({ project: path, targetProjectId: target["id"] })),
     name: (inputs) => `job token allows ${text(inputs["targetPathWithNamespace"] ?? inputs["targetProjectId"])}`,
+    describe: async (_inputs, outputs) => ({ targetProjectId: text(outputs["targetPathWithNamespace"]) }),
   }),
   jobTokenScopeGroupAllowlistEntry: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
       (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({ project: path, targetGroupId: target["id"] })),
     name: (inputs) => `job token allows group ${text(inputs["targetName"] ?? inputs["targetGroupId"])}`,
+    describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, "/groups/:id", Number(inputs["targetGroupId"]), "full_path")) ?? "" }),
   }),
   projectProtectedEnvironment: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
       (await list(lookups.listProjectProtectedEnvironments, { project: path }, client)).map((environment) => ({ project: path, name: environment["name"] })),
     name: (inputs) => `protected ${text(inputs["name"])}`,
+    describe: describeGrantees,
   }),
   groupProtectedEnvironment: defineAdopt({
     scope: "group",
     find: async ({ path, client }) =>
       (await list(lookups.listGroupProtectedEnvironments, { group: path }, client)).map((environment) => ({ group: path, name: environment["name"] })),
     name: (inputs) => `protected ${text(inputs["name"])}`,
+    describe: describeGrantees,
   }),
   featureFlagUserList: defineAdopt({
     scope: "project",
@@ -142,6 +147,8 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     scope: "instance",
     find: async ({ client }) => (await list(lookups.listInstanceClusters, {}, client)).map((cluster) => ({ clusterId: cluster["id"] })),
     name: (inputs) => `cluster ${text(inputs["name"])}`,
+    describe: async (inputs, _outputs, { client }): Promise<Record<string, string>> =>
+      inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, "/projects/:id", Number(inputs["managementProjectId"]), "path_with_namespace")) ?? "" },
   }),
   feature: defineAdopt({
     scope: "instance",
@@ -150,6 +157,20 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     present: presentFeatureActors,
   }),
 };
+
+/** Who the entries of a protected environment name: user ids as usernames, group ids as paths. */
+async function describeGrantees(inputs: State, _outputs: State, { client }: { client: ForgeClient }): Promise<Record<string, string>> {
+  const comments: Record<string, string> = {};
+  for (const list of ["deployAccessLevels", "approvalRules"]) {
+    const entries = inputs[list];
+    if (!Array.isArray(entries)) continue;
+    for (const [index, entry] of (entries as State[]).entries()) {
+      if (typeof entry["userId"] === "number") comments[`${list}.${index}.userId`] = (await username(client, entry["userId"])) ?? "";
+      if (typeof entry["groupId"] === "number") comments[`${list}.${index}.groupId`] = (await field(client, "/groups/:id", entry["groupId"], "full_path")) ?? "";
+    }
+  }
+  return comments;
+}
 
 /** The actor kinds of a feature gate: input, the prefix of the forge's ids, and how to name one. */
 const ACTORS: { input: string; prefix: string; name: (id: number, client: ForgeClient) => Promise<string | undefined> }[] = [

@@ -41,6 +41,12 @@ export interface AdoptEntry {
   /** Turns values the forge shows by internal id into what a program names (a feature's
    *  `User:4` into `dev`); the adoption reads them back by those names. */
   present?(inputs: State, context: FindContext): Promise<State>;
+  /**
+   * Comments for inputs that hold an id, by dotted input path (`targetProjectId`,
+   * `approvalRules.0.userId`): what the id names (`acme/api`, `olivia`). `outputs` is the read
+   * state, which often says it already (an allowlist entry's `targetPathWithNamespace`).
+   */
+  describe?(inputs: State, outputs: State, context: FindContext): Promise<Record<string, string>>;
 }
 
 /** A declaration the generator does not adopt, and why. */

@@ -37,6 +37,13 @@ export interface SecretValue {
   writeOnly: boolean;
 }
 
+/** A value with what it names, written as a comment after it (`targetProjectId: 2, // acme/api`). */
+export interface CommentedValue {
+  kind: "commented";
+  value: unknown;
+  comment: string;
+}
+
 /** An input that is another resource's output. */
 export interface ReferenceValue {
   kind: "reference";
@@ -55,7 +62,8 @@ export interface AdoptedResource {
   importId: string;
   /** The Pulumi logical name, unique in the program. */
   name: string;
-  /** Inputs as a program writes them: plain values, {@link SecretValue}s, {@link ReferenceValue}s. */
+  /** Inputs as a program writes them: plain values, {@link SecretValue}s, {@link ReferenceValue}s,
+   *  {@link CommentedValue}s. */
   inputs: State;
   /** True when another resource refers to this one (it needs a variable). */
   referenced: boolean;
@@ -119,11 +127,24 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
         const outputs = read.props as State;
         let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
         if (entry.present) inputs = await entry.present(inputs, { path: place.path, client });
+        for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, { path: place.path, client })) ?? {})) {
+          const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
+          if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
+        }
         found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs });
       }
     }
   }
   return { resources: named(found), skipped, groups, projects, instance: scope.instance };
+}
+
+/** A copy of `value` with the item at `steps` (object keys, array indexes) replaced. */
+function replacedAt(value: unknown, steps: string[], item: unknown): unknown {
+  if (steps.length === 0) return item;
+  const [step, ...rest] = steps as [string, ...string[]];
+  if (Array.isArray(value)) return value.map((element, index) => (String(index) === step ? replacedAt(element, rest, item) : element));
+  const object = value as Record<string, unknown>;
+  return { ...object, [step]: replacedAt(object[step], rest, item) };
 }
 
 /** Full paths of the groups (with their descendants) and projects in scope, sorted. */

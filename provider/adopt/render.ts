@@ -4,7 +4,7 @@
  * depends on nothing but the adoption, so the same forge gives the same bytes.
  */
 import type { State } from "../engine/declaration";
-import type { AdoptedResource, Adoption, ReferenceValue, SecretValue } from "./read";
+import type { AdoptedResource, Adoption, CommentedValue, ReferenceValue, SecretValue } from "./read";
 import { camel } from "./read";
 
 /** Lines longer than this are broken, one argument or field a line. */
@@ -82,35 +82,56 @@ function declaration(resource: AdoptedResource, variables: Map<string, string>):
   const variable = variables.get(resource.name);
   const head = `${variable ? `const ${variable} = ` : ""}new forge.${resource.declaration.name}(`;
   const args = [resource.name, resource.inputs, { import: resource.importId }];
-  const inline = `${head}${args.map((arg) => value(arg, variables, "", Infinity)).join(", ")});`;
-  if (inline.length <= WIDTH && !inline.includes("\n")) return [inline];
-  return [head, ...args.map((arg) => `${INDENT}${value(arg, variables, INDENT, WIDTH - INDENT.length)},`), ");"];
+  const flat = args.map((arg) => value(arg, variables, "", Infinity));
+  const inline = `${head}${flat.map((arg) => arg.text).join(", ")});`;
+  if (inline.length <= WIDTH && !inline.includes("\n") && flat.every((arg) => arg.comment === undefined)) return [inline];
+  return [head, ...args.map((arg) => line(INDENT, value(arg, variables, INDENT, WIDTH - INDENT.length))), ");"];
 }
 
-/** A value as TypeScript, on one line when it fits in `room`, otherwise one element a line.
- *  Depth 0 is a constructor argument, 1 an input of the inputs object. */
-function value(item: unknown, variables: Map<string, string>, indent: string, room: number, depth = 0): string {
-  if (isSecret(item)) return `config.requireSecret(${JSON.stringify(item.key)})`;
-  if (isReference(item)) return `${variables.get(item.target) ?? item.target}.${item.output}`;
-  if (typeof item === "string") return JSON.stringify(item);
-  if (typeof item !== "object" || item === null) return String(item);
+/** A rendered value, and the comment its line ends with (what an id in it names). */
+interface Rendered {
+  text: string;
+  comment?: string | undefined;
+}
+
+function line(indent: string, rendered: Rendered): string {
+  return `${indent}${rendered.text},${rendered.comment ? ` // ${rendered.comment}` : ""}`;
+}
+
+/**
+ * A value as TypeScript, on one line when it fits in `room` (and holds at most one comment,
+ * which then ends the line), otherwise one element a line. Depth 0 is a constructor argument,
+ * 1 an input of the inputs object.
+ */
+function value(item: unknown, variables: Map<string, string>, indent: string, room: number, depth = 0): Rendered {
+  if (isCommented(item)) return { text: value(item.value, variables, indent, room, depth).text, comment: item.comment };
+  if (isSecret(item)) return { text: `config.requireSecret(${JSON.stringify(item.key)})` };
+  if (isReference(item)) return { text: `${variables.get(item.target) ?? item.target}.${item.output}` };
+  if (typeof item === "string") return { text: JSON.stringify(item) };
+  if (typeof item !== "object" || item === null) return { text: String(item) };
   const inner = indent + INDENT;
-  const entries: string[] = Array.isArray(item)
+  const entries: Rendered[] = Array.isArray(item)
     ? item.map((element) => value(element, variables, inner, WIDTH - inner.length, depth + 1))
-    : Object.entries(item as State).map(([key, field]) => `${propertyName(key)}: ${value(field, variables, inner, WIDTH - inner.length - key.length - 2, depth + 1)}`);
+    : Object.entries(item as State).map(([key, field]) => {
+        const rendered = value(field, variables, inner, WIDTH - inner.length - key.length - 2, depth + 1);
+        return { ...rendered, text: `${propertyName(key)}: ${rendered.text}` };
+      });
   const [open, close] = Array.isArray(item) ? ["[", "]"] : ["{ ", " }"];
   const wrapped = depth === 1 && containsSecret(item) && !Array.isArray(item) ? "pulumi.output(" : "";
-  const flat = entries.length === 0 ? (Array.isArray(item) ? "[]" : "{}") : `${open}${entries.join(", ")}${close}`;
-  const result =
-    flat.length <= room && !flat.includes("\n")
-      ? flat
-      : `${open.trim()}\n${entries.map((entry) => `${inner}${entry},`).join("\n")}\n${indent}${close.trim()}`;
+  const comments = entries.flatMap((entry) => (entry.comment ? [entry.comment] : []));
+  const flat = entries.length === 0 ? (Array.isArray(item) ? "[]" : "{}") : `${open}${entries.map((entry) => entry.text).join(", ")}${close}`;
   // An object holding a secret inside an input: one output, so that it types as the input's object.
-  return wrapped ? `${wrapped}${result})` : result;
+  const wrap = (text: string) => (wrapped ? `${wrapped}${text})` : text);
+  if (flat.length <= room && !flat.includes("\n") && comments.length <= 1) return { text: wrap(flat), comment: comments[0] };
+  return { text: wrap(`${open.trim()}\n${entries.map((entry) => line(inner, entry)).join("\n")}\n${indent}${close.trim()}`) };
 }
 
 function propertyName(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+}
+
+function isCommented(value: unknown): value is CommentedValue {
+  return typeof value === "object" && value !== null && (value as CommentedValue).kind === "commented";
 }
 
 function isSecret(value: unknown): value is SecretValue {
@@ -123,12 +144,14 @@ function isReference(value: unknown): value is ReferenceValue {
 
 function containsSecret(value: unknown): boolean {
   if (isSecret(value)) return true;
+  if (isCommented(value)) return containsSecret(value.value);
   if (typeof value !== "object" || value === null || isReference(value)) return false;
   return Object.values(value).some(containsSecret);
 }
 
 function secretsOf(value: unknown): SecretValue[] {
   if (isSecret(value)) return [value];
+  if (isCommented(value)) return secretsOf(value.value);
   if (typeof value !== "object" || value === null || isReference(value)) return [];
   return Object.values(value).flatMap(secretsOf);
 }
