@@ -108,9 +108,8 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
     for (const { key, entry } of entriesInOrder().filter(({ entry }) => entry.scope === place.scope)) {
       const declaration = declarations[key] as AnyDeclaration;
       const where = place.path === "" ? "the instance" : place.path;
-      let ids: State[];
       try {
-        ids = await entry.find({ path: place.path, client });
+        found.push(...(await readPlace(client, key, entry, place)));
       } catch (error) {
         // A tier or offering without the feature, or a role that cannot read it: say so, go on.
         if (error instanceof ForgeApiError && (error.status === 403 || error.status === 404)) {
@@ -119,23 +118,31 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
         }
         throw error;
       }
-      const operations = new ResourceOperations(declaration, () => client);
-      for (const idState of ids) {
-        const importId = formatId(declaration, idState);
-        const read = await operations.read(importId, {});
-        if (read.id === "") continue; // gone since it was listed
-        const outputs = read.props as State;
-        let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
-        if (entry.present) inputs = await entry.present(inputs, { path: place.path, client });
-        for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, { path: place.path, client })) ?? {})) {
-          const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
-          if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
-        }
-        found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs });
-      }
     }
   }
   return { resources: named(found), skipped, groups, projects, instance: scope.instance };
+}
+
+/** The objects of one entry in one place, read by their import ids. */
+async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptEntry, place: { scope: AdoptScope; path: string }): Promise<Found[]> {
+  const declaration = declarations[key] as AnyDeclaration;
+  const context = { path: place.path, client };
+  const operations = new ResourceOperations(declaration, () => client);
+  const found: Found[] = [];
+  for (const idState of await entry.find(context)) {
+    const importId = formatId(declaration, idState);
+    const read = await operations.read(importId, {});
+    if (read.id === "") continue; // gone since it was listed
+    const outputs = read.props as State;
+    let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
+    if (entry.present) inputs = await entry.present(inputs, context);
+    for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
+      const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
+      if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
+    }
+    found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs });
+  }
+  return found;
 }
 
 /** A copy of `value` with the item at `steps` (object keys, array indexes) replaced. */
@@ -196,9 +203,20 @@ function programInputs(declaration: AnyDeclaration, read: State): State {
   return inputs;
 }
 
-/** A nested list's elements without the fields whose value their meaning fills in anyway
- *  (`groupInheritanceType: 0`, `requiredApprovals: 1`). */
+/** An input without the fields its meaning fills in anyway: an object input's by its
+ *  `normalize`, a nested list's elements' by the collection's meaning (`groupInheritanceType: 0`,
+ *  `requiredApprovals: 1`). */
 function withoutDefaults(declaration: AnyDeclaration, key: string, value: unknown): unknown {
+  const normalize = declaration.normalize?.[key];
+  if (normalize && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    // An object input compared by its meaning: fields the meaning drops (`authorizationType: "rbac"`) go.
+    const kept: State = { ...(value as State) };
+    for (const field of Object.keys(kept)) {
+      const { [field]: _, ...without } = kept;
+      if (isDeepStrictEqual(normalize(without), normalize(kept))) delete kept[field];
+    }
+    return kept;
+  }
   const collection = declaration.collections?.[key];
   if (!collection || !Array.isArray(value)) return value;
   return value.map((element: State) => {

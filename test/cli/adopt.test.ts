@@ -130,6 +130,13 @@ describe("forge-adopt", () => {
     }
   });
 
+  it("goes on past what the token's role cannot read, and says so", async () => {
+    const run = await adopt(["--project", "acme/web"], { FORGE_TOKEN: "forge-dev-token" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/not read: JobTokenScope in acme\/web: .*403/);
+    expect(run.stdout).toContain("new forge.FeatureFlagUserList(");
+  });
+
   it.each([
     [["--group", "acme"], { FORGE_TOKEN: undefined }, 1, "FORGE_TOKEN is not set"],
     [["--group", "acme"], { FORGE_BASE_URL: "" }, 1, "FORGE_BASE_URL is not set"],
