@@ -42,6 +42,16 @@ async function agentChildren(project: string, client: ForgeClient, lookup: Looku
   return found;
 }
 
+/** Protected environments of a project or a group: the same listing and entries at both levels. */
+function protectedEnvironments(scope: "group" | "project", lookup: LookupDeclaration): AdoptEntry {
+  return defineAdopt({
+    scope,
+    find: async ({ path, client }) => (await list(lookup, { [scope]: path }, client)).map((environment) => ({ [scope]: path, name: environment["name"] })),
+    name: (inputs) => `protected ${text(inputs["name"])}`,
+    describe: describeGrantees,
+  });
+}
+
 export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption } = {
   groupLabel: defineAdopt({
     scope: "group",
@@ -103,20 +113,8 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     name: (inputs) => `job token allows group ${text(inputs["targetName"] ?? inputs["targetGroupId"])}`,
     describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, "/groups/:id", Number(inputs["targetGroupId"]), "full_path")) ?? "" }),
   }),
-  projectProtectedEnvironment: defineAdopt({
-    scope: "project",
-    find: async ({ path, client }) =>
-      (await list(lookups.listProjectProtectedEnvironments, { project: path }, client)).map((environment) => ({ project: path, name: environment["name"] })),
-    name: (inputs) => `protected ${text(inputs["name"])}`,
-    describe: describeGrantees,
-  }),
-  groupProtectedEnvironment: defineAdopt({
-    scope: "group",
-    find: async ({ path, client }) =>
-      (await list(lookups.listGroupProtectedEnvironments, { group: path }, client)).map((environment) => ({ group: path, name: environment["name"] })),
-    name: (inputs) => `protected ${text(inputs["name"])}`,
-    describe: describeGrantees,
-  }),
+  projectProtectedEnvironment: protectedEnvironments("project", lookups.listProjectProtectedEnvironments),
+  groupProtectedEnvironment: protectedEnvironments("group", lookups.listGroupProtectedEnvironments),
   featureFlagUserList: defineAdopt({
     scope: "project",
     find: async ({ path, client }) => (await list(lookups.listFeatureFlagUserLists, { project: path }, client)).map((userList) => ({ project: path, iid: userList["iid"] })),
