@@ -196,9 +196,12 @@ async function field(client: ForgeClient, path: string, id: number, key: string)
 }
 
 /** A feature's actor gates by name (`dev`, `acme/web`), as a program writes them; an actor that
- *  no longer resolves keeps the forge's id. */
-async function presentFeatureActors(inputs: State, { client }: { client: ForgeClient }): Promise<State> {
-  const presented: State = { ...inputs };
+ *  no longer resolves keeps the forge's id. A feature without a definition was set with `force`,
+ *  which a change of its gates needs again. */
+async function presentFeatureActors(inputs: State, outputs: State, { client }: { client: ForgeClient }): Promise<State> {
+  // The read state leaves a null definition out.
+  const forced = outputs["definition"] === undefined || outputs["definition"] === null;
+  const presented: State = { ...inputs, ...(forced ? { force: true } : {}) };
   for (const actor of ACTORS) {
     const values = inputs[actor.input];
     if (!Array.isArray(values)) continue;

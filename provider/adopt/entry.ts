@@ -39,8 +39,9 @@ export interface AdoptEntry {
    */
   references?: Partial<Record<string, DeclarationKey>>;
   /** Turns values the forge shows by internal id into what a program names (a feature's
-   *  `User:4` into `dev`); the adoption reads them back by those names. */
-  present?(inputs: State, context: FindContext): Promise<State>;
+   *  `User:4` into `dev`), the adoption reading them back by those names; or adds an input the
+   *  read state implies. `outputs` is the read state. */
+  present?(inputs: State, outputs: State, context: FindContext): Promise<State>;
   /**
    * Comments for inputs that hold an id, by dotted input path (`targetProjectId`,
    * `approvalRules.0.userId`): what the id names (`acme/api`, `olivia`). `outputs` is the read

@@ -135,7 +135,7 @@ async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptE
     if (read.id === "") continue; // gone since it was listed
     const outputs = read.props as State;
     let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
-    if (entry.present) inputs = await entry.present(inputs, context);
+    if (entry.present) inputs = await entry.present(inputs, outputs, context);
     for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
       const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
       if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;

@@ -55,6 +55,8 @@ export async function fillForge(world: World): Promise<string[]> {
   await create("ClusterAgentToken", { project: "acme/api", agentId: agent.body.id, name: "edge", description: "Edge cluster" });
   // Actor gates, which the forge lists by internal id (User:4).
   await create("Feature", { name: "merge_request_dashboard", users: ["dev"], projects: ["acme/web"] });
+  // A gate without a definition on the forge, set with force.
+  await create("Feature", { name: "adopted_experiment", percentageOfActors: 10, force: true });
   await create("GroupLabel", { group: "acme/platform", name: "team::platform", color: "#336699", description: "Owned by the platform team" });
   for (let index = 1; index <= EXTRA_LABELS; index++) {
     const name = `area::${String(index).padStart(3, "0")}`;

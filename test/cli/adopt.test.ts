@@ -79,6 +79,9 @@ describe("forge-adopt", () => {
     // References: a token's agent is the agent resource's output.
     expect(program).toMatch(/const acmeApiAgentEdge = new forge\.ClusterAgent\(/);
     expect(program).toMatch(/agentId: acmeApiAgentEdge\.agentId/);
+    // Actor gates by name, as the program gave them; a gate without a definition keeps force.
+    expect(program).toContain('{ name: "merge_request_dashboard", users: ["dev"], projects: ["acme/web"] }');
+    expect(program).toContain('{ name: "adopted_experiment", percentageOfActors: 10, force: true }');
     // Sections in path order, the instance first.
     const sections = [...program.matchAll(/^\/\/ ((?:Instance|Group|Project)[^-]*) -+$/gm)].map(([, title]) => title!.trim());
     expect(sections).toEqual(["Instance", "Group acme", "Project acme/api", "Group acme/platform", "Project acme/platform/deployer", "Project acme/web"]);
