@@ -118,7 +118,7 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
       for (const resource of adoption.resources) io.stdout(`${resource.declaration.name}\t${resource.name}\t${resource.importId}\n`);
       return 0;
     }
-    const command = scopeArguments({ instance: args.instance, requestedGroups: [...args.group].sort(), requestedProjects: [...args.project].sort() });
+    const command = scopeArguments(scope);
     const program = renderProgram(adoption, command, { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) });
     if (args.out) {
       writeFileSync(args.out, program);

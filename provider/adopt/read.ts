@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
-import { sameValue } from "../engine/compare";
+import { sameValue, unwrapped } from "../engine/compare";
 import { inputKeys, type AnyDeclaration, type State } from "../engine/declaration";
 import { formatId } from "../engine/ids";
 import { ResourceOperations } from "../engine/operations";
@@ -16,7 +16,7 @@ import { adoptEntries } from "./entries";
 import type { AdoptEntry, AdoptScope, DeclarationKey } from "./entry";
 
 /** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */
-export const adoptScopeSchema = z.object({
+const adoptScopeSchema = z.object({
   /** Full paths of groups: each with every subgroup and project below it. */
   groups: z.array(z.string().min(1)).default([]),
   /** Full paths of projects. */
@@ -76,12 +76,9 @@ export interface Skipped {
 }
 
 export interface Adoption {
+  /** In program order: the instance's, then each group's and project's by path. */
   resources: AdoptedResource[];
   skipped: Skipped[];
-  /** Groups and projects read, by full path. */
-  groups: string[];
-  projects: string[];
-  instance: boolean;
 }
 
 /** Every entry in the order of `declarations`, which also orders a scope's resources (a
@@ -120,7 +117,7 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
       }
     }
   }
-  return { resources: named(found), skipped, groups, projects, instance: scope.instance };
+  return { resources: named(found), skipped };
 }
 
 /** The objects of one entry in one place, read by their import ids. */
@@ -248,12 +245,6 @@ function fitted(schema: z.ZodType | undefined, value: unknown): unknown {
   return value;
 }
 
-function unwrapped(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = current.unwrap() as z.ZodType;
-  return current;
-}
-
 /** True when the input at `path` (dotted) may be left out. */
 function optionalAt(declaration: AnyDeclaration, path: string): boolean {
   let schema: z.ZodType | undefined = declaration.inputs;
@@ -342,7 +333,7 @@ function resolveReferences(resource: AdoptedResource, all: AdoptedResource[]): v
 }
 
 /** `acme/web agent production` → `acme-web-agent-production`. */
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

@@ -18,12 +18,13 @@ export interface RenderOptions {
   version: string;
 }
 
-/** The command line that makes the same program, from the adoption's scope. */
-export function scopeArguments(adoption: Pick<Adoption, "instance"> & { requestedGroups: string[]; requestedProjects: string[] }): string {
+/** The scope's arguments in one order (groups, projects, instance; each sorted), so that the
+ *  header does not depend on how the command was typed. */
+export function scopeArguments(scope: { groups: string[]; projects: string[]; instance: boolean }): string {
   return [
-    ...adoption.requestedGroups.map((group) => `--group ${group}`),
-    ...adoption.requestedProjects.map((project) => `--project ${project}`),
-    ...(adoption.instance ? ["--instance"] : []),
+    ...[...scope.groups].sort().map((group) => `--group ${group}`),
+    ...[...scope.projects].sort().map((project) => `--project ${project}`),
+    ...(scope.instance ? ["--instance"] : []),
   ].join(" ");
 }
 
