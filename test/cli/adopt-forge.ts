@@ -55,6 +55,14 @@ export async function fillForge(world: World): Promise<string[]> {
   await create("ClusterAgentToken", { project: "acme/api", agentId: agent.body.id, name: "edge", description: "Edge cluster" });
   // Actor gates, which the forge lists by internal id (User:4).
   await create("Feature", { name: "merge_request_dashboard", users: ["dev"], projects: ["acme/web"] });
+  await create("Feature", { name: "ci_pipeline_fast_start", percentageOfActors: 25, groups: ["acme/platform"], featureGroups: ["beta_testers"] });
+  // Entries naming a subgroup and a user: the program says which in comments.
+  await create("GroupProtectedEnvironment", {
+    group: "acme",
+    name: "production",
+    deployAccessLevels: [{ accessLevel: 40 }, { groupId: world.groupId("acme/platform") }],
+    approvalRules: [{ userId: world.user("olivia").id, requiredApprovals: 2 }],
+  });
   // A gate without a definition on the forge, set with force.
   await create("Feature", { name: "adopted_experiment", percentageOfActors: 10, force: true });
   await create("GroupLabel", { group: "acme/platform", name: "team::platform", color: "#336699", description: "Owned by the platform team" });

@@ -79,6 +79,8 @@ describe("forge-adopt", () => {
     // References: a token's agent is the agent resource's output.
     expect(program).toMatch(/const acmeApiAgentEdge = new forge\.ClusterAgent\(/);
     expect(program).toMatch(/agentId: acmeApiAgentEdge\.agentId/);
+    expect(program).toContain("    deployAccessLevels: [{ accessLevel: 40 }, { groupId: 2 }], // acme/platform\n");
+    expect(program).toContain("    approvalRules: [{ userId: 2, requiredApprovals: 2 }], // olivia\n");
     // Actor gates by name, as the program gave them; a gate without a definition keeps force.
     expect(program).toContain('{ name: "merge_request_dashboard", users: ["dev"], projects: ["acme/web"] }');
     expect(program).toContain('{ name: "adopted_experiment", percentageOfActors: 10, force: true }');
