@@ -151,7 +151,11 @@ function replacedAt(value: unknown, steps: string[], item: unknown): unknown {
   return { ...object, [step]: replacedAt(object[step], rest, item) };
 }
 
-/** Full paths of the groups (with their descendants) and projects in scope, sorted. */
+/**
+ * Full paths of the groups (with their descendants) and projects in scope, sorted. Descendants
+ * are found by path in the listings of every group and project the token sees (the endpoints the
+ * emulator and the spec have): one paged listing each, whatever the number of groups asked for.
+ */
 async function resolveScope(client: ForgeClient, groupPaths: string[], projectPaths: string[]): Promise<{ groups: string[]; projects: string[] }> {
   const groups = new Set<string>();
   const projects = new Set<string>();
