@@ -30,7 +30,7 @@ function isBooleanField(declaration: AnyDeclaration, field: string): boolean {
 }
 
 /** The schema under optional / nullable / default wrappers. */
-function unwrapped(schema: z.ZodType): z.ZodType {
+export function unwrapped(schema: z.ZodType): z.ZodType {
   let current = schema;
   while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
     current = current.unwrap() as z.ZodType;

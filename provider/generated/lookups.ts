@@ -113,6 +113,15 @@ export const listClusterAgentTokens = lookup(l.listClusterAgentTokens);
 export type ListClusterAgentTokensArgs = z.input<typeof l.listClusterAgentTokens.args>;
 
 /**
+ * The URL configuration of a receptive cluster agent (at most one), without its client key.
+ *
+ * `GET /projects/:project/cluster_agents/:agentId/url_configurations`, every page, as an array of records. `await listClusterAgentUrlConfigurations({...})`, or `listClusterAgentUrlConfigurations.output({...})` with Pulumi inputs.
+ */
+export const listClusterAgentUrlConfigurations = lookup(l.listClusterAgentUrlConfigurations);
+/** The arguments of {@link listClusterAgentUrlConfigurations}. */
+export type ListClusterAgentUrlConfigurationsArgs = z.input<typeof l.listClusterAgentUrlConfigurations.args>;
+
+/**
  * The projects on a project's CI/CD job token allowlist (the project itself, always allowed, is not listed).
  *
  * `GET /projects/:project/job_token_scope/allowlist`, every page, as an array of records. `await listJobTokenScopeProjectAllowlist({...})`, or `listJobTokenScopeProjectAllowlist.output({...})` with Pulumi inputs.

@@ -25,4 +25,16 @@ export const clusterAgentLookups = [
     }),
     many: true,
   }),
+  defineLookup({
+    name: "listClusterAgentUrlConfigurations",
+    summary: "The URL configuration of a receptive cluster agent (at most one), without its client key.",
+    route: "GET /projects/:project/cluster_agents/:agentId/url_configurations",
+    args: z.object({
+      /** The project: its id or full path. */
+      project: projectRef,
+      /** The agent's id. */
+      agentId: serverId,
+    }),
+    many: true,
+  }),
 ] as const;

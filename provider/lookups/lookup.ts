@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { clientFor, parseRoute, resolveConnection, type Connection } from "../client";
+import { clientFor, parseRoute, resolveConnection, type Connection, type ForgeClient } from "../client";
 import { fromWire, toSnake } from "../engine/naming";
 import type { ResourceArgs } from "../engine/resource-class";
 
@@ -84,8 +84,11 @@ export function programConnection(): Connection {
   return resolveConnection({ get: (key) => config?.get(key.slice(key.indexOf(":") + 1)) });
 }
 
-/** Runs a lookup with validated arguments: path fields from the template, the rest as query. */
-async function run(declaration: LookupDeclaration, args: Record<string, unknown>): Promise<unknown> {
+/**
+ * Runs a lookup with validated arguments: path fields from the template, the rest as query.
+ * The client defaults to the program's connection; `forge-adopt` passes its own.
+ */
+export async function runLookup(declaration: LookupDeclaration, args: Record<string, unknown>, client?: ForgeClient): Promise<unknown> {
   const parsed = declaration.args.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
@@ -101,15 +104,15 @@ async function run(declaration: LookupDeclaration, args: Record<string, unknown>
   for (const [key, value] of Object.entries(data)) {
     params[inPath.has(key) ? key : toSnake(key)] = value;
   }
-  const client = clientFor(programConnection());
+  const forge = client ?? clientFor(programConnection());
   if (declaration.many) {
     const { pagination, ...rest } = params;
     const keyset = pagination === "keyset" && declaration.keyset
       ? { orderBy: String(rest["order_by"] ?? declaration.keyset.orderBy), sort: (rest["sort"] ?? declaration.keyset.sort) as "asc" | "desc" }
       : undefined;
-    return fromWire(await client.list(path, rest, keyset ? { keyset } : {}));
+    return fromWire(await forge.list(path, rest, keyset ? { keyset } : {}));
   }
-  const response = await client.request(method, path, params);
+  const response = await forge.request(method, path, params);
   const body = response.body;
   if (Buffer.isBuffer(body)) return fileRecord(body, response.headers);
   if (declaration.raw) return typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body);
@@ -128,7 +131,7 @@ function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile
 
 /** The function of a lookup declaration. */
 export function lookup<const L extends LookupDeclaration>(declaration: L): Lookup<L> {
-  const call = (args: z.input<L["args"]>) => run(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
+  const call = (args: z.input<L["args"]>) => runLookup(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
   return Object.assign(call, {
     output: (args: ResourceArgs<L["args"]>) => pulumi.output(args).apply((plain) => call(plain as z.input<L["args"]>)),
   });

@@ -85,6 +85,7 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
       "policies/package.json",
       "dist/cli/forge-emulator.js",
       "dist/cli/forge-drift.js",
+      "dist/cli/forge-adopt.js",
     ]) {
       expect(files, required).toContain(required);
     }
@@ -115,6 +116,11 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
     // The installed bin, on the user's own @pulumi/pulumi (the peer).
     const drift = await execFileAsync(join(project, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });
     expect(drift.stdout).toBe("No drift in stack dev: the forge matches the stack.\n");
+
+    // The installed forge-adopt sees what the stack made (its full run is test/e2e/adopt.test.ts).
+    const adopt = await execFileAsync(join(project, "node_modules", ".bin", "forge-adopt"), ["--project", "acme/web", "--list"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });
+    expect(adopt.stdout).toMatch(/^ClusterAgent\tacme-web-agent-consumer\tacme\/web:\d+$/m);
+    expect(adopt.stdout).toMatch(/^ClusterAgentToken\tacme-web-agent-token-consumer\tacme\/web:\d+:\d+$/m);
 
     const destroy = await stack.destroy();
     expect(destroy.summary.resourceChanges).toMatchObject({ delete: 4 });

@@ -43,9 +43,16 @@ it("lists every page of a listing (more than one page of 100)", async () => {
   expect(await lookups.listBroadcastMessages({})).toHaveLength(105);
 });
 
-it("lists agents, their tokens, allowlists and protected environments", async () => {
+it("lists agents, their tokens and URL configurations, allowlists and protected environments", async () => {
   const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "listed" });
   await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId: agent.body.id, name: "t" });
+  await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", {
+    project: "acme/web",
+    agentId: agent.body.id,
+    url: "grpcs://listed.example.com:443",
+    client_cert: "-----BEGIN CERTIFICATE-----\nC\n-----END CERTIFICATE-----",
+    client_key: "-----BEGIN PRIVATE KEY-----\nK\n-----END PRIVATE KEY-----",
+  });
   await world.api.request("POST", "/projects/:project/job_token_scope/allowlist", { project: "acme/web", target_project_id: world.projectId("acme/api") });
   await world.api.request("POST", "/projects/:project/job_token_scope/groups_allowlist", { project: "acme/web", target_group_id: world.groupId("acme/platform") });
   await world.api.request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "production", deploy_access_levels: [{ access_level: 40 }] });
@@ -55,6 +62,9 @@ it("lists agents, their tokens, allowlists and protected environments", async ()
   const tokens = await lookups.listClusterAgentTokens({ project: "acme/web", agentId: agent.body.id });
   expect(tokens).toEqual([expect.objectContaining({ name: "t", status: "active" })]);
   expect(tokens[0]).not.toHaveProperty("token");
+  const configurations = await lookups.listClusterAgentUrlConfigurations({ project: "acme/web", agentId: agent.body.id });
+  expect(configurations).toEqual([expect.objectContaining({ url: "grpcs://listed.example.com:443" })]);
+  expect(configurations[0]).not.toHaveProperty("clientKey");
   // The allowed projects only: the source project is no entry of its own allowlist.
   const allowed = await lookups.listJobTokenScopeProjectAllowlist({ project: "acme/web" });
   expect(allowed.map((project) => project["pathWithNamespace"])).toEqual(["acme/api"]);

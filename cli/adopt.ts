@@ -1,0 +1,136 @@
+/**
+ * `forge-adopt`: writes the Pulumi program that declares what a forge holds (see `USAGE`). The
+ * reading and writing are in provider/adopt/; this module is the command: arguments, the
+ * connection, where the program goes, exit statuses.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provider/client";
+import { readForge } from "../provider/adopt/read";
+import { renderProgram, scopeArguments } from "../provider/adopt/render";
+
+export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--out <file> [--force]] [--list]
+
+Reads what exists on the forge and writes a Pulumi TypeScript program that declares it, every
+resource with the \`import\` option, so that \`pulumi up\` adopts it without changing anything.
+
+Scope (at least one):
+  --group <path>     a group, with its subgroups and their projects (repeatable)
+  --project <path>   a project (repeatable)
+  --instance         the instance's own objects: broadcast messages, clusters, feature gates
+                     (administrator)
+
+Output:
+  --out <file>       write the program to this file (default: standard output)
+  --force            replace the file if it exists
+  --list             print what would be declared (type, name, import id), write no program
+
+Connection: FORGE_BASE_URL and FORGE_TOKEN (the token is never taken on the command line, so
+it stays out of shell history), and the FORGE_CA_BUNDLE, HTTPS_PROXY, ... settings of the library.
+The same forge gives the same program: nothing in it depends on the time or the stack.
+
+Exit status: 0 done, 1 error (no token, an unreachable forge, a group or project not found),
+2 wrong usage.`;
+
+const argsSchema = z.object({
+  group: z.array(z.string().min(1, "--group needs a group's full path")).default([]),
+  project: z.array(z.string().min(1, "--project needs a project's full path")).default([]),
+  instance: z.boolean().default(false),
+  out: z.string().min(1, "--out needs a file name").optional(),
+  force: z.boolean().default(false),
+  list: z.boolean().default(false),
+  help: z.boolean().default(false),
+});
+
+/** Where the command writes; a test passes its own. */
+export interface AdoptIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+const processIo: AdoptIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+};
+
+/** A mistake in the command line: exit status 2, with the usage. */
+class UsageError extends Error {}
+
+function parse(argv: string[]): z.output<typeof argsSchema> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        group: { type: "string", multiple: true },
+        project: { type: "string", multiple: true },
+        instance: { type: "boolean" },
+        out: { type: "string" },
+        force: { type: "boolean" },
+        list: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const parsed = argsSchema.safeParse(values);
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  const args = parsed.data;
+  if (!args.help && args.group.length === 0 && args.project.length === 0 && !args.instance) {
+    throw new UsageError("say what to adopt: --group, --project or --instance");
+  }
+  if (args.force && !args.out) throw new UsageError("--force goes with --out");
+  if (args.list && args.out) throw new UsageError("--list writes no program: leave out --out");
+  return args;
+}
+
+/** Runs the command; resolves to the exit status. */
+export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Promise<number> {
+  let args: z.output<typeof argsSchema>;
+  try {
+    args = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`forge-adopt: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    if (args.out && existsSync(args.out) && !args.force) throw new Error(`${args.out} exists: pass --force to replace it`);
+    for (const name of ["FORGE_BASE_URL", "FORGE_TOKEN"]) {
+      if (!io.env[name]) throw new Error(`${name} is not set: export FORGE_BASE_URL (the forge's address) and FORGE_TOKEN (a token that can read the scope; an administrator's for --instance)`);
+    }
+    const connection = resolveConnection(undefined, io.env);
+    const client = clientFor(connection);
+    const scope = { groups: args.group, projects: args.project, instance: args.instance };
+    const adoption = await readForge(client, scope);
+    for (const skipped of adoption.skipped) io.stderr(`forge-adopt: not read: ${skipped.what}: ${skipped.reason}\n`);
+    if (args.list) {
+      for (const resource of adoption.resources) io.stdout(`${resource.declaration.name}\t${resource.name}\t${resource.importId}\n`);
+      return 0;
+    }
+    const command = scopeArguments(scope);
+    const program = renderProgram(adoption, command, { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) });
+    if (args.out) {
+      writeFileSync(args.out, program);
+      io.stderr(`forge-adopt: wrote ${adoption.resources.length} resources to ${args.out}\n`);
+    } else {
+      io.stdout(program);
+    }
+    return 0;
+  } catch (error) {
+    io.stderr(`forge-adopt: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await closeClients();
+  }
+}

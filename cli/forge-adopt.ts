@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+/**
+ * `npx forge-adopt --group <path> | --project <path> | --instance [--out <file>] [--list]`: writes
+ * the Pulumi program that declares what the forge holds, every resource with the `import`
+ * option. Exit 0 done, 1 error, 2 wrong usage. Logic: cli/adopt.ts.
+ */
+import { runAdoptCli } from "./adopt";
+
+runAdoptCli(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    console.error(`forge-adopt: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,216 @@
+/**
+ * What `forge-adopt` knows of each resource: where its objects are and what to call them, one
+ * entry per key of `declarations` (provider/resources/index.ts), or an exemption with its reason.
+ * `test/unit/adopt-coverage.test.ts` fails for a declaration that has neither.
+ *
+ * An entry is small because the rest comes from the declaration: each object found is read by its
+ * import id through the declaration's read (as the `import` option does), its inputs are what that
+ * read gives, trimmed to the input schema, without the values a dropped input resets to.
+ */
+import { isNotFound, type ForgeClient } from "../client";
+import type { State } from "../engine/declaration";
+import { runLookup, type ForgeRecord, type LookupDeclaration } from "../lookups/lookup";
+import { lookupDeclarations as lookups } from "../lookups/registry";
+import { defineAdopt, type AdoptEntry, type AdoptExemption, type DeclarationKey } from "./entry";
+
+/** Every record of a listing lookup. */
+async function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
+  return (await runLookup(lookup, args, client)) as ForgeRecord[];
+}
+
+/** The record of a single-object lookup, or undefined when the forge has none (404). */
+async function one(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord | undefined> {
+  try {
+    return (await runLookup(lookup, args, client)) as ForgeRecord;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+const text = (value: unknown): string => (value === undefined || value === null ? "" : String(value));
+
+/** The agents of a project with, for each, the ids of what hangs below it. */
+async function agentChildren(project: string, client: ForgeClient, lookup: LookupDeclaration, idField: string): Promise<State[]> {
+  const agents = await list(lookups.listClusterAgents, { project }, client);
+  const found: State[] = [];
+  for (const agent of agents) {
+    for (const record of await list(lookup, { project, agentId: agent["id"] }, client)) {
+      found.push({ project, agentId: agent["id"], [idField]: record["id"] });
+    }
+  }
+  return found;
+}
+
+/** Protected environments of a project or a group: the same listing and entries at both levels. */
+function protectedEnvironments(scope: "group" | "project", lookup: LookupDeclaration): AdoptEntry {
+  return defineAdopt({
+    scope,
+    find: async ({ path, client }) => (await list(lookup, { [scope]: path }, client)).map((environment) => ({ [scope]: path, name: environment["name"] })),
+    name: (inputs) => `protected ${text(inputs["name"])}`,
+    describe: describeGrantees,
+  });
+}
+
+export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption } = {
+  groupLabel: defineAdopt({
+    scope: "group",
+    // The group's own labels: an ancestor's are adopted with the ancestor.
+    find: async ({ path, client }) =>
+      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client)).map((label) => ({ group: path, labelId: label["id"] })),
+    name: (inputs) => `label ${text(inputs["name"])}`,
+  }),
+  groupLabelSubscription: defineAdopt({
+    scope: "group",
+    // The token's user's own subscriptions: the resource subscribes whoever runs the program.
+    find: async ({ path, client }) =>
+      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client))
+        .filter((label) => label["subscribed"] === true)
+        .map((label) => ({ group: path, labelId: label["id"] })),
+    name: (inputs) => `label ${text(inputs["labelName"] ?? inputs["labelId"])} subscription`,
+    references: { labelId: "groupLabel" },
+  }),
+  broadcastMessage: defineAdopt({
+    scope: "instance",
+    find: async ({ client }) => (await list(lookups.listBroadcastMessages, {}, client)).map((message) => ({ messageId: message["id"] })),
+    // The message's first words that say something: "Planned maintenance of the clusters" → planned-maintenance-clusters.
+    name: (inputs) => `broadcast ${text(inputs["message"]).split(/\s+/).filter((word) => word.replace(/\W/g, "").length > 3).slice(0, 3).join(" ")}`,
+  }),
+  clusterAgent: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) => (await list(lookups.listClusterAgents, { project: path }, client)).map((agent) => ({ project: path, agentId: agent["id"] })),
+    name: (inputs) => `agent ${text(inputs["name"])}`,
+  }),
+  clusterAgentToken: defineAdopt({
+    scope: "project",
+    find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentTokens, "tokenId"),
+    name: (inputs) => `agent token ${text(inputs["name"])}`,
+    references: { agentId: "clusterAgent" },
+  }),
+  clusterAgentUrlConfiguration: defineAdopt({
+    scope: "project",
+    find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentUrlConfigurations, "urlConfigurationId"),
+    name: (inputs) => `agent url ${text(inputs["url"]).replace(/^grpcs?:\/\//, "").replace(/:\d+$/, "")}`,
+    references: { agentId: "clusterAgent" },
+  }),
+  jobTokenScope: defineAdopt({
+    scope: "project",
+    // Every project has one: its setting is what the project shows today.
+    find: async ({ path }) => [{ project: path }],
+    name: () => "job token scope",
+  }),
+  jobTokenScopeProjectAllowlistEntry: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) =>
+      (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({ project: path, targetProjectId: target["id"] })),
+    name: (inputs) => `job token allows ${text(inputs["targetPathWithNamespace"] ?? inputs["targetProjectId"])}`,
+    describe: async (_inputs, outputs) => ({ targetProjectId: text(outputs["targetPathWithNamespace"]) }),
+  }),
+  jobTokenScopeGroupAllowlistEntry: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) =>
+      (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({ project: path, targetGroupId: target["id"] })),
+    name: (inputs) => `job token allows group ${text(inputs["targetName"] ?? inputs["targetGroupId"])}`,
+    describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, "/groups/:id", Number(inputs["targetGroupId"]), "full_path")) ?? "" }),
+  }),
+  projectProtectedEnvironment: protectedEnvironments("project", lookups.listProjectProtectedEnvironments),
+  groupProtectedEnvironment: protectedEnvironments("group", lookups.listGroupProtectedEnvironments),
+  featureFlagUserList: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) => (await list(lookups.listFeatureFlagUserLists, { project: path }, client)).map((userList) => ({ project: path, iid: userList["iid"] })),
+    name: (inputs) => `user list ${text(inputs["name"])}`,
+  }),
+  virtualRegistryCleanupPolicy: defineAdopt({
+    scope: "group",
+    // Top-level groups only; a group without one answers 404.
+    find: async ({ path, client }) =>
+      path.includes("/") ? [] : (await one(lookups.getVirtualRegistryCleanupPolicy, { group: path }, client)) ? [{ group: path }] : [],
+    name: () => "registry cleanup",
+  }),
+  errorTrackingSettings: defineAdopt({
+    scope: "project",
+    // A project that never had error tracking has no settings (404).
+    find: async ({ path, client }) => ((await one(lookups.getErrorTrackingSettings, { project: path }, client)) ? [{ project: path }] : []),
+    name: () => "error tracking",
+  }),
+  errorTrackingClientKey: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) => (await list(lookups.listErrorTrackingClientKeys, { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
+    name: (inputs) => `error tracking key ${text(inputs["keyId"])}`,
+  }),
+  repositoryStorageMove: {
+    exempt: "an asynchronous one-off: a move that happened is history, not configuration to keep declared (and deleting one cannot undo it)",
+  },
+  instanceCluster: defineAdopt({
+    scope: "instance",
+    find: async ({ client }) => (await list(lookups.listInstanceClusters, {}, client)).map((cluster) => ({ clusterId: cluster["id"] })),
+    name: (inputs) => `cluster ${text(inputs["name"])}`,
+    describe: async (inputs, _outputs, { client }): Promise<Record<string, string>> =>
+      inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, "/projects/:id", Number(inputs["managementProjectId"]), "path_with_namespace")) ?? "" },
+  }),
+  feature: defineAdopt({
+    scope: "instance",
+    find: async ({ client }) => (await list(lookups.listFeatures, {}, client)).map((feature) => ({ name: feature["name"] })),
+    name: (inputs) => `feature ${text(inputs["name"])}`,
+    present: presentFeatureActors,
+  }),
+};
+
+/** Who the entries of a protected environment name: user ids as usernames, group ids as paths. */
+async function describeGrantees(inputs: State, _outputs: State, { client }: { client: ForgeClient }): Promise<Record<string, string>> {
+  const comments: Record<string, string> = {};
+  for (const list of ["deployAccessLevels", "approvalRules"]) {
+    const entries = inputs[list];
+    if (!Array.isArray(entries)) continue;
+    for (const [index, entry] of (entries as State[]).entries()) {
+      if (typeof entry["userId"] === "number") comments[`${list}.${index}.userId`] = (await username(client, entry["userId"])) ?? "";
+      if (typeof entry["groupId"] === "number") comments[`${list}.${index}.groupId`] = (await field(client, "/groups/:id", entry["groupId"], "full_path")) ?? "";
+    }
+  }
+  return comments;
+}
+
+/** The actor kinds of a feature gate: input, the prefix of the forge's ids, and how to name one. */
+const ACTORS: { input: string; prefix: string; name: (id: number, client: ForgeClient) => Promise<string | undefined> }[] = [
+  { input: "users", prefix: "User", name: (id, client) => username(client, id) },
+  { input: "groups", prefix: "Group", name: (id, client) => field(client, "/groups/:id", id, "full_path") },
+  { input: "namespaces", prefix: "Namespace", name: async (id, client) => (await field(client, "/groups/:id", id, "full_path")) ?? (await username(client, id)) },
+  { input: "projects", prefix: "Project", name: (id, client) => field(client, "/projects/:id", id, "path_with_namespace") },
+  { input: "repositories", prefix: "Repository", name: (id, client) => field(client, "/projects/:id", id, "path_with_namespace") },
+];
+
+async function username(client: ForgeClient, id: number): Promise<string | undefined> {
+  const users = await client.list<Record<string, unknown>>("/users", {});
+  const name = users.find((user) => user["id"] === id)?.["username"];
+  return typeof name === "string" ? name : undefined;
+}
+
+async function field(client: ForgeClient, path: string, id: number, key: string): Promise<string | undefined> {
+  try {
+    const value = (await client.request<Record<string, unknown>>("GET", path, { id })).body[key];
+    return typeof value === "string" ? value : undefined;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** A feature's actor gates by name (`dev`, `acme/web`), as a program writes them; an actor that
+ *  no longer resolves keeps the forge's id. A feature without a definition was set with `force`,
+ *  which a change of its gates needs again. */
+async function presentFeatureActors(inputs: State, outputs: State, { client }: { client: ForgeClient }): Promise<State> {
+  // The read state leaves a null definition out.
+  const forced = outputs["definition"] === undefined || outputs["definition"] === null;
+  const presented: State = { ...inputs, ...(forced ? { force: true } : {}) };
+  for (const actor of ACTORS) {
+    const values = inputs[actor.input];
+    if (!Array.isArray(values)) continue;
+    const names: string[] = [];
+    for (const value of values) {
+      const match = new RegExp(`^${actor.prefix}:(\\d+)$`).exec(String(value));
+      names.push((match ? await actor.name(Number(match[1]), client) : undefined) ?? String(value));
+    }
+    presented[actor.input] = names;
+  }
+  return presented;
+}

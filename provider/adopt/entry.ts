@@ -1,0 +1,61 @@
+import type { ForgeClient } from "../client";
+import type { State } from "../engine/declaration";
+import type { declarations } from "../resources";
+
+/** The key of a declaration in `provider/resources/index.ts` (`groupLabel`). */
+export type DeclarationKey = keyof typeof declarations;
+
+/** Where the objects of a resource live: in a group, in a project, or on the instance. */
+export type AdoptScope = "group" | "project" | "instance";
+
+/** What an entry's `find` gets: where to look, and the administrator's client for what no lookup reads. */
+export interface FindContext {
+  /** The group's or project's full path (`acme/web`); empty for the instance. */
+  path: string;
+  client: ForgeClient;
+}
+
+/**
+ * How `forge-adopt` finds the existing objects of one resource and names them. What each object's
+ * inputs are is not here: the generator reads every object by its import id through the
+ * declaration's own read (the path the `import` option takes), so an entry only says where the
+ * objects are.
+ */
+export interface AdoptEntry {
+  scope: AdoptScope;
+  /**
+   * The objects of this resource in one group, project or the instance, each as the state
+   * fields of its import id (`{ group, labelId }`): the generator forms the id and reads it.
+   * Usually one lookup. A 404 for the whole listing means "none here".
+   */
+  find(context: FindContext): Promise<State[]>;
+  /** A few words that tell the object apart within its group or project, for its names: the
+   *  label's name, the agent's name. Empty for a one-per-scope setting. */
+  name(inputs: State): string;
+  /**
+   * Inputs that are another adopted resource's output, by the key of that resource's
+   * declaration: `{ agentId: "clusterAgent" }`. The target is the resource whose import id this
+   * object's inputs form with the target's id parts; its output of the same name is used.
+   */
+  references?: Partial<Record<string, DeclarationKey>>;
+  /** Turns values the forge shows by internal id into what a program names (a feature's
+   *  `User:4` into `dev`), the adoption reading them back by those names; or adds an input the
+   *  read state implies. `outputs` is the read state. */
+  present?(inputs: State, outputs: State, context: FindContext): Promise<State>;
+  /**
+   * Comments for inputs that hold an id, by dotted input path (`targetProjectId`,
+   * `approvalRules.0.userId`): what the id names (`acme/api`, `olivia`). `outputs` is the read
+   * state, which often says it already (an allowlist entry's `targetPathWithNamespace`).
+   */
+  describe?(inputs: State, outputs: State, context: FindContext): Promise<Record<string, string>>;
+}
+
+/** A declaration the generator does not adopt, and why. */
+export interface AdoptExemption {
+  exempt: string;
+}
+
+/** Identity function that keeps an entry's types. */
+export function defineAdopt(entry: AdoptEntry): AdoptEntry {
+  return entry;
+}

@@ -1,0 +1,352 @@
+/**
+ * Reading a scope of the forge into resources to declare: each entry finds the objects, each
+ * object is read by its import id through its declaration (the read the `import` option does),
+ * and its inputs are trimmed to what a program writes. Only GET requests are sent.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
+import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
+import { sameValue, unwrapped } from "../engine/compare";
+import { inputKeys, type AnyDeclaration, type State } from "../engine/declaration";
+import { formatId } from "../engine/ids";
+import { ResourceOperations } from "../engine/operations";
+import { getPath, withPath } from "../engine/paths";
+import { declarations } from "../resources";
+import { adoptEntries } from "./entries";
+import type { AdoptEntry, AdoptScope, DeclarationKey } from "./entry";
+
+/** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */
+const adoptScopeSchema = z.object({
+  /** Full paths of groups: each with every subgroup and project below it. */
+  groups: z.array(z.string().min(1)).default([]),
+  /** Full paths of projects. */
+  projects: z.array(z.string().min(1)).default([]),
+  /** The instance-level objects an administrator owns (broadcast messages, clusters, features). */
+  instance: z.boolean().default(false),
+});
+export type AdoptScopeInput = z.input<typeof adoptScopeSchema>;
+
+/** A value the program reads from the stack config instead of holding it. */
+export interface SecretValue {
+  kind: "secret";
+  /** The stack config key. */
+  key: string;
+  /** The input's path (`clientKey`, `platformVendorAttributes.token`). */
+  path: string;
+  /** True when the forge never returns it (write-only). */
+  writeOnly: boolean;
+}
+
+/** A value with what it names, written as a comment after it (`targetProjectId: 2, // acme/api`). */
+export interface CommentedValue {
+  kind: "commented";
+  value: unknown;
+  comment: string;
+}
+
+/** An input that is another resource's output. */
+export interface ReferenceValue {
+  kind: "reference";
+  /** The target's logical name, and its output. */
+  target: string;
+  output: string;
+}
+
+/** One object of the forge, as it will be declared. */
+export interface AdoptedResource {
+  key: DeclarationKey;
+  declaration: AnyDeclaration;
+  scope: AdoptScope;
+  /** The group's or project's full path; empty for the instance. */
+  path: string;
+  importId: string;
+  /** The Pulumi logical name, unique in the program. */
+  name: string;
+  /** Inputs as a program writes them: plain values, {@link SecretValue}s, {@link ReferenceValue}s,
+   *  {@link CommentedValue}s. */
+  inputs: State;
+  /** True when another resource refers to this one (it needs a variable). */
+  referenced: boolean;
+}
+
+/** A place or type the generator could not read, with the forge's answer. */
+export interface Skipped {
+  what: string;
+  reason: string;
+}
+
+export interface Adoption {
+  /** In program order: the instance's, then each group's and project's by path. */
+  resources: AdoptedResource[];
+  skipped: Skipped[];
+}
+
+/** Every entry in the order of `declarations`, which also orders a scope's resources (a
+ *  reference's target comes before the resources that refer to it). */
+function entriesInOrder(): { key: DeclarationKey; entry: AdoptEntry }[] {
+  return (Object.keys(declarations) as DeclarationKey[]).flatMap((key) => {
+    const entry = adoptEntries[key];
+    return entry && "find" in entry ? [{ key, entry }] : [];
+  });
+}
+
+/** Reads the scope. Throws when a group or project named in it does not exist. */
+export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput): Promise<Adoption> {
+  const scope = adoptScopeSchema.parse(scopeInput);
+  const { groups, projects } = await resolveScope(client, scope.groups, scope.projects);
+  const places: { scope: AdoptScope; path: string }[] = [
+    ...(scope.instance ? [{ scope: "instance" as const, path: "" }] : []),
+    ...groups.map((path) => ({ scope: "group" as const, path })),
+    ...projects.map((path) => ({ scope: "project" as const, path })),
+  ];
+  const found: Found[] = [];
+  const skipped: Skipped[] = [];
+  for (const place of places) {
+    for (const { key, entry } of entriesInOrder().filter(({ entry }) => entry.scope === place.scope)) {
+      const declaration = declarations[key] as AnyDeclaration;
+      const where = place.path === "" ? "the instance" : place.path;
+      try {
+        found.push(...(await readPlace(client, key, entry, place)));
+      } catch (error) {
+        // A tier or offering without the feature, or a role that cannot read it: say so, go on.
+        if (error instanceof ForgeApiError && (error.status === 403 || error.status === 404)) {
+          skipped.push({ what: `${declaration.name} in ${where}`, reason: error.message });
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+  return { resources: named(found), skipped };
+}
+
+/** The objects of one entry in one place, read by their import ids. */
+async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptEntry, place: { scope: AdoptScope; path: string }): Promise<Found[]> {
+  const declaration = declarations[key] as AnyDeclaration;
+  const context = { path: place.path, client };
+  const operations = new ResourceOperations(declaration, () => client);
+  const found: Found[] = [];
+  for (const idState of await entry.find(context)) {
+    const importId = formatId(declaration, idState);
+    const read = await operations.read(importId, {});
+    if (read.id === "") continue; // gone since it was listed
+    const outputs = read.props as State;
+    let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
+    if (entry.present) inputs = await entry.present(inputs, outputs, context);
+    for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
+      const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
+      if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
+    }
+    found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs });
+  }
+  return found;
+}
+
+/** A copy of `value` with the item at `steps` (object keys, array indexes) replaced. */
+function replacedAt(value: unknown, steps: string[], item: unknown): unknown {
+  if (steps.length === 0) return item;
+  const [step, ...rest] = steps as [string, ...string[]];
+  if (Array.isArray(value)) return value.map((element, index) => (String(index) === step ? replacedAt(element, rest, item) : element));
+  const object = value as Record<string, unknown>;
+  return { ...object, [step]: replacedAt(object[step], rest, item) };
+}
+
+/**
+ * Full paths of the groups (with their descendants) and projects in scope, sorted. Descendants
+ * are found by path in the listings of every group and project the token sees (the endpoints the
+ * emulator and the spec have): one paged listing each, whatever the number of groups asked for.
+ */
+async function resolveScope(client: ForgeClient, groupPaths: string[], projectPaths: string[]): Promise<{ groups: string[]; projects: string[] }> {
+  const groups = new Set<string>();
+  const projects = new Set<string>();
+  if (groupPaths.length > 0) {
+    const roots = await Promise.all(groupPaths.map((path) => fullPath(client, "/groups/:group", { group: path }, "full_path", `group ${path}`)));
+    const allGroups = await client.list<Record<string, unknown>>("/groups", { all_available: true });
+    const allProjects = await client.list<Record<string, unknown>>("/projects", {});
+    const below = (path: string) => roots.some((root) => path === root || path.startsWith(`${root}/`));
+    for (const group of allGroups) if (typeof group["full_path"] === "string" && below(group["full_path"])) groups.add(group["full_path"]);
+    for (const root of roots) groups.add(root);
+    for (const project of allProjects) {
+      const path = project["path_with_namespace"];
+      if (typeof path === "string" && roots.some((root) => path.startsWith(`${root}/`))) projects.add(path);
+    }
+  }
+  for (const path of projectPaths) projects.add(await fullPath(client, "/projects/:project", { project: path }, "path_with_namespace", `project ${path}`));
+  return { groups: [...groups].sort(), projects: [...projects].sort() };
+}
+
+async function fullPath(client: ForgeClient, route: string, params: Record<string, unknown>, field: string, what: string): Promise<string> {
+  try {
+    const record = (await client.request<Record<string, unknown>>("GET", route, params)).body;
+    return String(record[field]);
+  } catch (error) {
+    if (isNotFound(error)) throw new Error(`${what} was not found (or the token cannot see it)`);
+    throw error;
+  }
+}
+
+/**
+ * The inputs a program writes for what the read gave: only the schema's fields (nested entries
+ * lose the server's ids and descriptions), no nulls, and no optional input whose value is the
+ * one dropping it resets to (a label that is not archived, a broadcast's default theme), as a
+ * person leaves those out. Write-only and secret inputs become stack config reads.
+ */
+function programInputs(declaration: AnyDeclaration, read: State): State {
+  const inputs: State = {};
+  for (const key of inputKeys(declaration)) {
+    const value = withoutDefaults(declaration, key, fitted(declaration.inputs.shape[key] as z.ZodType, read[key]));
+    if (value === undefined) continue;
+    const reset = declaration.resets?.[key];
+    const resetValue = typeof reset === "function" ? (reset as (state: State) => unknown)(read) : reset;
+    if (key in (declaration.resets ?? {}) && resetValue !== undefined && sameValue(declaration, key, value, resetValue)) continue;
+    inputs[key] = value;
+  }
+  return inputs;
+}
+
+/** An input without the fields its meaning fills in anyway: an object input's by its
+ *  `normalize`, a nested list's elements' by the collection's meaning (`groupInheritanceType: 0`,
+ *  `requiredApprovals: 1`). */
+function withoutDefaults(declaration: AnyDeclaration, key: string, value: unknown): unknown {
+  const normalize = declaration.normalize?.[key];
+  if (normalize && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    // An object input compared by its meaning: fields the meaning drops (`authorizationType: "rbac"`) go.
+    const kept: State = { ...(value as State) };
+    for (const field of Object.keys(kept)) {
+      const { [field]: _, ...without } = kept;
+      if (isDeepStrictEqual(normalize(without), normalize(kept))) delete kept[field];
+    }
+    return kept;
+  }
+  const collection = declaration.collections?.[key];
+  if (!collection || !Array.isArray(value)) return value;
+  return value.map((element: State) => {
+    const kept = { ...element };
+    for (const field of Object.keys(element)) {
+      const { [field]: _, ...without } = kept;
+      if (isDeepStrictEqual(collection.meaning(without), collection.meaning(kept)) && collection.key(without) === collection.key(kept)) delete kept[field];
+    }
+    return kept;
+  });
+}
+
+/** A value cut to its schema: object fields it does not declare and nulls left out. */
+function fitted(schema: z.ZodType | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  const inner = schema ? unwrapped(schema) : undefined;
+  if (Array.isArray(value)) {
+    const element = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : undefined;
+    return value.map((item) => fitted(element, item)).filter((item) => item !== undefined);
+  }
+  if (typeof value === "object" && inner instanceof z.ZodObject) {
+    const result: State = {};
+    for (const [field, fieldSchema] of Object.entries(inner.shape)) {
+      const item = fitted(fieldSchema as z.ZodType, (value as State)[field]);
+      if (item !== undefined) result[field] = item;
+    }
+    return result;
+  }
+  return value;
+}
+
+/** True when the input at `path` (dotted) may be left out. */
+function optionalAt(declaration: AnyDeclaration, path: string): boolean {
+  let schema: z.ZodType | undefined = declaration.inputs;
+  for (const part of path.split(".")) {
+    const object: z.ZodType | undefined = schema ? unwrapped(schema) : undefined;
+    schema = object instanceof z.ZodObject ? (object.shape[part] as z.ZodType | undefined) : undefined;
+  }
+  return schema === undefined || schema.safeParse(undefined).success;
+}
+
+/** Names, secrets and references, once every object is known. */
+type Found = Omit<AdoptedResource, "name" | "referenced"> & { outputs: State };
+
+function named(found: Found[]): AdoptedResource[] {
+  const taken = new Set<string>();
+  const resources: AdoptedResource[] = [];
+  // Within a place, by declaration order (targets first), then name.
+  const order = Object.keys(declarations);
+  const items = found.map((item) => {
+    const entry = adoptEntries[item.key] as AdoptEntry;
+    const words = entry.name({ ...item.outputs, ...item.inputs });
+    return { ...item, base: slug(`${item.path} ${words}`) || slug(item.declaration.name) };
+  });
+  items.sort((a, b) => placeOrder(a) - placeOrder(b) || a.path.localeCompare(b.path) || order.indexOf(a.key) - order.indexOf(b.key) || a.base.localeCompare(b.base) || a.importId.localeCompare(b.importId));
+  for (const item of items) {
+    let name = item.base;
+    for (let n = 2; taken.has(name); n++) name = `${item.base}-${n}`;
+    taken.add(name);
+    resources.push({ key: item.key, declaration: item.declaration, scope: item.scope, path: item.path, importId: item.importId, name, inputs: item.inputs, referenced: false });
+  }
+  for (const resource of resources) {
+    resource.inputs = withSecrets(resource);
+    resolveReferences(resource, resources);
+  }
+  return resources;
+}
+
+const placeOrder = (item: { scope: AdoptScope }) => (item.scope === "instance" ? 0 : 1);
+
+function withSecrets(resource: AdoptedResource): State {
+  const { declaration } = resource;
+  const read = resource.inputs;
+  let inputs = read;
+  const inputSet = new Set(inputKeys(declaration));
+  const secretPaths = [
+    ...(declaration.secretOutputs ?? []).filter((key) => inputSet.has(key)).map((path) => ({ path, writeOnly: false })),
+    ...(declaration.writeOnly ?? []).map((path) => ({ path, writeOnly: true })),
+  ];
+  for (const { path, writeOnly } of secretPaths) {
+    const present = getPath(read, path) !== undefined;
+    const parent = path.includes(".") ? getPath(read, path.slice(0, path.lastIndexOf("."))) : read;
+    // A write-only value is needed when the program must hold it: a required one (inside an
+    // object the forge shows), or one the input rules ask for (a client key with its certificate).
+    const needed = present || (writeOnly && parent !== undefined && (!optionalAt(declaration, path) || askedFor(declaration, path, read)));
+    if (!needed) continue;
+    const secret: SecretValue = { kind: "secret", key: camel(`${resource.name} ${path.slice(path.lastIndexOf(".") + 1)}`), path, writeOnly };
+    inputs = withPath(inputs, path, secret) as State;
+  }
+  return inputs;
+}
+
+/** True when the input rules, given what was read, report `path` missing (a cross-field rule). */
+function askedFor(declaration: AnyDeclaration, path: string, read: State): boolean {
+  const result = declaration.inputs.safeParse(read);
+  return !result.success && result.error.issues.some((issue: z.core.$ZodIssue) => issue.path.join(".") === path);
+}
+
+function resolveReferences(resource: AdoptedResource, all: AdoptedResource[]): void {
+  const entry = adoptEntries[resource.key] as AdoptEntry;
+  for (const [input, targetKey] of Object.entries(entry.references ?? {})) {
+    if (!targetKey || resource.inputs[input] === undefined) continue;
+    const targetDeclaration = declarations[targetKey] as AnyDeclaration;
+    let targetId: string;
+    try {
+      targetId = formatId(targetDeclaration, resource.inputs);
+    } catch {
+      continue;
+    }
+    const target = all.find((candidate) => candidate.key === targetKey && candidate.importId === targetId);
+    if (!target) continue;
+    if (all.indexOf(target) > all.indexOf(resource)) throw new Error(`forge-adopt: ${resource.declaration.name} refers to ${target.declaration.name}, which is declared after it`);
+    target.referenced = true;
+    const reference: ReferenceValue = { kind: "reference", target: target.name, output: input };
+    resource.inputs[input] = reference;
+  }
+}
+
+/** `acme/web agent production` → `acme-web-agent-production`. */
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/** `acme-web agent` → `acmeWebAgent`; a leading digit gets a prefix. */
+export function camel(text: string): string {
+  const words = text.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
+  const joined = words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+  return /^[0-9]/.test(joined) ? `r${joined}` : joined;
+}

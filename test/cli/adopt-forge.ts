@@ -1,0 +1,74 @@
+/**
+ * A forge filled out of band for the forge-adopt tests: every resource the generator adopts,
+ * made from the contract suite's fixture rows through the engine in this process (no Pulumi,
+ * no stack), a few hand-made objects the rows lack (an agent with mutual TLS, a feature gate
+ * for named actors), and hundreds of labels so that every listing crosses pages.
+ */
+import type { State } from "../../provider/engine/declaration";
+import { ResourceOperations } from "../../provider/engine/operations";
+import { adoptEntries } from "../../provider/adopt/entries";
+import type { DeclarationKey } from "../../provider/adopt/entry";
+import { declarations } from "../../provider/resources";
+import { fixtures } from "../contract/fixtures";
+import type { World } from "../contract/world";
+
+/** Client certificate and key of the mutual-TLS URL configuration (not real key material). */
+export const CLIENT_CERT = "-----BEGIN CERTIFICATE-----\nMIIBadopt\n-----END CERTIFICATE-----";
+export const CLIENT_KEY = "-----BEGIN PRIVATE KEY-----\nMIIEadopt\n-----END PRIVATE KEY-----";
+/** The instance cluster's token, as the cluster fixture row sets it. */
+export const CLUSTER_TOKEN = "cluster-token";
+
+/** The value of each secret the generated program reads, by the input path it stands for. */
+export const SECRET_VALUES: Record<string, string> = {
+  clientKey: CLIENT_KEY,
+  clientCert: CLIENT_CERT,
+  "platformVendorAttributes.token": CLUSTER_TOKEN,
+};
+
+/** How many extra labels `fillForge` makes in `acme` (more than a page of 100, three times). */
+export const EXTRA_LABELS = 300;
+
+/** Fills the forge; returns the declaration names it made objects of. */
+export async function fillForge(world: World): Promise<string[]> {
+  const made: string[] = [];
+  const create = async (key: string, inputs: State) => {
+    const declaration = fixtures.find((fixture) => fixture.declaration.name === key)?.declaration;
+    if (!declaration) throw new Error(`no fixture for ${key}`);
+    await new ResourceOperations(declaration, () => world.api).create(inputs);
+  };
+  for (const fixture of fixtures) {
+    const key = (Object.keys(declarations) as DeclarationKey[]).find((name) => declarations[name] === fixture.declaration);
+    const entry = key && adoptEntries[key];
+    if (!entry || "exempt" in entry) continue;
+    await create(fixture.declaration.name, await fixture.inputs(world));
+    made.push(fixture.declaration.name);
+  }
+  // Mutual TLS: a certificate the forge shows and a key it never returns.
+  const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/api", name: "edge" });
+  await create("ClusterAgentUrlConfiguration", {
+    project: "acme/api",
+    agentId: agent.body.id,
+    url: "grpcs://edge.example.com:443",
+    clientCert: CLIENT_CERT,
+    clientKey: CLIENT_KEY,
+  });
+  await create("ClusterAgentToken", { project: "acme/api", agentId: agent.body.id, name: "edge", description: "Edge cluster" });
+  // Actor gates, which the forge lists by internal id (User:4).
+  await create("Feature", { name: "merge_request_dashboard", users: ["dev"], projects: ["acme/web"] });
+  await create("Feature", { name: "ci_pipeline_fast_start", percentageOfActors: 25, groups: ["acme/platform"], featureGroups: ["beta_testers"] });
+  // Entries naming a subgroup and a user: the program says which in comments.
+  await create("GroupProtectedEnvironment", {
+    group: "acme",
+    name: "production",
+    deployAccessLevels: [{ accessLevel: 40 }, { groupId: world.groupId("acme/platform") }],
+    approvalRules: [{ userId: world.user("olivia").id, requiredApprovals: 2 }],
+  });
+  // A gate without a definition on the forge, set with force.
+  await create("Feature", { name: "adopted_experiment", percentageOfActors: 10, force: true });
+  await create("GroupLabel", { group: "acme/platform", name: "team::platform", color: "#336699", description: "Owned by the platform team" });
+  for (let index = 1; index <= EXTRA_LABELS; index++) {
+    const name = `area::${String(index).padStart(3, "0")}`;
+    await world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: `#${(index * 4001).toString(16).padStart(6, "0").slice(-6)}` });
+  }
+  return made;
+}

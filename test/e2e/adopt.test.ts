@@ -1,0 +1,92 @@
+/**
+ * The adoption round trip with the real Pulumi CLI: a forge filled out of band with objects of
+ * every resource forge-adopt covers (and 300 labels beyond, so listings cross pages), the built
+ * `forge-adopt` bin writes the program, `pulumi up` adopts every object without a single request
+ * that writes, a second preview shows nothing, and a change made in the generated program is
+ * applied as an update. One stack, three CLI operations: the suite's time budget is tight.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adoptEntries } from "../../provider/adopt/entries";
+import { declarations } from "../../provider/resources";
+import { EXTRA_LABELS, fillForge, SECRET_VALUES } from "../cli/adopt-forge";
+import { namesWith, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "./harness";
+
+const OP_TIMEOUT = 300_000;
+const ADOPT_BIN = join(REPO_ROOT, "dist", "cli", "forge-adopt.js");
+const run = promisify(execFile);
+
+let world: E2eWorld;
+let stack: TestStack;
+let program: string;
+let programFile: string;
+/** The request log's sequence number before the adoption. */
+let before: number;
+
+const writes = async (since: number) => (await world.requests(since)).filter((request) => request.method !== "GET").map((r) => `${r.method} ${r.path}`);
+const lastSeq = async () => Math.max(0, ...(await world.requests()).map((request) => request.seq));
+
+describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI", () => {
+  beforeAll(async () => {
+    world = await startE2eWorld();
+    await fillForge(world.fixtureWorld);
+    const dir = join(world.tmp, "adopted-source");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n");
+    const seq = await lastSeq();
+    await run(process.execPath, [ADOPT_BIN, "--group", "acme", "--instance", "--out", join(dir, "index.ts")], {
+      env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
+    });
+    expect(await writes(seq), "forge-adopt only reads").toEqual([]);
+    stack = await world.stack("adopted", "adopt", dir);
+    programFile = join(stack.workDir, "index.ts");
+    program = readFileSync(programFile, "utf8");
+    // The secrets the program reads, from its config listing: key and the input it stands for.
+    const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> +# \S+ \S+: (\S+) /g)];
+    expect(secrets.length).toBeGreaterThan(0);
+    await stack.setConfig(Object.fromEntries(secrets.map(([, key, path]) => [`adopted:${key}`, { value: SECRET_VALUES[path as string] ?? `unknown ${path}`, secret: true }])));
+    before = await lastSeq();
+  }, OP_TIMEOUT);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("declares every adoptable type, and the labels past the first pages", () => {
+    const covered = Object.entries(adoptEntries).filter(([, entry]) => entry && "find" in entry).map(([key]) => declarations[key as keyof typeof declarations].name);
+    for (const name of covered) expect(program, name).toContain(`new forge.${name}(`);
+    expect(program.match(/new forge\.GroupLabel\(/g)?.length).toBeGreaterThan(EXTRA_LABELS);
+    for (const secret of Object.values(SECRET_VALUES)) expect(program).not.toContain(secret.split("\n")[1] ?? secret);
+  });
+
+  it("up adopts every object and writes nothing to the forge", async () => {
+    const up = await stack.up();
+    const declared = [...program.matchAll(/new forge\.\w+\(\s*"([^"]+)"/g)].map(([, name]) => name as string).sort();
+    expect(namesWith(up, "create")).toEqual(declared);
+    expect(await writes(before)).toEqual([]);
+    const state = await stack.resources();
+    expect(state.length).toBe(declared.length);
+  }, OP_TIMEOUT);
+
+  it("a second preview shows nothing to do", async () => {
+    const preview = await stack.preview();
+    expect(Object.keys(preview.changes)).toEqual(["same"]);
+  }, OP_TIMEOUT);
+
+  it("a change made in the generated program is applied as an update, and dropping the import options changes nothing", async () => {
+    const recolored = program.replace(/(name: "bug", color: )"#FF0000"/, '$1"#00AA00"');
+    expect(recolored).not.toBe(program);
+    // Without the options: the line of a broken declaration, the last argument of a one-line one.
+    const edited = recolored.replace(/^ {2}\{ import: "[^"]*" \},\n/gm, "").replace(/, \{ import: "[^"]*" \}\);$/gm, ");");
+    expect(edited).not.toMatch(/import: /);
+    writeFileSync(programFile, edited);
+    const up = await stack.up();
+    expect(namesWith(up, "update")).toEqual(["acme-label-bug"]);
+    expect(Object.keys(up.changes).sort()).toEqual(["same", "update"]);
+    const labels = await world.api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme", include_ancestor_groups: false });
+    expect(labels.find((label) => label.name === "bug")?.color).toBe("#00AA00");
+  }, OP_TIMEOUT);
+});
