@@ -3,14 +3,15 @@
  * reading and writing are in provider/adopt/; this module is the command: arguments, the
  * connection, where the program goes, exit statuses.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provider/client";
-import { readForge } from "../provider/adopt/read";
+import { readForge, withoutFiles } from "../provider/adopt/read";
 import { renderProgram, scopeArguments } from "../provider/adopt/render";
 
-export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--out <file> [--force]] [--list]
+export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--snippets] [--out <file> [--force]] [--list]
 
 Reads what exists on the forge and writes a Pulumi TypeScript program that declares it, every
 resource with the \`import\` option, so that \`pulumi up\` adopts it without changing anything.
@@ -18,11 +19,14 @@ resource with the \`import\` option, so that \`pulumi up\` adopts it without cha
 Scope (at least one):
   --group <path>     a group, with its subgroups and their projects (repeatable)
   --project <path>   a project (repeatable)
-  --instance         the instance's own objects: broadcast messages, clusters, feature gates
-                     (administrator)
+  --instance         the instance's own objects: broadcast messages, clusters, feature gates,
+                     Geo sites (administrator)
+  --snippets         the personal snippets of the token's user
 
 Output:
-  --out <file>       write the program to this file (default: standard output)
+  --out <file>       write the program to this file (default: standard output), and the
+                     files it names (group avatars) under assets/ beside it; on standard
+                     output, objects that need a file are left out and noted
   --force            replace the file if it exists
   --list             print what would be declared (type, name, import id), write no program
 
@@ -37,6 +41,7 @@ const argsSchema = z.object({
   group: z.array(z.string().min(1, "--group needs a group's full path")).default([]),
   project: z.array(z.string().min(1, "--project needs a project's full path")).default([]),
   instance: z.boolean().default(false),
+  snippets: z.boolean().default(false),
   out: z.string().min(1, "--out needs a file name").optional(),
   force: z.boolean().default(false),
   list: z.boolean().default(false),
@@ -68,6 +73,7 @@ function parse(argv: string[]): z.output<typeof argsSchema> {
         group: { type: "string", multiple: true },
         project: { type: "string", multiple: true },
         instance: { type: "boolean" },
+        snippets: { type: "boolean" },
         out: { type: "string" },
         force: { type: "boolean" },
         list: { type: "boolean" },
@@ -82,8 +88,8 @@ function parse(argv: string[]): z.output<typeof argsSchema> {
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const args = parsed.data;
-  if (!args.help && args.group.length === 0 && args.project.length === 0 && !args.instance) {
-    throw new UsageError("say what to adopt: --group, --project or --instance");
+  if (!args.help && args.group.length === 0 && args.project.length === 0 && !args.instance && !args.snippets) {
+    throw new UsageError("say what to adopt: --group, --project, --instance or --snippets");
   }
   if (args.force && !args.out) throw new UsageError("--force goes with --out");
   if (args.list && args.out) throw new UsageError("--list writes no program: leave out --out");
@@ -111,9 +117,11 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     }
     const connection = resolveConnection(undefined, io.env);
     const client = clientFor(connection);
-    const scope = { groups: args.group, projects: args.project, instance: args.instance };
-    const adoption = await readForge(client, scope);
-    for (const skipped of adoption.skipped) io.stderr(`forge-adopt: not read: ${skipped.what}: ${skipped.reason}\n`);
+    const scope = { groups: args.group, projects: args.project, instance: args.instance, snippets: args.snippets };
+    const read = await readForge(client, scope);
+    // A file goes beside a program written to a file; --list writes none, so it lists them all.
+    const adoption = args.out || args.list ? read : withoutFiles(read);
+    for (const skipped of adoption.skipped) io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${skipped.what}: ${skipped.reason}\n`);
     if (args.list) {
       for (const resource of adoption.resources) io.stdout(`${resource.declaration.name}\t${resource.name}\t${resource.importId}\n`);
       return 0;
@@ -121,6 +129,13 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     const command = scopeArguments(scope);
     const program = renderProgram(adoption, command, { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) });
     if (args.out) {
+      const files = adoption.resources.flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(dirname(args.out!), file.path) }));
+      const existing = files.find((file) => existsSync(file.target));
+      if (existing && !args.force) throw new Error(`${existing.target} exists: pass --force to replace it`);
+      for (const file of files) {
+        mkdirSync(dirname(file.target), { recursive: true });
+        writeFileSync(file.target, file.content);
+      }
       writeFileSync(args.out, program);
       io.stderr(`forge-adopt: wrote ${adoption.resources.length} resources to ${args.out}\n`);
     } else {

@@ -11,6 +11,7 @@ import { isNotFound, type ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
 import { runLookup, type ForgeRecord, type LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { groupIntegrations, integrationKindOf } from "../resources/group-integrations";
 import { defineAdopt, type AdoptEntry, type AdoptExemption, type DeclarationKey } from "./entry";
 
 /** Every record of a listing lookup. */
@@ -154,7 +155,104 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     name: (inputs) => `feature ${text(inputs["name"])}`,
     present: presentFeatureActors,
   }),
+  groupSettings: defineAdopt({
+    scope: "group",
+    // Every group has settings; the program declares those that differ from the forge's
+    // defaults (the read leaves out a value equal to what dropping the input writes back).
+    find: async ({ path }) => [{ group: path }],
+    name: () => "settings",
+    // The group's name and path are what the program already calls it by: not settings to repeat.
+    present: async (inputs) => {
+      const { name: _name, path: _path, ...settings } = inputs;
+      return settings;
+    },
+    // A group whose settings are all the defaults: nothing to declare.
+    keep: (inputs) => Object.keys(inputs).some((key) => key !== "group"),
+    describe: async (inputs, _outputs, { client }) => {
+      const comments: Record<string, string> = {};
+      if (typeof inputs["fileTemplateProjectId"] === "number") comments["fileTemplateProjectId"] = (await field(client, "/projects/:id", inputs["fileTemplateProjectId"], "path_with_namespace")) ?? "";
+      const alerted = inputs["uniqueProjectDownloadLimitAlertlist"];
+      if (Array.isArray(alerted) && alerted.length > 0) {
+        const names = await Promise.all(alerted.map((id) => username(client, Number(id))));
+        comments["uniqueProjectDownloadLimitAlertlist"] = names.map((name, index) => name ?? String(alerted[index])).join(", ");
+      }
+      return comments;
+    },
+  }),
+  groupAvatar: defineAdopt({
+    scope: "group",
+    find: async ({ path, client }) => ((await groupAvatarUrl(client, path)) ? [{ group: path }] : []),
+    name: () => "avatar",
+    // The image itself, beside the program: the resource compares the file by its SHA-256.
+    files: async (inputs, _outputs, { path, client }) => {
+      const url = (await groupAvatarUrl(client, path)) ?? "";
+      const extension = /\.([A-Za-z0-9]+)$/.exec(decodeURIComponent(new URL(url, "http://forge").pathname))?.[1]?.toLowerCase() ?? "png";
+      const content = (await client.request<unknown>("GET", "/groups/:group/avatar", { group: inputs["group"] })).body;
+      const bytes = Buffer.isBuffer(content) ? content : Buffer.from(typeof content === "string" ? content : JSON.stringify(content));
+      return [{ input: "avatar", path: `assets/${path.replace(/[^A-Za-z0-9._-]+/g, "-")}-avatar.${extension}`, content: bytes }];
+    },
+  }),
+  ...integrationEntries(),
+  projectMember: defineAdopt({
+    scope: "project",
+    // Direct members only: access through the project's groups is the groups' to declare. The
+    // token's own user is left out, so that the program cannot take away the access it runs with.
+    find: async ({ path, client }) => {
+      const self = await tokenUserId(client);
+      return (await list(lookups.listProjectMembers, { project: path }, client)).filter((member) => member["id"] !== self).map((member) => ({ project: path, userId: member["id"] }));
+    },
+    name: (inputs) => `member ${text(inputs["username"] ?? inputs["user"])}`,
+  }),
+  snippet: defineAdopt({
+    scope: "user",
+    find: async ({ client }) => (await list(lookups.listSnippets, {}, client)).map((snippet) => ({ snippetId: snippet["id"] })),
+    name: (inputs) => `snippet ${text(inputs["title"])}`,
+  }),
+  geoSite: defineAdopt({
+    scope: "instance",
+    // Premium, self-managed, administrator: a forge without Geo refuses the listing, which is noted.
+    find: async ({ client }) => (await list(lookups.listGeoSites, {}, client)).map((site) => ({ siteId: site["id"] })),
+    name: (inputs) => `geo site ${text(inputs["name"])}`,
+  }),
 };
+
+/**
+ * The entries of the sixteen group integrations, one loop over the declarations built from
+ * spec/integrations.ts: a group's active integrations of each slug (the listing shows only
+ * active ones); their credentials, which the forge never returns, become stack config reads.
+ */
+function integrationEntries(): Record<keyof typeof groupIntegrations, AdoptEntry> {
+  return Object.fromEntries(
+    Object.entries(groupIntegrations).map(([key, declaration]) => {
+      const slug = integrationKindOf(declaration.name)!.slug;
+      const entry = defineAdopt({
+        scope: "group",
+        find: async ({ path, client }) =>
+          (await list(lookups.listGroupIntegrations, { group: path }, client)).filter((record) => record["slug"] === slug && record["active"] === true).map(() => ({ group: path, slug })),
+        name: () => `integration ${slug}`,
+      });
+      return [key, entry];
+    }),
+  ) as Record<keyof typeof groupIntegrations, AdoptEntry>;
+}
+
+/** Where the forge serves a group's avatar, or undefined when it has none. */
+async function groupAvatarUrl(client: ForgeClient, group: string): Promise<string | undefined> {
+  const url = (await client.request<Record<string, unknown>>("GET", "/groups/:group", { group })).body["avatar_url"];
+  return typeof url === "string" && url !== "" ? url : undefined;
+}
+
+const tokenUsers = new WeakMap<ForgeClient, Promise<unknown>>();
+
+/** The id of the token's own user, asked once per client. */
+function tokenUserId(client: ForgeClient): Promise<unknown> {
+  let id = tokenUsers.get(client);
+  if (!id) {
+    id = client.request<Record<string, unknown>>("GET", "/user").then((response) => response.body["id"]);
+    tokenUsers.set(client, id);
+  }
+  return id;
+}
 
 /** Who the entries of a protected environment name: user ids as usernames, group ids as paths. */
 async function describeGrantees(inputs: State, _outputs: State, { client }: { client: ForgeClient }): Promise<Record<string, string>> {

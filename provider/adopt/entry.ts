@@ -5,12 +5,14 @@ import type { declarations } from "../resources";
 /** The key of a declaration in `provider/resources/index.ts` (`groupLabel`). */
 export type DeclarationKey = keyof typeof declarations;
 
-/** Where the objects of a resource live: in a group, in a project, or on the instance. */
-export type AdoptScope = "group" | "project" | "instance";
+/** Where the objects of a resource live: in a group, in a project, on the instance, or among the
+ *  token's user's own objects (personal snippets). */
+export type AdoptScope = "group" | "project" | "instance" | "user";
 
 /** What an entry's `find` gets: where to look, and the administrator's client for what no lookup reads. */
 export interface FindContext {
-  /** The group's or project's full path (`acme/web`); empty for the instance. */
+  /** The group's or project's full path (`acme/web`); the token's user's username for
+   *  `user`; empty for the instance. */
   path: string;
   client: ForgeClient;
 }
@@ -48,6 +50,27 @@ export interface AdoptEntry {
    * state, which often says it already (an allowlist entry's `targetPathWithNamespace`).
    */
   describe?(inputs: State, outputs: State, context: FindContext): Promise<Record<string, string>>;
+  /**
+   * False to leave an object out once read and presented: one that would declare nothing (a
+   * group whose settings are all the forge's defaults).
+   */
+  keep?(inputs: State): boolean;
+  /**
+   * Files the program needs beside it (a group's avatar image), fetched from the forge: each
+   * input named here gets the file's path relative to the program's directory (`assets/...`),
+   * which `forge-adopt --out` writes the content to. Without `--out` such an object is not
+   * adopted, and the program says so.
+   */
+  files?(inputs: State, outputs: State, context: FindContext): Promise<AdoptFile[]>;
+}
+
+/** A file an adopted object's input names, written beside the program. */
+export interface AdoptFile {
+  /** The input that holds the file's path. */
+  input: string;
+  /** Relative to the program's directory, with `/`: `assets/acme-avatar.png`. */
+  path: string;
+  content: Buffer;
 }
 
 /** A declaration the generator does not adopt, and why. */

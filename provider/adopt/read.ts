@@ -13,7 +13,7 @@ import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
 import { declarations } from "../resources";
 import { adoptEntries } from "./entries";
-import type { AdoptEntry, AdoptScope, DeclarationKey } from "./entry";
+import type { AdoptEntry, AdoptFile, AdoptScope, DeclarationKey } from "./entry";
 
 /** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */
 const adoptScopeSchema = z.object({
@@ -23,6 +23,8 @@ const adoptScopeSchema = z.object({
   projects: z.array(z.string().min(1)).default([]),
   /** The instance-level objects an administrator owns (broadcast messages, clusters, features). */
   instance: z.boolean().default(false),
+  /** The personal snippets of the token's user (whoever the token belongs to, administrator or not). */
+  snippets: z.boolean().default(false),
 });
 export type AdoptScopeInput = z.input<typeof adoptScopeSchema>;
 
@@ -57,7 +59,7 @@ export interface AdoptedResource {
   key: DeclarationKey;
   declaration: AnyDeclaration;
   scope: AdoptScope;
-  /** The group's or project's full path; empty for the instance. */
+  /** The group's or project's full path; the token's user's username for `user`; empty for the instance. */
   path: string;
   importId: string;
   /** The Pulumi logical name, unique in the program. */
@@ -67,12 +69,16 @@ export interface AdoptedResource {
   inputs: State;
   /** True when another resource refers to this one (it needs a variable). */
   referenced: boolean;
+  /** Files its inputs name, to write beside the program (a group's avatar). */
+  files?: AdoptFile[];
 }
 
 /** A place or type the generator could not read, with the forge's answer. */
 export interface Skipped {
   what: string;
   reason: string;
+  /** True for an object left out by forge-adopt itself (a file with no place to go), not refused by the forge. */
+  left?: boolean;
 }
 
 export interface Adoption {
@@ -96,6 +102,7 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
   const { groups, projects } = await resolveScope(client, scope.groups, scope.projects);
   const places: { scope: AdoptScope; path: string }[] = [
     ...(scope.instance ? [{ scope: "instance" as const, path: "" }] : []),
+    ...(scope.snippets ? [{ scope: "user" as const, path: String((await client.request<Record<string, unknown>>("GET", "/user")).body["username"]) }] : []),
     ...groups.map((path) => ({ scope: "group" as const, path })),
     ...projects.map((path) => ({ scope: "project" as const, path })),
   ];
@@ -104,7 +111,7 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
   for (const place of places) {
     for (const { key, entry } of entriesInOrder().filter(({ entry }) => entry.scope === place.scope)) {
       const declaration = declarations[key] as AnyDeclaration;
-      const where = place.path === "" ? "the instance" : place.path;
+      const where = place.scope === "instance" ? "the instance" : place.scope === "user" ? `${place.path}'s own` : place.path;
       try {
         found.push(...(await readPlace(client, key, entry, place)));
       } catch (error) {
@@ -133,11 +140,14 @@ async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptE
     const outputs = read.props as State;
     let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
     if (entry.present) inputs = await entry.present(inputs, outputs, context);
+    if (entry.keep && !entry.keep(inputs)) continue;
+    const files = (await entry.files?.(inputs, outputs, context)) ?? [];
+    for (const file of files) inputs = { ...inputs, [file.input]: file.path };
     for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
       const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
       if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
     }
-    found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs });
+    found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs, ...(files.length > 0 ? { files } : {}) });
   }
   return found;
 }
@@ -277,7 +287,17 @@ function named(found: Found[]): AdoptedResource[] {
     let name = item.base;
     for (let n = 2; taken.has(name); n++) name = `${item.base}-${n}`;
     taken.add(name);
-    resources.push({ key: item.key, declaration: item.declaration, scope: item.scope, path: item.path, importId: item.importId, name, inputs: item.inputs, referenced: false });
+    resources.push({
+      key: item.key,
+      declaration: item.declaration,
+      scope: item.scope,
+      path: item.path,
+      importId: item.importId,
+      name,
+      inputs: item.inputs,
+      referenced: false,
+      ...(item.files ? { files: item.files } : {}),
+    });
   }
   for (const resource of resources) {
     resource.inputs = withSecrets(resource);
@@ -286,7 +306,28 @@ function named(found: Found[]): AdoptedResource[] {
   return resources;
 }
 
-const placeOrder = (item: { scope: AdoptScope }) => (item.scope === "instance" ? 0 : 1);
+/** The instance's objects first, then the token's user's, then groups' and projects' by path. */
+const placeOrder = (item: { scope: AdoptScope }) => (item.scope === "instance" ? 0 : item.scope === "user" ? 1 : 2);
+
+/**
+ * The adoption without the objects whose inputs name files (a group's avatar): for a program
+ * written to standard output, where no file can go beside it. Each is noted as not adopted.
+ */
+export function withoutFiles(adoption: Adoption): Adoption {
+  const kept = adoption.resources.filter((resource) => !resource.files);
+  const dropped = adoption.resources.filter((resource) => resource.files);
+  return {
+    resources: kept,
+    skipped: [
+      ...adoption.skipped,
+      ...dropped.map((resource) => ({
+        what: `${resource.declaration.name} ${resource.name}`,
+        reason: `its file (${resource.files!.map((file) => file.path).join(", ")}) goes beside the program: pass --out to adopt it`,
+        left: true,
+      })),
+    ],
+  };
+}
 
 function withSecrets(resource: AdoptedResource): State {
   const { declaration } = resource;

@@ -20,11 +20,12 @@ export interface RenderOptions {
 
 /** The scope's arguments in one order (groups, projects, instance; each sorted), so that the
  *  header does not depend on how the command was typed. */
-export function scopeArguments(scope: { groups: string[]; projects: string[]; instance: boolean }): string {
+export function scopeArguments(scope: { groups: string[]; projects: string[]; instance: boolean; snippets: boolean }): string {
   return [
     ...[...scope.groups].sort().map((group) => `--group ${group}`),
     ...[...scope.projects].sort().map((project) => `--project ${project}`),
     ...(scope.instance ? ["--instance"] : []),
+    ...(scope.snippets ? ["--snippets"] : []),
   ].join(" ");
 }
 
@@ -39,9 +40,15 @@ export function renderProgram(adoption: Adoption, command: string, options: Rend
     "// the forge. Keep the options or remove them once adopted: either way nothing changes.",
     "// Values the forge never shows are read from the stack config (listed at the end).",
   ];
-  if (adoption.skipped.length > 0) {
+  const refused = adoption.skipped.filter((skipped) => !skipped.left);
+  const left = adoption.skipped.filter((skipped) => skipped.left);
+  if (refused.length > 0) {
     lines.push("//", "// Not read (the forge refused):");
-    for (const skipped of adoption.skipped) lines.push(`//   ${skipped.what}: ${skipped.reason}`);
+    for (const skipped of refused) lines.push(`//   ${skipped.what}: ${skipped.reason}`);
+  }
+  if (left.length > 0) {
+    lines.push("//", "// Not adopted:");
+    for (const skipped of left) lines.push(`//   ${skipped.what}: ${skipped.reason}`);
   }
   lines.push("", ...(secrets.length > 0 ? ['import * as pulumi from "@pulumi/pulumi";'] : []), 'import * as forge from "pulumi-forge";', "");
   if (secrets.length > 0) lines.push("const config = new pulumi.Config();", "");
@@ -75,6 +82,7 @@ export function renderProgram(adoption: Adoption, command: string, options: Rend
 
 function placeTitle(resource: AdoptedResource): string {
   if (resource.scope === "instance") return "Instance";
+  if (resource.scope === "user") return `Snippets of ${resource.path}`;
   return `${resource.scope === "group" ? "Group" : "Project"} ${resource.path}`;
 }
 

@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdoptCli } from "../../cli/adopt";
 import { closeClients } from "../../provider/client";
 import { instanceSettings, startWorld, type World } from "../contract/world";
+import { toCamel } from "../../provider/engine/naming";
+import { INTEGRATIONS } from "../../spec/integrations";
+import { sampleValue } from "../contract/integration-fixtures";
 import { CLIENT_KEY, CLUSTER_TOKEN, fillForge } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
@@ -57,7 +60,8 @@ describe("forge-adopt", () => {
   it("writes the same program twice, sending only GETs", async () => {
     const seq = Math.max(0, ...(await requests()).map((request) => request.seq));
     const first = await adopt(["--group", "acme", "--instance"]);
-    expect(first.stderr).toBe("");
+    // On standard output the avatar has no place to go: left out, and said so.
+    expect(first.stderr).toBe("forge-adopt: not adopted: GroupAvatar acme-avatar: its file (assets/acme-avatar.png) goes beside the program: pass --out to adopt it\n");
     expect(first.code).toBe(0);
     const second = await adopt(["--instance", "--group", "acme"]);
     expect(second.stdout).toBe(first.stdout);
@@ -74,6 +78,15 @@ describe("forge-adopt", () => {
     ]);
     expect(program).not.toContain(CLUSTER_TOKEN);
     expect(program).not.toContain(CLIENT_KEY.split("\n")[1]);
+    // The integrations' credentials, which the fixture rows set (their sample values say "secret-").
+    const credentials = Object.values(INTEGRATIONS).flatMap((kind) =>
+      Object.entries(kind.parameters).filter(([, parameter]) => parameter.secret === "write-only" && parameter.required).map(([wire, parameter]) => [kind.slug, wire, parameter] as const),
+    );
+    expect(credentials.length).toBeGreaterThan(5);
+    for (const [slug, wire, parameter] of credentials) {
+      expect(program).not.toContain(String(sampleValue(slug, wire, parameter, 1)));
+      expect(program).toContain(`${toCamel(wire)}: config.requireSecret("acmeIntegration`);
+    }
     expect(program).toMatch(/token: config\.requireSecret\("clusterContractClusterToken"\)/);
     expect(program).toMatch(/\/\/ {3}pulumi config set --secret acmeApiAgentUrlEdgeExampleComClientKey <value> +# ClusterAgentUrlConfiguration/);
     // References: a token's agent is the agent resource's output.
@@ -87,6 +100,16 @@ describe("forge-adopt", () => {
     // Sections in path order, the instance first.
     const sections = [...program.matchAll(/^\/\/ ((?:Instance|Group|Project)[^-]*) -+$/gm)].map(([, title]) => title!.trim());
     expect(sections).toEqual(["Instance", "Group acme", "Project acme/api", "Group acme/platform", "Project acme/platform/deployer", "Project acme/web"]);
+    // Group settings: those that differ from the forge's defaults, without the group's own name
+    // and path; a group with none (acme/platform) declares no settings.
+    expect(program).toMatch(/new forge\.GroupSettings\(\n {2}"acme-settings",\n {2}\{ group: "acme", description: "[^"]*", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true \},/);
+    expect(program).not.toContain("acme-platform-settings");
+    // Only active integrations, one per slug; a member by username.
+    expect(program.match(/new forge\.GroupIntegration\w+\(/g)?.length).toBe(Object.keys(INTEGRATIONS).length);
+    expect(program).toMatch(/\{ project: "acme\/web", user: "nomad", accessLevel: 30, expiresAt: "\d{4}-\d{2}-\d{2}" \}/);
+    expect(program).toMatch(/new forge\.GeoSite\(\n {2}"geo-site-primary-site",/);
+    // Snippets only with --snippets.
+    expect(program).not.toContain("new forge.Snippet(");
   });
 
   it("type-checks as a program in a user's project", async () => {
@@ -120,6 +143,36 @@ describe("forge-adopt", () => {
     const again = await adopt(["--project", "acme/api", "--out", out]);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining("exists: pass --force") });
     expect((await adopt(["--project", "acme/api", "--out", out, "--force"])).code).toBe(0);
+  });
+
+  it("with --out, writes a group's avatar beside the program, and replaces it only with --force", async () => {
+    const dir = mkdtempSync(join(tmp, "avatar-"));
+    const out = join(dir, "index.ts");
+    const run = await adopt(["--group", "acme", "--out", out]);
+    expect(run).toMatchObject({ code: 0, stderr: expect.not.stringContaining("not adopted") });
+    expect(readFileSync(join(dir, "assets", "acme-avatar.png"), "utf8")).toBe("first logo");
+    expect(readFileSync(out, "utf8")).toContain('new forge.GroupAvatar("acme-avatar", { group: "acme", avatar: "assets/acme-avatar.png" }, { import: "acme" });');
+    rmSync(out);
+    expect(await adopt(["--group", "acme", "--out", out])).toMatchObject({ code: 1, stderr: expect.stringContaining("acme-avatar.png exists: pass --force") });
+    expect((await adopt(["--group", "acme", "--out", out, "--force"])).code).toBe(0);
+  });
+
+  it("adopts the token's user's own snippets with --snippets, files inline", async () => {
+    const run = await adopt(["--snippets"]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout.split("\n")[1]).toBe("//   npx forge-adopt --snippets");
+    expect(run.stdout).toContain("// Snippets of root ---");
+    expect(run.stdout).toContain('{ filePath: "deploy/README.md", content: "# Deploy\\n" }');
+    expect(run.stdout).toMatch(/new forge\.Snippet\(\n {2}"root-snippet-runbook",/);
+    // Another user's token: that user's snippets, none of root's.
+    expect((await adopt(["--snippets"], { FORGE_TOKEN: "forge-dev-token" })).stdout).not.toContain("new forge.Snippet(");
+  });
+
+  it("leaves the token's own user out of a project's members", async () => {
+    await world.api.request("POST", "/projects/:project/members", { project: "acme/api", username: "dev", access_level: 30 });
+    const members = (listing: string) => listing.split("\n").filter((line) => line.startsWith("ProjectMember\t"));
+    expect(members((await adopt(["--project", "acme/api", "--list"])).stdout)).toEqual([expect.stringMatching(/^ProjectMember\tacme-api-member-dev\tacme\/api:\d+$/)]);
+    expect(members((await adopt(["--project", "acme/api", "--list"], { FORGE_TOKEN: "forge-dev-token" })).stdout)).toEqual([]);
   });
 
   it("notes, in the program and on stderr, what an edition without the feature refuses", async () => {

@@ -37,10 +37,12 @@ describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n");
     const seq = await lastSeq();
-    await run(process.execPath, [ADOPT_BIN, "--group", "acme", "--instance", "--out", join(dir, "index.ts")], {
+    await run(process.execPath, [ADOPT_BIN, "--group", "acme", "--instance", "--snippets", "--out", join(dir, "index.ts")], {
       env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
     });
     expect(await writes(seq), "forge-adopt only reads").toEqual([]);
+    // The avatar's image, fetched beside the program, which names it by its relative path.
+    expect(readFileSync(join(dir, "assets", "acme-avatar.png"), "utf8")).toBe("first logo");
     stack = await world.stack("adopted", "adopt", dir);
     programFile = join(stack.workDir, "index.ts");
     program = readFileSync(programFile, "utf8");
