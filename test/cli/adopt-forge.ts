@@ -9,7 +9,10 @@ import { ResourceOperations } from "../../provider/engine/operations";
 import { adoptEntries } from "../../provider/adopt/entries";
 import type { DeclarationKey } from "../../provider/adopt/entry";
 import { declarations } from "../../provider/resources";
+import { toCamel } from "../../provider/engine/naming";
+import { integrationKindOf } from "../../provider/resources/group-integrations";
 import { fixtures } from "../contract/fixtures";
+import { sampleValue } from "../contract/integration-fixtures";
 import type { World } from "../contract/world";
 
 /** Client certificate and key of the mutual-TLS URL configuration (not real key material). */
@@ -24,6 +27,17 @@ export const SECRET_VALUES: Record<string, string> = {
   clientCert: CLIENT_CERT,
   "platformVendorAttributes.token": CLUSTER_TOKEN,
 };
+
+/**
+ * The value to give the secret a program reads for `path` of a resource of type `type`: the
+ * fixture's own value (an integration's credential as its contract row set it).
+ */
+export function secretValue(type: string, path: string): string | undefined {
+  const kind = integrationKindOf(type);
+  const wire = kind && Object.keys(kind.parameters).find((name) => toCamel(name) === path);
+  if (kind && wire) return String(sampleValue(kind.slug, wire, kind.parameters[wire]!, 1));
+  return SECRET_VALUES[path];
+}
 
 /** How many extra labels `fillForge` makes in `acme` (more than a page of 100, three times). */
 export const EXTRA_LABELS = 300;

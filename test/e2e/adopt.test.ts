@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adoptEntries } from "../../provider/adopt/entries";
 import { declarations } from "../../provider/resources";
-import { EXTRA_LABELS, fillForge, SECRET_VALUES } from "../cli/adopt-forge";
+import { EXTRA_LABELS, fillForge, SECRET_VALUES, secretValue } from "../cli/adopt-forge";
 import { namesWith, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "./harness";
 
 const OP_TIMEOUT = 300_000;
@@ -47,9 +47,9 @@ describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI
     programFile = join(stack.workDir, "index.ts");
     program = readFileSync(programFile, "utf8");
     // The secrets the program reads, from its config listing: key and the input it stands for.
-    const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> +# \S+ \S+: (\S+) /g)];
+    const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> +# (\S+) \S+: (\S+) /g)];
     expect(secrets.length).toBeGreaterThan(0);
-    await stack.setConfig(Object.fromEntries(secrets.map(([, key, path]) => [`adopted:${key}`, { value: SECRET_VALUES[path as string] ?? `unknown ${path}`, secret: true }])));
+    await stack.setConfig(Object.fromEntries(secrets.map(([, key, type, path]) => [`adopted:${key}`, { value: secretValue(type!, path!) ?? `unknown ${path}`, secret: true }])));
     before = await lastSeq();
   }, OP_TIMEOUT);
 
