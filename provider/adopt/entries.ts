@@ -184,8 +184,8 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     find: async ({ path, client }) => ((await groupAvatarUrl(client, path)) ? [{ group: path }] : []),
     name: () => "avatar",
     // The image itself, beside the program: the resource compares the file by its SHA-256.
-    files: async (inputs, _outputs, { path, client }) => {
-      const url = (await groupAvatarUrl(client, path)) ?? "";
+    files: async (inputs, outputs, { path, client }) => {
+      const url = text(outputs["avatarUrl"]);
       const extension = /\.([A-Za-z0-9]+)$/.exec(decodeURIComponent(new URL(url, "http://forge").pathname))?.[1]?.toLowerCase() ?? "png";
       const content = (await client.request<unknown>("GET", "/groups/:group/avatar", { group: inputs["group"] })).body;
       const bytes = Buffer.isBuffer(content) ? content : Buffer.from(typeof content === "string" ? content : JSON.stringify(content));

@@ -111,7 +111,7 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
   for (const place of places) {
     for (const { key, entry } of entriesInOrder().filter(({ entry }) => entry.scope === place.scope)) {
       const declaration = declarations[key] as AnyDeclaration;
-      const where = place.scope === "instance" ? "the instance" : place.scope === "user" ? `${place.path}'s own` : place.path;
+      const where = place.scope === "instance" ? "the instance" : place.scope === "user" ? `the token's user ${place.path}` : place.path;
       try {
         found.push(...(await readPlace(client, key, entry, place)));
       } catch (error) {
