@@ -183,6 +183,12 @@ describe("forge-adopt", () => {
       expect(run.stderr).toContain("not read: GroupProtectedEnvironment in acme");
       expect(run.stdout).toMatch(/\/\/ Not read \(the forge refused\):\n\/\/ {3}GroupProtectedEnvironment in acme: .*403/);
       expect(run.stdout).not.toContain("new forge.GroupProtectedEnvironment(");
+      // Geo needs Premium: the instance's sites are noted, the rest of the instance adopted.
+      const instance = await adopt(["--instance"]);
+      expect(instance.code).toBe(0);
+      expect(instance.stderr).toMatch(/not read: GeoSite in the instance: .*403/);
+      expect(instance.stdout).not.toContain("new forge.GeoSite(");
+      expect(instance.stdout).toContain("new forge.BroadcastMessage(");
     } finally {
       await instanceSettings(world, { tier: "ultimate" });
     }
