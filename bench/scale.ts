@@ -1,0 +1,179 @@
+/**
+ * `npm run bench`: the scale benchmark. The real Pulumi CLI (Automation API, local file backend)
+ * runs up, preview, refresh and destroy of N resources of a mix of types against the emulator
+ * (in this process, real HTTP on loopback), and the same four operations of N no-op dynamic
+ * resources (the engine's own floor: no HTTP, a provider of a few lines), in the same run. What
+ * to compare across changes are the printed ratios, not the absolute times, which depend on the
+ * machine and its load.
+ *
+ *   BENCH_N=100,500 (default)   sizes to run
+ *   BENCH_RATE_LIMIT=200/5      also an `up` + `destroy` of the largest N under that budget
+ *                                (requests per window of seconds) and count the 429s
+ *
+ * Not a test: it asserts nothing about time. It fails only if an operation fails.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { seedToken, startEmulator, type RunningEmulator } from "../emulator";
+
+const PULUMI_VERSION = "3.259.0";
+const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION);
+/** The repository root, from bench/ (ts) or dist/bench/ (compiled). */
+const REPO_ROOT = [resolve(__dirname, ".."), resolve(__dirname, "..", "..")].find((dir) => !dir.endsWith("dist"))!;
+
+const OPS = ["up", "preview", "refresh", "destroy"] as const;
+type Op = (typeof OPS)[number];
+
+/** The forge program: a mix of four resource types in rotation, none depending on another. */
+const FORGE_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const forge = require("pulumi-forge");
+const n = Number(new pulumi.Config().require("n"));
+for (let i = 0; i < n; i += 1) {
+  switch (i % 4) {
+    case 0: new forge.GroupLabel("label-" + i, { group: "acme", name: "bench-" + i, color: "#aa0000" }); break;
+    case 1: new forge.BroadcastMessage("message-" + i, { message: "bench " + i }); break;
+    case 2: new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: "bench-" + i }); break;
+    default: new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: "bench-" + i, userXids: ["user-1"] });
+  }
+}
+`;
+
+/** The floor: the same number of dynamic resources whose provider does nothing. */
+const FLOOR_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const n = Number(new pulumi.Config().require("n"));
+const provider = {
+  async check(olds, news) { return { inputs: news }; },
+  async diff() { return { changes: false }; },
+  async create(inputs) { return { id: inputs.key, outs: inputs }; },
+  async read(id, props) { return { id, props }; },
+  async update(id, olds, news) { return { outs: news }; },
+  async delete() {},
+};
+for (let i = 0; i < n; i += 1) {
+  new pulumi.dynamic.Resource(provider, "noop-" + i, { key: "noop-" + i, name: "bench-" + i, color: "#aa0000" }, {}, "floor", "Noop");
+}
+`;
+
+interface Measured {
+  ms: Record<Op, number>;
+  requests: Record<Op, number>;
+  throttled: Record<Op, number>;
+  stateBytesPerResource: number;
+  providerBytes: number;
+}
+
+async function main(): Promise<void> {
+  const sizes = (process.env["BENCH_N"] ?? "100,500").split(",").map(Number);
+  const budget = process.env["BENCH_RATE_LIMIT"];
+  const tmp = mkdtempSync(join(tmpdir(), "forge-bench-"));
+  const emulator = await startEmulator({ port: 0, requestLogSize: 100_000 });
+  const pulumiCommand = await PulumiCommand.get({ root: PULUMI_ROOT });
+  const envVars: Record<string, string> = {
+    PULUMI_BACKEND_URL: `file://${join(tmp, "backend")}`,
+    PULUMI_HOME: join(tmp, "home"),
+    PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: [join(PULUMI_ROOT, "bin"), dirname(process.execPath), process.env["PATH"] ?? ""].join(":"),
+    FORGE_BASE_URL: emulator.url,
+    FORGE_TOKEN: seedToken("root"),
+  };
+  for (const dir of ["backend", "home"]) mkdirSync(join(tmp, dir), { recursive: true });
+
+  const stackOf = async (name: string, program: string, n: number): Promise<Stack> => {
+    const workDir = join(tmp, name);
+    mkdirSync(workDir);
+    writeFileSync(join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
+    writeFileSync(join(workDir, "package.json"), JSON.stringify({ name, private: true }));
+    writeFileSync(join(workDir, "index.js"), program);
+    // As the examples and the e2e programs do: pulumi-forge resolves through node_modules.
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(workDir, "node_modules"));
+    const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars, pulumiCommand });
+    await stack.setConfig("n", { value: String(n) });
+    return stack;
+  };
+
+  const measure = async (stack: Stack, n: number, ops: readonly Op[] = OPS): Promise<Measured> => {
+    const result: Measured = { ms: {} as Record<Op, number>, requests: {} as Record<Op, number>, throttled: {} as Record<Op, number>, stateBytesPerResource: 0, providerBytes: 0 };
+    for (const op of ops) {
+      const since = await lastSeq(emulator);
+      const started = performance.now();
+      await stack[op]({ color: "never", onOutput: () => {} });
+      result.ms[op] = performance.now() - started;
+      const logged = await requestsSince(emulator, since);
+      result.requests[op] = logged.length;
+      result.throttled[op] = logged.filter((entry) => entry.status === 429).length;
+      if (op === "up") {
+        const deployment = (await stack.exportStack()).deployment as { resources?: { type: string; inputs?: Record<string, unknown> }[] };
+        const managed = (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
+        if (managed.length !== n) throw new Error(`expected ${n} resources in the state, found ${managed.length}`);
+        result.stateBytesPerResource = JSON.stringify(managed).length / n;
+        result.providerBytes = String(managed[0]?.inputs?.["__provider"] ?? "").length;
+      }
+    }
+    return result;
+  };
+
+  try {
+    console.log(`scale benchmark: Pulumi ${PULUMI_VERSION}, Node ${process.version}, emulator ${emulator.url}`);
+    for (const n of sizes) {
+      const floor = await measure(await stackOf(`floor-${n}`, FLOOR_PROGRAM, n), n);
+      const forge = await measure(await stackOf(`forge-${n}`, FORGE_PROGRAM, n), n);
+      report(n, floor, forge);
+    }
+    if (budget) {
+      const [limit = "200", window = "5"] = budget.split("/");
+      const n = Math.max(...sizes);
+      await fetch(`${emulator.url}/__emulator/settings`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ rate_limit: Number(limit), rate_limit_window_s: Number(window) }),
+      });
+      const limited = await measure(await stackOf(`limited-${n}`, FORGE_PROGRAM, n), n, ["up", "destroy"]);
+      console.log(
+        `\nunder a budget of ${limit} requests per ${window} s, N = ${n}: ` +
+          (["up", "destroy"] as const).map((op) => `${op} ${seconds(limited.ms[op])} (${limited.requests[op]} requests, ${limited.throttled[op]} answered 429)`).join(", "),
+      );
+    }
+  } finally {
+    await emulator.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function report(n: number, floor: Measured, forge: Measured): void {
+  console.log(`\nN = ${n}`);
+  console.log("| op | floor | pulumi-forge | ratio | requests (per resource) | 429s |");
+  console.log("|---|---|---|---|---|---|");
+  for (const op of OPS) {
+    console.log(
+      `| ${op} | ${seconds(floor.ms[op])} | ${seconds(forge.ms[op])} | ${(forge.ms[op] / floor.ms[op]).toFixed(2)}x | ` +
+        `${forge.requests[op]} (${(forge.requests[op] / n).toFixed(2)}) | ${forge.throttled[op]} |`,
+    );
+  }
+  console.log(
+    `state bytes per resource: floor ${Math.round(floor.stateBytesPerResource)}, pulumi-forge ${Math.round(forge.stateBytesPerResource)} ` +
+      `(serialized provider: floor ${floor.providerBytes}, pulumi-forge ${forge.providerBytes} bytes, held in inputs and outputs)`,
+  );
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function lastSeq(emulator: RunningEmulator): Promise<number> {
+  const response = await fetch(`${emulator.url}/__emulator/requests/last`);
+  return ((await response.json()) as { seq: number }).seq;
+}
+
+async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ status: number }[]> {
+  const response = await fetch(`${emulator.url}/__emulator/requests?since=${since}`);
+  return (await response.json()) as { status: number }[];
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
