@@ -54,11 +54,12 @@ export function handleAdminRequest(
     case "GET seed":
       return { status: 200, body: seedInfo(store) };
     case "POST reset":
-      // Back to the seed: state, ids, settings, faults and the request log.
+      // Back to the seed: state, ids, settings, faults, rate limit and the request log.
       store.replaceState(seedState());
       Object.assign(store.state.settings, context.startSettings);
       faults.clear();
       log.clear();
+      context.rateLimit.reset();
       context.persist();
       return { status: 200, body: seedInfo(store) };
     case "GET requests":

@@ -29,8 +29,13 @@ export class RateLimiter {
   private counts = new Map<string, number>();
   private windowEnd = 0;
 
-  constructor(settings?: RateLimitSettings) {
-    this.set(settings);
+  constructor(private readonly initial?: RateLimitSettings) {
+    this.set(initial);
+  }
+
+  /** Back to the budget given at start (`POST /__emulator/reset`). */
+  reset(): void {
+    this.set(this.initial);
   }
 
   /** Sets the budget (undefined or a limit of 0 turns the limit off) and starts a new window. */
