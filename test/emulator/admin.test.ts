@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestLog } from "../../emulator/admin/request-log";
 import { useEmulator } from "./helpers";
 
 const { api, admin, emulator } = useEmulator();
@@ -136,8 +137,7 @@ describe("settings", () => {
 });
 
 describe("request log as a ring buffer", () => {
-  it("keeps the last `size` requests; sequence numbers and `since` keep their meaning across wraps and clears", async () => {
-    const { RequestLog } = await import("../../emulator/admin/request-log");
+  it("keeps the last `size` requests; sequence numbers and `since` keep their meaning across wraps and clears", () => {
     const log = new RequestLog(3);
     const record = (path: string) => log.record({ method: "GET", path, query: { private_token: "t" }, status: 200, user: null });
     for (const path of ["/a", "/b", "/c", "/d", "/e"]) record(path);
