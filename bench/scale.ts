@@ -12,34 +12,11 @@
  *
  * Not a test: it asserts nothing about time. It fails only if an operation fails.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { seedToken, startEmulator, type RunningEmulator } from "../emulator";
-
-const PULUMI_VERSION = "3.259.0";
-const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION);
-/** The repository root, from bench/ (ts) or dist/bench/ (compiled). */
-const REPO_ROOT = [resolve(__dirname, ".."), resolve(__dirname, "..", "..")].find((dir) => !dir.endsWith("dist"))!;
+import { FORGE_PROGRAM, lastSeq, PULUMI_VERSION, requestsSince, startBenchWorld } from "./stacks";
+import type { Stack } from "@pulumi/pulumi/automation";
 
 const OPS = ["up", "preview", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];
-
-/** The forge program: a mix of four resource types in rotation, none depending on another. */
-const FORGE_PROGRAM = `
-const pulumi = require("@pulumi/pulumi");
-const forge = require("pulumi-forge");
-const n = Number(new pulumi.Config().require("n"));
-for (let i = 0; i < n; i += 1) {
-  switch (i % 4) {
-    case 0: new forge.GroupLabel("label-" + i, { group: "acme", name: "bench-" + i, color: "#aa0000" }); break;
-    case 1: new forge.BroadcastMessage("message-" + i, { message: "bench " + i }); break;
-    case 2: new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: "bench-" + i }); break;
-    default: new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: "bench-" + i, userXids: ["user-1"] });
-  }
-}
-`;
 
 /** The floor: the same number of dynamic resources whose provider does nothing. */
 const FLOOR_PROGRAM = `
@@ -69,33 +46,9 @@ interface Measured {
 async function main(): Promise<void> {
   const sizes = (process.env["BENCH_N"] ?? "100,500").split(",").map(Number);
   const budget = process.env["BENCH_RATE_LIMIT"];
-  const tmp = mkdtempSync(join(tmpdir(), "forge-bench-"));
-  const emulator = await startEmulator({ port: 0, requestLogSize: 100_000 });
-  const pulumiCommand = await PulumiCommand.get({ root: PULUMI_ROOT });
-  const envVars: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${join(tmp, "backend")}`,
-    PULUMI_HOME: join(tmp, "home"),
-    PULUMI_CONFIG_PASSPHRASE: "bench",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PATH: [join(PULUMI_ROOT, "bin"), dirname(process.execPath), process.env["PATH"] ?? ""].join(":"),
-    FORGE_BASE_URL: emulator.url,
-    FORGE_TOKEN: seedToken("root"),
-  };
-  for (const dir of ["backend", "home"]) mkdirSync(join(tmp, dir), { recursive: true });
-
-  const stackOf = async (name: string, program: string, n: number): Promise<Stack> => {
-    const workDir = join(tmp, name);
-    mkdirSync(workDir);
-    writeFileSync(join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
-    writeFileSync(join(workDir, "package.json"), JSON.stringify({ name, private: true }));
-    writeFileSync(join(workDir, "index.js"), program);
-    // As the examples and the e2e programs do: pulumi-forge resolves through node_modules.
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(workDir, "node_modules"));
-    const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars, pulumiCommand });
-    await stack.setConfig("n", { value: String(n) });
-    return stack;
-  };
+  const world = await startBenchWorld({ requestLogSize: 100_000 });
+  const { emulator } = world;
+  const stackOf = (name: string, program: string, n: number) => world.stack(name, program, { n: String(n) });
 
   const measure = async (stack: Stack, n: number, ops: readonly Op[] = OPS): Promise<Measured> => {
     const result: Measured = { ms: {} as Record<Op, number>, requests: {} as Record<Op, number>, throttled: {} as Record<Op, number>, stateBytesPerResource: 0, providerBytes: 0 };
@@ -128,10 +81,10 @@ async function main(): Promise<void> {
     if (budget) {
       const [limit = "200", window = "5"] = budget.split("/");
       const n = Math.max(...sizes);
-      await fetch(`${emulator.url}/__emulator/settings`, {
+      await fetch(`${emulator.url}/__emulator/rate-limit`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ rate_limit: Number(limit), rate_limit_window_s: Number(window) }),
+        body: JSON.stringify({ limit: Number(limit), window_s: Number(window) }),
       });
       const limited = await measure(await stackOf(`limited-${n}`, FORGE_PROGRAM, n), n, ["up", "destroy"]);
       console.log(
@@ -140,8 +93,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await emulator.close();
-    rmSync(tmp, { recursive: true, force: true });
+    await world.close();
   }
 }
 
@@ -162,16 +114,6 @@ function report(n: number, floor: Measured, forge: Measured): void {
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-async function lastSeq(emulator: RunningEmulator): Promise<number> {
-  const response = await fetch(`${emulator.url}/__emulator/requests/last`);
-  return ((await response.json()) as { seq: number }).seq;
-}
-
-async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ status: number }[]> {
-  const response = await fetch(`${emulator.url}/__emulator/requests?since=${since}`);
-  return (await response.json()) as { status: number }[];
-}
 
 main().catch((error: unknown) => {
   console.error(error);
