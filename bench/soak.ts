@@ -17,18 +17,10 @@
 import { fork } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
-import { benchRecordsInForge, benchRecordsInState, FORGE_PROGRAM, lastSeq, requestsSince, startBenchWorld } from "./stacks";
+import { benchRecordsInForge, benchRecordsInState, faultMix, FORGE_PROGRAM, lastSeq, requestsSince, startBenchWorld } from "./stacks";
 
 const N = Number(process.env["SOAK_N"] ?? 200);
 const quiet = { color: "never" as const, onOutput: () => {} };
-
-/** Four faults on every API path, each firing for about 5.4% of requests: 20% fail in all. */
-export const FAULT_MIX = [
-  { after: true, status: 502 }, // the work is done, the answer lost (a gateway timing out)
-  { drop: true }, // the connection dropped, before or after nothing
-  { status: 429, retryAfter: 1 },
-  { status: 503 },
-].map((fault, index) => ({ path: ".*", probability: 1 - Math.pow(0.8, 1 / 4), seed: 1000 + index, ...fault }));
 
 function check(ok: boolean, what: string): void {
   console.log(`  ${ok ? "ok" : "FAILED"}: ${what}`);
@@ -99,7 +91,7 @@ async function faults(): Promise<void> {
   const world = await startBenchWorld();
   try {
     const stack = await world.stack("faults", FORGE_PROGRAM, { n: String(N) });
-    for (const fault of FAULT_MIX) {
+    for (const fault of faultMix(0.2)) {
       await fetch(`${world.emulator.url}/__emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
     }
     console.log(`faults: up of ${N} resources (4 types) with 20% of API requests failing (lost answers, drops, 429, 503):`);

@@ -127,3 +127,18 @@ export async function benchRecordsInState(stack: Stack): Promise<string[]> {
     })
     .sort();
 }
+
+/**
+ * Faults on every API path that together fail `rate` of the requests, in four kinds of equal
+ * weight, seeded: answers lost after the work was done (a gateway timing out), dropped
+ * connections, 429 and 503. Each is tried in turn (POST /__emulator/faults, first match wins).
+ */
+export function faultMix(rate: number, seed = 1000): Record<string, unknown>[] {
+  const each = 1 - Math.pow(1 - rate, 1 / 4);
+  return [{ after: true, status: 502 }, { drop: true }, { status: 429, retryAfter: 1 }, { status: 503 }].map((fault, index) => ({
+    path: ".*",
+    probability: each,
+    seed: seed + index,
+    ...fault,
+  }));
+}
