@@ -37,9 +37,10 @@ function packagedRuntime(): object | undefined {
 }
 
 function findPackagedRuntime(): object | undefined {
-  const real = require.resolve("./runtime");
-  const root = resolve(dirname(real), "..", "..", "..");
-  if (relative(root, real) !== RUNTIME_FILE) return undefined; // the TypeScript sources
+  if (!__filename.endsWith(".js")) return undefined; // the TypeScript sources (tests)
+  const real = join(__dirname, "runtime.js");
+  const root = resolve(__dirname, "..", "..", "..");
+  if (relative(root, real) !== RUNTIME_FILE) return undefined;
   if (real.split(sep).includes("node_modules")) return require("./runtime") as object;
   // A linked checkout: the program resolves `pulumi-forge` through <cwd>/node_modules.
   const linked = join(process.cwd(), "node_modules", "pulumi-forge");
