@@ -2,9 +2,11 @@
  * `npm run bench`: the scale benchmark. The real Pulumi CLI (Automation API, local file backend)
  * runs up, preview, refresh and destroy of N resources of a mix of types against the emulator
  * (in this process, real HTTP on loopback), and the same four operations of N no-op dynamic
- * resources (the engine's own floor: no HTTP, a provider of a few lines), in the same run. What
- * to compare across changes are the printed ratios, not the absolute times, which depend on the
- * machine and its load.
+ * resources (the engine's own floor: no HTTP), in the same run. Two floors: `methods`, a no-op
+ * provider with the six methods a user would write (1.75 KB serialized, the floor of the issue's
+ * first measurements), and `create-only`, the smallest provider the engine accepts (the strict
+ * floor). What to compare across changes are the printed ratios, not the absolute times, which
+ * depend on the machine and its load.
  *
  *   BENCH_N=100,500 (default)   sizes to run
  *   BENCH_RATE_LIMIT=200/5      also an `up` + `destroy` of the largest N under that budget
@@ -18,22 +20,27 @@ import type { Stack } from "@pulumi/pulumi/automation";
 const OPS = ["up", "preview", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];
 
-/** The floor: the same number of dynamic resources whose provider does nothing. */
-const FLOOR_PROGRAM = `
+/** A floor: the same number of dynamic resources whose provider does nothing. */
+const FLOOR_PROGRAM = (provider: string) => `
 const pulumi = require("@pulumi/pulumi");
 const n = Number(new pulumi.Config().require("n"));
-const provider = {
+const provider = ${provider};
+for (let i = 0; i < n; i += 1) {
+  new pulumi.dynamic.Resource(provider, "noop-" + i, { key: "noop-" + i, name: "bench-" + i, color: "#aa0000" }, {}, "floor", "Noop");
+}
+`;
+
+const FLOORS = {
+  methods: `{
   async check(olds, news) { return { inputs: news }; },
   async diff() { return { changes: false }; },
   async create(inputs) { return { id: inputs.key, outs: inputs }; },
   async read(id, props) { return { id, props }; },
   async update(id, olds, news) { return { outs: news }; },
   async delete() {},
+}`,
+  "create-only": `{ async create(inputs) { return { id: inputs.key, outs: inputs }; } }`,
 };
-for (let i = 0; i < n; i += 1) {
-  new pulumi.dynamic.Resource(provider, "noop-" + i, { key: "noop-" + i, name: "bench-" + i, color: "#aa0000" }, {}, "floor", "Noop");
-}
-`;
 
 interface Measured {
   ms: Record<Op, number>;
@@ -74,9 +81,10 @@ async function main(): Promise<void> {
   try {
     console.log(`scale benchmark: Pulumi ${PULUMI_VERSION}, Node ${process.version}, emulator ${emulator.url}`);
     for (const n of sizes) {
-      const floor = await measure(await stackOf(`floor-${n}`, FLOOR_PROGRAM, n), n);
+      const floors: Record<string, Measured> = {};
+      for (const [name, provider] of Object.entries(FLOORS)) floors[name] = await measure(await stackOf(`floor-${name}-${n}`, FLOOR_PROGRAM(provider), n), n);
       const forge = await measure(await stackOf(`forge-${n}`, FORGE_PROGRAM, n), n);
-      report(n, floor, forge);
+      report(n, floors, forge);
     }
     if (budget) {
       const [limit = "200", window = "5"] = budget.split("/");
@@ -97,19 +105,23 @@ async function main(): Promise<void> {
   }
 }
 
-function report(n: number, floor: Measured, forge: Measured): void {
+function report(n: number, floors: Record<string, Measured>, forge: Measured): void {
+  const names = Object.keys(floors);
   console.log(`\nN = ${n}`);
-  console.log("| op | floor | pulumi-forge | ratio | requests (per resource) | 429s |");
-  console.log("|---|---|---|---|---|---|");
+  console.log(`| op | ${names.map((name) => `floor (${name})`).join(" | ")} | pulumi-forge | ${names.map((name) => `ratio to ${name}`).join(" | ")} | requests (per resource) | 429s |`);
+  console.log(`|---|${names.map(() => "---|").join("")}---|${names.map(() => "---|").join("")}---|---|`);
   for (const op of OPS) {
     console.log(
-      `| ${op} | ${seconds(floor.ms[op])} | ${seconds(forge.ms[op])} | ${(forge.ms[op] / floor.ms[op]).toFixed(2)}x | ` +
+      `| ${op} | ${names.map((name) => seconds(floors[name]!.ms[op])).join(" | ")} | ${seconds(forge.ms[op])} | ` +
+        `${names.map((name) => `${(forge.ms[op] / floors[name]!.ms[op]).toFixed(2)}x`).join(" | ")} | ` +
         `${forge.requests[op]} (${(forge.requests[op] / n).toFixed(2)}) | ${forge.throttled[op]} |`,
     );
   }
   console.log(
-    `state bytes per resource: floor ${Math.round(floor.stateBytesPerResource)}, pulumi-forge ${Math.round(forge.stateBytesPerResource)} ` +
-      `(serialized provider: floor ${floor.providerBytes}, pulumi-forge ${forge.providerBytes} bytes, held in inputs and outputs)`,
+    `state bytes per resource (serialized provider, held in inputs and outputs): ` +
+      [...names.map((name) => [`floor (${name})`, floors[name]!] as const), ["pulumi-forge", forge] as const]
+        .map(([label, measured]) => `${label} ${Math.round(measured.stateBytesPerResource)} (${measured.providerBytes})`)
+        .join(", "),
   );
 }
 

@@ -16,7 +16,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
  *
  * That needs the runtime module to be loaded from a path under `node_modules`. It is when the
  * package is installed; a checkout linked as `node_modules/pulumi-forge` (the examples, the e2e
- * programs) is loaded from its real path, so the module is loaded a second time under the
+ * programs; in the program's directory or one above) is loaded from its real path, so the module is loaded a second time under the
  * linked path. When neither holds (the library run from its TypeScript sources), the provider
  * is the same seven methods written out, each loading the runtime by package name in its body.
  */
@@ -42,13 +42,10 @@ function findPackagedRuntime(): object | undefined {
   const root = resolve(__dirname, "..", "..", "..");
   if (relative(root, real) !== RUNTIME_FILE) return undefined;
   if (real.split(sep).includes("node_modules")) return require("./runtime") as object;
-  // A linked checkout: the program resolves `pulumi-forge` through <cwd>/node_modules.
-  const linked = join(process.cwd(), "node_modules", "pulumi-forge");
-  try {
-    if (realpathSync(linked) !== realpathSync(root)) return undefined;
-  } catch {
-    return undefined;
-  }
+  // A linked checkout: the program resolves `pulumi-forge` through a node_modules folder of its
+  // directory or one above, as Node does.
+  const linked = linkedPackage(realpathSync(root));
+  if (!linked) return undefined;
   const file = join(linked, RUNTIME_FILE);
   const cached = require.cache[file];
   if (cached) return cached.exports as object;
@@ -64,6 +61,19 @@ function findPackagedRuntime(): object | undefined {
     return undefined;
   }
   return copy.exports as object;
+}
+
+/** `<dir>/node_modules/pulumi-forge` linking to `root`, for the program's directory or the nearest one above. */
+function linkedPackage(root: string): string | undefined {
+  for (let dir = process.cwd(); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", "pulumi-forge");
+    try {
+      if (realpathSync(candidate) === root) return candidate;
+    } catch {
+      // not there: look further up
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /**
