@@ -179,6 +179,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A failed Pulumi command carries its whole output: its end (the diagnostics) is what tells.
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  console.error(text.length > 6000 ? `...${text.slice(-6000)}` : text);
   process.exit(1);
 });
