@@ -12,11 +12,16 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 
+/** The longest the pacer holds a request, whatever the headers say. */
+const MAX_WAIT_MS = 60_000;
+
 export class RateLimitPacer {
   /** Requests the current window still allows, as far as this client knows; undefined when unknown. */
   #remaining: number | undefined;
   /** When the current window ends (ms since the epoch). */
   #resetAt = 0;
+  /** The window the counts are for: its `RateLimit-Reset` as sent. */
+  #window: number | undefined;
   /** The budget of a window (RateLimit-Limit), to assume once a window has passed. */
   #limit: number | undefined;
 
@@ -49,13 +54,19 @@ export class RateLimitPacer {
     if (headers["ratelimit-remaining"] === undefined || !Number.isFinite(remaining) || !Number.isFinite(reset)) return;
     const limit = Number(headers["ratelimit-limit"]);
     if (Number.isFinite(limit) && limit > 0) this.#limit = limit;
-    // Unix seconds per the service; a small value is a delta in seconds (some proxies send one).
-    const resetAt = reset > 1e9 ? reset * 1000 : this.now() + reset * 1000;
-    if (resetAt !== this.#resetAt) {
-      this.#resetAt = resetAt;
+    // Unix seconds per the service, read against the answer's own Date so that a clock apart
+    // from the forge's does not stretch the wait; a small value is a delta in seconds (some
+    // proxies send one).
+    const serverNow = Date.parse(headers["date"] ?? "");
+    const delta = reset > 1e9 ? reset * 1000 - (Number.isNaN(serverNow) ? this.now() : serverNow) : reset * 1000;
+    const resetAt = this.now() + Math.min(Math.max(0, delta), MAX_WAIT_MS);
+    // The same window (the same reset announced) keeps the lower count: answers overtake each other.
+    if (reset !== this.#window) {
+      this.#window = reset;
       this.#remaining = remaining;
     } else {
       this.#remaining = Math.min(this.#remaining ?? remaining, remaining);
     }
+    this.#resetAt = resetAt;
   }
 }

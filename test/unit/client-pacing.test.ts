@@ -125,3 +125,20 @@ describe("against the emulator's rate limit (HTTP)", () => {
     }
   });
 });
+
+describe("pacer and clocks", () => {
+  it("reads the reset against the answer's Date, so a client clock far behind the forge's does not stretch the wait", async () => {
+    let now = 1_700_000_000_000;
+    const waits: number[] = [];
+    const pacer = new RateLimitPacer(() => now, async (ms) => {
+      waits.push(ms);
+      now += ms;
+    }, () => 0);
+    // The forge's clock is ten minutes ahead; its window ends 5 s after its own now.
+    const forgeNow = now + 600_000;
+    pacer.observe({ date: new Date(forgeNow).toUTCString(), "ratelimit-limit": "5", "ratelimit-remaining": "0", "ratelimit-reset": String(Math.floor(forgeNow / 1000) + 5) });
+    await pacer.acquire();
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeLessThanOrEqual(6_000);
+  });
+});
