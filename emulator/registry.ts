@@ -10,11 +10,17 @@ import { clusterAgents } from "./resources/cluster-agents";
 import { errorTracking } from "./resources/error-tracking";
 import { featureFlagUserLists } from "./resources/feature-flag-user-lists";
 import { features } from "./resources/features";
+import { groupManagement } from "./resources/groups";
+import { groupTokens } from "./resources/group-tokens";
+import { geoSites } from "./resources/geo-sites";
 import { instanceClusters } from "./resources/instance-clusters";
+import { integrations } from "./resources/integrations";
 import { jobTokenScope } from "./resources/job-token-scope";
 import { labels } from "./resources/labels";
+import { projectMembers } from "./resources/project-members";
 import { protectedEnvironments } from "./resources/protected-environments";
 import { repositoryStorageMoves } from "./resources/repository-storage-moves";
+import { snippets } from "./resources/snippets";
 import { urlConfigurations } from "./resources/url-configurations";
 
 /*
@@ -36,6 +42,12 @@ const RESOURCES = [
   repositoryStorageMoves,
   instanceClusters,
   features,
+  groupManagement,
+  groupTokens,
+  integrations,
+  projectMembers,
+  snippets,
+  geoSites,
 ] as const;
 
 type Resource = (typeof RESOURCES)[number];

@@ -5,13 +5,17 @@
  */
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
-import { instanceClusterDeprecated } from "./rules/deprecations";
+import { groupSettingsDeprecatedInputs, instanceClusterDeprecated } from "./rules/deprecations";
 import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
 import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
+import { groupIntegrationHttps, groupIntegrationSslVerification } from "./rules/integrations";
 import { oneResourcePerObject } from "./rules/uniqueness";
-import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs } from "./rules/secrets";
+import { geoSiteOnePrimary } from "./rules/geo-sites";
+import { projectMemberExpiry } from "./rules/memberships";
+import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs, snippetNoConfidentialContent } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
+import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettingsTwoFactor } from "./rules/group-settings";
 
 export const policies: ForgePolicy[] = [
   inputSchema,
@@ -26,4 +30,13 @@ export const policies: ForgePolicy[] = [
   virtualRegistryCleanupPolicyOnePerGroup,
   instanceClusterDeprecated,
   oneResourcePerObject,
+  groupSettingsTopLevelOnly,
+  groupSettingsTwoFactor,
+  groupSettingsPublicVisibility,
+  groupSettingsDeprecatedInputs,
+  groupIntegrationHttps,
+  groupIntegrationSslVerification,
+  snippetNoConfidentialContent,
+  projectMemberExpiry,
+  geoSiteOnePrimary,
 ];

@@ -6,7 +6,7 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { checkInputs } from "../provider/engine/check";
-import { inputKeys, type AnyDeclaration } from "../provider/engine/declaration";
+import { engineKeys, inputKeys, type AnyDeclaration } from "../provider/engine/declaration";
 import { declarations } from "../provider/resources";
 import { resourcePolicy } from "./lib/define";
 
@@ -16,7 +16,9 @@ export const inputSchema: ResourceValidationPolicy = resourcePolicy({
   enforcementLevel: "mandatory",
   resources: Object.values(declarations) as AnyDeclaration[],
   check({ inputs, subject, declaration, report }) {
-    for (const failure of checkInputs(declaration, inputs)) {
+    // The provider's check adds its own fields to the inputs (a file's digest): not the program's.
+    const own = Object.fromEntries(Object.entries(inputs).filter(([key]) => !engineKeys(declaration).includes(key)));
+    for (const failure of checkInputs(declaration, own)) {
       if (failure.reason.startsWith(`${declaration.name} has no input `)) {
         report(`${subject} sets ${failure.property}, which is not an input of ${declaration.name}. Remove it or correct its name (inputs: ${inputKeys(declaration).join(", ")}).`);
       } else {

@@ -11,6 +11,7 @@
 // by `npm run generate` (TypeScript needs each named export spelled out).
 export * from "./generated/resources";
 export * from "./lookups";
+export { repairGeoSite, revokeGroupToken, syncGroupLdap } from "./actions";
 export { declarations } from "./resources";
 export { typeToken } from "./engine/declaration";
 export { ForgeApiError, ForgeConfigError } from "./client";

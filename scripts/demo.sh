@@ -80,6 +80,12 @@ if ! pulumi_ stack ls --json 2>/dev/null | grep -q "\"name\": \"$STACK\""; then
   rm -rf "$scratch"
 fi
 
+# The monitoring integration's API key is stack config, encrypted in the stack's config file
+# (a made-up key: the emulator accepts any). Set once, so that a second run changes nothing.
+if ! stack_ config get monitoringApiKey >/dev/null 2>&1; then
+  stack_ config set --secret monitoringApiKey "demo-monitoring-key-$(date +%s)"
+fi
+
 header "pulumi up, with the policy pack (policies/) enforced"
 # The example exports its agent tokens on purpose, wrapped in pulumi.secret; policies cannot see
 # the wrapping, so examples/platform/policy-config.json allows that one output by name.
@@ -116,6 +122,8 @@ cat <<EOF
   curl -s -H 'PRIVATE-TOKEN: forge-root-token' $url/api/v4/projects/acme%2Fplatform%2Fdeployer/cluster_agents
   curl -s -H 'PRIVATE-TOKEN: forge-root-token' $url/api/v4/projects/acme%2Fplatform%2Fdeployer/protected_environments
   curl -s -H 'PRIVATE-TOKEN: forge-root-token' $url/api/v4/projects/acme%2Fplatform%2Fdeployer/job_token_scope/allowlist
+  curl -s -H 'PRIVATE-TOKEN: forge-root-token' $url/api/v4/groups/acme/integrations
+  curl -s -H 'PRIVATE-TOKEN: forge-root-token' $url/api/v4/groups/acme/integrations/chat-webhook
 
 The stack's secret outputs (the agent tokens), decrypted:
   PULUMI_BACKEND_URL=$PULUMI_BACKEND_URL PULUMI_CONFIG_PASSPHRASE=$PULUMI_CONFIG_PASSPHRASE \\

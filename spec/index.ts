@@ -63,3 +63,17 @@ export const CLUSTER_AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorizati
 export function isClusterApiUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]+/.test(url);
 }
+
+/** The access levels of a project membership (Document 3): 0 No access to 50 Owner. */
+export const PROJECT_MEMBER_ACCESS_LEVELS = [0, 5, 10, 15, 20, 30, 40, 50] as const;
+
+/** Snippet visibilities (Document 1); `internal` does not exist on the hosted multi-tenant offering. */
+export const SNIPPET_VISIBILITIES = ["private", "internal", "public"] as const;
+
+/** The capacities a Geo site gets when none are given (Document 3, POST /geo_sites). */
+export const GEO_CAPACITY_DEFAULTS = {
+  files_max_capacity: 10,
+  repos_max_capacity: 25,
+  verification_max_capacity: 100,
+  container_repositories_max_capacity: 10,
+} as const;

@@ -114,6 +114,8 @@ function sourceFileOf(declaration: AnyDeclaration): string[] {
   return ts.sys.readDirectory(resourcesDir, [".ts"]).filter((file) => readFileSync(file, "utf8").includes(`name: "${declaration.name}"`));
 }
 
+/** The TSDoc of a field in the resource's source (a schema's own description, given where the
+ *  fields are built from data such as the integrations table, comes first). */
 function docFor(docs: Map<string, string>, files: string[], field: string): string {
   for (const file of [...files, ...ts.sys.readDirectory(resourcesDir, [".ts"])]) {
     const doc = docs.get(`${field}@${file}`);
@@ -126,7 +128,7 @@ function docFor(docs: Map<string, string>, files: string[], field: string): stri
 function whenDropped(declaration: AnyDeclaration, name: string): string {
   if (replacementKeys(declaration).includes(name) || declaration.replaceOnRemoval?.includes(name)) return " Dropping it replaces the resource.";
   const reset = declaration.resets?.[name];
-  if (typeof reset === "function") return " Dropping it resets it to its default.";
+  if (typeof reset === "function") return declaration.setting ? " Dropping it writes back its value from before the resource set it." : " Dropping it resets it to its default.";
   if (reset !== undefined) return ` Dropping it resets it to \`${JSON.stringify(reset)}\`.`;
   return "";
 }
@@ -150,7 +152,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "## Inputs",
     "",
-    ...fieldTable("Name", inputs, (name, schema) => `${docFor(docs, files, name) || (schema.description ?? "")}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
+    ...fieldTable("Name", inputs, (name, schema) => `${schema.description ?? docFor(docs, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
     "",
     "## Outputs",
     "",
@@ -158,7 +160,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "| Name | Type | Description |",
     "|---|---|---|",
-    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${docFor(docs, files, name) || (schema.description ?? "")} |`),
+    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${schema.description ?? docFor(docs, files, name)} |`),
     "",
     "## Import",
     "",
@@ -183,7 +185,11 @@ function lookupsPage(): string {
     "is `await getX({...})` with plain values, or `getX.output({...})` with Pulumi inputs (outputs of",
     "other resources), which returns an output. Records come with camelCase keys. They use the",
     "resources' connection: `FORGE_BASE_URL` / `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`.",
-    "Arguments are checked before any request.",
+    "Arguments are checked before any request. Where one argument picks the listing (`all`, `scope`),",
+    "the route shown is the default one and the argument's description names the others.",
+    "",
+    "Lookups only read. One-off operations (`revokeGroupToken`, `syncGroupLdap`, `repairGeoSite`) are",
+    "actions: async functions for scripts and the Automation API, listed in the README.",
     "",
     "| Lookup | What it reads | Route |",
     "|---|---|---|",
@@ -191,7 +197,7 @@ function lookupsPage(): string {
   ];
   for (const lookup of all) {
     const args = z.toJSONSchema(lookup.args, { unrepresentable: "any", io: "input" }) as JsonSchema;
-    const returns = lookup.many ? "every record of the listing (all pages), as an array" : "one record";
+    const returns = lookup.raw ? "the raw content, as a string" : lookup.many ? "every record of the listing (all pages), as an array" : "one record";
     lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}.`, "");
     if (Object.keys(args.properties ?? {}).length) lines.push(...fieldTable("Argument", args, (name) => cell(docs.get(`${lookup.name}.${name}`) ?? "")));
     else lines.push(`No arguments: \`await ${lookup.name}({})\`.`);
@@ -213,7 +219,7 @@ export function referencePages(): Map<string, string> {
     "|---|---|---|",
     ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | \`${idFormat(declaration)}\` |`),
     "",
-    "Lookups (functions that read the forge from a program): [lookups.md](lookups.md).",
+    "Lookups (functions that read the forge from a program) and actions: [lookups.md](lookups.md).",
     "",
   ].join("\n");
   pages.set("README.md", index);

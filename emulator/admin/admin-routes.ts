@@ -20,10 +20,28 @@ const settingsParams = z.object({
   tier: paramEnum(TIERS).optional(),
   offering: paramEnum(OFFERINGS).optional(),
 });
-/** Out-of-band changes of a project: a new path (the old one redirects), a visibility. */
-const projectChangeParams = z.object({ path: paramString().optional(), visibility: paramEnum(VISIBILITIES).optional() });
-/** Out-of-band changes of a group: a visibility (public groups are readable anonymously). */
-const groupChangeParams = z.object({ visibility: paramEnum(VISIBILITIES).optional() });
+const date = paramString().pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" })).nullable();
+/** Out-of-band changes of a project: a new path (the old one redirects), a visibility, and the
+ *  state the listings filter on (archived, topics, features, who starred it). */
+const projectChangeParams = z.object({
+  path: paramString().optional(),
+  visibility: paramEnum(VISIBILITIES).optional(),
+  archived: paramBoolean().optional(),
+  marked_for_deletion_on: date.optional(),
+  topics: z.array(paramString()).optional(),
+  issues_enabled: paramBoolean().optional(),
+  merge_requests_enabled: paramBoolean().optional(),
+  starred_by: z.array(paramInteger()).optional(),
+});
+/** Out-of-band changes of a group: a visibility (public groups are readable anonymously), the
+ *  state `GET /groups` filters on, and custom attributes. */
+const groupChangeParams = z.object({
+  visibility: paramEnum(VISIBILITIES).optional(),
+  archived: paramBoolean().optional(),
+  marked_for_deletion_on: date.optional(),
+  repository_storage: paramString().optional(),
+  custom_attributes: z.array(z.object({ key: paramString(), value: paramString() })).optional(),
+});
 const requestsQuery = z.object({ since: paramInteger().optional() });
 /** `PUT /__emulator/rate-limit`: a limit of 0 turns it off. */
 const rateLimitParams = z.object({
@@ -49,6 +67,14 @@ export function handleAdminRequest(
     const changed = kind === "projects" ? changeProject(store, decode(ref), body) : changeGroup(store, decode(ref), body);
     context.persist();
     return { status: 200, body: changed };
+  }
+  // An administrator's decision on a promotion rule 4 queued: `POST member_approvals/<project id>/<user id>/approve|reject`.
+  if (method === "POST" && kind === "member_approvals" && rest.length === 2 && (rest[1] === "approve" || rest[1] === "reject")) {
+    const [projectId, userId] = [Number(ref), Number(rest[0])];
+    const decided = rest[1] === "approve" ? store.projectMembers.approve(projectId, userId) : store.projectMembers.reject(projectId, userId);
+    if (!decided) throw thingNotFound("Member approval");
+    context.persist();
+    return { status: 204 };
   }
   switch (`${method} ${subpath}`) {
     case "GET seed":
@@ -113,6 +139,8 @@ function changeProject(store: Store, ref: string, body: Record<string, unknown>)
     store.projects.rename(project, changes.path);
   }
   if (changes.visibility !== undefined) project.visibility = changes.visibility;
+  const { path: _path, visibility: _visibility, ...state } = changes;
+  Object.assign(project, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
   return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), visibility: project.visibility };
 }
 
@@ -121,6 +149,8 @@ function changeGroup(store: Store, ref: string, body: Record<string, unknown>): 
   const group = store.groups.byRef(ref);
   if (!group) throw thingNotFound("Group");
   const changes = validate(groupChangeParams, body);
+  const { visibility: _visibility, ...state } = changes;
   if (changes.visibility !== undefined) group.visibility = changes.visibility;
+  Object.assign(group, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
   return { id: group.id, full_path: store.groups.fullPath(group), visibility: group.visibility };
 }

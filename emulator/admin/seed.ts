@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AccessLevel } from "../../spec";
 import type { Core } from "../core/core";
 import type { GroupRecord, Membership, ProjectRecord, UserRecord } from "../core/records";
@@ -71,8 +72,59 @@ export function seedState(): EmulatorState {
   const web = project(1, "Web", "web", 1);
   web.shared_with_groups = [{ group_id: 2, group_access_level: AccessLevel.Developer }];
   state.projects = [web, project(2, "API", "api", 1), project(3, "Deployer", "deployer", 2)];
-  state.sequences = { user: users.length, group: 2, project: 3 };
+  state.releases = seedReleases();
+  state.group_tokens = seedGroupTokens();
+  state.sequences = { user: users.length, group: 2, project: 3, release: state.releases.length, group_token: state.group_tokens.length };
   return state;
+}
+
+/** One release per project, a month apart (the spec has no endpoint that makes one). */
+function seedReleases(): EmulatorState["releases"] {
+  const release = (id: number, projectId: number, tag: string, releasedAt: string) => ({
+    id,
+    project_id: projectId,
+    name: `Release ${tag}`,
+    tag_name: tag,
+    description: `Changes in ${tag}`,
+    created_at: releasedAt,
+    released_at: releasedAt,
+    author_id: 2,
+    commit_sha: createHash("sha1").update(`${projectId}:${tag}`).digest("hex"),
+    commit_title: `Prepare ${tag}`,
+  });
+  return [release(1, 1, "v1.0.0", "2024-02-01T00:00:00.000Z"), release(2, 2, "v2.0.0", "2024-03-01T00:00:00.000Z"), release(3, 3, "v0.1.0", "2024-04-01T00:00:00.000Z")];
+}
+
+/**
+ * One token of each kind the group revocation takes, and personal access tokens in each state
+ * the credentials inventory filters on (active, expired, revoked; used or never). The plaintext
+ * is `forge-seed-<name>`; user ids are the seed's (2 olivia, 3 max, 4 dev, 5 rita, 7 nomad).
+ */
+function seedGroupTokens(): EmulatorState["group_tokens"] {
+  const token = (id: number, kind: EmulatorState["group_tokens"][number]["kind"], name: string, fields: Partial<EmulatorState["group_tokens"][number]>) => ({
+    id,
+    kind,
+    name,
+    description: null,
+    token: `forge-seed-${name}`,
+    user_id: null,
+    scopes: ["api"],
+    revoked: false,
+    created_at: SEED_TIME,
+    last_used_at: null,
+    expires_at: "2099-01-01",
+    ...fields,
+  });
+  return [
+    token(1, "personal", "olivia-laptop", { user_id: 2, description: "Olivia's laptop", created_at: "2024-01-10T09:00:00.000Z", last_used_at: "2024-06-01T12:00:00.000Z" }),
+    token(2, "personal", "max-ci", { user_id: 3, scopes: ["read_api"], created_at: "2024-02-01T09:00:00.000Z", expires_at: "2024-12-31" }),
+    token(3, "personal", "dev-old", { user_id: 4, revoked: true, created_at: "2024-03-01T09:00:00.000Z", last_used_at: "2024-03-02T09:00:00.000Z" }),
+    token(4, "personal", "nomad-token", { user_id: 7, created_at: "2024-03-05T09:00:00.000Z" }),
+    token(5, "group_access", "acme-bot", { group_id: 1, access_level: 40, created_at: "2024-04-01T09:00:00.000Z", last_used_at: "2024-05-01T09:00:00.000Z" }),
+    token(6, "project_access", "web-deployer", { project_id: 1, access_level: 30, scopes: ["read_repository"], created_at: "2024-05-01T09:00:00.000Z" }),
+    token(7, "group_deploy", "platform-deploy", { group_id: 2, scopes: ["read_registry"], created_at: "2024-05-10T09:00:00.000Z" }),
+    token(8, "feed", "rita-feed", { user_id: 5, scopes: [], created_at: "2024-05-20T09:00:00.000Z", expires_at: null }),
+  ];
 }
 
 /** The JSON of `GET /__emulator/seed`: users with tokens, groups and projects with members. */

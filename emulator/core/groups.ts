@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { Collection } from "./collection";
+import { GROUP_SETTING_DEFAULTS, GROUP_SETTING_RULES } from "../../spec/group-settings";
+import { tierIncludes } from "../../spec/editions";
 import type { GroupRecord } from "./records";
 import type { Database } from "./state";
 
@@ -61,51 +63,54 @@ export class Groups extends Collection<GroupRecord> {
   }
 
   /**
-   * The group record of `GET /groups/:id` (Document 1's Group, without the Premium fields):
-   * `privileged` (an Owner or an administrator) adds `runners_token` and
-   * `enabled_git_access_protocol`. The projects and custom attributes are the caller's to add.
+   * The group record of `GET /groups/:id` (Document 1's Group): the core fields, the fields of
+   * the listings, the Premium fields on a Premium or Ultimate instance, and every other setting
+   * `PUT /groups/:id` takes (the service returns them too; Document 1 does not list them), each
+   * with the value the group has or the service's default. `privileged` (an Owner or an
+   * administrator) adds `runners_token` and `enabled_git_access_protocol`. The projects,
+   * statistics and custom attributes are the caller's to add.
    */
   serialize(group: GroupRecord, options: { privileged?: boolean } = {}): Record<string, unknown> {
-    return {
+    const settings = this.settingsOf(group);
+    const { enabled_git_access_protocol: protocol, ...visible } = settings;
+    const premium = tierIncludes(this.database.state.settings.tier, "premium");
+    const topLevel = group.parent_id === null;
+    const record: Record<string, unknown> = {
       id: group.id,
       web_url: this.webUrl(group),
       name: group.name,
       path: group.path,
       description: group.description,
       visibility: group.visibility,
-      share_with_group_lock: false,
-      require_two_factor_authentication: false,
-      two_factor_grace_period: 48,
-      project_creation_level: "developer",
-      auto_devops_enabled: null,
-      subgroup_creation_level: "maintainer",
-      emails_disabled: false,
-      emails_enabled: true,
-      mentions_disabled: null,
-      lfs_enabled: true,
-      default_branch: null,
-      request_access_enabled: true,
+      ...visible,
       repository_storage: group.repository_storage ?? "default",
-      // Integer in the spec; the service answers null while no template project is chosen.
-      file_template_project_id: null,
       full_name: this.fullName(group),
       full_path: this.fullPath(group),
       created_at: group.created_at,
       parent_id: group.parent_id,
-      avatar_url: null,
+      avatar_url: group.avatar ? this.avatarUrl(group) : null,
       // Sharing a group with a group is not among the spec's operations, and a share would
       // change who may do what everywhere: not modelled, so no group has any.
       shared_with_groups: [],
-      ip_restriction_ranges: null,
-      math_rendering_limits_enabled: true,
-      lock_math_rendering_limits_enabled: false,
-      only_allow_merge_if_pipeline_succeeds: false,
-      allow_merge_on_skipped_pipeline: false,
-      only_allow_merge_if_all_discussions_are_resolved: false,
-      allow_personal_snippets: true,
-      ...(group.parent_id === null ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
-      ...(options.privileged ? { runners_token: runnersToken(group), enabled_git_access_protocol: "all" } : {}),
+      archived: group.archived ?? false,
     };
+    for (const [field, rule] of Object.entries(GROUP_SETTING_RULES)) {
+      const absent = (rule.topLevelOnly && !topLevel) || (rule.tier !== undefined && !premium) || (rule.offerings !== undefined && !rule.offerings.includes(this.database.state.settings.offering));
+      if (absent) delete record[field];
+    }
+    if (premium) record["marked_for_deletion_on"] = group.marked_for_deletion_on ?? null;
+    if (options.privileged) Object.assign(record, { runners_token: runnersToken(group), enabled_git_access_protocol: protocol });
+    return record;
+  }
+
+  /** Every setting of the group by wire name: what `PUT /groups/:id` set over the defaults. */
+  settingsOf(group: GroupRecord): Record<string, unknown> {
+    return { ...structuredClone(GROUP_SETTING_DEFAULTS), ...structuredClone(group.settings ?? {}) };
+  }
+
+  /** Where the avatar is served, as the service names it (`/uploads/-/system/group/avatar/<id>/<file>`). */
+  avatarUrl(group: GroupRecord): string {
+    return `${this.database.baseUrl}/uploads/-/system/group/avatar/${group.id}/${encodeURIComponent(group.avatar?.filename ?? "avatar")}`;
   }
 
   /** The namespace object embedded in project records. */

@@ -22,6 +22,13 @@ export type Actor = UserRecord | null;
 export interface Membership {
   user_id: number;
   access_level: number;
+  /** `YYYY-MM-DD`, or absent/null when the membership does not expire. */
+  expires_at?: string | null;
+  /** A custom role (Ultimate); absent/null when none. */
+  member_role_id?: number | null;
+  /** When and by whom the membership was made (absent for seeded memberships). */
+  created_at?: string;
+  created_by_id?: number;
 }
 
 /** Visibilities of a group or project. */
@@ -44,6 +51,22 @@ export interface GroupRecord {
   repository_storage?: string;
   /** True while a repository storage move runs (Document 1: read-only until the move ends). */
   repository_read_only?: boolean;
+  /** The settings `PUT /groups/:id` changed, by wire name; absent ones have the service's defaults. */
+  settings?: Record<string, unknown>;
+  /** The uploaded avatar (content base64); none when absent. */
+  avatar?: GroupAvatar;
+  /** Archived (the `archived` and `active` filters of `GET /groups`). */
+  archived?: boolean;
+  /** The date the group is to be deleted (Premium; the `marked_for_deletion_on` filter). */
+  marked_for_deletion_on?: string | null;
+}
+
+/** A group's avatar as uploaded. */
+export interface GroupAvatar {
+  filename: string;
+  content_type: string;
+  /** The content, base64 (the state is JSON). */
+  data: string;
 }
 
 /** A group a project is shared with (the project's "invited groups"). */
@@ -72,4 +95,13 @@ export interface ProjectRecord {
   repository_read_only?: boolean;
   /** Full paths the project had before it was moved; they answer with a redirect. */
   previous_paths?: string[];
+  /** Archived (read-only); the `archived` and `active` filters of project listings. */
+  archived?: boolean;
+  /** Marked for deletion (Premium's delayed deletion): not `active`. */
+  marked_for_deletion_on?: string | null;
+  /** Feature switches the listings filter on (`with_issues_enabled`, ...); on when absent. */
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  /** Ids of the users who starred the project (`starred`, `star_count`). */
+  starred_by?: number[];
 }

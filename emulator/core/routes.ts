@@ -35,6 +35,8 @@ export interface RouteAnswer {
   paged?: true;
   /** The listing also serves keyset pagination (`pagination=keyset`), in these orderings. */
   keyset?: KeysetRule;
+  /** Headers of a file answer (its type and name). */
+  headers?: Record<string, string>;
 }
 
 export type SortDirection = "asc" | "desc";
@@ -96,6 +98,12 @@ export const paged = (items: readonly unknown[], keyset?: KeysetRule): RouteAnsw
   body: items,
   paged: true,
   ...(keyset ? { keyset } : {}),
+});
+/** 200 with a file as the body (an avatar), its type and name in the headers. */
+export const file = (content: { data: Buffer; contentType: string; filename: string }): RouteAnswer => ({
+  status: 200,
+  body: content.data,
+  headers: { "Content-Type": content.contentType, "Content-Disposition": `inline; filename="${content.filename.replace(/"/g, "")}"` },
 });
 /** 201 with a JSON body. */
 export const created = (body: unknown): RouteAnswer => ({ status: 201, body });

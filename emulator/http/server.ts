@@ -91,7 +91,7 @@ async function handleRequest(
     if (!actor && !route.anonymous) throw unauthorized();
     if (route.availability) editions.requireTier(route.availability, actor);
     const answer = route.handler({ params: match.params, input, actor }, context.store);
-    if (!answer.paged) return { status: answer.status, body: answer.body };
+    if (!answer.paged) return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
     const items = answer.body as unknown[];
     return answer.keyset && query.pagination === "keyset"
       ? paginateKeyset(url, query, items, answer.keyset)
@@ -186,6 +186,13 @@ function send(response: ServerResponse, result: ApiResponse): void {
   if (result.status === 204 || result.status === 304 || result.body === undefined) {
     response.writeHead(result.status, headers);
     response.end();
+    return;
+  }
+  if (Buffer.isBuffer(result.body)) {
+    // A file (an avatar): the handler's headers name its type.
+    headers["Content-Length"] = String(result.body.length);
+    response.writeHead(result.status, headers);
+    response.end(result.body);
     return;
   }
   const isText = typeof result.body === "string";

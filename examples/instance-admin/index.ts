@@ -12,3 +12,5 @@ export * from "./storage-moves";
 export * from "./clusters";
 export * from "./features";
 export * from "./feature-flag-user-lists";
+export * from "./geo-sites";
+export * from "./snippets";

@@ -10,6 +10,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as forge from "pulumi-forge";
+import { groupSettings } from "./group";
+
+export * from "./integrations";
 
 const config = new pulumi.Config();
 
@@ -22,11 +25,16 @@ const ownerUserId = config.getNumber("ownerUserId") ?? 2;
 const callerProjectId = config.getNumber("callerProjectId") ?? 2;
 /** A group whose projects' CI/CD jobs may call the deployer (seed: acme/platform, id 2). */
 const callerGroupId = config.getNumber("callerGroupId") ?? 2;
+/** A contractor who reviews the deployer's changes (seed: nomad, a user in no group). */
+const reviewer = config.get("reviewer") ?? "nomad";
 /** The next maintenance window (UTC). Fixed values, so that a second `pulumi up` changes nothing. */
 const maintenanceStartsAt = config.get("maintenanceStartsAt") ?? "2030-03-02T22:00:00Z";
 const maintenanceEndsAt = config.get("maintenanceEndsAt") ?? "2030-03-03T02:00:00Z";
 /** Where the forge reaches the production cluster's agent (a receptive agent: the cluster cannot dial out). */
 const agentUrl = config.get("agentUrl") ?? "grpcs://agent.production.example.com:443";
+
+// --- The group's settings and avatar (group.ts).
+const team = groupSettings(group);
 
 // --- Label taxonomy of the group: scoped labels (`scope::value`) are mutually exclusive per scope.
 const labelSpecs: { name: string; color: string; description: string }[] = [
@@ -104,7 +112,21 @@ const callerGroup = new forge.JobTokenScopeGroupAllowlistEntry(
   { dependsOn: [jobTokenScope] },
 );
 
+// --- Who works on the deployer besides the group's members: a direct role, ending by itself
+// (the policy pack asks for an expiry from Maintainer up; a date keeps a second `up` unchanged).
+const reviewerMembership = new forge.ProjectMember("deployer-reviewer", {
+  project: deployerProject,
+  user: reviewer,
+  accessLevel: 20,
+  expiresAt: config.get("reviewerUntil") ?? "2030-12-31",
+});
+// Everyone with access, each at their highest level through the project and its groups (read
+// once the membership exists, so that the reviewer is among them).
+const deployerAccess = reviewerMembership.userId.apply(() => forge.listProjectMembers({ project: deployerProject, all: true }));
+
 // --- Outputs.
+export const groupWebUrl = team.settings.webUrl;
+export const groupAvatarUrl = team.avatar.avatarUrl;
 export const labelIds = pulumi.all(labels.map((label) => pulumi.all([label.name, label.labelId]))).apply((pairs) => Object.fromEntries(pairs));
 export const maintenanceBannerId = banner.messageId;
 export const maintenanceBannerActive = banner.active;
@@ -118,3 +140,5 @@ export const jobTokenAllowlist = {
   projects: [callerProject.targetPathWithNamespace],
   groups: [callerGroup.targetName],
 };
+export const reviewerMembershipState = reviewerMembership.membershipState;
+export const deployerAccessLevels = deployerAccess.apply((members) => Object.fromEntries(members.map((member) => [String(member["username"]), member["accessLevel"]])));

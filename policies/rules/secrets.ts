@@ -1,51 +1,56 @@
 /**
  * Secrets stay out of what others can read: broadcast messages, which anyone can read signed in
- * or not, whatever their targeting (spec document 2, "Broadcast messages"), and stack outputs,
+ * or not, whatever their targeting (spec document 2, "Broadcast messages"), public snippets
+ * (listed and read without a token, Document 1, Authentication rule 2), and stack outputs,
  * where an agent token (shown by the forge only once) would be kept in plain text.
  */
 import { broadcastMessage } from "../../provider/resources/broadcast-message";
 import { clusterAgentToken } from "../../provider/resources/cluster-agent-token";
+import { snippet } from "../../provider/resources/snippet";
 import { findConfidential, type ConfidentialOptions } from "../lib/confidential";
-import { resourcePolicy, stackPolicy } from "../lib/define";
+import { resourcePolicy, stackPolicy, type ConfigSpec } from "../lib/define";
 import { isKnown, plain, show } from "../lib/values";
+
+/** The detector's settings, shared by every policy that looks for confidential text. */
+export const CONFIDENTIAL_CONFIG = {
+  extraPatterns: {
+    type: "array",
+    items: { type: "string" },
+    default: [],
+    description: "More regular expressions (case-insensitive) for confidential text, e.g. internal ticket ids or project code names.",
+  },
+  allowPatterns: {
+    type: "array",
+    items: { type: "string" },
+    default: [],
+    description: "Regular expressions (case-insensitive) for text known to be public; it is never reported.",
+  },
+  internalDomains: {
+    type: "array",
+    items: { type: "string" },
+    default: ["internal", "local", "corp"],
+    description: "Host name suffixes that only resolve inside the organisation.",
+  },
+  minTokenLength: {
+    type: "integer",
+    minimum: 8,
+    default: 24,
+    description: "Shortest run of letters and digits that is judged as a possible token by its randomness.",
+  },
+  minTokenEntropy: {
+    type: "number",
+    minimum: 0,
+    default: 4,
+    description: "Shannon entropy (bits per character) from which such a run looks like a token.",
+  },
+} satisfies ConfigSpec;
 
 export const broadcastMessageNoConfidentialContent = resourcePolicy<ConfidentialOptions>({
   name: "broadcast-message-no-confidential-content",
   description: "A broadcast message carries no confidential content: anyone can read it, signed in or not, whatever its targeting.",
   enforcementLevel: "advisory",
   resources: [broadcastMessage],
-  config: {
-    extraPatterns: {
-      type: "array",
-      items: { type: "string" },
-      default: [],
-      description: "More regular expressions (case-insensitive) for confidential text, e.g. internal ticket ids or project code names.",
-    },
-    allowPatterns: {
-      type: "array",
-      items: { type: "string" },
-      default: [],
-      description: "Regular expressions (case-insensitive) for text known to be public; it is never reported.",
-    },
-    internalDomains: {
-      type: "array",
-      items: { type: "string" },
-      default: ["internal", "local", "corp"],
-      description: "Host name suffixes that only resolve inside the organisation.",
-    },
-    minTokenLength: {
-      type: "integer",
-      minimum: 8,
-      default: 24,
-      description: "Shortest run of letters and digits that is judged as a possible token by its randomness.",
-    },
-    minTokenEntropy: {
-      type: "number",
-      minimum: 0,
-      default: 4,
-      description: "Shannon entropy (bits per character) from which such a run looks like a token.",
-    },
-  },
+  config: CONFIDENTIAL_CONFIG,
   check({ inputs, subject, config, report }) {
     const message = inputs["message"];
     if (!isKnown(message) || typeof message !== "string") return;
@@ -57,6 +62,50 @@ export const broadcastMessageNoConfidentialContent = resourcePolicy<Confidential
             ? "Remove it from the message."
             : "Remove it from the message, and rotate the credential if it was a real one.";
       report(`${subject} carries ${finding.description} in its message, and anyone can read broadcast messages. ${fix}`);
+    }
+  },
+});
+
+/** Snippet visibilities whose content others read; `public` by default (anyone, no token). */
+interface SnippetConfidentialOptions extends ConfidentialOptions {
+  visibilities: string[];
+}
+
+export const snippetNoConfidentialContent = resourcePolicy<SnippetConfidentialOptions>({
+  name: "snippet-no-confidential-content",
+  description: "A public snippet carries no confidential content (title, description, file paths and contents): anyone can list and read it without signing in.",
+  enforcementLevel: "advisory",
+  resources: [snippet],
+  config: {
+    ...CONFIDENTIAL_CONFIG,
+    visibilities: {
+      type: "array",
+      items: { type: "string", enum: ["public", "internal", "private"] },
+      default: ["public"],
+      description: "The visibilities whose snippets are checked (add `internal` to also check what every signed-in user reads).",
+    },
+  },
+  check({ inputs, subject, config, report }) {
+    const visibility = inputs["visibility"];
+    // A snippet without a visibility is private on the forge.
+    if (!isKnown(visibility) || !config.visibilities.includes(typeof visibility === "string" ? visibility : "private")) return;
+    const texts: [string, unknown][] = [
+      ["its title", inputs["title"]],
+      ["its description", inputs["description"]],
+    ];
+    const files = inputs["files"];
+    if (isKnown(files) && Array.isArray(files)) {
+      for (const file of files as Record<string, unknown>[]) {
+        const path = isKnown(file?.["filePath"]) && typeof file["filePath"] === "string" ? file["filePath"] : "a file";
+        texts.push([`the path ${show(path)}`, file?.["filePath"]], [`file ${show(path)}`, file?.["content"]]);
+      }
+    }
+    for (const [where, text] of texts) {
+      if (!isKnown(text) || typeof text !== "string") continue;
+      for (const finding of findConfidential(text, config)) {
+        const fix = finding.kind === "internal-address" || finding.kind === "pattern" ? "Remove it" : "Remove it, and rotate the credential if it was a real one";
+        report(`${subject} is ${String(visibility)} and carries ${finding.description} in ${where}, and anyone can read a ${String(visibility)} snippet. ${fix}, or make the snippet private.`);
+      }
     }
   },
 });

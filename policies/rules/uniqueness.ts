@@ -6,6 +6,7 @@
  */
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations as d } from "../../provider/resources";
+import { groupIntegrations, integrationKindOf } from "../../provider/resources/group-integrations";
 import { stackPolicy, type StackResource } from "../lib/define";
 import { isKnown, refKey, show, type Bag } from "../lib/values";
 
@@ -16,6 +17,8 @@ interface Identity {
   fields: string[];
   /** `the label "bug" of group "acme"` */
   describe(props: Bag): string;
+  /** Names the forge compares regardless of case (a Geo site's name, a username). */
+  caseInsensitive?: string[];
 }
 
 /** Projects and groups match however they are spelled (id, path, encoded path); names as the
@@ -35,12 +38,23 @@ const IDENTITIES: Identity[] = [
   { declaration: d.featureFlagUserList, fields: ["project", "name"], describe: (p) => `the feature flag user list ${show(p["name"])} of project ${show(p["project"])}` },
   { declaration: d.errorTrackingSettings, fields: ["project"], describe: (p) => `the error tracking settings of project ${show(p["project"])}` },
   { declaration: d.feature, fields: ["name"], describe: (p) => `the feature gate ${show(p["name"])}` },
+  { declaration: d.groupSettings, fields: ["group"], describe: (p) => `the settings of group ${show(p["group"])}` },
+  { declaration: d.groupAvatar, fields: ["group"], describe: (p) => `the avatar of group ${show(p["group"])}` },
+  // A user named by id in one resource and by username in another is not matched: the program cannot tell.
+  { declaration: d.projectMember, fields: ["project", "user"], caseInsensitive: ["user"], describe: (p) => `the membership of user ${show(p["user"])} in project ${show(p["project"])}` },
+  { declaration: d.geoSite, fields: ["name"], caseInsensitive: ["name"], describe: (p) => `the Geo site ${show(p["name"])}` },
   { declaration: d.repositoryStorageMove, fields: ["kind", "sourceStorageName"], describe: (p) => `the ${String(p["kind"])} repositories of storage ${show(p["sourceStorageName"])}` },
+  // One integration of each slug per group: two would overwrite each other's settings on every up.
+  ...(Object.values(groupIntegrations) as AnyDeclaration[]).map((declaration) => ({
+    declaration,
+    fields: ["group"],
+    describe: (p: Bag) => `the ${integrationKindOf(declaration.name)?.slug ?? declaration.name} integration of group ${show(p["group"])}`,
+  })),
 ];
 
 export const oneResourcePerObject = stackPolicy({
   name: "one-resource-per-object",
-  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting...).",
+  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting, a group's integration of a slug...).",
   enforcementLevel: "mandatory",
   resources: IDENTITIES.map((identity) => identity.declaration),
   check({ resources, report }) {
@@ -53,7 +67,11 @@ export const oneResourcePerObject = stackPolicy({
       const values = identity.fields.map((field) => member.props[field]);
       // Not known yet (at preview), or not given: not judged.
       if (!values.every((value) => value !== undefined && isKnown(value))) continue;
-      const key = `${identity.declaration.name}|${identity.fields.map((field, index) => keyOf(field, values[index])).join("|")}`;
+      const part = (field: string, index: number) => {
+        const key = keyOf(field, values[index]);
+        return identity.caseInsensitive?.includes(field) ? key.toLowerCase() : key;
+      };
+      const key = `${identity.declaration.name}|${identity.fields.map(part).join("|")}`;
       const entry = byObject.get(key) ?? { identity, members: [] };
       entry.members.push(member);
       byObject.set(key, entry);

@@ -43,7 +43,7 @@ export interface ForgeResponse<T = unknown> {
   status: number;
   /** Response headers, names lower-cased, repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** Parsed JSON, text for other content types, undefined for an empty body (204, 304). */
+  /** Parsed JSON, a Buffer for files (images, octet streams), text for other content types, undefined for an empty body (204, 304). */
   body: T;
 }
 
@@ -222,13 +222,13 @@ export class ForgeClient {
         const response = await this.#agent.request({ origin: this.#origin, path: target, method, headers, body: body ?? null });
         const responseHeaders = flattenHeaders(response.headers);
         this.#pacer.observe(responseHeaders);
-        const text = await response.body.text();
+        const raw = Buffer.from(await response.body.arrayBuffer());
         // undici hands an HTTP/1.1 socket back to its pool one event-loop turn after the response
         // ends (client-h1.js, onMessageComplete); without this yield, back-to-back calls would find
         // it busy and open a second connection.
         await nextTurn();
         return {
-          response: { status: response.statusCode, headers: responseHeaders, body: parseBody(text, responseHeaders["content-type"]) },
+          response: { status: response.statusCode, headers: responseHeaders, body: parseBody(raw, responseHeaders["content-type"]) },
         };
       } catch (error) {
         return { failure: { code: errorCode(error), error } };
@@ -360,8 +360,11 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return headers;
 }
 
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === "") return undefined;
+/** JSON, text, or for a file (an image, any other binary type) its bytes. */
+function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  if (contentType && isBinaryType(contentType)) return raw;
+  const text = raw.toString("utf8");
   if (contentType && /[/+]json\b/i.test(contentType)) {
     try {
       return JSON.parse(text) as unknown;
@@ -370,6 +373,10 @@ function parseBody(text: string, contentType: string | undefined): unknown {
     }
   }
   return text;
+}
+
+function isBinaryType(contentType: string): boolean {
+  return /^(image|audio|video)\//i.test(contentType) || /^application\/(octet-stream|zip|gzip|pdf)\b/i.test(contentType);
 }
 
 function errorCode(error: unknown): string {

@@ -46,3 +46,31 @@ export function fileUpload(path: unknown): unknown {
   if (typeof path !== "string" || path === "") return path;
   return new File([readInput(path)], basename(path));
 }
+
+/** The digest a file input stands for: the one check recorded, else its content's now; none when blank or unreadable. */
+export function desiredDigest(field: string, state: State): string | undefined {
+  const recorded = state[digestKey(field)];
+  if (typeof recorded === "string") return recorded;
+  const path = state[field];
+  if (typeof path !== "string" || path === "" || isUnknown(path)) return undefined;
+  try {
+    return fileDigest(readInput(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The desired state with the digest of each file input it writes (create and update run without
+ * check in some callers), and none for a blank one: the forge then has no file.
+ */
+export function withDesiredDigests(declaration: AnyDeclaration, desired: State): State {
+  const state = { ...desired };
+  for (const field of declaration.files ?? []) {
+    if (state[field] === undefined) continue;
+    const digest = desiredDigest(field, state);
+    if (digest === undefined) delete state[digestKey(field)];
+    else state[digestKey(field)] = digest;
+  }
+  return state;
+}

@@ -6,7 +6,7 @@ import { elementChanges, wireChanges } from "./collections";
 import { comparable, reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
 import { APPLIED_KEY, availabilityHints, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
-import { fileUpload, withFileDigests } from "./files";
+import { desiredDigest, fileUpload, withDesiredDigests, withFileDigests } from "./files";
 import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
 import { getPath, withoutPath, withPath } from "./paths";
@@ -53,7 +53,7 @@ export class ResourceOperations {
   }
 
   async create(inputs: State): Promise<dynamic.CreateResult> {
-    const desired = this.withApplied(withoutReserved(inputs));
+    const desired = withDesiredDigests(this.declaration, this.withApplied(withoutReserved(inputs)));
     const importId = inputs["importId"];
     if (typeof importId === "string" && importId !== "") return this.adopt(importId, desired);
 
@@ -93,8 +93,11 @@ export class ResourceOperations {
   }
 
   async update(id: string, olds: State, news: State): Promise<dynamic.UpdateResult> {
-    const desired = this.withApplied(withoutReserved(news));
+    const desired = withDesiredDigests(this.declaration, this.withApplied(withoutReserved(news)));
     const state = { ...withoutReserved(olds), ...parseId(this.declaration, id), ...desired };
+    if (this.declaration.setting) state[RESTORE_KEY] = this.extendedRestore(olds, desired);
+    // A blank file input leaves no file on the forge: no digest either.
+    for (const field of this.declaration.files ?? []) if (desired[field] !== undefined && desired[digestKey(field)] === undefined) delete state[digestKey(field)];
     // A dropped input is written as its reset (a replacement never reaches update).
     const removed = this.removedInputs(olds, news);
     for (const key of removed) {
@@ -139,11 +142,17 @@ export class ResourceOperations {
   changedInputs(olds: State, news: State): string[] {
     const changed: string[] = [];
     for (const key of inputKeys(this.declaration)) {
-      const desired = this.withoutUnknownWriteOnly(key, news[key], olds[key]);
+      const desired = this.withoutUnknownWriteOnly(key, news[key], olds[key], olds);
       if (desired === undefined) continue;
+      if (this.declaration.files?.includes(key) && !containsUnknown(desired)) {
+        // A file is its content: compared by digest wherever it lies (the forge's file read back,
+        // or the last upload), the same path with new content is a change, and a file moved
+        // elsewhere unchanged is none. Blank (no file) is compared as a value.
+        const [want, have] = [desiredDigest(key, news), olds[digestKey(key)]];
+        if (want !== undefined && have !== undefined ? want !== have : !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
+        continue;
+      }
       if (containsUnknown(desired) || !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
-      // A file is its content: the same path with new content is a change.
-      else if (this.declaration.files?.includes(key) && news[digestKey(key)] !== olds[digestKey(key)]) changed.push(key);
     }
     return changed;
   }
@@ -159,7 +168,10 @@ export class ResourceOperations {
   /** The desired value of an object input without the write-only fields inside it that the
    *  state does not know (an imported object: the forge never returns them), since there is
    *  nothing to compare them with. */
-  private withoutUnknownWriteOnly(key: string, desired: unknown, old: unknown): unknown {
+  private withoutUnknownWriteOnly(key: string, desired: unknown, old: unknown, olds: State): unknown {
+    // A write-only input of a state read without the program (an import by id alone): the
+    // forge does not say what it holds, and nothing the program says can be compared with it.
+    if (this.declaration.writeOnly?.includes(key) && old === undefined && !Array.isArray(olds[APPLIED_KEY])) return undefined;
     const unknown = (this.declaration.writeOnly ?? []).filter((path) => path.startsWith(`${key}.`) && getPath(old, path.slice(key.length + 1)) === undefined);
     return unknown.reduce((value, path) => withoutPath(value, path.slice(key.length + 1)), desired);
   }
@@ -207,6 +219,14 @@ export class ResourceOperations {
     } catch (error) {
       throw this.partialFailure(error, state);
     }
+  }
+
+  /** A setting's restore values with those of inputs the program started to set since create:
+   *  their values before this update (delete then restores them too). */
+  private extendedRestore(olds: State, desired: State): Record<string, unknown> {
+    const restore: Record<string, unknown> = isPlainObject(olds[RESTORE_KEY]) ? { ...olds[RESTORE_KEY] } : {};
+    for (const key of this.settingFields(desired)) if (!(key in restore) && olds[key] !== undefined) restore[key] = olds[key];
+    return restore;
   }
 
   /** Deleting a setting writes back the values found when it was created. */
@@ -343,6 +363,8 @@ export class ResourceOperations {
     }
     for (const key of declaration.idParts) if (outs[key] === undefined && state[key] !== undefined) outs[key] = state[key];
     for (const key of [...engineKeys(declaration), APPLIED_KEY]) if (state[key] !== undefined) outs[key] = state[key];
+    // The digest of the file the forge has, where a read hook fetched it, wins over the last upload's.
+    for (const field of declaration.files ?? []) if (typeof projected[digestKey(field)] === "string") outs[digestKey(field)] = projected[digestKey(field)];
     return outs;
   }
 

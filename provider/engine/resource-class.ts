@@ -14,9 +14,10 @@ export type ResourceOutputs<I extends z.ZodObject, O extends z.ZodObject> = {
   >;
 };
 
-/** A resource class made from a declaration. */
-export interface ForgeResourceClass<I extends z.ZodObject, O extends z.ZodObject> {
-  new (name: string, args: ResourceArgs<I>, opts?: pulumi.CustomResourceOptions): pulumi.dynamic.Resource & ResourceOutputs<I, O>;
+/** A resource class made from a declaration. `A` restates the arguments where the generated
+ *  exports give them TSDoc of their own (fields documented by their schema's description). */
+export interface ForgeResourceClass<I extends z.ZodObject, O extends z.ZodObject, A = ResourceArgs<I>> {
+  new (name: string, args: A, opts?: pulumi.CustomResourceOptions): pulumi.dynamic.Resource & ResourceOutputs<I, O>;
   /** The Pulumi type token, `pulumi-nodejs:dynamic/forge:<Name>`. */
   readonly typeToken: string;
 }

@@ -9,6 +9,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 import { readmeSections, referencePages, root } from "../../docs/reference/generate";
 import type { AnyDeclaration } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
@@ -31,23 +32,45 @@ function tsdoc(lines: string[], indent = ""): string {
   return [`${indent}/**`, ...body, `${indent} */`].join("\n");
 }
 
+/** Input fields documented by their schema's description (declarations built from data, such as
+ *  the integrations table), with that description: TSDoc cannot follow them through the mapped
+ *  types, so the generated arguments restate them. */
+function describedInputs(declaration: AnyDeclaration): { field: string; optional: boolean; doc: string }[] {
+  return Object.entries(declaration.inputs.shape as Record<string, z.ZodType>).flatMap(([field, schema]) => {
+    const optional = schema instanceof z.ZodOptional;
+    const doc = (optional ? (schema.unwrap() as z.ZodType) : schema).description;
+    return doc ? [{ field, optional, doc }] : [];
+  });
+}
+
 function resourcesModule(): string {
   const blocks = Object.entries(declarations as Record<string, AnyDeclaration>).map(([key, declaration]) => {
     const { name } = declaration;
     const d = `d.${key}`;
+    const described = describedInputs(declaration);
+    const args = `ResourceArgs<typeof ${d}.inputs>`;
+    const argsDoc = `/** The arguments of {@link ${name}}: its declared inputs, each a Pulumi input. */`;
     return [
       tsdoc([declaration.summary, "", `Import id: \`${idFormat(declaration)}\` (the \`import\` resource option). Reference: docs/reference/${name}.md`]),
-      `export const ${name} = resourceClass(${d});`,
+      described.length > 0
+        ? `export const ${name} = resourceClass(${d}) as ForgeResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`
+        : `export const ${name} = resourceClass(${d});`,
       `export type ${name} = InstanceType<typeof ${name}>;`,
-      `/** The arguments of {@link ${name}}: its declared inputs, each a Pulumi input. */`,
-      `export type ${name}Args = ResourceArgs<typeof ${d}.inputs>;`,
+      ...(described.length > 0
+        ? [
+            argsDoc,
+            `export interface ${name}Args extends ${args} {`,
+            ...described.flatMap(({ field, optional, doc }) => [tsdoc([doc], "  "), `  ${field}${optional ? "?" : ""}: ${args}["${field}"];`]),
+            "}",
+          ]
+        : [argsDoc, `export type ${name}Args = ${args};`]),
       `/** The outputs of {@link ${name}}: every input and every declared output, each a Pulumi output. */`,
       `export type ${name}Outputs = ResourceOutputs<typeof ${d}.inputs, typeof ${d}.outputs>;`,
     ].join("\n");
   });
   return tsModule(
     "provider/resources/index.ts",
-    [`import { resourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";`, `import { declarations as d } from "../resources";`],
+    [`import { resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";`, `import { declarations as d } from "../resources";`],
     blocks,
   );
 }

@@ -14,6 +14,60 @@ export const getGroup = lookup(l.getGroup);
 export type GetGroupArgs = z.input<typeof l.getGroup.args>;
 
 /**
+ * The groups the caller can see, with every filter of the forge; keyset pagination on request.
+ *
+ * `GET /groups`, every page, as an array of records. `await listGroups({...})`, or `listGroups.output({...})` with Pulumi inputs.
+ */
+export const listGroups = lookup(l.listGroups);
+/** The arguments of {@link listGroups}. */
+export type ListGroupsArgs = z.input<typeof l.listGroups.args>;
+
+/**
+ * The projects of a group (and of its subgroups with `includeSubgroups`), and those shared with it.
+ *
+ * `GET /groups/:group/projects`, every page, as an array of records. `await listGroupProjects({...})`, or `listGroupProjects.output({...})` with Pulumi inputs.
+ */
+export const listGroupProjects = lookup(l.listGroupProjects);
+/** The arguments of {@link listGroupProjects}. */
+export type ListGroupProjectsArgs = z.input<typeof l.listGroupProjects.args>;
+
+/**
+ * The releases of the projects of a group and its subgroups, newest first.
+ *
+ * `GET /groups/:group/releases`, every page, as an array of records. `await listGroupReleases({...})`, or `listGroupReleases.output({...})` with Pulumi inputs.
+ */
+export const listGroupReleases = lookup(l.listGroupReleases);
+/** The arguments of {@link listGroupReleases}. */
+export type ListGroupReleasesArgs = z.input<typeof l.listGroupReleases.args>;
+
+/**
+ * A group's avatar file: `filename`, `contentType`, `size`, `sha256` (as GroupAvatar compares it) and `contentBase64`; fails with 404 when the group has none.
+ *
+ * `GET /groups/:group/avatar`, one record. `await getGroupAvatar({...})`, or `getGroupAvatar.output({...})` with Pulumi inputs.
+ */
+export const getGroupAvatar = lookup(l.getGroupAvatar);
+/** The arguments of {@link getGroupAvatar}. */
+export type GetGroupAvatarArgs = z.input<typeof l.getGroupAvatar.args>;
+
+/**
+ * Credentials inventory: the personal access tokens of a top-level group's enterprise users (Owner; Premium, hosted offering). Never the token values.
+ *
+ * `GET /groups/:group/manage/personal_access_tokens`, every page, as an array of records. `await listGroupPersonalAccessTokens({...})`, or `listGroupPersonalAccessTokens.output({...})` with Pulumi inputs.
+ */
+export const listGroupPersonalAccessTokens = lookup(l.listGroupPersonalAccessTokens);
+/** The arguments of {@link listGroupPersonalAccessTokens}. */
+export type ListGroupPersonalAccessTokensArgs = z.input<typeof l.listGroupPersonalAccessTokens.args>;
+
+/**
+ * Credentials inventory: the group and project access tokens of a top-level group (Owner; Premium, hosted offering). Never the token values.
+ *
+ * `GET /groups/:group/manage/resource_access_tokens`, every page, as an array of records. `await listGroupResourceAccessTokens({...})`, or `listGroupResourceAccessTokens.output({...})` with Pulumi inputs.
+ */
+export const listGroupResourceAccessTokens = lookup(l.listGroupResourceAccessTokens);
+/** The arguments of {@link listGroupResourceAccessTokens}. */
+export type ListGroupResourceAccessTokensArgs = z.input<typeof l.listGroupResourceAccessTokens.args>;
+
+/**
  * The labels of a group, by default with those of its ancestors.
  *
  * `GET /groups/:group/labels`, every page, as an array of records. `await listGroupLabels({...})`, or `listGroupLabels.output({...})` with Pulumi inputs.
@@ -219,3 +273,66 @@ export type ListFeaturesArgs = z.input<typeof l.listFeatures.args>;
 export const listFeatureDefinitions = lookup(l.listFeatureDefinitions);
 /** The arguments of {@link listFeatureDefinitions}. */
 export type ListFeatureDefinitionsArgs = z.input<typeof l.listFeatureDefinitions.args>;
+
+/**
+ * The active integrations of a group: id, title, slug, timestamps, active, inherited and the event flags (Maintainer).
+ *
+ * `GET /groups/:group/integrations`, every page, as an array of records. `await listGroupIntegrations({...})`, or `listGroupIntegrations.output({...})` with Pulumi inputs.
+ */
+export const listGroupIntegrations = lookup(l.listGroupIntegrations);
+/** The arguments of {@link listGroupIntegrations}. */
+export type ListGroupIntegrationsArgs = z.input<typeof l.listGroupIntegrations.args>;
+
+/**
+ * The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: "awaiting"`).
+ *
+ * `GET /projects/:project/members`, every page, as an array of records. `await listProjectMembers({...})`, or `listProjectMembers.output({...})` with Pulumi inputs.
+ */
+export const listProjectMembers = lookup(l.listProjectMembers);
+/** The arguments of {@link listProjectMembers}. */
+export type ListProjectMembersArgs = z.input<typeof l.listProjectMembers.args>;
+
+/**
+ * Snippets: the caller's own (default), `scope: "public"` every public one, or `scope: "all"` every one the caller can see (administrators: all, with `repositoryStorage`); newest first.
+ *
+ * `GET /snippets`, every page, as an array of records. `await listSnippets({...})`, or `listSnippets.output({...})` with Pulumi inputs.
+ */
+export const listSnippets = lookup(l.listSnippets);
+/** The arguments of {@link listSnippets}. */
+export type ListSnippetsArgs = z.input<typeof l.listSnippets.args>;
+
+/**
+ * The raw content of a snippet's first file, as text.
+ *
+ * `GET /snippets/:snippetId/raw`, one record. `await getSnippetRaw({...})`, or `getSnippetRaw.output({...})` with Pulumi inputs.
+ */
+export const getSnippetRaw = lookup(l.getSnippetRaw);
+/** The arguments of {@link getSnippetRaw}. */
+export type GetSnippetRawArgs = z.input<typeof l.getSnippetRaw.args>;
+
+/**
+ * The raw content of one file of a snippet at a branch, tag or commit, as text. Paths with `/` are sent URL-encoded.
+ *
+ * `GET /snippets/:snippetId/files/:ref/:filePath/raw`, one record. `await getSnippetFileRaw({...})`, or `getSnippetFileRaw.output({...})` with Pulumi inputs.
+ */
+export const getSnippetFileRaw = lookup(l.getSnippetFileRaw);
+/** The arguments of {@link getSnippetFileRaw}. */
+export type GetSnippetFileRawArgs = z.input<typeof l.getSnippetFileRaw.args>;
+
+/**
+ * Every Geo replication site (administrator; Premium, self-managed).
+ *
+ * `GET /geo_sites`, every page, as an array of records. `await listGeoSites({...})`, or `listGeoSites.output({...})` with Pulumi inputs.
+ */
+export const listGeoSites = lookup(l.listGeoSites);
+/** The arguments of {@link listGeoSites}. */
+export type ListGeoSitesArgs = z.input<typeof l.listGeoSites.args>;
+
+/**
+ * The replication status of every Geo site: `geoNodeId`, `projectsCount` and per replicable kind counters such as `projectRepositoriesSyncedCount` (administrator).
+ *
+ * `GET /geo_sites/status`, every page, as an array of records. `await listGeoSiteStatuses({...})`, or `listGeoSiteStatuses.output({...})` with Pulumi inputs.
+ */
+export const listGeoSiteStatuses = lookup(l.listGeoSiteStatuses);
+/** The arguments of {@link listGeoSiteStatuses}. */
+export type ListGeoSiteStatusesArgs = z.input<typeof l.listGeoSiteStatuses.args>;

@@ -7,6 +7,7 @@
  * They run in the program's process: the connection comes from `FORGE_BASE_URL` /
  * `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`, like the resources.
  */
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { clientFor, parseRoute, resolveConnection, type Connection } from "../client";
@@ -22,16 +23,41 @@ export interface LookupDeclaration {
   name: string;
   /** One sentence for the docs and the export's TSDoc. */
   summary: string;
-  /** Its `:name` parameters come from the arguments of that name; the others go to the query, in snake_case. */
-  route: `GET /${string}`;
+  /**
+   * Its `:name` parameters come from the arguments of that name; the others go to the query, in
+   * snake_case. A `POST` route is an action: it changes the forge each time it is called (the
+   * arguments go to the body), and answers one record.
+   */
+  route: `GET /${string}` | `POST /${string}`;
+  /**
+   * Listings that one argument picks among (`all: true` reads `/members/all`): the argument's
+   * value, as text, names the route; it is not sent. Without a match, `route`.
+   */
+  routeBy?: { arg: string; routes: Readonly<Record<string, `GET /${string}`>> };
+  /** The answer is raw text (a file's content), returned as a string. */
+  raw?: boolean;
   /** The arguments, checked before any request; TSDoc on each field reaches the docs. */
   args: z.ZodObject;
   /** A listing: every page is read and the result is an array of records. */
   many: boolean;
+  /**
+   * The listing also serves keyset pagination, in this ordering by default: the lookup then
+   * takes `pagination: "keyset"` (with its `orderBy` and `sort`, when it has them).
+   */
+  keyset?: { orderBy: string; sort: "asc" | "desc" };
+}
+
+/** A file a lookup reads (an avatar): its name and type as the forge serves it, its size, SHA-256 and content (base64). */
+export interface ForgeFile {
+  filename: string | undefined;
+  contentType: string | undefined;
+  size: number;
+  sha256: string;
+  contentBase64: string;
 }
 
 /** A lookup's result: one record, or every record of a listing. */
-export type LookupResult<L extends LookupDeclaration> = L["many"] extends true ? ForgeRecord[] : ForgeRecord;
+export type LookupResult<L extends LookupDeclaration> = L["raw"] extends true ? string : L["many"] extends true ? ForgeRecord[] : ForgeRecord;
 
 /** A lookup as Pulumi's own functions come: a promise of plain arguments, and an `.output`
  *  form that takes inputs (outputs of other resources, typed as a resource's arguments are)
@@ -47,7 +73,8 @@ export function defineLookup<const L extends LookupDeclaration>(declaration: L):
   return declaration;
 }
 
-function programConnection(): Connection {
+/** The connection of code running in the program (lookups, actions): stack config, else the environment. */
+export function programConnection(): Connection {
   let config: pulumi.Config | undefined;
   try {
     config = new pulumi.Config("forge");
@@ -64,15 +91,39 @@ async function run(declaration: LookupDeclaration, args: Record<string, unknown>
     const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
     throw new Error(`${declaration.route}: invalid arguments: ${issues.join("; ")}`);
   }
-  const { method, path, parameters } = parseRoute(declaration.route);
+  const data = { ...(parsed.data as Record<string, unknown>) };
+  const by = declaration.routeBy;
+  const route = (by && data[by.arg] !== undefined ? by.routes[String(data[by.arg])] : undefined) ?? declaration.route;
+  if (by) delete data[by.arg];
+  const { method, path, parameters } = parseRoute(route);
   const inPath = new Set(parameters);
   const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+  for (const [key, value] of Object.entries(data)) {
     params[inPath.has(key) ? key : toSnake(key)] = value;
   }
   const client = clientFor(programConnection());
-  if (declaration.many) return fromWire(await client.list(path, params));
-  return fromWire((await client.request(method, path, params)).body);
+  if (declaration.many) {
+    const { pagination, ...rest } = params;
+    const keyset = pagination === "keyset" && declaration.keyset
+      ? { orderBy: String(rest["order_by"] ?? declaration.keyset.orderBy), sort: (rest["sort"] ?? declaration.keyset.sort) as "asc" | "desc" }
+      : undefined;
+    return fromWire(await client.list(path, rest, keyset ? { keyset } : {}));
+  }
+  const response = await client.request(method, path, params);
+  const body = response.body;
+  if (Buffer.isBuffer(body)) return fileRecord(body, response.headers);
+  if (declaration.raw) return typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body);
+  return fromWire(body);
+}
+
+function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile {
+  return {
+    filename: /filename="([^"]*)"/.exec(headers["content-disposition"] ?? "")?.[1],
+    contentType: headers["content-type"],
+    size: content.length,
+    sha256: `sha256:${createHash("sha256").update(content).digest("hex")}`,
+    contentBase64: content.toString("base64"),
+  };
 }
 
 /** The function of a lookup declaration. */

@@ -3,12 +3,16 @@ import { cleanupPolicyLookups } from "./cleanup-policies";
 import { clusterAgentLookups } from "./cluster-agents";
 import { errorTrackingLookups } from "./error-tracking";
 import { featureFlagLookups } from "./feature-flags";
+import { geoSiteLookups } from "./geo-sites";
 import { groupLookups } from "./groups";
 import { instanceAdminLookups } from "./instance-admin";
+import { integrationLookups } from "./integrations";
 import { jobTokenScopeLookups } from "./job-token-scope";
 import { labelLookups } from "./labels";
 import { lookupsByName } from "./lookup";
+import { projectMemberLookups } from "./project-members";
 import { protectedEnvironmentLookups } from "./protected-environments";
+import { snippetLookups } from "./snippets";
 import { storageMoveLookups } from "./storage-moves";
 
 /**
@@ -27,4 +31,8 @@ export const lookupDeclarations = lookupsByName([
   ...errorTrackingLookups,
   ...storageMoveLookups,
   ...instanceAdminLookups,
+  ...integrationLookups,
+  ...projectMemberLookups,
+  ...snippetLookups,
+  ...geoSiteLookups,
 ]);

@@ -46,7 +46,7 @@ export function valueRule(spec: { format: string; rule: string; holds(value: str
  * `problem` returns the field to report, relative to the object (`[]`: the object itself), and
  * a message with the fix.
  */
-export function crossFieldRule<T>(spec: { rule: string; problem(args: T): { path: string[]; message: string } | undefined }): z.core.$ZodCheck<T> {
+export function crossFieldRule<T>(spec: { rule: string; problem(args: T): { path: Array<string | number>; message: string } | undefined }): z.core.$ZodCheck<T> {
   const check = z.superRefine<T>((args, ctx) => {
     const problem = spec.problem(args);
     if (problem) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });

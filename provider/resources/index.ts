@@ -7,12 +7,18 @@ import { errorTrackingClientKey } from "./error-tracking-client-key";
 import { errorTrackingSettings } from "./error-tracking-settings";
 import { feature } from "./feature";
 import { featureFlagUserList } from "./feature-flag-user-list";
+import { groupAvatar } from "./group-avatar";
+import { groupIntegrations } from "./group-integrations";
+import { geoSite } from "./geo-site";
 import { groupLabel } from "./group-label";
 import { groupLabelSubscription } from "./group-label-subscription";
+import { groupSettings } from "./group-settings";
 import { instanceCluster } from "./instance-cluster";
 import { jobTokenScope } from "./job-token-scope";
 import { jobTokenScopeGroupAllowlistEntry, jobTokenScopeProjectAllowlistEntry } from "./job-token-scope-allowlist";
+import { projectMember } from "./project-member";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "./protected-environment";
+import { snippet } from "./snippet";
 import { virtualRegistryCleanupPolicy } from "./virtual-registry-cleanup-policy";
 import { repositoryStorageMove } from "./repository-storage-move";
 
@@ -36,6 +42,12 @@ export const declarations = {
   repositoryStorageMove,
   instanceCluster,
   feature,
+  groupSettings,
+  groupAvatar,
+  ...groupIntegrations,
+  projectMember,
+  snippet,
+  geoSite,
 } satisfies Record<string, AnyDeclaration>;
 
 const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));

@@ -1,5 +1,11 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
+import { sameValue } from "../../provider/engine/compare";
+import { implementation } from "../../provider/engine/runtime";
 import { declarations as d } from "../../provider/resources";
+import { integrationFixtures } from "./integration-fixtures";
 import { instanceSettings, type World } from "./world";
 
 /**
@@ -26,12 +32,23 @@ export interface ContractFixture {
   forgotten?: { kept: (world: World, outs: State) => Promise<void> };
   /** A value for every optional input (the removal steps set each one, then drop it). */
   optional?: (inputs: State, world: World) => State;
+  /** Optional inputs whose removal is tested elsewhere, with where and why: those that cannot
+   *  be set together with the rest (another offering, the deprecated twin of another input). */
+  removalElsewhere?: Record<string, string>;
   invalid: { inputs: (inputs: State) => State; property: string };
   /** Inputs that pass check but the server rejects, with the status and message expected. */
   apiError: { inputs: (inputs: State, world: World) => Promise<State>; actAs?: string; status: number; message: string };
 }
 
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const inFuture = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** A small image file for avatar rows: `name` under the temporary directory, with `content`. */
+export function imageFile(name: string, content: string | Buffer): string {
+  const path = join(tmpdir(), `forge-contract-${process.pid}-${name}`);
+  writeFileSync(path, content);
+  return path;
+}
 
 async function newAgent(world: World, project: string, name: string): Promise<number> {
   const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project, name });
@@ -421,6 +438,192 @@ export const fixtures: ContractFixture[] = [
       inputs: async (inputs) => ({ ...inputs, name: "not_defined_anywhere" }),
       status: 400,
       message: "The feature flag YAML definition for 'not_defined_anywhere' does not exist",
+    },
+  },
+  {
+    declaration: d.groupSettings,
+    inputs: async () => ({ group: "acme", description: "Acme's platform", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true }),
+    update: (inputs) => ({ ...inputs, projectCreationLevel: "noone", twoFactorGracePeriod: 12, defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 40 }], allowForcePush: false } }),
+    replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
+    optional: (_inputs, world) => ({
+      name: "Acme Corp",
+      path: "acme",
+      description: "Acme's platform",
+      autoDevopsEnabled: true,
+      defaultBranch: "trunk",
+      defaultBranchProtection: 3,
+      defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 30 }], allowForcePush: true, allowedToMerge: [{ accessLevel: 30 }] },
+      enabledGitAccessProtocol: "ssh",
+      emailsEnabled: false,
+      lfsEnabled: false,
+      mentionsDisabled: true,
+      preventSharingGroupsOutsideHierarchy: true,
+      projectCreationLevel: "noone",
+      requestAccessEnabled: false,
+      requireTwoFactorAuthentication: true,
+      sharedRunnersSetting: "disabled_and_unoverridable",
+      shareWithGroupLock: true,
+      stepUpAuthRequiredOauthProvider: "corporate-sso",
+      subgroupCreationLevel: "owner",
+      twoFactorGracePeriod: 12,
+      visibility: "internal",
+      extraSharedRunnersMinutesLimit: 500,
+      fileTemplateProjectId: world.projectId("acme/web"),
+      membershipLock: true,
+      preventForkingOutsideGroup: true,
+      sharedRunnersMinutesLimit: 1000,
+      uniqueProjectDownloadLimit: 50,
+      uniqueProjectDownloadLimitIntervalInSeconds: 3600,
+      uniqueProjectDownloadLimitAllowlist: ["max"],
+      uniqueProjectDownloadLimitAlertlist: [world.user("olivia").id],
+      autoBanUserOnExcessiveProjectsDownload: true,
+      ipRestrictionRanges: "10.0.0.0/8,192.168.0.0/16",
+      allowedEmailDomainsList: "example.com",
+      wikiAccessLevel: "private",
+      vendorAvailability: "never_on",
+      experimentFeaturesEnabled: true,
+      mathRenderingLimitsEnabled: false,
+      lockMathRenderingLimitsEnabled: true,
+      vendorFeaturesEnabled: false,
+      lockVendorFeaturesEnabled: true,
+      maxArtifactsSize: 200,
+      onlyAllowMergeIfPipelineSucceeds: true,
+      allowMergeOnSkippedPipeline: true,
+      onlyAllowMergeIfAllDiscussionsAreResolved: true,
+      allowPersonalSnippets: false,
+    }),
+    removalElsewhere: {
+      webBasedCommitSigningEnabled: "group-settings.test.ts: the hosted offering only, where vendorFeaturesEnabled and extraSharedRunnersMinutesLimit do not exist",
+      emailsDisabled: "group-settings.test.ts: the deprecated opposite of emailsEnabled; a program sets one of them",
+    },
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/groups/:group", { group: outs["group"], project_creation_level: "developer" });
+      return "projectCreationLevel";
+    },
+    setting: {
+      restored: async (_world, outs) => {
+        // Every value create found (and update added) is back, as the engine reads it.
+        const read = await implementation("GroupSettings").read(String(outs["id"] ?? outs["group"]), { group: outs["group"] });
+        const restore = (outs["restore"] ?? {}) as State;
+        const differing = Object.keys(restore).filter((key) => !sameValue(d.groupSettings, key, restore[key], read.props?.[key]));
+        if (differing.length > 0 || Object.keys(restore).length === 0) throw new Error(`not restored: ${differing.map((key) => `${key} is ${JSON.stringify(read.props?.[key])}, was ${JSON.stringify(restore[key])}`).join("; ")}`);
+      },
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, projectCreationLevel: "everyone" }), property: "projectCreationLevel" },
+    apiError: {
+      // By id, the schema cannot tell a subgroup: the forge refuses and names the field.
+      inputs: async (inputs, world) => ({ ...inputs, group: world.groupId("acme/platform"), preventSharingGroupsOutsideHierarchy: true }),
+      status: 400,
+      message: "can be set on top-level groups only",
+    },
+  },
+  {
+    declaration: d.groupAvatar,
+    inputs: async () => ({ group: "acme", avatar: imageFile("logo.png", "first logo") }),
+    update: (inputs) => ({ ...inputs, avatar: imageFile("logo-2.png", "second logo") }),
+    replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
+    drift: async (world, outs) => {
+      const form = new FormData();
+      form.append("avatar", new Blob(["changed by hand"]), "hand.png");
+      await fetch(`${world.emulator.url}/api/v4/groups/${encodeURIComponent(String(outs["group"]))}`, { method: "PUT", headers: { "PRIVATE-TOKEN": world.user("root").token }, body: form });
+      return "avatarSha256";
+    },
+    removeOutOfBand: async (world, outs) => {
+      await world.api.request("PUT", "/groups/:group", { group: outs["group"], avatar: "" });
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, avatar: "logo.exe" }), property: "avatar" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, avatar: imageFile("huge.png", Buffer.alloc(200 * 1024 + 1)) }),
+      status: 400,
+      message: "is too big",
+    },
+  },
+  // The sixteen group integrations: rows derived from Document 3's table.
+  ...integrationFixtures,
+  {
+    declaration: d.projectMember,
+    inputs: async () => ({ project: "acme/web", user: "nomad", accessLevel: 30, expiresAt: inDays(30) }),
+    update: (inputs) => ({ ...inputs, accessLevel: 40, expiresAt: inDays(60) }),
+    replace: (inputs) => ({ ...inputs, user: "gus" }),
+    optional: () => ({ expiresAt: inDays(30), memberRoleId: 3 }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/projects/:project/members/:userId", { project: outs["project"], userId: outs["userId"], access_level: 20 });
+      return "accessLevel";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, accessLevel: 35 }), property: "accessLevel" },
+    apiError: {
+      inputs: async (inputs) => ({ ...inputs, expiresAt: "2020-01-01" }),
+      status: 400,
+      message: "cannot be a date in the past",
+    },
+  },
+  {
+    declaration: d.snippet,
+    inputs: async () => ({
+      title: "Runbook",
+      description: "How we deploy",
+      visibility: "internal",
+      files: [
+        { filePath: "deploy/README.md", content: "# Deploy\n" },
+        { filePath: "deploy/steps.sh", content: "make deploy\n" },
+      ],
+    }),
+    update: (inputs) => ({
+      ...inputs,
+      title: "Runbook v2",
+      files: [
+        // renamed (same content), edited, added; deploy/steps.sh is removed
+        { filePath: "docs/README.md", content: "# Deploy\n" },
+        { filePath: "deploy/rollback.sh", content: "make rollback\n" },
+      ],
+    }),
+    optional: () => ({ description: "How we deploy", visibility: "public" }),
+    drift: async (world, outs) => {
+      const files = outs["files"] as { filePath: string }[];
+      await world.api.request("PUT", "/snippets/:id", { id: outs["snippetId"], files: [{ action: "update", file_path: files[0]!.filePath, content: "edited on the forge\n" }] });
+      return "files";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, files: [{ filePath: "a.txt", content: "x" }, { filePath: "a.txt", content: "y" }] }), property: "files[1].filePath" },
+    apiError: {
+      // `internal` does not exist on the hosted multi-tenant offering; check cannot know the offering.
+      inputs: async (inputs, world) => {
+        await instanceSettings(world, { offering: "hosted" });
+        return inputs;
+      },
+      status: 400,
+      message: "internal is not allowed",
+    },
+  },
+  {
+    declaration: d.geoSite,
+    inputs: async () => ({ name: "primary-site", url: "https://geo-primary.example.com", primary: true }),
+    update: (inputs) => ({ ...inputs, url: "https://geo.example.com/", filesMaxCapacity: 20, selectiveSyncType: "shards", selectiveSyncShards: ["default"] }),
+    replace: (inputs) => ({ ...inputs, primary: false }),
+    optional: () => ({
+      internalUrl: "https://geo-internal.example.com/",
+      enabled: false,
+      filesMaxCapacity: 11,
+      reposMaxCapacity: 26,
+      verificationMaxCapacity: 101,
+      containerRepositoriesMaxCapacity: 12,
+      syncObjectStorage: true,
+      selectiveSyncType: "namespaces",
+      selectiveSyncShards: ["default"],
+      selectiveSyncNamespaceIds: [1],
+      minimumReverificationInterval: 30,
+    }),
+    drift: async (world, outs) => {
+      await world.api.request("PUT", "/geo_sites/:id", { id: outs["siteId"], url: "https://elsewhere.example.com" });
+      return "url";
+    },
+    invalid: { inputs: (inputs) => ({ ...inputs, url: "geo.example.com" }), property: "url" },
+    apiError: {
+      inputs: async (inputs, world) => {
+        await world.api.request("POST", "/geo_sites", { name: "PRIMARY-SITE", url: "https://other.example.com" });
+        return inputs;
+      },
+      status: 400,
+      message: "has already been taken",
     },
   },
 ];

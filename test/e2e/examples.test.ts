@@ -9,8 +9,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpMap } from "@pulumi/pulumi/automation";
+import { secretKeys } from "../../provider/engine/declaration";
+import { declarationByName } from "../../provider/resources";
 import { leftInForge } from "./forge-api";
-import { REPO_ROOT, startE2eWorld, type E2eWorld, type StateResource, type TestStack } from "./harness";
+import { filesContaining, REPO_ROOT, startE2eWorld, type E2eWorld, type StateResource, type TestStack } from "./harness";
 
 const OP_TIMEOUT = 300_000;
 const EXAMPLES = join(REPO_ROOT, "examples");
@@ -43,6 +45,21 @@ describe.each(programs)("e2e: examples/%s through the Pulumi CLI", (program) => 
     expect(created.length).toBeGreaterThan(0);
     // A setting counts as left only while it differs from what it found: most of them do not.
     expect((await leftInForge(world.fixtureWorld, created)).length).toBeGreaterThan(0);
+  }, OP_TIMEOUT);
+
+  it("keeps every secret (secret outputs, write-only inputs such as integration credentials) out of the state in plain text", async () => {
+    const strings = (value: unknown): string[] =>
+      typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
+    const secretsOf = (resource: StateResource) => secretKeys(declarationByName(resource.type)).flatMap((key) => strings(resource.outputs[key]));
+    const secrets = created.flatMap(secretsOf).filter((text) => text.length >= 12);
+    if (program === "platform") {
+      // The integrations' credentials are among them: the chat webhooks and the monitoring key.
+      const integrationSecrets = created.filter((resource) => resource.type.startsWith("GroupIntegration")).flatMap(secretsOf);
+      expect(integrationSecrets).toEqual(expect.arrayContaining(["https://chat.example.com/hooks/acme-platform", "placeholder-monitoring-api-key"]));
+    }
+    const encrypted = await stack.exportedStateEncrypted();
+    for (const secret of secrets) expect(encrypted.includes(secret), `pulumi stack export shows ${secret.slice(0, 12)}...`).toBe(false);
+    expect(filesContaining(world.backendDir, secrets)).toEqual([]);
   }, OP_TIMEOUT);
 
   it("a second preview changes nothing", async () => {

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { AccessLevel } from "../../../spec";
+import { tierIncludes } from "../../../spec/editions";
 import type { Core } from "../../core/core";
 import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../../core/records";
-import type { KeysetRule, SortDirection } from "../../core/routes";
+import type { KeysetRule } from "../../core/routes";
+import { sortBy } from "../../core/sort";
 import { paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
 
 const SORTS = ["asc", "desc"] as const;
@@ -18,8 +20,16 @@ const groupParams = z.object({
 /** At most this many projects, and as many shared projects, in a group record (S3). */
 const EMBEDDED_PROJECTS = 100;
 
-/** Document 3, `GET /groups` (the filters the emulator's groups can answer). */
+/** Document 3, `GET /groups`: every filter. */
 const listGroupsParams = z.object({
+  skip_groups: z.preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(paramInteger(), { error: "is invalid" })).optional(),
+  statistics: paramBoolean().optional(),
+  with_custom_attributes: paramBoolean().optional(),
+  custom_attributes: z.record(z.string(), paramString(), { error: "is invalid" }).optional(),
+  repository_storage: paramString().optional(),
+  marked_for_deletion_on: paramString().pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" })).optional(),
+  active: paramBoolean().optional(),
+  archived: paramBoolean().optional(),
   all_available: paramBoolean().optional(),
   search: paramString().optional(),
   order_by: paramEnum(["name", "path", "id", "similarity"]).optional(),
@@ -120,18 +130,50 @@ export class AccessReads {
     const minLevel = query.owned ? AccessLevel.Owner : query.min_access_level;
     const allAvailable = !actor || (minLevel === undefined && (query.all_available ?? actor.admin));
     const search = query.search?.toLowerCase();
+    const admin = actor?.admin === true;
+    const premium = tierIncludes(this.core.editions.current().tier, "premium");
+    // Administrator-only and Premium filters are ignored where they do not apply, as the service does.
+    const storage = admin && premium ? query.repository_storage : undefined;
+    const deletionOn = premium ? query.marked_for_deletion_on : undefined;
+    const attributes = admin ? Object.entries(query.custom_attributes ?? {}) : [];
+    const skipped = new Set(query.skip_groups ?? []);
+    const active = (group: GroupRecord) => !group.archived && !group.marked_for_deletion_on;
     const selected = groups.all().filter(
       (group) =>
         permissions.canSeeGroup(actor, group) &&
+        !skipped.has(group.id) &&
         (allAvailable || level(group) >= (minLevel ?? AccessLevel.MinimalAccess)) &&
         (query.visibility === undefined || group.visibility === query.visibility) &&
         (!query.top_level_only || group.parent_id === null) &&
+        (storage === undefined || (group.repository_storage ?? "default") === storage) &&
+        (deletionOn === undefined || group.marked_for_deletion_on === deletionOn) &&
+        (query.active === undefined || active(group) === query.active) &&
+        // `archived` is an experiment: true lists only archived groups, false only the others.
+        (query.archived === undefined || (group.archived ?? false) === query.archived) &&
+        attributes.every(([key, value]) => (group.custom_attributes ?? []).some((attribute) => attribute.key === key && attribute.value === value)) &&
         (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search)),
     );
     // `similarity` ranks search matches; without a score model, name order is the closest.
     const orderBy = query.order_by === "similarity" ? "name" : (query.order_by ?? "name");
     const fields = (group: GroupRecord) => ({ id: group.id, name: group.name, path: group.path });
-    return sortBy(selected, (group) => fields(group)[orderBy], query.sort ?? "asc").map((group) => groups.serialize(group));
+    return sortBy(selected, (group) => fields(group)[orderBy], query.sort ?? "asc").map((group) => {
+      const record = groups.serialize(group);
+      if (query.with_custom_attributes && admin) record["custom_attributes"] = customAttributes(group);
+      if (query.statistics && admin) Object.assign(record, this.statistics(group));
+      return record;
+    });
+  }
+
+  /**
+   * `statistics=true` (administrators): the emulator stores no content, so every size is 0; the
+   * shape is Document 1's (`root_storage_statistics` for top-level groups only).
+   */
+  private statistics(group: GroupRecord): Record<string, unknown> {
+    const sizes = (names: string[]) => Object.fromEntries(names.map((name) => [name, 0]));
+    const statistics = sizes(["storage_size", "repository_size", "wiki_size", "lfs_objects_size", "job_artifacts_size", "pipeline_artifacts_size", "packages_size", "snippets_size", "uploads_size"]);
+    if (group.parent_id !== null) return { statistics };
+    const root = sizes(["build_artifacts_size", "container_registry_size", "dependency_proxy_size", "lfs_objects_size", "packages_size", "pipeline_artifacts_size", "repository_size", "snippets_size", "storage_size", "uploads_size", "wiki_size"]);
+    return { statistics, root_storage_statistics: { ...root, container_registry_size_is_estimated: false } };
   }
 
   /** `GET /projects`: the projects the caller can see; `repository_storage` for administrators only. */
@@ -218,14 +260,4 @@ function userField(user: UserRecord | undefined, orderBy: string): string | numb
   if (orderBy === "id") return user.id;
   if (orderBy === "updated_at") return user.created_at;
   return user[orderBy as "name" | "username" | "created_at"];
-}
-
-/** Sorted by `value`, ties broken by id in the same direction. */
-function sortBy<T extends { id: number }>(items: T[], value: (item: T) => string | number, sort: SortDirection): T[] {
-  const direction = sort === "asc" ? 1 : -1;
-  return [...items].sort((a, b) => {
-    const [x, y] = [value(a), value(b)];
-    const primary = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
-    return direction * (primary || a.id - b.id);
-  });
 }

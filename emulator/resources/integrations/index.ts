@@ -1,0 +1,11 @@
+import { defineResource } from "../../core/resource";
+import { type IntegrationRecord, Integrations } from "./model";
+import { integrationRoutes } from "./routes";
+
+/** Group integrations, one route set per slug of Document 3's table. */
+export const integrations = defineResource({
+  name: "integrations",
+  collections: { integrations: [] as IntegrationRecord[] },
+  model: (core, collections) => new Integrations(core, collections.integrations),
+  routes: integrationRoutes,
+});

@@ -1,0 +1,73 @@
+/**
+ * Actions: one-off operations for scripts and the Automation API, not resources. A Pulumi
+ * program runs again on every `up`, so an operation inside one would be repeated each time (a
+ * token revoked again, a sync started again); call these from a script, a pipeline step or an
+ * Automation API program when the operation is wanted. They read the connection as lookups do.
+ */
+import { z } from "zod";
+import { clientFor } from "./client";
+import { fromWire } from "./engine/naming";
+import { programConnection, type ForgeRecord } from "./lookups/lookup";
+import { groupRef, serverId } from "./resources/common";
+
+const revokeArgs = z.object({
+  /** The top-level group the token has access to (id or full path). */
+  group: groupRef,
+  /** The token's plaintext: a personal, group or project access token, a group deploy token or a user's feed token. */
+  token: z.string().min(1, { error: "is empty; give the token's value" }),
+});
+
+const groupArgs = z.object({
+  /** The group (id or full path). */
+  group: groupRef,
+});
+
+const geoSiteArgs = z.object({
+  /** The site's id (`GeoSite.siteId`). */
+  siteId: serverId,
+});
+
+function parsed<S extends z.ZodObject>(action: string, schema: S, args: unknown): z.output<S> {
+  const result = schema.safeParse(args);
+  if (result.success) return result.data;
+  // Never the argument values: one of them is a token.
+  throw new Error(`${action}: invalid arguments: ${result.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ")}`);
+}
+
+/**
+ * Revokes a token that has access to a top-level group, its subgroups or projects
+ * (`POST /groups/:id/tokens/revoke`; Owner of the group). Answers the token's details
+ * (`id`, `name`, `username`, `expiresAt`, `scopes`, `revoked`, `expired`; they vary by kind);
+ * revoking a token that is revoked already answers them too, so a retried script is harmless.
+ * The forge refuses a subgroup (400 `Must be a top-level group`) and a token it does not know or
+ * that has no access to the group (422).
+ *
+ * @example
+ * await revokeGroupToken({ group: "acme", token: process.env.LEAKED_TOKEN! });
+ */
+export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promise<ForgeRecord> {
+  const { group, token } = parsed("revokeGroupToken", revokeArgs, args);
+  const response = await clientFor(programConnection()).request("POST", "/groups/:group/tokens/revoke", { group, token });
+  return fromWire(response.body) as ForgeRecord;
+}
+
+/**
+ * Asks the forge to sync a group's members with its linked LDAP group
+ * (`POST /groups/:id/ldap_sync`; administrator or Owner; Premium and above, self-managed).
+ * The forge answers 202 and syncs in the background: the promise resolves once it accepted.
+ */
+export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<void> {
+  const { group } = parsed("syncGroupLdap", groupArgs, args);
+  await clientFor(programConnection()).request("POST", "/groups/:group/ldap_sync", { group });
+}
+
+/**
+ * Repairs the OAuth authentication between the Geo sites when the forge reports a missing OAuth
+ * application for a site (`POST /geo_sites/:id/repair`; administrator; Premium, self-managed).
+ * Answers the site.
+ */
+export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<ForgeRecord> {
+  const { siteId } = parsed("repairGeoSite", geoSiteArgs, args);
+  const response = await clientFor(programConnection()).request("POST", "/geo_sites/:siteId/repair", { siteId });
+  return fromWire(response.body) as ForgeRecord;
+}

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { groupRef } from "../resources/common";
+import { defineLookup } from "./lookup";
+
+export const integrationLookups = [
+  defineLookup({
+    name: "listGroupIntegrations",
+    summary: "The active integrations of a group: id, title, slug, timestamps, active, inherited and the event flags (Maintainer).",
+    route: "GET /groups/:group/integrations",
+    args: z.object({
+      /** The group: its id or full path. */
+      group: groupRef,
+    }),
+    many: true,
+  }),
+] as const;

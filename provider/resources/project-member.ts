@@ -1,0 +1,212 @@
+import { z } from "zod";
+import { PROJECT_MEMBER_ACCESS_LEVELS } from "../../spec";
+import { isNotFound } from "../client";
+import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
+import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "./common";
+
+
+const MEMBERS = "/projects/:project/members";
+
+/** A warning in Pulumi's log (the provider process), or stderr outside the engine. */
+function warn(message: string): void {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    void (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.warn(message);
+  } catch {
+    process.stderr.write(`warning: ${message}\n`);
+  }
+}
+
+/** Rule 4's answer to a queued promotion: `{message: {user: notice}}` or `{queued_users: {...}}`. */
+function queuedNotice(answer: unknown): string | undefined {
+  if (typeof answer !== "object" || answer === null) return undefined;
+  const record = answer as WireRecord;
+  const notices = (typeof record["message"] === "object" && record["message"] !== null ? record["message"] : record["queued_users"]) as Record<string, unknown> | undefined;
+  if (!notices || typeof notices !== "object") return undefined;
+  const texts = Object.values(notices).map(String);
+  return texts.length > 0 ? texts.join(" ") : undefined;
+}
+
+/** The user's id: from the state, or looked up by username (a user the forge does not know: undefined, and the create's answer says so). */
+async function userIdOf(ctx: OperationContext, state: State): Promise<number | undefined> {
+  if (typeof state["userId"] === "number") return state["userId"];
+  const ref = normalizers.ref(state["user"]);
+  if (typeof ref === "number") return ref;
+  if (typeof ref !== "string") return undefined;
+  const users = await ctx.client.list<WireRecord>("/users", { username: ref });
+  const user = users.find((candidate) => String(candidate["username"]).toLowerCase() === ref.toLowerCase());
+  return typeof user?.["id"] === "number" ? user["id"] : undefined;
+}
+
+/** Surfaces a queued promotion: a warning now, and the notice in state while it waits. */
+function noteQueued(state: State, notice: string): void {
+  const who = state["user"];
+  warn(
+    `ProjectMember ${String(state["project"])}:${String(who)}: the forge queued access level ${String(state["accessLevel"])} for administrator approval ` +
+      `(${notice}). It shows as membershipState "awaiting" until an administrator decides; later runs do not send it again.`,
+  );
+  // The read that follows keeps the notice while the request waits (see readMember).
+  state["queuedNotice"] = notice;
+}
+
+/**
+ * The direct membership, or the request rule 4 queued for it. While a promotion waits, the
+ * record shows the level asked for (so the program's value is no diff and nothing is sent
+ * again), `membership_state` `awaiting`, and the level the forge grants meanwhile.
+ */
+async function readMember(ctx: OperationContext, state: State): Promise<WireRecord | undefined> {
+  const userId = await userIdOf(ctx, state);
+  if (userId === undefined) return undefined;
+  const withId = { ...state, userId };
+  let direct: WireRecord | undefined;
+  try {
+    direct = await ctx.call<WireRecord>(`GET ${MEMBERS}/:userId`, withId);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  // `state` filters by membership state on Premium and Ultimate; below, the field tells.
+  const listed = await ctx.client.list<WireRecord>(`${MEMBERS}/all`, { project: state["project"], state: "awaiting", user_ids: [userId] });
+  const awaiting = listed.find((record) => record["id"] === userId && record["membership_state"] === "awaiting");
+  if (awaiting) {
+    return {
+      ...(direct ?? awaiting),
+      access_level: awaiting["access_level"],
+      expires_at: awaiting["expires_at"],
+      membership_state: "awaiting",
+      granted_access_level: direct?.["access_level"] ?? null,
+      queued_notice: typeof state["queuedNotice"] === "string" ? state["queuedNotice"] : "queued for administrator approval",
+    };
+  }
+  if (!direct) return undefined;
+  return { ...direct, membership_state: direct["membership_state"] ?? "active", granted_access_level: direct["access_level"] };
+}
+
+/** The update body: `access_level` always (the PUT requires it), the expiry and custom role as set or reset. */
+function writeBody(state: State): Record<string, unknown> {
+  const body: Record<string, unknown> = { access_level: state["accessLevel"] };
+  if (state["expiresAt"] !== undefined) body["expires_at"] = state["expiresAt"];
+  if (state["memberRoleId"] !== undefined) body["member_role_id"] = state["memberRoleId"];
+  return body;
+}
+
+const isDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
+
+/**
+ * A user's direct membership of a project. What it manages is the role given in the project
+ * itself; `listProjectMembers({ all: true })` shows the effective level, which can be higher
+ * through the project's groups.
+ */
+export const projectMember = defineResource({
+  name: "ProjectMember",
+  summary: "A user's direct membership of a project: role, expiry, custom role.",
+  inputs: z.object({
+      /** The project: id or full path. */
+      project: projectRef,
+      /** The user: numeric id or username. Changing it replaces the membership. */
+      user: z.union([serverId, nonBlank("username")], { error: (issue) => `${show(issue.input)} is not a user. Give the user's numeric id or username.` }),
+      /** The role: 0 No access, 5 Minimal access, 10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner (Owners only give Owner). */
+      accessLevel: z.literal(PROJECT_MEMBER_ACCESS_LEVELS, { error: (issue) => `${show(issue.input)} is not a project access level. Use ${roleList(PROJECT_MEMBER_ACCESS_LEVELS)}.` }),
+      /** When the membership ends (`YYYY-MM-DD`, today or later). Dropping it makes the membership permanent. */
+      expiresAt: z
+        .string()
+        .check(
+          valueRule({
+            format: "date",
+            rule: "a date written YYYY-MM-DD",
+            holds: isDate,
+            message: (value) => `${show(value)} is not a date. Write it as YYYY-MM-DD, such as "2026-12-31".`,
+          }),
+        )
+        .optional(),
+      /**
+       * A custom role (Ultimate), by id. The forge never returns it: it is compared with the
+       * value last applied. Dropping it removes the custom role.
+       */
+      memberRoleId: serverId.optional(),
+    }),
+  outputs: z.object({
+    /** The user's id. */
+    userId: serverId,
+    /** The user's username. */
+    username: z.string(),
+    /** The user's display name. */
+    name: z.string(),
+    /** The user's profile page. */
+    webUrl: z.string(),
+    /** `active`, or `awaiting` while a promotion waits for an administrator's approval (rule 4). */
+    membershipState: z.enum(["active", "awaiting"]),
+    /** The level the forge grants now: lower than `accessLevel` while a promotion waits; absent for a new member who waits. */
+    grantedAccessLevel: z.number().optional(),
+    /** The forge's notice while a promotion waits for approval. */
+    queuedNotice: z.string().optional(),
+    /** When the membership was made. */
+    createdAt: z.string(),
+  }),
+  recordId: "userId",
+  idParts: ["project", "userId"],
+  create: `POST ${MEMBERS}`,
+  read: `GET ${MEMBERS}/:userId`,
+  update: `PUT ${MEMBERS}/:userId`,
+  delete: `DELETE ${MEMBERS}/:userId`,
+  replaceOn: ["project", "user"],
+  // One membership per user and project: the user named another way (id for username) is the
+  // same membership, which must go before it is made again.
+  deleteBeforeReplace: true,
+  // Every write is read back: the read knows whether a promotion waits.
+  readBack: ["create", "update"],
+  writeOnly: ["memberRoleId"],
+  // Document 3: an empty expiry clears it, a null custom role removes it.
+  resets: { expiresAt: null, memberRoleId: null },
+  // A user by id or by username, in any case: the same user.
+  normalize: { project: normalizers.ref, user: (value) => (typeof value === "string" ? (/^\d+$/.test(value) ? Number(value) : value.toLowerCase()) : value) },
+  hooks: {
+    read: readMember,
+    // The user as the program names it: by id or by username (a read by id alone: the username).
+    mapRecord: (record, state) => ({ user: typeof normalizers.ref(state["user"]) === "number" ? record["id"] : record["username"] }),
+    async create(ctx, state) {
+      const userId = await userIdOf(ctx, state);
+      const ref = normalizers.ref(state["user"]);
+      const body: Record<string, unknown> = { ...writeBody(state), ...(typeof ref === "number" ? { user_id: ref } : { username: ref }) };
+      const withId = userId === undefined ? state : { ...state, userId };
+      const answer = await ctx.call<WireRecord>(`POST ${MEMBERS}`, withId, body, {
+        findExisting: userId === undefined ? undefined : () => ctx.readRecord(withId),
+      });
+      const notice = queuedNotice(answer);
+      if (notice) noteQueued(state, notice);
+      return { ...answer, id: userId ?? answer["id"] };
+    },
+    async update(ctx, state) {
+      // A new member whose request waits has no membership to change yet: ask again.
+      const answer = await ctx.call<WireRecord>(`PUT ${MEMBERS}/:userId`, state, writeBody(state)).catch((error: unknown) => {
+        if (!isNotFound(error) || state["membershipState"] !== "awaiting") throw error;
+        return ctx.call<WireRecord>(`POST ${MEMBERS}`, state, { ...writeBody(state), user_id: state["userId"] });
+      });
+      const notice = queuedNotice(answer);
+      if (notice) noteQueued(state, notice);
+      else delete state["queuedNotice"];
+      return undefined;
+    },
+    async delete(ctx, state) {
+      try {
+        await ctx.call(`DELETE ${MEMBERS}/:userId`, state);
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        // Rule 3: only a role given in the project is removed here. Say so when the user
+        // keeps access through a group, so that nobody takes the removal for revoked access.
+        const effective = await ctx.call<WireRecord>(`GET ${MEMBERS}/all/:userId`, state).catch(() => undefined);
+        if (effective) {
+          warn(
+            `ProjectMember ${String(state["project"])}:${String(state["user"])}: no direct membership to remove (already gone), ` +
+              `but the user keeps access level ${String(effective["access_level"])} through the project's groups or invited groups: remove it there.`,
+          );
+        }
+      }
+    },
+  },
+  notes: [
+    "A promotion into a billable role that the forge queues for administrator approval (`enable_member_promotion_management`) is a warning, not a failure: the resource shows `membershipState: \"awaiting\"` and `grantedAccessLevel`, and later runs send nothing until an administrator decides. A rejected request shows as drift, and the next `up` asks again.",
+    "Removal deletes the direct membership only (rule 3): access through the project's groups stays, and the provider warns when it does.",
+    "`memberRoleId` needs Ultimate. The PUT of a membership without `member_role_id` removes its custom role (Document 3): every update sends the value the program sets.",
+  ],
+});
+
