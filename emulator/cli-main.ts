@@ -6,11 +6,11 @@ import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
 const USAGE =
-  `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
+  `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--rate-limit <requests>/<seconds>] [--request-log-size <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
-  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "storage-move-ms"?: string; "tls-cert"?: string; "tls-key"?: string };
+  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "storage-move-ms"?: string; "rate-limit"?: string; "request-log-size"?: string; "tls-cert"?: string; "tls-key"?: string };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -21,6 +21,8 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
         tier: { type: "string" },
         offering: { type: "string" },
         "storage-move-ms": { type: "string" },
+        "rate-limit": { type: "string" },
+        "request-log-size": { type: "string" },
         "tls-cert": { type: "string" },
         "tls-key": { type: "string" },
       },
@@ -43,6 +45,17 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
   if (moveMs !== undefined) {
     if (!/^\d+$/.test(moveMs)) throw new Error(`invalid --storage-move-ms ${moveMs}: a number of milliseconds\n${USAGE}`);
     options.storageMoveMs = Number(moveMs);
+  }
+  const rateLimit = values["rate-limit"];
+  if (rateLimit !== undefined) {
+    const match = /^(\d+)\/(\d+)$/.exec(rateLimit);
+    if (!match || Number(match[2]) === 0) throw new Error(`invalid --rate-limit ${rateLimit}: <requests>/<seconds>, e.g. 600/60\n${USAGE}`);
+    options.rateLimit = { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+  }
+  const logSize = values["request-log-size"];
+  if (logSize !== undefined) {
+    if (!/^[1-9]\d*$/.test(logSize)) throw new Error(`invalid --request-log-size ${logSize}: a positive number of requests\n${USAGE}`);
+    options.requestLogSize = Number(logSize);
   }
   const certFile = values["tls-cert"];
   const keyFile = values["tls-key"];

@@ -6,6 +6,7 @@ import { seedInfo, seedState, type SeedInfo } from "./admin/seed";
 import { loadStateFile, saveStateFile } from "./admin/state-file";
 import type { EmulatorContext } from "./context";
 import { createEmulatorServer } from "./http/server";
+import { RateLimiter, type RateLimitSettings } from "./http/rate-limit";
 import { createStore } from "./registry";
 
 export type { SeedInfo } from "./admin/seed";
@@ -28,6 +29,10 @@ export interface EmulatorOptions {
   offering?: Offering;
   /** How long a repository storage move takes, in ms (default 1000). Given, it overrides a loaded state's. */
   storageMoveMs?: number;
+  /** A budget of API requests per window for each caller: 429 past it, RateLimit-* headers on every answer. Off by default. */
+  rateLimit?: RateLimitSettings;
+  /** How many API requests the request log keeps (a ring buffer); default 10 000. */
+  requestLogSize?: number;
   /** Serve HTTPS with this PEM certificate (chain) and key; the URL is then `https://...`. */
   tls?: { cert: string; key: string };
 }
@@ -40,6 +45,11 @@ export interface RunningEmulator {
   seed: SeedInfo;
   /** The edition it runs (tier and offering); `PUT /__emulator/settings` changes it. */
   edition(): Edition;
+  /**
+   * Stops listening and drops open connections for `ms` (clients get "connection refused", as
+   * from a forge restarting), then listens again on the same port; resolves once it does.
+   */
+  refuseConnections(ms: number): Promise<void>;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -57,8 +67,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const context: EmulatorContext = {
     store,
     startSettings,
-    log: new RequestLog(),
+    log: new RequestLog(options.requestLogSize),
     faults: new FaultInjector(),
+    rateLimit: new RateLimiter(options.rateLimit),
     persist: statePath ? () => saveStateFile(statePath, store.state) : () => {},
   };
   context.persist();
@@ -80,6 +91,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url,
     seed: seedInfo(store),
     edition: () => store.editions.current(),
+    async refuseConnections(ms) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(address.port, host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

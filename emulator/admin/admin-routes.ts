@@ -43,6 +43,11 @@ const groupChangeParams = z.object({
   custom_attributes: z.array(z.object({ key: paramString(), value: paramString() })).optional(),
 });
 const requestsQuery = z.object({ since: paramInteger().optional() });
+/** `PUT /__emulator/rate-limit`: a limit of 0 turns it off. */
+const rateLimitParams = z.object({
+  limit: paramInteger().pipe(z.number().min(0, { error: "does not have a valid value" })),
+  window_s: paramInteger().pipe(z.number().min(1, { error: "does not have a valid value" })).optional(),
+});
 
 /**
  * Serves the admin endpoints of docs/contracts.md: seed, reset, request log, faults, settings,
@@ -75,15 +80,18 @@ export function handleAdminRequest(
     case "GET seed":
       return { status: 200, body: seedInfo(store) };
     case "POST reset":
-      // Back to the seed: state, ids, settings, faults and the request log.
+      // Back to the seed: state, ids, settings, faults, rate limit and the request log.
       store.replaceState(seedState());
       Object.assign(store.state.settings, context.startSettings);
       faults.clear();
       log.clear();
+      context.rateLimit.reset();
       context.persist();
       return { status: 200, body: seedInfo(store) };
     case "GET requests":
       return { status: 200, body: log.list(validate(requestsQuery, query).since ?? 0) };
+    case "GET requests/last":
+      return { status: 200, body: log.bounds() };
     case "DELETE requests":
       log.clear();
       return { status: 204 };
@@ -92,6 +100,13 @@ export function handleAdminRequest(
     case "DELETE faults":
       faults.clear();
       return { status: 204 };
+    case "GET rate-limit":
+      return { status: 200, body: context.rateLimit.current() };
+    case "PUT rate-limit": {
+      const { limit, window_s: windowSeconds = 60 } = validate(rateLimitParams, body);
+      context.rateLimit.set({ limit, windowSeconds });
+      return { status: 200, body: context.rateLimit.current() };
+    }
     case "GET settings":
       return { status: 200, body: store.state.settings };
     case "PUT settings": {

@@ -11,24 +11,51 @@ interface LoggedRequest {
   user: string | null;
 }
 
-/** In-memory log of API requests, for tests that assert what a client sent. */
+/** How many requests the log keeps unless told otherwise. */
+export const DEFAULT_REQUEST_LOG_SIZE = 10_000;
+
+/**
+ * The log of API requests, for tests that assert what a client sent: a ring buffer of the last
+ * `size` requests, so that an emulator running for days holds a bounded amount of memory.
+ * Sequence numbers keep growing across wraps and clears, so `since` keeps its meaning; requests
+ * older than the ring are gone (`GET /__emulator/requests/last` tells how far it goes).
+ */
 export class RequestLog {
-  private entries: LoggedRequest[] = [];
+  private ring: (LoggedRequest | undefined)[];
   private lastSeq = 0;
+  /** Sequence number of the oldest entry still held, minus one (entries after a clear start above it). */
+  private floorSeq = 0;
+
+  constructor(readonly size = DEFAULT_REQUEST_LOG_SIZE) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`request log size must be a positive integer, got ${size}`);
+    this.ring = new Array<LoggedRequest | undefined>(size);
+  }
 
   record(entry: Omit<LoggedRequest, "seq">): void {
     this.lastSeq += 1;
     const { private_token: _token, ...query } = entry.query;
-    this.entries.push({ ...entry, query, seq: this.lastSeq });
+    this.ring[this.lastSeq % this.size] = { ...entry, query, seq: this.lastSeq };
   }
 
-  /** Entries with a sequence number above `since` (all when omitted). */
+  /** Entries with a sequence number above `since` (all held when omitted), oldest first. */
   list(since = 0): LoggedRequest[] {
-    return this.entries.filter((entry) => entry.seq > since);
+    const first = Math.max(since, this.floorSeq, this.lastSeq - this.size) + 1;
+    const entries: LoggedRequest[] = [];
+    for (let seq = first; seq <= this.lastSeq; seq += 1) {
+      const entry = this.ring[seq % this.size];
+      if (entry && entry.seq === seq) entries.push(entry);
+    }
+    return entries;
+  }
+
+  /** The last sequence number given (0 before any request) and the oldest one still held. */
+  bounds(): { seq: number; oldest: number; size: number } {
+    return { seq: this.lastSeq, oldest: Math.max(this.floorSeq, this.lastSeq - this.size) + 1, size: this.size };
   }
 
   /** Empties the log; sequence numbers keep growing so that `since` stays meaningful. */
   clear(): void {
-    this.entries = [];
+    this.floorSeq = this.lastSeq;
+    this.ring = new Array<LoggedRequest | undefined>(this.size);
   }
 }

@@ -6,17 +6,33 @@ import { parseMultipart } from "./multipart";
 /** Bodies above this size are refused; nothing the API takes comes close. */
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
-/** Reads the whole request body. */
-export async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw badRequest("Request body too large");
-    chunks.push(buffer);
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Reads the whole request body. A request that declares none (most reads) is answered without
+ * waiting for the stream; the rest is read with plain events, which cost far less per request
+ * than an async iterator (bench/emulator-throughput.ts).
+ */
+export function readBody(request: IncomingMessage): Promise<Buffer> {
+  if (request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) {
+    request.resume();
+    return Promise.resolve(EMPTY);
   }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        request.pause();
+        reject(badRequest("Request body too large"));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    request.once("error", reject);
+  });
 }
 
 /**

@@ -59,9 +59,16 @@ async function handleRequest(
 
   const apiSegments = segments.slice(2);
   const query = parseUrlEncoded(url.search.slice(1));
+  // The service throttles before it does any work: a 429 costs it nothing.
+  const throttle = context.rateLimit.take(callerKey(request, query));
+  if (throttle?.limited) {
+    send(response, { status: 429, body: "Retry later\n", headers: { ...throttle.headers, "Retry-After": String(throttle.retryAfterSeconds) } });
+    context.log.record({ method, path: url.pathname, query, status: 429, user: null });
+    return;
+  }
   const fault = context.faults.take(method, `/${apiSegments.join("/")}`);
   if (fault && !fault.after) {
-    const faultStatus = await applyFault(fault, request, response);
+    const faultStatus = await applyFault(fault, request, response, throttle?.headers);
     if (faultStatus !== undefined) {
       context.log.record({ method, path: url.pathname, query, status: faultStatus, user: null });
       return;
@@ -92,7 +99,7 @@ async function handleRequest(
   }, (moved) => movedAnswer(moved, method, url));
   if (MUTATING_METHODS.has(method)) context.persist();
   const lostAnswer = fault?.after ? await applyFault(fault, request, response) : undefined;
-  if (lostAnswer === undefined) send(response, result);
+  if (lostAnswer === undefined) send(response, throttle ? { ...result, headers: { ...result.headers, ...throttle.headers } } : result);
   const status = lostAnswer ?? result.status;
   context.log.record({ method, path: url.pathname, query, status, user: caller.actor?.username ?? null });
 }
@@ -101,17 +108,29 @@ async function handleRequest(
  * Applies a fault. Latency alone delays the request and lets it through (undefined); a drop or
  * a status ends it and returns the status to log (0 for a drop).
  */
-async function applyFault(fault: FaultSpec, request: IncomingMessage, response: ServerResponse): Promise<number | undefined> {
+async function applyFault(
+  fault: FaultSpec,
+  request: IncomingMessage,
+  response: ServerResponse,
+  rateLimitHeaders: Record<string, string> = {},
+): Promise<number | undefined> {
   if (fault.latencyMs) await sleep(fault.latencyMs);
   if (fault.drop) {
     request.socket.destroy();
     return 0;
   }
   if (fault.status === undefined) return undefined;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...rateLimitHeaders };
   if (fault.retryAfter !== undefined) headers["Retry-After"] = String(fault.retryAfter);
   send(response, { status: fault.status, body: fault.body ?? defaultFaultBody(fault.status), headers });
   return fault.status;
+}
+
+/** Whose budget a request counts against: its token (header or query), else the anonymous one. */
+function callerKey(request: IncomingMessage, query: Record<string, unknown>): string {
+  const header = request.headers["private-token"] ?? request.headers["authorization"] ?? request.headers["job-token"];
+  const token = (Array.isArray(header) ? header[0] : header) ?? (typeof query["private_token"] === "string" ? query["private_token"] : undefined);
+  return token ?? "anonymous";
 }
 
 /** The service's own body for the status: plain text for 429, `{"message": "<status> <reason>"}` otherwise. */

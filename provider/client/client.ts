@@ -7,7 +7,8 @@ import { placeParams } from "./encoding";
 import type { HttpMethod } from "./route";
 import { ForgeApiError, ForgeNetworkError, ForgeNotApiError } from "./errors";
 import { MAX_PAGES, PER_PAGE, nextPageUrl } from "./pagination";
-import { resolveRetryPolicy, runWithRetry, type AttemptOutcome, type RetryPolicy } from "./retry";
+import { RateLimitPacer } from "./pacer";
+import { resolveRetryPolicy, runWithRetry, type AttemptOutcome, type RetryPolicy, type RetryWait } from "./retry";
 import { USER_AGENT } from "./version";
 
 /** Redirects (301 of a moved project) a GET follows before the 301 is reported as an error. */
@@ -18,6 +19,9 @@ export interface ListOptions {
   /** Keyset pagination in this ordering, where the listing serves it (Document 1, Pagination). */
   keyset?: { orderBy: string; sort: "asc" | "desc" };
 }
+
+/** Requests in flight to one forge at once unless the transport sets `maxConnections`. */
+export const DEFAULT_MAX_CONNECTIONS = 16;
 
 /** Per-request timeout (response headers, then each stall of the body) unless the client sets one. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -51,11 +55,16 @@ interface ForgeClientOptions {
   token?: string;
   /** Per-request timeout in milliseconds (default {@link DEFAULT_TIMEOUT_MS}). */
   timeoutMs?: number;
-  /** Retry policy (defaults: 5 attempts, 60 s in all). */
+  /** Retry policy (default: backoff with jitter for up to 60 s, or the transport's `retryBudgetMs`). */
   retry?: RetryPolicy;
+  /** Told of each wait before a retry, with the request it is for (the provider logs it). */
+  onRetryWait?: RetryWaitListener;
   /** CA bundle, client certificate, insecure switch, proxies; `timeoutMs` here is used when the option above is not given. */
   transport?: Transport;
 }
+
+/** See {@link ForgeClientOptions.onRetryWait}. */
+export type RetryWaitListener = (wait: RetryWait & { method: HttpMethod; path: string }) => void;
 
 /** A body that claimed to be JSON but did not parse; kept as text for error messages. */
 class InvalidJson {
@@ -86,6 +95,8 @@ export class ForgeClient {
   readonly #policy: ReturnType<typeof resolveRetryPolicy>;
   readonly #agent: EnvHttpProxyAgent;
   readonly #transport: Transport;
+  readonly #pacer = new RateLimitPacer();
+  readonly #onRetryWait: RetryWaitListener | undefined;
 
   /** @throws ForgeConfigError when the base URL is not a usable http(s) URL. */
   constructor(options: ForgeClientOptions) {
@@ -96,7 +107,11 @@ export class ForgeClient {
     this.#token = options.token || undefined;
     this.#transport = options.transport ?? {};
     this.#timeoutMs = options.timeoutMs ?? this.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#policy = resolveRetryPolicy(options.retry);
+    this.#policy = resolveRetryPolicy({
+      ...(this.#transport.retryBudgetMs !== undefined ? { maxTotalMs: this.#transport.retryBudgetMs } : {}),
+      ...options.retry,
+    });
+    this.#onRetryWait = options.onRetryWait;
     if (this.#transport.insecure && url.protocol === "https:") warnInsecure(this.baseUrl);
     const tls = tlsOptions(this.#transport);
     // EnvHttpProxyAgent is a plain Agent unless a proxy is set (options, or HTTP_PROXY /
@@ -111,8 +126,9 @@ export class ForgeClient {
       // keep-alive hint wins when shorter; idle sockets are unref'd and do not hold the process.
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,
-      // Pulumi runs up to ~10-16 operations at once; more sockets would only draw rate limits.
-      connections: 16,
+      // The per-host concurrency cap: Pulumi runs many operations at once, and more sockets would
+      // only draw rate limits; requests beyond it wait in undici's queue.
+      connections: this.#transport.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
     });
@@ -202,8 +218,10 @@ export class ForgeClient {
 
     const send = async (): Promise<AttemptOutcome> => {
       try {
+        await this.#pacer.acquire();
         const response = await this.#agent.request({ origin: this.#origin, path: target, method, headers, body: body ?? null });
         const responseHeaders = flattenHeaders(response.headers);
+        this.#pacer.observe(responseHeaders);
         const raw = Buffer.from(await response.body.arrayBuffer());
         // undici hands an HTTP/1.1 socket back to its pool one event-loop turn after the response
         // ends (client-h1.js, onMessageComplete); without this yield, back-to-back calls would find
@@ -224,6 +242,7 @@ export class ForgeClient {
       policy: this.#policy,
       ...(options.acceptStatuses ? { acceptStatuses: options.acceptStatuses } : {}),
       ...(options.findExisting ? { findExisting: options.findExisting } : {}),
+      ...(this.#onRetryWait ? { onWait: (wait: RetryWait) => this.#onRetryWait?.({ ...wait, method, path: displayPath }) } : {}),
     });
 
     if ("failure" in outcome) {
@@ -381,7 +400,7 @@ export function tokenFingerprint(token: string): string {
  * The shared client for a connection, so that a provider process reuses one client (and its
  * connections) per (baseUrl, token) pair. Keys hold a hash of the token, never the token.
  */
-export function clientFor(connection: Connection): ForgeClient {
+export function clientFor(connection: Connection, onRetryWait?: RetryWaitListener): ForgeClient {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
   // Settings are part of the key (a CA bundle or proxy changed in config makes a new client); hashed, the key holds no secret.
   const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(connection.transport ?? {}))}`;
@@ -392,7 +411,12 @@ export function clientFor(connection: Connection): ForgeClient {
       const oldest = clients.keys().next().value;
       if (oldest !== undefined) clients.delete(oldest);
     }
-    client = new ForgeClient({ baseUrl, token: connection.token, ...(connection.transport ? { transport: connection.transport } : {}) });
+    client = new ForgeClient({
+      baseUrl,
+      token: connection.token,
+      ...(connection.transport ? { transport: connection.transport } : {}),
+      ...(onRetryWait ? { onRetryWait } : {}),
+    });
     clients.set(key, client);
   }
   return client;

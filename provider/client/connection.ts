@@ -33,6 +33,10 @@ export interface Transport {
   noProxy?: string;
   /** Per-request timeout in milliseconds (response headers, then each stall of the body). */
   timeoutMs?: number;
+  /** How long one request may keep retrying (backoff with jitter) before it fails, in ms (default 60 000). */
+  retryBudgetMs?: number;
+  /** Most requests in flight to the forge at once, per host (default 16); more wait in line. */
+  maxConnections?: number;
 }
 
 /**
@@ -49,6 +53,8 @@ export const TRANSPORT_SETTINGS = {
   httpsProxy: { config: "forge:httpsProxy", env: "FORGE_HTTPS_PROXY", kind: "text" },
   noProxy: { config: "forge:noProxy", env: "FORGE_NO_PROXY", kind: "text" },
   timeoutMs: { config: "forge:timeoutMs", env: "FORGE_TIMEOUT_MS", kind: "milliseconds" },
+  retryBudgetMs: { config: "forge:retryBudgetMs", env: "FORGE_RETRY_BUDGET_MS", kind: "milliseconds" },
+  maxConnections: { config: "forge:maxConnections", env: "FORGE_MAX_CONNECTIONS", kind: "count" },
 } as const satisfies Record<keyof Transport, { config: string; env: string; kind: string }>;
 
 /** The part of a Pulumi config object that {@link resolveConnection} uses; `get` receives full keys such as `forge:token`. */
@@ -108,9 +114,11 @@ export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv =
         if (!/^(true|false|1|0)$/i.test(raw)) throw new ForgeConfigError(`${source} must be true or false, got "${raw}".`);
         (transport as Record<string, unknown>)[name] = /^(true|1)$/i.test(raw);
         break;
-      case "milliseconds": {
+      case "milliseconds":
+      case "count": {
         const value = Number(raw);
-        if (!Number.isInteger(value) || value <= 0) throw new ForgeConfigError(`${source} must be a whole number of milliseconds, got "${raw}".`);
+        const unit = setting.kind === "count" ? "a whole number above 0" : "a whole number of milliseconds";
+        if (!Number.isInteger(value) || value <= 0) throw new ForgeConfigError(`${source} must be ${unit}, got "${raw}".`);
         (transport as Record<string, unknown>)[name] = value;
         break;
       }

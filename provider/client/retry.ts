@@ -8,25 +8,41 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HttpMethod } from "./route";
 
-/** How hard to retry. Every field is optional; see {@link DEFAULT_RETRY_POLICY}. */
+/**
+ * How hard to retry: a budget of time, not of attempts, so that a forge restarting for an
+ * upgrade (a minute of 503s and refused connections) costs a run time rather than the run.
+ * Every field is optional; see {@link DEFAULT_RETRY_POLICY}.
+ */
 export interface RetryPolicy {
-  /** Most attempts in all, the first included (default 5; 1 disables retries). */
+  /** Most attempts in all, the first included (default unlimited: the time budget decides; 1 disables retries). */
   maxAttempts?: number;
   /** Most milliseconds from the first attempt to giving up; no wait crosses it (default 60 000). */
   maxTotalMs?: number;
   /** Backoff before the second attempt, doubled each time, with jitter (default 500). */
   baseDelayMs?: number;
-  /** Cap on one computed backoff; a server's Retry-After is honoured beyond it (default 20 000). */
+  /** Cap on one computed backoff; a server's Retry-After is honoured beyond it (default 10 000). */
   maxDelayMs?: number;
 }
 
 /** The defaults for {@link RetryPolicy}. */
 export const DEFAULT_RETRY_POLICY: Readonly<Required<RetryPolicy>> = Object.freeze({
-  maxAttempts: 5,
+  maxAttempts: Number.POSITIVE_INFINITY,
   maxTotalMs: 60_000,
   baseDelayMs: 500,
-  maxDelayMs: 20_000,
+  maxDelayMs: 10_000,
 });
+
+/** One wait before a retry, as reported to {@link RunWithRetryOptions.onWait}. */
+export interface RetryWait {
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  /** What went wrong: `503`, `429`, `ECONNREFUSED`, ... */
+  reason: string;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** What is left of the time budget after this wait. */
+  budgetLeftMs: number;
+}
 
 /** An HTTP answer as the retry layer sees it (body already read). */
 export interface RawResponse {
@@ -146,6 +162,8 @@ export interface RunWithRetryOptions {
   acceptStatuses?: readonly number[];
   /** Called on an ambiguous failure; a value it returns (not undefined/null) is the result. */
   findExisting?: () => Promise<unknown>;
+  /** Told of each wait before a retry (the provider logs it, so that a user sees why a run is slow). */
+  onWait?: (wait: RetryWait) => void;
   /** Injected for tests. */
   now?: () => number;
   /** Injected for tests. */
@@ -186,7 +204,14 @@ export async function runWithRetry(options: RunWithRetryOptions): Promise<RetryR
     if (attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
     const response = "response" in outcome ? outcome.response : undefined;
     const delay = retryDelayMs(attempt, response, policy, now(), options.random);
-    if (now() - started + delay > policy.maxTotalMs) return { outcome, attempts: attempt };
+    const spent = now() - started;
+    if (spent + delay > policy.maxTotalMs) return { outcome, attempts: attempt };
+    options.onWait?.({
+      attempt,
+      reason: response ? String(response.status) : "failure" in outcome ? outcome.failure.code : "unknown",
+      delayMs: delay,
+      budgetLeftMs: policy.maxTotalMs - spent - delay,
+    });
     await wait(delay);
   }
 }

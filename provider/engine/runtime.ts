@@ -2,24 +2,50 @@
  * What runs inside the Pulumi provider process. The serialized providers hold only a type
  * name and load this module by package name (`pulumi-forge/runtime`), so no code, client or
  * credential is ever captured in a closure or written to state.
+ *
+ * The serialized provider is `{ typeName }` with this module's exports as its prototype
+ * (engine/provider.ts): the provider methods below take the type from `this`. `configure` and
+ * `implementation` are also what providers serialized by earlier versions call, which the
+ * states of existing stacks hold: keep both signatures working.
  */
+import { log } from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { clientFor, resolveConnection, type ForgeClient } from "../client";
+import type { RetryWaitListener } from "../client/client";
 import { declarationByName } from "../resources";
+import type { State } from "./declaration";
 import { ResourceOperations } from "./operations";
 
 let stackConfig: dynamic.Config | undefined;
 const implementations = new Map<string, ResourceOperations>();
 
-/** Called by every provider's `configure`: stack config `forge:baseUrl` / `forge:token`. */
-export function configure(config: dynamic.Config | undefined): void {
-  stackConfig = config;
+/** A serialized provider: the type name, with this module as its prototype. */
+interface Provider {
+  typeName: string;
+}
+
+/**
+ * Stack config `forge:*`: called by every provider's `configure` with the request (this
+ * version) or with its config (providers serialized by earlier versions).
+ */
+export async function configure(request: dynamic.ConfigureRequest | dynamic.Config | undefined): Promise<void> {
+  const isRequest = (value: typeof request): value is dynamic.ConfigureRequest =>
+    value !== undefined && "config" in value && typeof (value as { get?: unknown }).get !== "function";
+  stackConfig = isRequest(request) ? request.config : request;
 }
 
 /** The connection is resolved at each use (env or stack config), never stored in a provider. */
 function currentClient(): ForgeClient {
-  return clientFor(resolveConnection(stackConfig));
+  return clientFor(resolveConnection(stackConfig), logRetryWait);
 }
+
+/** Each wait before a retry, in the run's output: a slow run says why. */
+const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayMs, budgetLeftMs }) => {
+  log.info(
+    `forge: ${method} ${path} got ${reason} (attempt ${attempt}); retrying in ${(delayMs / 1000).toFixed(1)} s ` +
+      `(${Math.max(0, Math.round(budgetLeftMs / 1000))} s left of the retry budget, forge:retryBudgetMs / FORGE_RETRY_BUDGET_MS)`,
+  );
+};
 
 /** The operations of one resource type, created once per process. */
 export function implementation(typeName: string): ResourceOperations {
@@ -30,3 +56,24 @@ export function implementation(typeName: string): ResourceOperations {
   }
   return operations;
 }
+
+export async function check(this: Provider, olds: State, news: State) {
+  return implementation(this.typeName).check(olds, news);
+}
+export async function diff(this: Provider, id: string, olds: State, news: State) {
+  return implementation(this.typeName).diff(id, olds, news);
+}
+export async function create(this: Provider, inputs: State) {
+  return implementation(this.typeName).create(inputs);
+}
+export async function read(this: Provider, id: string, props?: State) {
+  return implementation(this.typeName).read(id, props ?? {});
+}
+export async function update(this: Provider, id: string, olds: State, news: State) {
+  return implementation(this.typeName).update(id, olds, news);
+}
+// `delete` is a reserved word: exported under that name below.
+async function deleteResource(this: Provider, id: string, props: State) {
+  return implementation(this.typeName).delete(id, props);
+}
+export { deleteResource as delete };

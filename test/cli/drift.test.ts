@@ -26,7 +26,7 @@ describe.skipIf(!pulumiInstalled())("forge-drift", () => {
   let labelId: number;
   let token: string;
 
-  const drift = (args: string[], forgeUrl = world.emulator.url): Promise<Run> =>
+  const drift = (args: string[], forgeUrl = world.emulator.url, extraEnv: Record<string, string> = {}): Promise<Run> =>
     new Promise((resolve) => {
       const env = {
         ...process.env,
@@ -38,6 +38,7 @@ describe.skipIf(!pulumiInstalled())("forge-drift", () => {
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         FORGE_BASE_URL: forgeUrl,
         FORGE_TOKEN: ROOT_TOKEN,
+        ...extraEnv,
       };
       execFile(process.execPath, [DRIFT_BIN, "--cwd", stack.workDir, "--stack", "drift", "--preview-only", ...args], { env }, (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
@@ -107,7 +108,8 @@ describe.skipIf(!pulumiInstalled())("forge-drift", () => {
   }, OP_TIMEOUT * 3);
 
   it("exits 1 with the refresh's error when the forge is unreachable", async () => {
-    const run = await drift([], "http://127.0.0.1:9");
+    // Refused connections are retried for the retry budget (a forge restarting): a short one here.
+    const run = await drift([], "http://127.0.0.1:9", { FORGE_RETRY_BUDGET_MS: "2000" });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/forge-drift: the refresh failed, drift unknown/);
     expect(run.stderr).toMatch(/ECONNREFUSED/);

@@ -105,6 +105,15 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
     expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
     expect(up.outputs["agentToken"]?.secret).toBe(true);
     expect(up.outputs["acmeId"]?.value).toEqual(expect.any(Number));
+    // The installed package's providers are the small form: the type name over the runtime
+    // module, required from the user's node_modules (docs/architecture.md, "The serialized provider").
+    const deployment = (await stack.exportStack()).deployment as { resources: { type: string; inputs?: Record<string, unknown> }[] };
+    const providers = deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/forge:")).map((r) => String(r.inputs?.["__provider"]));
+    expect(providers.length).toBeGreaterThan(0);
+    for (const text of providers) {
+      expect(text).toContain('Object.create(require("pulumi-forge/');
+      expect(text.length).toBeLessThan(400);
+    }
 
     const preview = await stack.preview({ policyPacks: [join(project, POLICY_PACK)] });
     expect(preview.changeSummary).toEqual({ same: 4 });

@@ -38,16 +38,23 @@ it("a broadcast message create whose connection drops after the work is found by
   expect(await count("/broadcast_messages", {})).toBe(1);
 });
 
-it("a create refused before any work (503) is retried and made once", async () => {
+it("a create refused before any work (503) is retried after looking for it, and made once", async () => {
   await fault({ method: "POST", path: "^/projects/[^/]+/cluster_agents$", status: 503, times: 1 });
-  // An agent has no natural key to search for, so an ambiguous failure is not retried...
-  await expect(implementation("ClusterAgent").create({ project: "acme/web", name: "ambiguous" })).rejects.toThrow("503");
-  expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(0);
-  // ...while a 429 (the server did nothing) always is.
+  // An agent's name is unique in its project: the ambiguous failure is retried once a search finds nothing...
+  await implementation("ClusterAgent").create({ project: "acme/web", name: "ambiguous" });
+  expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(1);
+  // ...and a 429 (the server did nothing) is retried without looking.
   await fault({ method: "POST", path: "^/projects/[^/]+/cluster_agents$", status: 429, retryAfter: 0, times: 1 });
   await implementation("ClusterAgent").create({ project: "acme/web", name: "rate-limited" });
+  expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(2);
+  expect((await requests("POST", "cluster_agents")).map((entry) => entry.status)).toEqual([503, 201, 429, 201]);
+});
+
+it("an agent create whose answer is lost (502 after the work) is found by its name, not made twice", async () => {
+  await fault({ method: "POST", path: "^/projects/[^/]+/cluster_agents$", status: 502, after: true, times: 1 });
+  const created = await implementation("ClusterAgent").create({ project: "acme/web", name: "lost-agent" });
+  expect(created.outs).toMatchObject({ name: "lost-agent", agentId: expect.any(Number) });
   expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(1);
-  expect((await requests("POST", "cluster_agents")).map((entry) => entry.status)).toEqual([503, 429, 201]);
 });
 
 it("reads, updates and deletes ride out 503s, 429s and dropped connections", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestLog } from "../../emulator/admin/request-log";
 import { useEmulator } from "./helpers";
 
 const { api, admin, emulator } = useEmulator();
@@ -132,5 +133,83 @@ describe("settings", () => {
       tier: "ultimate",
       offering: "self-managed",
     });
+  });
+});
+
+describe("request log as a ring buffer", () => {
+  it("keeps the last `size` requests; sequence numbers and `since` keep their meaning across wraps and clears", () => {
+    const log = new RequestLog(3);
+    const record = (path: string) => log.record({ method: "GET", path, query: { private_token: "t" }, status: 200, user: null });
+    for (const path of ["/a", "/b", "/c", "/d", "/e"]) record(path);
+    expect(log.list().map((entry) => [entry.seq, entry.path])).toEqual([[3, "/c"], [4, "/d"], [5, "/e"]]);
+    expect(log.list(4).map((entry) => entry.path)).toEqual(["/e"]);
+    expect(log.list(1).map((entry) => entry.path)).toEqual(["/c", "/d", "/e"]);
+    expect(log.list()[0]?.query).toEqual({});
+    expect(log.bounds()).toEqual({ seq: 5, oldest: 3, size: 3 });
+    log.clear();
+    expect(log.list()).toEqual([]);
+    record("/f");
+    expect(log.list().map((entry) => [entry.seq, entry.path])).toEqual([[6, "/f"]]);
+    expect(() => new RequestLog(0)).toThrow(/positive/);
+  });
+
+  it("tells the last sequence number over HTTP", async () => {
+    await api("GET", "/user", { as: "dev" });
+    const { seq, oldest, size } = (await admin("GET", "/requests/last")).body;
+    expect(size).toBe(10_000);
+    expect(oldest).toBeLessThanOrEqual(seq);
+    const log = (await admin("GET", "/requests")).body;
+    expect(log.at(-1).seq).toBe(seq);
+  });
+});
+
+describe("faults at a rate", () => {
+  it("hits about `probability` of the matching requests, the same ones for the same seed", async () => {
+    const statuses = async (seed: number) => {
+      await admin("DELETE", "/faults");
+      await admin("POST", "/faults", { path: "^/user$", status: 503, probability: 0.3, seed });
+      const seen: number[] = [];
+      for (let i = 0; i < 60; i += 1) seen.push((await api("GET", "/user", { as: "dev" })).status);
+      return seen;
+    };
+    const first = await statuses(7);
+    const hits = first.filter((status) => status === 503).length;
+    expect(hits).toBeGreaterThan(5);
+    expect(hits).toBeLessThan(35);
+    expect(first.filter((status) => status !== 503).every((status) => status === 200)).toBe(true);
+    expect(await statuses(7)).toEqual(first);
+    expect(await statuses(8)).not.toEqual(first);
+  });
+
+  it("lets the next matching fault try when one does not fire", async () => {
+    await admin("POST", "/faults", { path: "^/user$", status: 503, probability: 0 });
+    await admin("POST", "/faults", { path: "^/user$", status: 429, times: 1 });
+    expect((await api("GET", "/user", { as: "dev" })).status).toBe(429);
+    expect((await api("GET", "/user", { as: "dev" })).status).toBe(200);
+    expect((await admin("POST", "/faults", { path: ".*", status: 503, probability: 1.5 })).status).toBe(400);
+  });
+});
+
+describe("rate limit", () => {
+  it("answers RateLimit-* headers on every answer and 429 past the budget, per token; a reset turns it off", async () => {
+    expect((await admin("GET", "/rate-limit")).body).toBeNull();
+    expect((await api("GET", "/user", { as: "dev" })).headers.get("ratelimit-limit")).toBeNull();
+    expect((await admin("PUT", "/rate-limit", { limit: 3, window_s: 60 })).body).toEqual({ limit: 3, windowSeconds: 60 });
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) answers.push(await api("GET", "/user", { as: "dev" }));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((answer) => answer.headers.get("ratelimit-remaining"))).toEqual(["2", "1", "0", "0"]);
+    const reset = Number(answers[0]!.headers.get("ratelimit-reset"));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+    const limited = answers[3]!;
+    expect(limited.text).toBe("Retry later\n");
+    expect(limited.headers.get("ratelimit-limit")).toBe("3");
+    expect(limited.headers.get("ratelimit-name")).toBe("throttle_authenticated_api");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another token has a budget of its own.
+    expect((await api("GET", "/user", { as: "max" })).status).toBe(200);
+    await admin("POST", "/reset");
+    expect((await api("GET", "/user", { as: "dev" })).headers.get("ratelimit-limit")).toBeNull();
   });
 });

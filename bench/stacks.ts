@@ -1,0 +1,144 @@
+/**
+ * What the scale benchmark and the soak run share: the real Pulumi CLI (Automation API) on
+ * small JavaScript programs written to a temporary directory, a local file backend, and the
+ * emulator in this process on loopback. Each program links `node_modules` to the repository's,
+ * so it resolves `pulumi-forge` as the examples and the e2e programs do.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { ForgeClient } from "../provider/client";
+import { seedToken, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
+
+export const PULUMI_VERSION = "3.259.0";
+const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION);
+/** The repository root, from bench/ (ts) or dist/bench/ (compiled). */
+const REPO_ROOT = [resolve(__dirname, ".."), resolve(__dirname, "..", "..")].find((dir) => !dir.endsWith("dist"))!;
+
+/** The four resource types of the mix, in rotation; none depends on another. */
+export const MIX = ["GroupLabel", "BroadcastMessage", "ClusterAgent", "FeatureFlagUserList"] as const;
+
+/**
+ * The forge program: config `n` resources of the mix (config `types` narrows it, e.g.
+ * `GroupLabel`), each with a name unique in the run.
+ */
+export const FORGE_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const forge = require("pulumi-forge");
+const config = new pulumi.Config();
+const n = Number(config.require("n"));
+const types = (config.get("types") || ${JSON.stringify(MIX.join(","))}).split(",");
+for (let i = 0; i < n; i += 1) {
+  switch (types[i % types.length]) {
+    case "GroupLabel": new forge.GroupLabel("label-" + i, { group: "acme", name: "bench-" + i, color: "#aa0000" }); break;
+    case "BroadcastMessage": new forge.BroadcastMessage("message-" + i, { message: "bench " + i }); break;
+    case "ClusterAgent": new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: "bench-" + i }); break;
+    case "FeatureFlagUserList": new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: "bench-" + i, userXids: ["user-1"] }); break;
+    default: throw new Error("unknown type " + types[i % types.length]);
+  }
+}
+`;
+
+export interface BenchWorld {
+  emulator: RunningEmulator;
+  /** The seed's administrator, for looking at what the forge holds. */
+  api: ForgeClient;
+  /** A stack named `bench` of `program` in a directory of its own. */
+  stack(name: string, program: string, config: Record<string, string>, env?: Record<string, string>): Promise<Stack>;
+  close(): Promise<void>;
+}
+
+export async function startBenchWorld(options: EmulatorOptions = {}): Promise<BenchWorld> {
+  const tmp = mkdtempSync(join(tmpdir(), "forge-bench-"));
+  const emulator = await startEmulator({ port: 0, ...options });
+  const pulumiCommand = await PulumiCommand.get({ root: PULUMI_ROOT });
+  const envVars: Record<string, string> = {
+    PULUMI_BACKEND_URL: `file://${join(tmp, "backend")}`,
+    PULUMI_HOME: join(tmp, "home"),
+    PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PATH: [join(PULUMI_ROOT, "bin"), dirname(process.execPath), process.env["PATH"] ?? ""].join(":"),
+    FORGE_BASE_URL: emulator.url,
+    FORGE_TOKEN: seedToken("root"),
+  };
+  for (const dir of ["backend", "home"]) mkdirSync(join(tmp, dir), { recursive: true });
+  const api = new ForgeClient({ baseUrl: emulator.url, token: seedToken("root") });
+  return {
+    emulator,
+    api,
+    async stack(name, program, config, env = {}) {
+      const workDir = join(tmp, name);
+      mkdirSync(workDir);
+      writeFileSync(join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
+      writeFileSync(join(workDir, "package.json"), JSON.stringify({ name, private: true }));
+      writeFileSync(join(workDir, "index.js"), program);
+      symlinkSync(join(REPO_ROOT, "node_modules"), join(workDir, "node_modules"));
+      const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars: { ...envVars, ...env }, pulumiCommand });
+      for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
+      return stack;
+    },
+    async close() {
+      await api.close();
+      await emulator.close();
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The last sequence number of the emulator's request log. */
+export async function lastSeq(emulator: RunningEmulator): Promise<number> {
+  const response = await fetch(`${emulator.url}/__emulator/requests/last`);
+  return ((await response.json()) as { seq: number }).seq;
+}
+
+/** The requests logged after `since`. */
+export async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ method: string; path: string; status: number }[]> {
+  const response = await fetch(`${emulator.url}/__emulator/requests?since=${since}`);
+  return (await response.json()) as { method: string; path: string; status: number }[];
+}
+
+/** The names of the mix's resources the forge holds, `bench-` ones only, one entry per record (duplicates show). */
+export async function benchRecordsInForge(api: ForgeClient): Promise<string[]> {
+  const labels = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
+  const messages = await api.list<{ message: string }>("/broadcast_messages");
+  const agents = await api.list<{ name: string }>("/projects/:project/cluster_agents", { project: "acme/web" });
+  const lists = await api.list<{ name: string }>("/projects/:project/feature_flags_user_lists", { project: "acme/web" });
+  return [
+    ...labels.map((label) => `GroupLabel ${label.name}`),
+    ...messages.map((message) => `BroadcastMessage ${message.message.replace(" ", "-")}`),
+    ...agents.map((agent) => `ClusterAgent ${agent.name}`),
+    ...lists.map((list) => `FeatureFlagUserList ${list.name}`),
+  ]
+    .filter((entry) => entry.includes(" bench-"))
+    .sort();
+}
+
+/** The same names for the resources in a stack's state. */
+export async function benchRecordsInState(stack: Stack): Promise<string[]> {
+  const deployment = (await stack.exportStack()).deployment as { resources?: { type: string; outputs?: Record<string, unknown> }[] };
+  return (deployment.resources ?? [])
+    .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/forge:"))
+    .map((r) => {
+      const type = r.type.slice(r.type.lastIndexOf(":") + 1);
+      const name = type === "BroadcastMessage" ? String(r.outputs?.["message"]).replace(" ", "-") : String(r.outputs?.["name"]);
+      return `${type} ${name}`;
+    })
+    .sort();
+}
+
+/**
+ * Faults on every API path that together fail `rate` of the requests, in four kinds of equal
+ * weight, seeded: answers lost after the work was done (a gateway timing out), dropped
+ * connections, 429 and 503. Each is tried in turn (POST /__emulator/faults, first match wins).
+ */
+export function faultMix(rate: number, seed = 1000): Record<string, unknown>[] {
+  const each = 1 - Math.pow(1 - rate, 1 / 4);
+  return [{ after: true, status: 502 }, { drop: true }, { status: 429, retryAfter: 1 }, { status: 503 }].map((fault, index) => ({
+    path: ".*",
+    probability: each,
+    seed: seed + index,
+    ...fault,
+  }));
+}
