@@ -4,8 +4,17 @@ import type { ResourceDeclaration } from "./declaration";
 import { engineKeys, inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
 import { serializableProvider } from "./provider";
 
-/** The arguments of a resource: its zod input type, each field an `Input`. */
-export type ResourceArgs<I extends z.ZodObject> = { [K in keyof z.input<I>]: pulumi.Input<z.input<I>[K]> };
+/**
+ * A value, or an output of one, at every depth: Pulumi resolves outputs nested in objects and
+ * lists before the provider sees the inputs, so a secret from config inside an object or another
+ * resource's id inside a list entry type-checks where it works.
+ */
+export type DeepInput<T> = pulumi.Input<
+  T extends readonly (infer E)[] ? DeepInput<E>[] : T extends object ? { [K in keyof T]: DeepInput<T[K]> } : T
+>;
+
+/** The arguments of a resource: its zod input type, each field (and each nested field) an `Input`. */
+export type ResourceArgs<I extends z.ZodObject> = { [K in keyof z.input<I>]: DeepInput<z.input<I>[K]> };
 
 /** The outputs of a resource: every input and every declared output field. */
 export type ResourceOutputs<I extends z.ZodObject, O extends z.ZodObject> = {

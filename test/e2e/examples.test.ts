@@ -5,6 +5,7 @@
  * to an example later are run with no edit here. Four CLI operations per program: the behaviours
  * of each resource type are shown elsewhere (all-types, kinds, the contract suite).
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,18 @@ const changesOf = (changes: OpMap) => Object.fromEntries(Object.entries(changes)
 it("finds the example programs", () => {
   expect(programs).toEqual(expect.arrayContaining(["instance-admin", "platform"]));
 });
+
+it("type-checks every example program (the runs below only transpile them)", () => {
+  // tsc exits non-zero with the errors on stdout; the message shows them.
+  const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+  let output = "";
+  try {
+    execFileSync(process.execPath, [tsc, "-p", join(EXAMPLES, "tsconfig.json")], { encoding: "utf8" });
+  } catch (error) {
+    output = String((error as { stdout?: string }).stdout ?? error);
+  }
+  expect(output).toBe("");
+}, 60_000);
 
 describe.each(programs)("e2e: examples/%s through the Pulumi CLI", (program) => {
   let world: E2eWorld;
