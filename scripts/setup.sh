@@ -29,4 +29,7 @@ export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION
 step "$(pulumi version) at $PULUMI_BIN"
 
 step "tsc"
+# A clean build: tsc never deletes output whose source is gone, and a stale dist/provider/lookups.js
+# once shadowed the lookups/ folder (require resolves the file first). The build takes seconds.
+rm -rf dist
 npx tsc -p tsconfig.json >&2
