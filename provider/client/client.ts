@@ -236,7 +236,7 @@ export class ForgeClient {
     };
     const url = this.#origin + target;
 
-    const { outcome, attempts } = await runWithRetry({
+    const { outcome, attempts, budgetSpent } = await runWithRetry({
       method,
       send,
       policy: this.#policy,
@@ -255,6 +255,7 @@ export class ForgeClient {
         timeoutMs: this.#timeoutMs,
         cause: error,
         attempts,
+        ...(budgetSpent ? { retryBudgetMs: this.#policy.maxTotalMs } : {}),
         ...(this.#token ? { token: this.#token } : {}),
       }), this.baseUrl, url);
     }
@@ -279,6 +280,7 @@ export class ForgeClient {
         status,
         body: responseBody instanceof InvalidJson ? responseBody.text : responseBody,
         attempts,
+        ...(budgetSpent ? { retryBudgetMs: this.#policy.maxTotalMs } : {}),
         ...(this.#token ? { token: this.#token } : {}),
       });
     }

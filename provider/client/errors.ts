@@ -25,6 +25,8 @@ export interface ForgeApiErrorInit {
   body: unknown;
   /** How many attempts were made; mentioned in the message when more than one. */
   attempts?: number;
+  /** Set when the retries stopped because the retry budget (ms) was spent: the message names it. */
+  retryBudgetMs?: number;
   /** Removed from every message, should the server echo it. */
   token?: string;
 }
@@ -54,7 +56,7 @@ export class ForgeApiError extends Error {
     // The service often starts its message with the status ("404 Label Not Found"): say it once.
     const reason = serverMessage.startsWith(`${init.status} `) ? serverMessage : `${init.status} ${serverMessage}`;
     let message = `${init.method} ${init.path} failed: ${reason}`;
-    if (attempts > 1) message += ` (gave up after ${attempts} attempts)`;
+    message += gaveUp(attempts, init.retryBudgetMs);
     if (init.status === 401) message += `. Check the token: ${TOKEN_HINT}`;
     super(redact(message, init.token));
     this.method = init.method;
@@ -82,6 +84,8 @@ export interface ForgeNetworkErrorInit {
   cause: unknown;
   /** How many attempts were made. */
   attempts?: number;
+  /** Set when the retries stopped because the retry budget (ms) was spent: the message names it. */
+  retryBudgetMs?: number;
   /** Removed from every message. */
   token?: string;
 }
@@ -114,7 +118,7 @@ export class ForgeNetworkError extends Error {
     } else {
       message = `${init.method} ${init.path} failed: ${init.code} (${causeMessage})`;
     }
-    if (attempts > 1) message += ` (gave up after ${attempts} attempts)`;
+    message += gaveUp(attempts, init.retryBudgetMs);
     super(redact(message, init.token), { cause: init.cause });
     this.method = init.method;
     this.path = redact(init.path, init.token);
@@ -243,4 +247,12 @@ export function redact(text: string, secret: string | undefined): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a message adds after retries: how many, and the budget when it ran out (and how to raise it). */
+function gaveUp(attempts: number, retryBudgetMs: number | undefined): string {
+  if (attempts <= 1) return "";
+  if (retryBudgetMs === undefined) return ` (gave up after ${attempts} attempts)`;
+  const seconds = Math.round(retryBudgetMs / 100) / 10;
+  return ` (gave up after ${attempts} attempts: the retry budget of ${seconds} s is spent; raise it with stack config forge:retryBudgetMs or FORGE_RETRY_BUDGET_MS)`;
 }

@@ -178,6 +178,8 @@ export interface RetryResult {
   outcome: AttemptOutcome;
   /** Attempts made. */
   attempts: number;
+  /** True when the retries stopped because the next wait would cross `maxTotalMs`. */
+  budgetSpent?: boolean;
 }
 
 /**
@@ -205,7 +207,7 @@ export async function runWithRetry(options: RunWithRetryOptions): Promise<RetryR
     const response = "response" in outcome ? outcome.response : undefined;
     const delay = retryDelayMs(attempt, response, policy, now(), options.random);
     const spent = now() - started;
-    if (spent + delay > policy.maxTotalMs) return { outcome, attempts: attempt };
+    if (spent + delay > policy.maxTotalMs) return { outcome, attempts: attempt, budgetSpent: true };
     options.onWait?.({
       attempt,
       reason: response ? String(response.status) : "failure" in outcome ? outcome.failure.code : "unknown",

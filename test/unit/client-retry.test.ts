@@ -164,11 +164,13 @@ describe("retries over HTTP", () => {
     }
   });
 
-  it("respects the total time bound", async () => {
+  it("respects the total time bound and names the budget, and how to raise it", async () => {
     const brief = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { maxAttempts: 100, maxTotalMs: 300, baseDelayMs: 50, maxDelayMs: 50 } });
     try {
       server.fallback = unavailable;
-      await expect(brief.request("GET", "/projects")).rejects.toThrow(/gave up after \d+ attempts/);
+      await expect(brief.request("GET", "/projects")).rejects.toThrow(
+        /gave up after \d+ attempts: the retry budget of 0\.3 s is spent; raise it with stack config forge:retryBudgetMs or FORGE_RETRY_BUDGET_MS/,
+      );
       expect(server.requests.length).toBeGreaterThan(1);
       expect(server.requests.length).toBeLessThan(100);
     } finally {
