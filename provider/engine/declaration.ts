@@ -18,6 +18,18 @@ export interface ListRead {
   where: (record: WireRecord, state: State) => boolean;
 }
 
+/**
+ * How a create whose answer was lost finds what it made, for objects that nothing in the program
+ * identifies (no name, or a name that need not be unique): the listing is read just before the
+ * create, and only records newer than the newest one then count. One more GET per create.
+ */
+export interface LostCreateSearch extends ListRead {
+  madeByThisCreate: true;
+  /** The lost answer held the only copy of a secret (a token's value): what was found is deleted
+   *  and the create sent again, rather than recorded without its secret. */
+  discardFound?: boolean;
+}
+
 export interface CallOptions {
   acceptStatuses?: number[];
   findExisting?: () => Promise<unknown | undefined>;
@@ -31,6 +43,9 @@ export interface OperationContext {
   call<T = unknown>(route: Route, state: State, params?: Record<string, unknown>, options?: CallOptions): Promise<T>;
   /** The generic read of this resource (its `read` route or listing); undefined when gone. */
   readRecord(state: State): Promise<WireRecord | undefined>;
+  /** In a create: how it finds what it made when its answer is lost (the declaration's
+   *  `findExisting`); a create hook passes it on in its call's options. */
+  findExisting?: () => Promise<unknown | undefined>;
 }
 
 /**
@@ -155,7 +170,7 @@ export interface ResourceDeclaration<
   /** A read by the inputs alone (a natural key), used to find an object whose create answer
    *  was lost, so that a retried create never makes a duplicate. Defaults to `read` when every
    *  id part is an input. */
-  findExisting?: Route | ListRead;
+  findExisting?: Route | ListRead | LostCreateSearch;
   /** Read the object after these writes even when their answer has a body (its shape differs,
    *  or it holds only what the request touched). */
   readBack?: Array<"create" | "update">;

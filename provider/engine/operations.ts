@@ -60,14 +60,16 @@ export class ResourceOperations {
     const ctx = this.context();
     if (this.declaration.setting) return this.createSetting(ctx, desired);
     const hooks = this.declaration.hooks;
-    const record = await this.explained(desired, () =>
-      hooks?.create
+    const record = await this.explained(desired, async () => {
+      const findExisting = await this.existingFinder(ctx, desired);
+      if (findExisting) ctx.findExisting = findExisting;
+      return hooks?.create
         ? hooks.create(ctx, desired)
         : ctx.call<WireRecord | undefined>(this.declaration.create, desired, this.createParams(desired), {
             acceptStatuses: this.declaration.acceptOnCreate ?? [],
-            findExisting: this.existingFinder(ctx, desired),
-          }),
-    );
+            ...(findExisting ? { findExisting } : {}),
+          });
+    });
     // The object exists from here on: a failure below must still record it, or it is orphaned.
     const partial = this.partialState(desired, record);
     try {
@@ -275,8 +277,18 @@ export class ResourceOperations {
   }
 
   /** How a create whose answer was lost finds what it made, if the declaration allows it. */
-  private existingFinder(ctx: OperationContext, desired: State): (() => Promise<unknown | undefined>) | undefined {
+  private async existingFinder(ctx: OperationContext, desired: State): Promise<(() => Promise<unknown | undefined>) | undefined> {
     const route = this.declaration.findExisting;
+    if (route && typeof route !== "string" && "madeByThisCreate" in route) {
+      const newerThan = await this.newestKey(ctx, route, desired);
+      return async () => {
+        const found = await this.readFromList(ctx, route, desired, newerThan);
+        if (!found || !route.discardFound || !this.declaration.delete) return found;
+        // Found without its secret: delete it, and the create is sent again.
+        await ctx.call(this.declaration.delete, this.partialState(desired, found));
+        return undefined;
+      };
+    }
     if (route && typeof route !== "string") return () => this.readFromList(ctx, route, desired);
     if (route) {
       return async () => {
@@ -293,11 +305,20 @@ export class ResourceOperations {
     return undefined;
   }
 
-  private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
+  private async readFromList(ctx: OperationContext, read: ListRead, state: State, newerThan = Number.NEGATIVE_INFINITY): Promise<WireRecord | undefined> {
     const records = await ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
     const key = this.recordKey();
     // The newest match: for a search by content, the object a lost create just made.
-    return records.filter((record) => read.where(record, state)).sort((a, b) => Number(b[key]) - Number(a[key]))[0];
+    return records
+      .filter((record) => Number(record[key]) > newerThan && read.where(record, state))
+      .sort((a, b) => Number(b[key]) - Number(a[key]))[0];
+  }
+
+  /** The newest record key of a listing (before a create whose lost answer it may have to find). */
+  private async newestKey(ctx: OperationContext, read: ListRead, state: State): Promise<number> {
+    const records = await ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
+    const key = this.recordKey();
+    return Math.max(0, ...records.map((record) => Number(record[key])).filter(Number.isFinite));
   }
 
   private async mustRead(ctx: OperationContext, state: State): Promise<WireRecord> {

@@ -32,6 +32,14 @@ export const clusterAgentToken = defineResource({
   create: "POST /projects/:project/cluster_agents/:agentId/tokens",
   read: "GET /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
+  // Names need not be unique, and the value is only in the create's answer: a token a lost
+  // answer made is found among the newer ones, revoked, and made again with its value.
+  findExisting: {
+    list: "GET /projects/:project/cluster_agents/:agentId/tokens",
+    where: (record, state) => record["name"] === state["name"],
+    madeByThisCreate: true,
+    discardFound: true,
+  },
   replaceOn: "all",
   secretOutputs: ["token"],
   createOnly: ["token"],

@@ -84,6 +84,8 @@ export const clusterAgentUrlConfiguration = defineResource({
   create: "POST /projects/:project/cluster_agents/:agentId/url_configurations",
   read: "GET /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
+  // Nothing names a configuration: one a lost answer made is the agent's newer one.
+  findExisting: { list: "GET /projects/:project/cluster_agents/:agentId/url_configurations", where: () => true, madeByThisCreate: true },
   replaceOn: "all",
   // One configuration per agent: the old one must go before its replacement can be created.
   deleteBeforeReplace: true,

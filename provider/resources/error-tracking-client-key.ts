@@ -38,6 +38,8 @@ export const errorTrackingClientKey = defineResource({
   create: "POST /projects/:project/error_tracking/client_keys",
   // No single-key read in the spec: the key is found in the project's list.
   read: { list: "GET /projects/:project/error_tracking/client_keys", where: (record, state) => record["id"] === Number(state["keyId"]) },
+  // Keys have no name: one a lost answer made is the project's newer key.
+  findExisting: { list: "GET /projects/:project/error_tracking/client_keys", where: () => true, madeByThisCreate: true },
   // Answers 200 with the deleted key (api-semantics.md).
   delete: "DELETE /projects/:project/error_tracking/client_keys/:keyId",
   replaceOn: "all",
@@ -46,7 +48,8 @@ export const errorTrackingClientKey = defineResource({
   normalize: { project: normalizers.ref },
   hooks: {
     /** The create takes no parameters (Document 2): `rotateOn` stays in the program. */
-    create: (ctx: OperationContext, state: State) => ctx.call<WireRecord>("POST /projects/:project/error_tracking/client_keys", state),
+    create: (ctx: OperationContext, state: State) =>
+      ctx.call<WireRecord>("POST /projects/:project/error_tracking/client_keys", state, {}, ctx.findExisting ? { findExisting: ctx.findExisting } : {}),
   },
   notes: [
     "Rotation: change a value of `rotateOn`. The new key is created before the old one is deleted, as the forge's rotation steps say; dropping `rotateOn` rotates too.",

@@ -57,6 +57,37 @@ it("an agent create whose answer is lost (502 after the work) is found by its na
   expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(1);
 });
 
+async function newAgent(name: string): Promise<number> {
+  return (await world().api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name })).body.id;
+}
+
+it("an agent token whose answer is lost is revoked and made again, so its value is known and no token is left over", async () => {
+  const agentId = await newAgent("lost-token");
+  // A token of the same name made before: not the one the lost answer made, so not touched.
+  const earlier = await world().api.request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "ci" });
+  await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", drop: true, after: true, times: 1 });
+  const created = await implementation("ClusterAgentToken").create({ project: "acme/web", agentId, name: "ci" });
+  expect(created.outs).toMatchObject({ name: "ci", token: expect.any(String), tokenId: expect.any(Number) });
+  const active = await world().api.list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId });
+  expect(active.map((token) => token.id).sort()).toEqual([earlier.body.id, (created.outs as { tokenId: number }).tokenId].sort());
+  expect((await requests("POST", "/tokens")).map((entry) => entry.status)).toEqual([201, 0, 201]); // the setup's token, the lost answer (logged 0), the one made again
+  expect((await requests("DELETE", "/tokens/")).length).toBe(1);
+});
+
+it("a URL configuration and an error tracking client key whose answers are lost are found among the newer ones", async () => {
+  const agentId = await newAgent("lost-url-configuration");
+  await fault({ method: "POST", path: "/url_configurations$", status: 502, after: true, times: 1 });
+  const configuration = await implementation("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId, url: "grpcs://agent.example.com:443" });
+  expect(configuration.outs).toMatchObject({ urlConfigurationId: expect.any(Number) });
+  expect(await count("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId })).toBe(1);
+
+  const before = await world().api.request<{ id: number }>("POST", "/projects/:project/error_tracking/client_keys", { project: "acme/web" });
+  await fault({ method: "POST", path: "/client_keys$", drop: true, after: true, times: 1 });
+  const key = await implementation("ErrorTrackingClientKey").create({ project: "acme/web" });
+  expect((key.outs as { keyId: number }).keyId).toBeGreaterThan(before.body.id);
+  expect(await count("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).toBe(2);
+});
+
 it("reads, updates and deletes ride out 503s, 429s and dropped connections", async () => {
   const ops = implementation("GroupLabel");
   const { id, outs } = await ops.create({ group: "acme", name: "sturdy", color: "blue" });
