@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { clientFor } from "./client";
 import { fromWire } from "./engine/naming";
-import { programConnection, type ForgeRecord } from "./lookups/lookup";
+import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";
 import { groupRef, serverId } from "./resources/common";
 
 const revokeArgs = z.object({
@@ -27,13 +27,6 @@ const geoSiteArgs = z.object({
   siteId: serverId,
 });
 
-function parsed<S extends z.ZodObject>(action: string, schema: S, args: unknown): z.output<S> {
-  const result = schema.safeParse(args);
-  if (result.success) return result.data;
-  // Never the argument values: one of them is a token.
-  throw new Error(`${action}: invalid arguments: ${result.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ")}`);
-}
-
 /**
  * Revokes a token that has access to a top-level group, its subgroups or projects
  * (`POST /groups/:id/tokens/revoke`; Owner of the group). Answers the token's details
@@ -46,7 +39,7 @@ function parsed<S extends z.ZodObject>(action: string, schema: S, args: unknown)
  * await revokeGroupToken({ group: "acme", token: process.env.LEAKED_TOKEN! });
  */
 export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promise<ForgeRecord> {
-  const { group, token } = parsed("revokeGroupToken", revokeArgs, args);
+  const { group, token } = parseArguments("revokeGroupToken", revokeArgs, args);
   const response = await clientFor(programConnection()).request("POST", "/groups/:group/tokens/revoke", { group, token });
   return fromWire(response.body) as ForgeRecord;
 }
@@ -57,7 +50,7 @@ export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promis
  * The forge answers 202 and syncs in the background: the promise resolves once it accepted.
  */
 export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<void> {
-  const { group } = parsed("syncGroupLdap", groupArgs, args);
+  const { group } = parseArguments("syncGroupLdap", groupArgs, args);
   await clientFor(programConnection()).request("POST", "/groups/:group/ldap_sync", { group });
 }
 
@@ -67,7 +60,7 @@ export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<vo
  * Answers the site.
  */
 export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<ForgeRecord> {
-  const { siteId } = parsed("repairGeoSite", geoSiteArgs, args);
+  const { siteId } = parseArguments("repairGeoSite", geoSiteArgs, args);
   const response = await clientFor(programConnection()).request("POST", "/geo_sites/:siteId/repair", { siteId });
   return fromWire(response.body) as ForgeRecord;
 }

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
 import { sameValue, unwrapped } from "../engine/compare";
-import { inputKeys, type AnyDeclaration, type State } from "../engine/declaration";
+import { inputKeys, resetValue, type AnyDeclaration, type State } from "../engine/declaration";
 import { formatId } from "../engine/ids";
 import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
@@ -206,9 +206,8 @@ function programInputs(declaration: AnyDeclaration, read: State): State {
   for (const key of inputKeys(declaration)) {
     const value = withoutDefaults(declaration, key, fitted(declaration.inputs.shape[key] as z.ZodType, read[key]));
     if (value === undefined) continue;
-    const reset = declaration.resets?.[key];
-    const resetValue = typeof reset === "function" ? (reset as (state: State) => unknown)(read) : reset;
-    if (key in (declaration.resets ?? {}) && resetValue !== undefined && sameValue(declaration, key, value, resetValue)) continue;
+    const reset = resetValue(declaration, key, read);
+    if (key in (declaration.resets ?? {}) && reset !== undefined && sameValue(declaration, key, value, reset)) continue;
     inputs[key] = value;
   }
   return inputs;

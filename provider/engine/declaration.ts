@@ -281,3 +281,9 @@ export function availabilityHints(declaration: Pick<AnyDeclaration, "name" | "av
     ...(offerings ? [{ status: 404, hint: `${declaration.name} exists only on ${offerings}` }] : []),
   ];
 }
+
+/** The value dropping `key` sends: its declared reset, or the reset function applied to `state`. */
+export function resetValue(declaration: AnyDeclaration, key: string, state: State): unknown {
+  const reset = declaration.resets?.[key];
+  return typeof reset === "function" ? (reset as (state: State) => unknown)(state) : reset;
+}

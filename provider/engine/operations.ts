@@ -5,7 +5,7 @@ import { checkInputs, withoutReserved } from "./check";
 import { elementChanges, wireChanges } from "./collections";
 import { comparable, reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
-import { APPLIED_KEY, availabilityHints, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, RESTORE_KEY } from "./declaration";
+import { APPLIED_KEY, availabilityHints, digestKey, engineKeys, inputKeys, outputKeys, replacementKeys, resetValue, RESTORE_KEY } from "./declaration";
 import { desiredDigest, fileUpload, withDesiredDigests, withFileDigests } from "./files";
 import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
@@ -103,8 +103,7 @@ export class ResourceOperations {
     // A dropped input is written as its reset (a replacement never reaches update).
     const removed = this.removedInputs(olds, news);
     for (const key of removed) {
-      const reset = this.declaration.resets?.[key];
-      const value = typeof reset === "function" ? (reset as (state: State) => unknown)(state) : reset;
+      const value = resetValue(this.declaration, key, state);
       if (value === undefined) delete state[key];
       else state[key] = value;
     }
@@ -306,19 +305,21 @@ export class ResourceOperations {
   }
 
   private async readFromList(ctx: OperationContext, read: ListRead, state: State, newerThan = Number.NEGATIVE_INFINITY): Promise<WireRecord | undefined> {
-    const records = await ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
     const key = this.recordKey();
     // The newest match: for a search by content, the object a lost create just made.
-    return records
+    return (await this.listed(ctx, read, state))
       .filter((record) => Number(record[key]) > newerThan && read.where(record, state))
       .sort((a, b) => Number(b[key]) - Number(a[key]))[0];
   }
 
   /** The newest record key of a listing (before a create whose lost answer it may have to find). */
   private async newestKey(ctx: OperationContext, read: ListRead, state: State): Promise<number> {
-    const records = await ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
     const key = this.recordKey();
-    return Math.max(0, ...records.map((record) => Number(record[key])).filter(Number.isFinite));
+    return Math.max(0, ...(await this.listed(ctx, read, state)).map((record) => Number(record[key])).filter(Number.isFinite));
+  }
+
+  private listed(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord[]> {
+    return ctx.client.list<WireRecord>(parseRoute(read.list).path, pathParams(read.list, state));
   }
 
   private async mustRead(ctx: OperationContext, state: State): Promise<WireRecord> {

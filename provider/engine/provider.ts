@@ -12,12 +12,12 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
  * `check`, `diff`, `create`, `read`, `update` and `delete` take the type from `this`). Pulumi's
  * closure serializer writes an object taken from a module under `node_modules` as a `require`
  * of that module, so the text is about 300 bytes: `Object.create(require("pulumi-forge/..."))`
- * and the type name (docs/decisions.md, "The serialized provider").
+ * and the type name (docs/architecture.md, "The serialized provider").
  *
  * That needs the runtime module to be loaded from a path under `node_modules`. It is when the
  * package is installed; a checkout linked as `node_modules/pulumi-forge` (the examples, the e2e
- * programs; in the program's directory or one above) is loaded from its real path, so the module is loaded a second time under the
- * linked path. When neither holds (the library run from its TypeScript sources), the provider
+ * programs; in the program's directory or one above) is loaded from its real path, so the module
+ * is loaded a second time under the linked path. When neither holds (the library run from its TypeScript sources), the provider
  * is the same seven methods written out, each loading the runtime by package name in its body.
  */
 export function serializableProvider(typeName: string): dynamic.ResourceProvider {

@@ -7,10 +7,10 @@
  * They run in the program's process: the connection comes from `FORGE_BASE_URL` /
  * `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`, like the resources.
  */
-import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { clientFor, parseRoute, resolveConnection, type Connection, type ForgeClient } from "../client";
+import { fileDigest } from "../engine/files";
 import { fromWire, toSnake } from "../engine/naming";
 import type { ResourceArgs } from "../engine/resource-class";
 
@@ -85,16 +85,22 @@ export function programConnection(): Connection {
 }
 
 /**
+ * Arguments checked before any request, for lookups and actions alike. The error names each
+ * field and the reason, never a value (an action's argument may be a token).
+ */
+export function parseArguments<S extends z.ZodType>(label: string, schema: S, args: unknown): z.output<S> {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
+  throw new Error(`${label}: invalid arguments: ${issues.join("; ")}`);
+}
+
+/**
  * Runs a lookup with validated arguments: path fields from the template, the rest as query.
  * The client defaults to the program's connection; `forge-adopt` passes its own.
  */
 export async function runLookup(declaration: LookupDeclaration, args: Record<string, unknown>, client?: ForgeClient): Promise<unknown> {
-  const parsed = declaration.args.safeParse(args);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
-    throw new Error(`${declaration.route}: invalid arguments: ${issues.join("; ")}`);
-  }
-  const data = { ...(parsed.data as Record<string, unknown>) };
+  const data = { ...(parseArguments(declaration.route, declaration.args, args) as Record<string, unknown>) };
   const by = declaration.routeBy;
   const route = (by && data[by.arg] !== undefined ? by.routes[String(data[by.arg])] : undefined) ?? declaration.route;
   if (by) delete data[by.arg];
@@ -124,7 +130,7 @@ function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile
     filename: /filename="([^"]*)"/.exec(headers["content-disposition"] ?? "")?.[1],
     contentType: headers["content-type"],
     size: content.length,
-    sha256: `sha256:${createHash("sha256").update(content).digest("hex")}`,
+    sha256: fileDigest(content),
     contentBase64: content.toString("base64"),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
-import { inputKeys, replacementKeys } from "../../provider/engine/declaration";
+import { inputKeys, replacementKeys, resetValue } from "../../provider/engine/declaration";
 import { sameValue } from "../../provider/engine/compare";
 import { implementation } from "../../provider/engine/runtime";
 import { fixtures } from "./fixtures";
@@ -69,9 +69,8 @@ for (const fixture of fixtures.filter((candidate) => candidate.optional)) {
         expect(diff, "dropping an input is a change").toMatchObject({ changes: true, replaces: [] });
         const updated = await ops.update(created.id, created.outs as State, rest);
         const read = await ops.read(created.id, updated.outs as State);
-        const reset = declaration.resets?.[key];
         // A reset function sees the state as update does: the last outputs under the new inputs.
-        const expected = typeof reset === "function" ? (reset as (state: State) => unknown)({ ...(created.outs as State), ...rest }) : reset;
+        const expected = resetValue(declaration, key, { ...(created.outs as State), ...rest });
         expect(sameValue(declaration, key, expected, read.props?.[key]), `${key} on the forge: ${JSON.stringify(read.props?.[key])}`).toBe(true);
         expect(await ops.diff(created.id, read.props as State, rest)).toMatchObject({ changes: false });
         await ops.delete(created.id, read.props as State);
