@@ -16,17 +16,23 @@ export interface ListRead {
   list: Route;
   /** True for the element of the listing that is this resource. */
   where: (record: WireRecord, state: State) => boolean;
+  /** As a `findExisting` of a unique identity: the identity's value (`name`, lower-cased where the
+   *  forge ignores case), so that only creates of one identity take turns. Without it every create
+   *  under the listing's parent takes its turn. */
+  identity?: (state: State) => unknown;
 }
 
 /**
  * How a create whose answer was lost finds what it made, for objects that nothing in the program
- * identifies (no name, or a name that need not be unique): the listing is read just before the
- * create, and only records newer than the newest one then count. One more GET per create.
+ * identifies (no name, or a name that need not be unique): creates of the kind under one parent
+ * take turns, the listing is read inside the turn just before the create, and exactly one new
+ * record that `where` matches is this create's (several: the create fails naming them). One more
+ * GET per create.
  */
 export interface LostCreateSearch extends ListRead {
   madeByThisCreate: true;
-  /** The lost answer held the only copy of a secret (a token's value): what was found is deleted
-   *  and the create sent again, rather than recorded without its secret. */
+  /** The lost answer held the only copy of a secret (a token's value): the record proven to be
+   *  this create's is deleted and the create sent again, rather than recorded without its secret. */
   discardFound?: boolean;
 }
 
@@ -44,8 +50,13 @@ export interface OperationContext {
   /** The generic read of this resource (its `read` route or listing); undefined when gone. */
   readRecord(state: State): Promise<WireRecord | undefined>;
   /** In a create: how it finds what it made when its answer is lost (the declaration's
-   *  `findExisting`); a create hook passes it on in its call's options. */
+   *  `findExisting`, under the ownership rule of recovery.ts); a create hook passes it on in its
+   *  call's options. */
   findExisting?: () => Promise<unknown | undefined>;
+  /** For a create hook that resolves the object's identity itself (a member's user id): runs
+   *  `attempt` under the identity rule for the object `state` names by its id parts: fails
+   *  without sending when it exists already, and hands `attempt` the finder for a lost answer. */
+  createOwned<T>(state: State, attempt: (findExisting?: () => Promise<WireRecord | undefined>) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -167,9 +178,11 @@ export interface ResourceDeclaration<
   normalize?: Record<string, (value: unknown) => unknown>;
   /** Wire names that differ on update, e.g. `{ name: "new_name" }`. */
   updateWireNames?: Record<string, string>;
-  /** A read by the inputs alone (a natural key), used to find an object whose create answer
-   *  was lost, so that a retried create never makes a duplicate. Defaults to `read` when every
-   *  id part is an input. */
+  /** How a create proves which object it made when its answer was lost (engine/recovery.ts).
+   *  A route or listing read by the inputs alone is a unique identity: an object found by it before
+   *  the create is a conflict (the create fails naming its import id), one found after a lost
+   *  answer is this create's. A {@link LostCreateSearch} is for objects nothing identifies.
+   *  Defaults to `read` when every id part is an input and the create is a plain POST or PATCH. */
   findExisting?: Route | ListRead | LostCreateSearch;
   /** Read the object after these writes even when their answer has a body (its shape differs,
    *  or it holds only what the request touched). */

@@ -11,6 +11,7 @@ import { formatId, parseId } from "./ids";
 import { fromWire, toSnake, toWire } from "./naming";
 import { getPath, withoutPath, withPath } from "./paths";
 import { containsUnknown } from "./unknowns";
+import { createOwned, type RecoveryPlan, type RecoverySubject } from "./recovery";
 import { awaitFinalState } from "./wait";
 
 /** Where progress of long operations goes: Pulumi's log in the provider process. */
@@ -60,16 +61,16 @@ export class ResourceOperations {
     const ctx = this.context();
     if (this.declaration.setting) return this.createSetting(ctx, desired);
     const hooks = this.declaration.hooks;
-    const record = await this.explained(desired, async () => {
-      const findExisting = await this.existingFinder(ctx, desired);
-      if (findExisting) ctx.findExisting = findExisting;
-      return hooks?.create
-        ? hooks.create(ctx, desired)
-        : ctx.call<WireRecord | undefined>(this.declaration.create, desired, this.createParams(desired), {
-            acceptStatuses: this.declaration.acceptOnCreate ?? [],
-            ...(findExisting ? { findExisting } : {}),
-          });
-    });
+    const record = await this.explained(desired, () =>
+      createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), (findExisting) =>
+        hooks?.create
+          ? hooks.create(findExisting ? { ...ctx, findExisting } : ctx, desired)
+          : ctx.call<WireRecord | undefined>(this.declaration.create, desired, this.createParams(desired), {
+              acceptStatuses: this.declaration.acceptOnCreate ?? [],
+              ...(findExisting ? { findExisting } : {}),
+            }),
+      ),
+    );
     // The object exists from here on: a failure below must still record it, or it is orphaned.
     const partial = this.partialState(desired, record);
     try {
@@ -275,47 +276,70 @@ export class ResourceOperations {
     return { id: formatId(this.declaration, outs), outs };
   }
 
-  /** How a create whose answer was lost finds what it made, if the declaration allows it. */
-  private async existingFinder(ctx: OperationContext, desired: State): Promise<(() => Promise<unknown | undefined>) | undefined> {
-    const route = this.declaration.findExisting;
-    if (route && typeof route !== "string" && "madeByThisCreate" in route) {
-      const newerThan = await this.newestKey(ctx, route, desired);
-      return async () => {
-        const found = await this.readFromList(ctx, route, desired, newerThan);
-        if (!found || !route.discardFound || !this.declaration.delete) return found;
-        // Found without its secret: delete it, and the create is sent again.
-        await ctx.call(this.declaration.delete, this.partialState(desired, found));
-        return undefined;
+  /** How a create whose answer was lost proves what it made (see recovery.ts). Only creates
+   *  that are not safe to send twice (POST, PATCH) have one. */
+  private recoveryPlan(ctx: OperationContext, desired: State): RecoveryPlan {
+    const declaration = this.declaration;
+    const search = declaration.findExisting;
+    if (search && typeof search !== "string" && "madeByThisCreate" in search) {
+      const key = this.recordKey();
+      const remove = declaration.delete;
+      return {
+        kind: "newer",
+        turn: `${declaration.name} ${search.list} ${JSON.stringify(pathParams(search.list, desired))}`,
+        list: () => this.listed(ctx, search, desired),
+        key: (record) => String(record[key]),
+        matches: (record) => search.where(record, desired),
+        ...(search.discardFound && remove ? { discard: async (record: WireRecord) => void (await ctx.call(remove, this.partialState(desired, record))) } : {}),
       };
     }
-    if (route && typeof route !== "string") return () => this.readFromList(ctx, route, desired);
-    if (route) {
-      return async () => {
-        try {
-          return await ctx.call(route, desired);
-        } catch (error) {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }
+    if (search && typeof search !== "string") {
+      const identity = search.identity ? JSON.stringify(search.identity(desired)) : "";
+      return {
+        kind: "identity",
+        turn: `${declaration.name} ${search.list} ${JSON.stringify(pathParams(search.list, desired))} ${identity}`,
+        find: () => this.readFromList(ctx, search, desired),
       };
     }
-    const inputs = inputKeys(this.declaration);
-    if (this.declaration.idParts.every((part) => inputs.includes(part))) return () => this.readRecord(ctx, desired);
-    return undefined;
+    if (search) {
+      return {
+        kind: "identity",
+        turn: `${declaration.name} ${search} ${JSON.stringify(pathParams(search, desired))}`,
+        find: async () => {
+          try {
+            return await ctx.call<WireRecord>(search, desired);
+          } catch (error) {
+            if (isNotFound(error)) return undefined;
+            throw error;
+          }
+        },
+      };
+    }
+    const inputs = inputKeys(declaration);
+    const unsafe = ["POST", "PATCH"].includes(parseRoute(declaration.create).method);
+    if (unsafe && !declaration.hooks?.create && declaration.idParts.every((part) => inputs.includes(part))) {
+      return { kind: "identity", turn: `${declaration.name} ${formatIdOrNothing(declaration, desired)}`, find: () => this.readRecord(ctx, desired) };
+    }
+    return { kind: "none" };
   }
 
-  private async readFromList(ctx: OperationContext, read: ListRead, state: State, newerThan = Number.NEGATIVE_INFINITY): Promise<WireRecord | undefined> {
+  /** How records are named in recovery's messages: by their import ids. */
+  private recoverySubject(desired: State): RecoverySubject {
+    return {
+      declaration: this.declaration,
+      desired,
+      importIdOf: (record) => {
+        const state = { ...desired, ...this.project(record, desired), ...this.partialState(desired, record) };
+        return formatIdOrNothing(this.declaration, state) || `id ${String(record[this.recordKey()])}`;
+      },
+    };
+  }
+
+  private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
     const key = this.recordKey();
-    // The newest match: for a search by content, the object a lost create just made.
     return (await this.listed(ctx, read, state))
-      .filter((record) => Number(record[key]) > newerThan && read.where(record, state))
+      .filter((record) => read.where(record, state))
       .sort((a, b) => Number(b[key]) - Number(a[key]))[0];
-  }
-
-  /** The newest record key of a listing (before a create whose lost answer it may have to find). */
-  private async newestKey(ctx: OperationContext, read: ListRead, state: State): Promise<number> {
-    const key = this.recordKey();
-    return Math.max(0, ...(await this.listed(ctx, read, state)).map((record) => Number(record[key])).filter(Number.isFinite));
   }
 
   private listed(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord[]> {
@@ -495,6 +519,12 @@ export class ResourceOperations {
         return response.body;
       },
       readRecord: (state: State) => this.readRecord(ctx, state),
+      createOwned: (state, attempt) =>
+        createOwned(
+          { kind: "identity", turn: `${this.declaration.name} ${formatIdOrNothing(this.declaration, state)}`, find: () => this.readRecord(ctx, state) },
+          this.recoverySubject(state),
+          attempt,
+        ),
     };
     return ctx;
   }

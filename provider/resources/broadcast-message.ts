@@ -86,9 +86,11 @@ export const broadcastMessage = defineResource({
   read: "GET /broadcast_messages/:messageId",
   update: "PUT /broadcast_messages/:messageId",
   delete: "DELETE /broadcast_messages/:messageId",
-  // No natural key: a create whose answer was lost is found by its content (the newest match).
+  // No natural key: a create whose answer was lost is the one new message with its content, made
+  // while broadcast message creates took turns (an older one with the same text is not this one).
   findExisting: {
     list: "GET /broadcast_messages",
+    madeByThisCreate: true,
     where: (record, state) =>
       record["message"] === state["message"] &&
       (state["startsAt"] === undefined || normalizers.instant(record["starts_at"]) === normalizers.instant(state["startsAt"])) &&

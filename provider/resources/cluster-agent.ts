@@ -33,7 +33,7 @@ export const clusterAgent = defineResource({
   read: "GET /projects/:project/cluster_agents/:agentId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId",
   // Names are unique in a project: a create whose answer was lost is found by it, not made twice.
-  findExisting: { list: "GET /projects/:project/cluster_agents", where: (record, state) => record["name"] === state["name"] },
+  findExisting: { list: "GET /projects/:project/cluster_agents", where: (record, state) => record["name"] === state["name"], identity: (state) => state["name"] },
   // The API has no update: any change registers a new agent.
   replaceOn: "all",
   normalize: { project: normalizers.ref },

@@ -48,7 +48,7 @@ export const featureFlagUserList = defineResource({
   update: "PUT /projects/:project/feature_flags_user_lists/:iid",
   delete: "DELETE /projects/:project/feature_flags_user_lists/:iid",
   // A name is unique in the project: that finds a list whose create answer was lost.
-  findExisting: { list: "GET /projects/:project/feature_flags_user_lists", where: (record, state) => record["name"] === String(state["name"]).trim() },
+  findExisting: { list: "GET /projects/:project/feature_flags_user_lists", where: (record, state) => record["name"] === String(state["name"]).trim(), identity: (state) => String(state["name"]).trim() },
   replaceOn: ["project"],
   wireFormats: { userXids: commaSeparated },
   normalize: { project: normalizers.ref, userXids: idSet, name: (value) => (typeof value === "string" ? value.trim() : value) },

@@ -96,7 +96,7 @@ export const geoSite = defineResource({
   update: "PUT /geo_sites/:siteId",
   delete: "DELETE /geo_sites/:siteId",
   // Names are unique regardless of case: that finds a site whose create answer was lost.
-  findExisting: { list: "GET /geo_sites", where: (record, state) => String(record["name"]).toLowerCase() === String(state["name"]).toLowerCase() },
+  findExisting: { list: "GET /geo_sites", where: (record, state) => String(record["name"]).toLowerCase() === String(state["name"]).toLowerCase(), identity: (state) => String(state["name"]).toLowerCase() },
   // The PUT takes neither `primary` nor `sync_object_storage`.
   replaceOn: ["primary", "syncObjectStorage"],
   // A unique name, and one primary: the old site goes first.

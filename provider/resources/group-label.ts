@@ -60,6 +60,7 @@ export const groupLabel = defineResource({
   findExisting: {
     list: "GET /groups/:group/labels",
     where: (record, state) => record["name"] === state["name"],
+    identity: (state) => state["name"],
   },
   replaceOn: ["group"],
   // A name is unique across a group and its ancestors: a label moved to a subgroup would clash

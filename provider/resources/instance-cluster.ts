@@ -87,9 +87,11 @@ export const instanceCluster = defineResource({
   read: "GET /admin/clusters/:clusterId",
   update: "PUT /admin/clusters/:clusterId",
   delete: "DELETE /admin/clusters/:clusterId",
-  // Names are not unique: a lost create is found by name and API URL (the newest match).
+  // Names are not unique: a lost create is the one new cluster with its name and API URL, made
+  // while cluster creates took turns (an older one with the same name is not this one).
   findExisting: {
     list: "GET /admin/clusters",
+    madeByThisCreate: true,
     where: (record, state) =>
       record["name"] === state["name"] &&
       (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url === (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,

@@ -97,9 +97,9 @@ export const snippet = defineResource({
   // The record lists paths only: the contents are read file by file, so that a file edited on
   // the forge shows as drift. Every write is read back for the same reason.
   readBack: ["create", "update"],
-  // No natural key: a create whose answer was lost is found among the caller's own snippets
-  // by its title (the newest match).
-  findExisting: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"] },
+  // No natural key (titles repeat): a create whose answer was lost is the one new snippet of the
+  // caller's with its title, made while snippet creates took turns.
+  findExisting: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"], madeByThisCreate: true },
   replaceOn: [],
   collections: {
     files: {

@@ -1,0 +1,129 @@
+import type { AnyDeclaration, State, WireRecord } from "./declaration";
+
+/**
+ * Lost-create recovery under the ownership rule: a create whose answer was lost (a dropped
+ * connection, a 502 after the work) takes over an object only when it can prove that it made it.
+ *
+ * - **Identity** (a label's name in its group, an agent's name in its project, a member's user):
+ *   the object is looked up by its identity before the first attempt. One that is there already
+ *   is the forge's conflict: the create fails, naming its import id, and touches nothing. One
+ *   found after a lost answer was not there before, and creates of one identity take turns in the
+ *   provider process, so this create made it.
+ * - **Newer** (tokens, keys, snippets, broadcast messages, clusters: nothing tells them apart):
+ *   creates of one kind and parent take turns in the provider process (Pulumi creates resources
+ *   in parallel, all in one process), the listing's keys are taken inside the turn, and after a
+ *   lost answer exactly one new record that matches is this create's. None: the create is sent
+ *   again. Several: fail, listing them, nothing deleted.
+ */
+export type RecoveryPlan =
+  | { kind: "none" }
+  | {
+      kind: "identity";
+      /** Creates with the same key take turns. */
+      turn: string;
+      /** The object with this identity, or undefined. */
+      find: () => Promise<WireRecord | undefined>;
+    }
+  | {
+      kind: "newer";
+      turn: string;
+      /** Every record of the kind under the parent. */
+      list: () => Promise<WireRecord[]>;
+      /** The record's key (its id). */
+      key: (record: WireRecord) => string;
+      /** Whether a new record could be this create's (its name or content matches). */
+      matches: (record: WireRecord) => boolean;
+      /** Deletes the record this create proved its own and sends the create again (the lost
+       *  answer held the only copy of a secret); absent: the record is taken as it is. */
+      discard?: (record: WireRecord) => Promise<void>;
+    };
+
+/** What a finder hands the retry layer: the record this create made, or undefined to send again. */
+export type LostCreateFinder = () => Promise<WireRecord | undefined>;
+
+/** Describes records for messages: the import id of each. */
+export interface RecoverySubject {
+  declaration: AnyDeclaration;
+  desired: State;
+  importIdOf(record: WireRecord): string;
+}
+
+/**
+ * Runs one create under its plan: `attempt` sends it, passing the finder on to the request
+ * (the retry layer calls it after an ambiguous failure, before sending again).
+ */
+export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubject, attempt: (finder?: LostCreateFinder) => Promise<T>): Promise<T> {
+  if (plan.kind === "none") return attempt();
+  if (plan.kind === "identity") {
+    return inTurn(plan.turn, async () => {
+      const before = await plan.find();
+      if (before) throw new ExistingObjectError(subject, [before]);
+      return attempt(plan.find);
+    });
+  }
+  return inTurn(plan.turn, async () => {
+    const before = new Set((await plan.list()).map(plan.key));
+    return attempt(async () => {
+      const mine = (await plan.list()).filter((record) => !before.has(plan.key(record)) && plan.matches(record));
+      if (mine.length > 1) throw new UnprovenCreateError(subject, mine);
+      const [found] = mine;
+      if (!found || !plan.discard) return found;
+      await plan.discard(found);
+      before.add(plan.key(found));
+      return undefined;
+    });
+  });
+}
+
+/** A create found its object already there, made by something else: it touched nothing. */
+export class ExistingObjectError extends Error {
+  readonly candidates: string[];
+  constructor(subject: RecoverySubject, records: WireRecord[]) {
+    const ids = records.map((record) => subject.importIdOf(record));
+    const name = subject.declaration.name;
+    super(
+      `${name}: ${ids.length === 1 ? `"${ids[0]}" already exists` : `${ids.map((id) => `"${id}"`).join(", ")} already exist`} on the forge, and this ` +
+        `resource did not make it (it was there before the create). Nothing was changed. To manage it with this resource, ` +
+        `add the resource option { import: "${ids[0]}" } with inputs that match it; otherwise give this resource another identity. ` +
+        `If an earlier run was killed while creating this resource, run \`npx forge-recover\` first (README, "Pipelines").`,
+    );
+    this.name = "ExistingObjectError";
+    this.candidates = ids;
+  }
+}
+
+/** A create whose answer was lost found several new objects that could be its own: it cannot
+ *  tell which, so it takes none and deletes none. */
+export class UnprovenCreateError extends Error {
+  readonly candidates: string[];
+  constructor(subject: RecoverySubject, records: WireRecord[]) {
+    const ids = records.map((record) => subject.importIdOf(record));
+    super(
+      `${subject.declaration.name}: the answer to the create was lost, and ${ids.length} objects that could be this ` +
+        `resource's appeared meanwhile (import ids: ${ids.map((id) => `"${id}"`).join(", ")}); something else created ` +
+        `objects of this kind at the same time, so none of them is proven to be this resource's. Nothing was adopted or ` +
+        `deleted. Decide which one is this resource's and add the resource option { import: "<id>" } (remove the ` +
+        `others by hand if nobody needs them), then run the update again.`,
+    );
+    this.name = "UnprovenCreateError";
+    this.candidates = ids;
+  }
+}
+
+const turns = new Map<string, Promise<unknown>>();
+
+/** Runs `work` after every earlier work of the same key has settled (a per-key queue). */
+async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = turns.get(key) ?? Promise.resolve();
+  const current = previous.then(work, work);
+  const settled = current.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(key, settled);
+  try {
+    return await current;
+  } finally {
+    if (turns.get(key) === settled) turns.delete(key);
+  }
+}

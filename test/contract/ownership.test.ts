@@ -1,0 +1,153 @@
+/**
+ * Own only what you made: a create whose answer was lost takes over an object only when it can
+ * prove that it made it. Objects made by hand before the create, and objects another resource of
+ * the same run made, are never adopted, changed, deleted or revoked.
+ */
+import { expect, it } from "vitest";
+import { implementation } from "../../provider/engine/runtime";
+import type { State } from "../../provider/engine/declaration";
+import { useWorld } from "./world";
+
+const world = useWorld();
+
+/** The emulator's admin routes, as its administrator. */
+function admin(method: string, route: string, body?: unknown): Promise<Response> {
+  return fetch(`${world().emulator.url}/__emulator/${route}`, {
+    method,
+    headers: { "content-type": "application/json", "private-token": world().user("root").token },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function fault(spec: Record<string, unknown>): Promise<void> {
+  const response = await admin("POST", "faults", spec);
+  expect(response.status).toBeLessThan(300);
+}
+
+async function requests(method: string, pathPart: string): Promise<{ status: number; path: string }[]> {
+  const log = (await (await admin("GET", "requests")).json()) as { method: string; path: string; status: number }[];
+  return log.filter((entry) => entry.method === method && entry.path.includes(pathPart));
+}
+
+const api = () => world().api;
+const list = <T = Record<string, unknown>>(path: string, params: Record<string, unknown> = {}) => api().list<T>(path, params);
+
+/** Everything the forge says of a snippet: its record and every file's content. */
+async function snippetBytes(id: number): Promise<string> {
+  const record = (await api().request<{ files: { path: string }[] }>("GET", "/snippets/:id", { id })).body;
+  const files = [];
+  for (const file of record.files) {
+    files.push((await api().request("GET", "/snippets/:id/files/:ref/:path/raw", { id, ref: "main", path: file.path })).body);
+  }
+  return JSON.stringify({ record, files });
+}
+
+it("a snippet made by hand with the same title survives a create whose connection dropped, and its destroy", async () => {
+  const stranger = (await api().request<{ id: number }>("POST", "/snippets", { title: "team-notes", files: [{ file_path: "theirs.md", content: "not yours\n" }] })).body.id;
+  const before = await snippetBytes(stranger);
+  await fault({ method: "POST", path: "^/snippets$", drop: true, times: 1 });
+  const ops = implementation("Snippet");
+  const inputs = { title: "team-notes", files: [{ filePath: "mine.md", content: "mine\n" }] };
+  const created = await ops.create(inputs);
+  const mine = (created.outs as State)["snippetId"];
+  expect(mine).not.toBe(stranger);
+  expect((await list("/snippets")).length).toBe(2);
+  await ops.update(created.id, created.outs as State, { ...inputs, files: [{ filePath: "mine.md", content: "changed\n" }] });
+  await ops.delete(created.id, created.outs as State);
+  expect(await snippetBytes(stranger)).toBe(before);
+  expect((await list<{ id: number }>("/snippets")).map((snippet) => snippet.id)).toEqual([stranger]);
+});
+
+it("a broadcast message with the same text (a 503 before any work) and an instance cluster with the same name and URL (a dropped connection) are not adopted", async () => {
+  const message = (await api().request<{ id: number }>("POST", "/broadcast_messages", { message: "maintenance tonight" })).body;
+  await fault({ method: "POST", path: "^/broadcast_messages$", status: 503, times: 1 });
+  const ops = implementation("BroadcastMessage");
+  const created = await ops.create({ message: "maintenance tonight" });
+  expect((created.outs as State)["messageId"]).not.toBe(message.id);
+  await ops.delete(created.id, created.outs as State);
+  expect((await list<{ id: number }>("/broadcast_messages")).map((record) => record.id)).toEqual([message.id]);
+
+  const cluster = (await api().request<{ id: number }>("POST", "/admin/clusters/add", { name: "prod", platform_vendor_attributes: { api_url: "https://k8s.example", token: "theirs" } })).body;
+  await fault({ method: "POST", path: "^/admin/clusters/add$", drop: true, times: 1 });
+  const clusters = implementation("InstanceCluster");
+  const mine = await clusters.create({ name: "prod", platformVendorAttributes: { apiUrl: "https://k8s.example", token: "mine" } });
+  expect((mine.outs as State)["clusterId"]).not.toBe(cluster.id);
+  await clusters.delete(mine.id, mine.outs as State);
+  expect((await list<{ id: number }>("/admin/clusters")).map((record) => record.id)).toEqual([cluster.id]);
+});
+
+it("objects of a unique identity there before the create are the forge's conflict: nothing is sent, the error names the import id", async () => {
+  const label = (await api().request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "bug", color: "#ff0000" })).body;
+  await expect(implementation("GroupLabel").create({ group: "acme", name: "bug", color: "blue" })).rejects.toThrow(
+    new RegExp(`"acme:${label.id}" already exists on the forge, and this resource did not make it.*import: "acme:${label.id}"`),
+  );
+  const agent = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "production" })).body;
+  await expect(implementation("ClusterAgent").create({ project: "acme/web", name: "production" })).rejects.toThrow(`"acme/web:${agent.id}" already exists`);
+  const nomad = world().user("nomad").id;
+  await api().request("POST", "/projects/:project/members", { project: "acme/web", user_id: nomad, access_level: 20 });
+  await expect(implementation("ProjectMember").create({ project: "acme/web", user: "nomad", accessLevel: 40 })).rejects.toThrow(`"acme/web:${nomad}" already exists`);
+  await api().request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "production", deploy_access_levels: [{ access_level: 40 }] });
+  await expect(implementation("ProjectProtectedEnvironment").create({ project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] })).rejects.toThrow(
+    '"acme/web:production" already exists',
+  );
+  // None of them was written to: no create was sent, the member keeps its role.
+  expect(await requests("POST", "/labels")).toHaveLength(1);
+  expect(await requests("POST", "/cluster_agents")).toHaveLength(1);
+  expect((await api().request<{ access_level: number }>("GET", "/projects/:project/members/:id", { project: "acme/web", id: nomad })).body.access_level).toBe(20);
+});
+
+it("two tokens of one name on one agent, created at once with one answer lost, each end with their own token: none revoked that is not its own", async () => {
+  const agentId = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "ci-agent" })).body.id;
+  await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", status: 502, after: true, latencyMs: 300, times: 1 });
+  const ops = implementation("ClusterAgentToken");
+  const inputs = { project: "acme/web", agentId, name: "ci" };
+  const [first, second] = await Promise.all([ops.create(inputs), ops.create(inputs)]);
+  const ids = [first, second].map((created) => (created.outs as State)["tokenId"] as number);
+  expect(new Set(ids).size).toBe(2);
+  const active = await list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId });
+  expect(active.map((token) => token.id).sort()).toEqual([...ids].sort());
+  // The one revoked token is the lost answer's own, never the other resource's.
+  const revoked = await requests("DELETE", "/tokens/");
+  expect(revoked).toHaveLength(1);
+  expect(ids.some((id) => revoked[0]?.path.endsWith(`/tokens/${id}`))).toBe(false);
+});
+
+it("two client keys of one project, created at once with one answer lost, end bound to two keys: no orphan", async () => {
+  await fault({ method: "POST", path: "/client_keys$", status: 502, after: true, latencyMs: 300, times: 1 });
+  const ops = implementation("ErrorTrackingClientKey");
+  const created = await Promise.all([ops.create({ project: "acme/web" }), ops.create({ project: "acme/web" })]);
+  const ids = created.map((result) => (result.outs as State)["keyId"]);
+  expect(new Set(ids).size).toBe(2);
+  const keys = await list<{ id: number }>("/projects/:project/error_tracking/client_keys", { project: "acme/web" });
+  expect(keys.map((key) => key.id).sort()).toEqual([...ids].sort());
+  for (const result of created) await ops.delete(result.id, result.outs as State);
+  expect(await list("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).toEqual([]);
+});
+
+it("when something else makes a matching object while an answer is lost, recovery takes none, deletes none, and names the candidates", async () => {
+  await fault({ method: "POST", path: "/client_keys$", status: 502, after: true, latencyMs: 800, times: 1 });
+  const pending = implementation("ErrorTrackingClientKey").create({ project: "acme/web" });
+  const failed = expect(pending).rejects.toThrow(/2 objects that could be this resource's.*"acme\/web:\d+", "acme\/web:\d+".*Nothing was adopted or deleted/);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Made by someone else while the create's answer is on its way (and lost).
+  await api().request("POST", "/projects/:project/error_tracking/client_keys", { project: "acme/web" });
+  await failed;
+  expect(await list("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).toHaveLength(2);
+  expect(await requests("DELETE", "/client_keys")).toHaveLength(0);
+  // After the user decides, a plain re-run creates (or the user imports one of the two).
+  const again = await implementation("ErrorTrackingClientKey").create({ project: "acme/web" });
+  expect((again.outs as State)["keyId"]).toEqual(expect.any(Number));
+});
+
+it("creates of identity kinds after a lost answer still find exactly their own object", async () => {
+  await fault({ method: "POST", path: "^/groups/[^/]+/labels$", status: 502, after: true, times: 1 });
+  const label = await implementation("GroupLabel").create({ group: "acme", name: "mine", color: "red" });
+  expect(label.outs).toMatchObject({ name: "mine" });
+  await fault({ method: "POST", path: "^/projects/[^/]+/members$", drop: true, after: true, times: 1 });
+  const member = await implementation("ProjectMember").create({ project: "acme/web", user: "nomad", accessLevel: 30 });
+  expect(member.outs).toMatchObject({ accessLevel: 30 });
+  await fault({ method: "POST", path: "^/projects/[^/]+/protected_environments$", status: 504, after: true, times: 1 });
+  const environment = await implementation("ProjectProtectedEnvironment").create({ project: "acme/web", name: "staging", deployAccessLevels: [{ accessLevel: 40 }] });
+  expect(environment.id).toBe("acme/web:staging");
+  expect(await list("/groups/:group/labels", { group: "acme" })).toHaveLength(1);
+});
