@@ -3,8 +3,15 @@ import type { AnyDeclaration, State } from "./declaration";
 import { inputKeys } from "./declaration";
 import { containsUnknown, isUnknown } from "./unknowns";
 
+/**
+ * Where `check` stamps a new resource's inputs with the time just before its create: a create a
+ * killed run left pending keeps it in the state, and `forge-recover` adopts only objects made
+ * after it (see cli/recover.ts).
+ */
+export const CLAIM_KEY = "__createdAfter";
+
 /** Keys the engine adds to every property bag; never user inputs. */
-export const RESERVED_KEYS = ["__provider", "importId"];
+export const RESERVED_KEYS = ["__provider", "importId", CLAIM_KEY];
 
 /**
  * Validates inputs with the declaration's zod schema before any request. Values still unknown

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
-import { checkInputs, withoutReserved } from "./check";
+import { CLAIM_KEY, checkInputs, withoutReserved } from "./check";
 import { elementChanges, wireChanges } from "./collections";
 import { comparable, reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
@@ -28,11 +28,12 @@ export class ResourceOperations {
     private readonly progress: ProgressSink = defaultProgress,
   ) {}
 
-  async check(_olds: State, news: State): Promise<dynamic.CheckResult> {
+  async check(olds: State, news: State): Promise<dynamic.CheckResult> {
     const failures = checkInputs(this.declaration, news);
     const files = withFileDigests(this.declaration, news);
     failures.push(...files.failures);
-    return failures.length > 0 ? { inputs: files.inputs, failures } : { inputs: files.inputs };
+    const inputs = { ...files.inputs, ...createClaim(olds) };
+    return failures.length > 0 ? { inputs, failures } : { inputs };
   }
 
   async diff(_id: string, olds: State, news: State): Promise<dynamic.DiffResult> {
@@ -528,6 +529,13 @@ export class ResourceOperations {
     };
     return ctx;
   }
+}
+
+/** The create claim of {@link CLAIM_KEY}: kept from the state, stamped now for a new resource
+ *  (no earlier inputs), absent for a resource created before claims existed. */
+function createClaim(olds: State): State {
+  if (typeof olds[CLAIM_KEY] === "string") return { [CLAIM_KEY]: olds[CLAIM_KEY] };
+  return Object.keys(withoutReserved(olds)).length === 0 ? { [CLAIM_KEY]: new Date().toISOString() } : {};
 }
 
 function hasFields(record: unknown): record is WireRecord {

@@ -1,3 +1,4 @@
+import { ForgeApiError } from "../client";
 import type { AnyDeclaration, State, WireRecord } from "./declaration";
 
 /**
@@ -56,13 +57,16 @@ export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubjec
   if (plan.kind === "none") return attempt();
   if (plan.kind === "identity") {
     return inTurn(plan.turn, async () => {
-      const before = await plan.find();
+      const before = await unlessRefused(plan.find);
+      if (before === REFUSED) return attempt();
       if (before) throw new ExistingObjectError(subject, [before]);
       return attempt(plan.find);
     });
   }
   return inTurn(plan.turn, async () => {
-    const before = new Set((await plan.list()).map(plan.key));
+    const listed = await unlessRefused(plan.list);
+    if (listed === REFUSED) return attempt();
+    const before = new Set(listed.map(plan.key));
     return attempt(async () => {
       const mine = (await plan.list()).filter((record) => !before.has(plan.key(record)) && plan.matches(record));
       if (mine.length > 1) throw new UnprovenCreateError(subject, mine);
@@ -107,6 +111,23 @@ export class UnprovenCreateError extends Error {
     );
     this.name = "UnprovenCreateError";
     this.candidates = ids;
+  }
+}
+
+const REFUSED = Symbol("refused");
+
+/**
+ * The read taken before the create. The forge may refuse it (an edition without the feature, a
+ * token that may create but not list, a parent that does not exist): the create is then sent
+ * without recovery, so that its own answer says what is wrong, and an ambiguous failure of it is
+ * final rather than resolved by guessing.
+ */
+async function unlessRefused<T>(read: () => Promise<T>): Promise<T | typeof REFUSED> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ForgeApiError) return REFUSED;
+    throw error;
   }
 }
 

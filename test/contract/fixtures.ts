@@ -37,7 +37,10 @@ export interface ContractFixture {
   removalElsewhere?: Record<string, string>;
   invalid: { inputs: (inputs: State) => State; property: string };
   /** Inputs that pass check but the server rejects, with the status and message expected. */
-  apiError: { inputs: (inputs: State, world: World) => Promise<State>; actAs?: string; status: number; message: string };
+  /** An input the forge refuses. `conflict`: the inputs name an object of a unique identity that
+   *  exists already, which the provider refuses before sending anything (it did not make it),
+   *  naming the import id; `status` and `message` are then the forge's for the same create. */
+  apiError: { inputs: (inputs: State, world: World) => Promise<State>; actAs?: string; status: number; message: string; conflict?: true };
 }
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -80,6 +83,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 409,
       message: "Label already exists",
+      conflict: true,
     },
   },
   {
@@ -135,6 +139,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 400,
       message: "Name has already been taken",
+      conflict: true,
     },
   },
   {
@@ -257,6 +262,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 409,
       message: "Protected environment 'taken' already exists",
+      conflict: true,
     },
   },
   {
@@ -289,6 +295,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 409,
       message: "Protected environment 'production' already exists",
+      conflict: true,
     },
   },
   {
@@ -308,6 +315,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 400,
       message: "Name has already been taken",
+      conflict: true,
     },
   },
   {
@@ -329,6 +337,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 400,
       message: "group has already been taken",
+      conflict: true,
     },
   },
   {
@@ -624,6 +633,7 @@ export const fixtures: ContractFixture[] = [
       },
       status: 400,
       message: "has already been taken",
+      conflict: true,
     },
   },
 ];
