@@ -14,6 +14,12 @@ import { containsUnknown } from "./unknowns";
 import { createOwned, type RecoveryPlan, type RecoverySubject } from "./recovery";
 import { awaitFinalState } from "./wait";
 
+/** An object on the forge that a pending create may have made: its import id, and when it was made. */
+export interface PendingCandidate {
+  id: string;
+  createdAt?: string;
+}
+
 /** Where progress of long operations goes: Pulumi's log in the provider process. */
 export type ProgressSink = (message: string) => void;
 
@@ -275,6 +281,28 @@ export class ResourceOperations {
     // An adopted setting restores, on delete, what it found: the values it adopted.
     if (this.declaration.setting) outs[RESTORE_KEY] = Object.fromEntries(this.settingFields(desired).map((key) => [key, outs[key]]));
     return { id: formatId(this.declaration, outs), outs };
+  }
+
+  /**
+   * The objects a create that a killed run left pending may have made, for `forge-recover`: the
+   * object of its identity, or every record that matches it for kinds nothing identifies (with
+   * the forge's creation time where the record has one). `rule` says which proof applies.
+   */
+  async pendingCreateCandidates(inputs: State): Promise<{ rule: RecoveryPlan["kind"]; candidates: PendingCandidate[] }> {
+    const desired = withoutReserved(inputs);
+    const ctx = this.context();
+    const plan = this.recoveryPlan(ctx, desired);
+    const subject = this.recoverySubject(desired);
+    const describe = (record: WireRecord): PendingCandidate => ({
+      id: subject.importIdOf(record),
+      ...(typeof record["created_at"] === "string" ? { createdAt: record["created_at"] } : {}),
+    });
+    if (plan.kind === "identity") {
+      const found = await plan.find();
+      return { rule: plan.kind, candidates: found ? [describe(found)] : [] };
+    }
+    if (plan.kind === "newer") return { rule: plan.kind, candidates: (await plan.list()).filter(plan.matches).map(describe) };
+    return { rule: plan.kind, candidates: [] };
   }
 
   /** How a create whose answer was lost proves what it made (see recovery.ts). Only creates
