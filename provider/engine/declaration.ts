@@ -204,6 +204,8 @@ export interface ResourceDeclaration<
   collections?: Record<string, NestedCollection>;
   /** Inputs that name a local file: sent as its content (multipart), compared by its SHA-256. */
   files?: string[];
+  /** The largest file a file input takes, in bytes: `check` refuses a larger one before any request. */
+  fileMaxBytes?: Record<string, number>;
   /** Create waits until the work it scheduled is done (see {@link AwaitState}). */
   awaitState?: AwaitState;
   /**

@@ -32,13 +32,25 @@ export function withFileDigests(declaration: AnyDeclaration, news: State): { inp
     const path = news[field];
     delete inputs[digestKey(field)];
     if (typeof path !== "string" || path === "" || isUnknown(path)) continue;
+    let content: Buffer;
     try {
-      inputs[digestKey(field)] = fileDigest(readInput(path));
+      content = readInput(path);
     } catch (error) {
       failures.push({ property: field, reason: `cannot read the file ${path}: ${(error as Error).message}` });
+      continue;
     }
+    const limit = declaration.fileMaxBytes?.[field];
+    if (limit !== undefined && content.length > limit) {
+      failures.push({ property: field, reason: `the file ${path} is ${kibibytes(content.length)}; the forge takes at most ${kibibytes(limit)}. Use a smaller file.` });
+      continue;
+    }
+    inputs[digestKey(field)] = fileDigest(content);
   }
   return { inputs, failures };
+}
+
+function kibibytes(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
 }
 
 /** The value a file input is sent as: the file's content with its name (multipart). */

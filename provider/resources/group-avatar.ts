@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GROUP_AVATAR_EXTENSIONS } from "../../spec/group-settings";
+import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES } from "../../spec/group-settings";
 import { defineResource, digestKey, type WireRecord } from "../engine/declaration";
 import { fileDigest } from "../engine/files";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
@@ -43,6 +43,7 @@ export const groupAvatar = defineResource({
   update: "PUT /groups/:group",
   replaceOn: ["group"],
   files: ["avatar"],
+  fileMaxBytes: { avatar: GROUP_AVATAR_MAX_BYTES },
   normalize: { group: normalizers.ref },
   hooks: {
     /**
