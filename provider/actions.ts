@@ -5,7 +5,8 @@
  * Automation API program when the operation is wanted. They read the connection as lookups do.
  */
 import { z } from "zod";
-import { clientFor } from "./client";
+import { AVAILABILITY, describeOfferings, describeTier, type Availability } from "../spec/editions";
+import { clientFor, ForgeApiError } from "./client";
 import { fromWire } from "./engine/naming";
 import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";
 import { groupRef, serverId } from "./resources/common";
@@ -40,7 +41,10 @@ const geoSiteArgs = z.object({
  */
 export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promise<ForgeRecord> {
   const { group, token } = parseArguments("revokeGroupToken", revokeArgs, args);
-  const response = await clientFor(programConnection()).request("POST", "/groups/:group/tokens/revoke", { group, token });
+  const response = await explained("revokeGroupToken", {}, {
+    403: "revoking needs the group's Owner role",
+    422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
+  }, () => clientFor(programConnection()).request("POST", "/groups/:group/tokens/revoke", { group, token }));
   return fromWire(response.body) as ForgeRecord;
 }
 
@@ -51,7 +55,9 @@ export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promis
  */
 export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<void> {
   const { group } = parseArguments("syncGroupLdap", groupArgs, args);
-  await clientFor(programConnection()).request("POST", "/groups/:group/ldap_sync", { group });
+  await explained("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
+    clientFor(programConnection()).request("POST", "/groups/:group/ldap_sync", { group }),
+  );
 }
 
 /**
@@ -61,6 +67,30 @@ export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<vo
  */
 export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<ForgeRecord> {
   const { siteId } = parseArguments("repairGeoSite", geoSiteArgs, args);
-  const response = await clientFor(programConnection()).request("POST", "/geo_sites/:siteId/repair", { siteId });
+  const response = await explained("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
+    clientFor(programConnection()).request("POST", "/geo_sites/:siteId/repair", { siteId }),
+  );
   return fromWire(response.body) as ForgeRecord;
+}
+
+/**
+ * Runs an action's request; a refusal is named after the action, with what the action needs: the
+ * edition (a 403 for the tier, a 404 for the offering, as resources say it) and the action's own
+ * reasons by status.
+ */
+async function explained<T>(action: string, availability: Availability, reasons: Record<number, string>, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!(error instanceof ForgeApiError)) throw error;
+    const tier = describeTier(availability);
+    const offerings = describeOfferings(availability);
+    const needs = [
+      ...(error.status === 403 && tier ? [`${action} needs ${tier}`] : []),
+      ...(error.status === 404 && offerings ? [`${action} exists only on ${offerings}`] : []),
+      ...(reasons[error.status] ? [`${action}: ${reasons[error.status]}`] : []),
+    ];
+    if (needs.length > 0) error.message = `${error.message} (${needs.join("; ")})`;
+    throw error;
+  }
 }

@@ -152,6 +152,7 @@ it("revokeGroupToken revokes, answers an already revoked token again, and keeps 
   expect(await revokeGroupToken({ group: "acme", token: "forge-seed-web-deployer" })).toMatchObject({ revoked: true });
   const refused = await revokeGroupToken({ group: "acme", token: "forge-seed-nomad-token" }).catch((error: Error) => error);
   expect((refused as Error).message).toContain("422");
+  expect((refused as Error).message).toContain("revokeGroupToken: the forge knows no such token with access to acme");
   expect((refused as Error).message).not.toContain("forge-seed-nomad-token");
   await expect(revokeGroupToken({ group: "acme/platform", token: "forge-seed-acme-bot" })).rejects.toThrow(/Must be a top-level group/);
   await expect(revokeGroupToken({ group: "acme", token: "" })).rejects.toThrow("revokeGroupToken: invalid arguments: token: is empty");
@@ -163,8 +164,8 @@ it("syncGroupLdap starts a sync as an Owner, and names the edition it needs", as
   world().actAs("olivia");
   await expect(syncGroupLdap({ group: "acme" })).resolves.toBeUndefined();
   world().actAs("max");
-  await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(/403/);
+  await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(/403 Forbidden \(syncGroupLdap needs the Premium tier or higher; syncGroupLdap: it needs an administrator or the group's Owner\)/);
   await instanceSettings(world(), { offering: "hosted" });
   world().actAs("olivia");
-  await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(/404/);
+  await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(/404 .*\(syncGroupLdap exists only on self-managed instances\)/);
 });
