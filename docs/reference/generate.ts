@@ -42,11 +42,28 @@ function parse(file: string): ts.SourceFile {
   return ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
 }
 
-/** TSDoc of every `name: ...` property in the resource sources, by field name and file. */
+/**
+ * TSDoc of every `name: ...` property in the resource sources, by field name and file, and by
+ * field name and declaration (`name@=ProjectProtectedEnvironment`) for the fields under a
+ * declaration's `inputs` and `outputs`: two declarations of one file document the same field
+ * differently.
+ */
 function fieldDocs(): Map<string, string> {
   const docs = new Map<string, string>();
   for (const file of ts.sys.readDirectory(resourcesDir, [".ts"])) {
-    for (const [field, doc] of propertyDocs(parse(file))) docs.set(`${field}@${file}`, doc);
+    const source = parse(file);
+    for (const [field, doc] of propertyDocs(source)) docs.set(`${field}@${file}`, doc);
+    const visit = (node: ts.Node): void => {
+      const name = ts.isObjectLiteralExpression(node) ? property(node, "name") : undefined;
+      if (name && ts.isStringLiteral(name) && ts.isObjectLiteralExpression(node)) {
+        for (const part of ["inputs", "outputs"]) {
+          const schema = property(node, part);
+          if (schema) for (const [field, doc] of propertyDocs(schema)) docs.set(`${field}@=${name.text}`, doc);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
   }
   return docs;
 }
@@ -116,7 +133,9 @@ function sourceFileOf(declaration: AnyDeclaration): string[] {
 
 /** The TSDoc of a field in the resource's source (a schema's own description, given where the
  *  fields are built from data such as the integrations table, comes first). */
-function docFor(docs: Map<string, string>, files: string[], field: string): string {
+function docFor(docs: Map<string, string>, declaration: AnyDeclaration, files: string[], field: string): string {
+  const own = docs.get(`${field}@=${declaration.name}`);
+  if (own) return cell(own);
   for (const file of [...files, ...ts.sys.readDirectory(resourcesDir, [".ts"])]) {
     const doc = docs.get(`${field}@${file}`);
     if (doc) return cell(doc);
@@ -152,7 +171,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "## Inputs",
     "",
-    ...fieldTable("Name", inputs, (name, schema) => `${schema.description ?? docFor(docs, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
+    ...fieldTable("Name", inputs, (name, schema) => `${schema.description ?? docFor(docs, declaration, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
     "",
     "## Outputs",
     "",
@@ -160,7 +179,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "| Name | Type | Description |",
     "|---|---|---|",
-    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${schema.description ?? docFor(docs, files, name)} |`),
+    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${schema.description ?? docFor(docs, declaration, files, name)} |`),
     "",
     "## Import",
     "",

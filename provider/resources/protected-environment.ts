@@ -29,9 +29,9 @@ export const projectProtectedEnvironment = defineResource({
   inputs: z.object({
     /** The project: id or full path. */
     project: projectRef,
-    /** The environment's name (it need not exist yet). */
+    /** The environment's name, free text as the project's environments are named (it need not exist yet). */
     name: nonBlank("environment's name"),
-    /** Who may deploy; at least one entry. */
+    /** Who may deploy: users or groups with access to the project, or a role; at least one entry. */
     deployAccessLevels: deployAccessLevelList(projectDeployAccessLevel),
     /** Who must approve a deployment before it runs. */
     approvalRules: approvalRuleList(projectApprovalRule),
