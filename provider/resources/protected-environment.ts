@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AVAILABILITY } from "../../spec/editions";
-import { defineResource } from "../engine/declaration";
+import { defineResource, type WireRecord } from "../engine/declaration";
+import { fromWire } from "../engine/naming";
 import { groupRef, nonBlank, normalizers, projectRef } from "./common";
 import {
   approvalRuleList,
@@ -18,7 +19,18 @@ import {
 const entryLists = {
   collections: { deployAccessLevels: granteeCollection(false), approvalRules: granteeCollection(true) },
   readBack: ["update"] as Array<"create" | "update">,
+  // The forge reports the Maintainer level on a user's or a group's deploy entry; the entry names
+  // one grantee, as the program writes it (and as an import or forge-adopt must write it).
+  hooks: { mapRecord: (record: WireRecord) => ({ deployAccessLevels: oneGranteeEach(record["deploy_access_levels"]) }) },
 };
+
+function oneGranteeEach(entries: unknown): unknown {
+  if (!Array.isArray(entries)) return entries;
+  return entries.map((entry) => {
+    const { accessLevel, ...rest } = fromWire(entry) as Record<string, unknown>;
+    return rest["userId"] != null || rest["groupId"] != null ? rest : { ...rest, accessLevel };
+  });
+}
 
 
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */

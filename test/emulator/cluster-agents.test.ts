@@ -77,7 +77,7 @@ describe("agent tokens", () => {
     const tokens = `${AGENTS}/${agent}/tokens`;
     const first = await api("POST", tokens, { as: "max", json: { name: "one", description: "first" } });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ name: "one", description: "first", agent_id: agent, status: "active", last_used_at: null, created_by_user_id: "3" });
+    expect(first.body).toMatchObject({ name: "one", description: "first", agent_id: agent, status: "active", last_used_at: null, created_by_user_id: 3 });
     expect(first.body.token).toMatch(/^forgeagent-[A-Za-z0-9_-]{20,}$/);
     expect((await api("POST", tokens, { as: "max", json: { name: "two" } })).status).toBe(201);
     const third = await api("POST", tokens, { as: "max", json: { name: "three" } });

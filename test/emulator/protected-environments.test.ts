@@ -21,7 +21,8 @@ describe("project protected environments", () => {
     expect(res.status).toBe(201);
     const [a, b, c] = res.body.deploy_access_levels;
     expect(a).toEqual({ id: a.id, access_level: 40, access_level_description: "Maintainers", user_id: null, group_id: null, group_inheritance_type: 0 });
-    expect(b).toMatchObject({ access_level: null, access_level_description: "Dev Developer", user_id: 4 });
+    // A user's entry reports the Maintainer level, an integer as Document 1 types it.
+    expect(b).toMatchObject({ access_level: 40, access_level_description: "Dev Developer", user_id: 4 });
     expect(c).toMatchObject({ access_level_description: "Platform", group_id: 2, group_inheritance_type: 1 });
     expect(res.body.approval_rules).toEqual([
       {
@@ -111,7 +112,7 @@ describe("project protected environments", () => {
     expect(Object.keys(res.body)).toEqual(["name", "deploy_access_levels", "required_approval_count"]);
     expect(res.body.deploy_access_levels.map((e: any) => [e.id, e.access_level, e.user_id])).toEqual([
       [keep.id, 40, null],
-      [change.id, null, 5],
+      [change.id, 40, 5], // a user's entry reports the Maintainer level
       [expect.any(Number), 60, null],
     ]);
     const destroyed = await api("PUT", `${PROJECT_ENVS}/staging`, {

@@ -96,8 +96,9 @@ export class AgentTokens {
       agent_id: token.agent_id,
       status: token.status,
       created_at: token.created_at,
-      // Document 1 gives this field the type string (unlike the agent's own integer field).
-      created_by_user_id: String(token.created_by_user_id),
+      // Document 1 says "string (documented type)", but the service sends an integer, as it does
+      // for agents, and clients decode it so.
+      created_by_user_id: token.created_by_user_id,
     };
   }
 }

@@ -261,7 +261,9 @@ export class ProtectedEnvironments {
     };
     const deploy = record.deploy_access_levels.map((e) => ({
       id: e.id,
-      access_level: e.access_level,
+      // Document 1 types a deploy access level's level as an integer: the service reports the
+      // Maintainer level for a user's or a group's entry (approval rules may carry null).
+      access_level: e.access_level ?? (e.user_id != null || e.group_id != null ? AccessLevel.Maintainer : null),
       access_level_description: describeElement(e, nameOf),
       user_id: e.user_id,
       group_id: e.group_id,
