@@ -92,7 +92,8 @@ export function parseArguments<S extends z.ZodType>(label: string, schema: S, ar
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
-  throw new Error(`${label}: invalid arguments: ${issues.join("; ")}`);
+  // A RunError: in a program, Pulumi prints the message alone, not a stack trace into the library.
+  throw new pulumi.RunError(`${label}: invalid arguments: ${issues.join("; ")}`);
 }
 
 /**
@@ -100,7 +101,7 @@ export function parseArguments<S extends z.ZodType>(label: string, schema: S, ar
  * The client defaults to the program's connection; `forge-adopt` passes its own.
  */
 export async function runLookup(declaration: LookupDeclaration, args: Record<string, unknown>, client?: ForgeClient): Promise<unknown> {
-  const data = { ...(parseArguments(declaration.route, declaration.args, args) as Record<string, unknown>) };
+  const data = { ...(parseArguments(declaration.name, declaration.args, args) as Record<string, unknown>) };
   const by = declaration.routeBy;
   const route = (by && data[by.arg] !== undefined ? by.routes[String(data[by.arg])] : undefined) ?? declaration.route;
   if (by) delete data[by.arg];

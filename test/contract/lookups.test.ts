@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as lookups from "../../provider/lookups";
 import { startWorld, type World } from "./world";
@@ -75,7 +76,9 @@ it("lists agents, their tokens and URL configurations, allowlists and protected 
 
 it("rejects bad arguments before any request, naming the argument", async () => {
   const before = await world.requestCount();
-  await expect(lookups.getGroup({ group: "" })).rejects.toThrow("GET /groups/:group: invalid arguments: group:");
+  await expect(lookups.getGroup({ group: "" })).rejects.toThrow("getGroup: invalid arguments: group:");
+  // A user's mistake, not the library's: Pulumi prints a RunError's message without a stack trace.
+  await expect(lookups.getGroup({ group: "" })).rejects.toBeInstanceOf(pulumi.RunError);
   expect(await world.requestCount()).toBe(before);
 });
 
