@@ -151,3 +151,89 @@ it("creates of identity kinds after a lost answer still find exactly their own o
   expect(environment.id).toBe("acme/web:staging");
   expect(await list("/groups/:group/labels", { group: "acme" })).toHaveLength(1);
 });
+
+/** Every kind with a unique identity: an object of that identity made by hand first is refused before any write, and left as it was. */
+const identityKinds: Array<{ kind: string; byHand: () => Promise<unknown>; inputs: () => State; read: () => Promise<unknown> }> = [
+  {
+    kind: "GroupLabel",
+    byHand: () => api().request("POST", "/groups/:group/labels", { group: "acme", name: "hand", color: "#00ff00", description: "theirs" }),
+    inputs: () => ({ group: "acme", name: "hand", color: "red" }),
+    read: () => list("/groups/:group/labels", { group: "acme" }),
+  },
+  {
+    kind: "ClusterAgent",
+    byHand: () => api().request("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "hand" }),
+    inputs: () => ({ project: "acme/web", name: "hand" }),
+    read: () => list("/projects/:project/cluster_agents", { project: "acme/web" }),
+  },
+  {
+    kind: "FeatureFlagUserList",
+    byHand: () => api().request("POST", "/projects/:project/feature_flags_user_lists", { project: "acme/web", name: "hand", user_xids: "theirs" }),
+    inputs: () => ({ project: "acme/web", name: "hand", userXids: ["mine"] }),
+    read: () => list("/projects/:project/feature_flags_user_lists", { project: "acme/web" }),
+  },
+  {
+    kind: "GeoSite",
+    byHand: () => api().request("POST", "/geo_sites", { name: "Hand", url: "https://theirs.example.com/" }),
+    inputs: () => ({ name: "hand", url: "https://mine.example.com/" }),
+    read: () => list("/geo_sites"),
+  },
+  {
+    kind: "ProjectProtectedEnvironment",
+    byHand: () => api().request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "hand", deploy_access_levels: [{ access_level: 30 }] }),
+    inputs: () => ({ project: "acme/web", name: "hand", deployAccessLevels: [{ accessLevel: 40 }] }),
+    read: () => api().request("GET", "/projects/:project/protected_environments/:name", { project: "acme/web", name: "hand" }).then((response) => response.body),
+  },
+  {
+    kind: "GroupProtectedEnvironment",
+    byHand: () => api().request("POST", "/groups/:group/protected_environments", { group: "acme", name: "staging", deploy_access_levels: [{ access_level: 30 }] }),
+    inputs: () => ({ group: "acme", name: "staging", deployAccessLevels: [{ accessLevel: 40 }] }),
+    read: () => api().request("GET", "/groups/:group/protected_environments/:name", { group: "acme", name: "staging" }).then((response) => response.body),
+  },
+  {
+    kind: "ProjectMember",
+    byHand: () => api().request("POST", "/projects/:project/members", { project: "acme/web", user_id: world().user("nomad").id, access_level: 10 }),
+    inputs: () => ({ project: "acme/web", user: "nomad", accessLevel: 30 }),
+    read: () => list("/projects/:project/members", { project: "acme/web" }),
+  },
+  {
+    kind: "VirtualRegistryCleanupPolicy",
+    byHand: () => api().request("POST", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme", cadence: 7 }),
+    inputs: () => ({ group: "acme", cadence: 14, enabled: true }),
+    read: () => api().request("GET", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme" }).then((response) => response.body),
+  },
+  {
+    kind: "JobTokenScopeProjectAllowlistEntry",
+    byHand: () => api().request("POST", "/projects/:project/job_token_scope/allowlist", { project: "acme/web", target_project_id: world().projectId("acme/api") }),
+    inputs: () => ({ project: "acme/web", targetProjectId: world().projectId("acme/api") }),
+    read: () => list("/projects/:project/job_token_scope/allowlist", { project: "acme/web" }),
+  },
+];
+
+for (const row of identityKinds) {
+  it(`${row.kind}: one made by hand before the create is refused, named by its import id, and left byte for byte`, async () => {
+    await row.byHand();
+    const before = JSON.stringify(await row.read());
+    const writes = (await requests("POST", "")).length + (await requests("PUT", "")).length + (await requests("DELETE", "")).length;
+    await expect(implementation(row.kind).create(row.inputs())).rejects.toThrow(/already exists on the forge, and this resource did not make it.*\{ import: "[^"]+" \}/);
+    expect((await requests("POST", "")).length + (await requests("PUT", "")).length + (await requests("DELETE", "")).length).toBe(writes);
+    expect(JSON.stringify(await row.read())).toBe(before);
+  });
+}
+
+it("ClusterAgentToken and ClusterAgentUrlConfiguration: objects of the agent made by hand before a create whose connection dropped are not taken", async () => {
+  const agentId = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "hand-agent" })).body.id;
+  const theirs = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "ci" })).body.id;
+  await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", drop: true, times: 1 });
+  const token = await implementation("ClusterAgentToken").create({ project: "acme/web", agentId, name: "ci" });
+  expect((token.outs as State)["tokenId"]).not.toBe(theirs);
+  await implementation("ClusterAgentToken").delete(token.id, token.outs as State);
+  expect((await list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId })).map((record) => record.id)).toEqual([theirs]);
+
+  // One configuration per agent: the forge refuses the create, and the one made by hand stays.
+  await api().request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId, url: "grpcs://theirs.example.com:443" });
+  const before = JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }));
+  await fault({ method: "POST", path: "/url_configurations$", drop: true, times: 1 });
+  await expect(implementation("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId, url: "grpcs://mine.example.com:443" })).rejects.toThrow(/URL configuration already exists for this agent/);
+  expect(JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }))).toBe(before);
+});
