@@ -1,3 +1,5 @@
+import { checkParams, MAX_PARAM_DEPTH, refuseForbiddenKey, tooDeep } from "./param-limits";
+
 /*
  * Rack-style bracket notation for query strings and form bodies:
  * `name=v`, `name[]=v` (array), `name[key]=v` (hash), `name[0][key]=v` and `name[][key]=v`
@@ -17,11 +19,23 @@ export function splitKey(key: string): string[] {
   return parts;
 }
 
-/** Builds a nested parameter object from decoded `[key, value]` pairs. */
+/**
+ * Builds a nested parameter object from decoded `[key, value]` pairs. A key part that names a
+ * prototype (`__proto__[x]`, `a[constructor][prototype]`) or a key nested more than
+ * MAX_PARAM_DEPTH levels is refused (400) before anything is assigned; strings are checked
+ * against the size limit (param-limits.ts).
+ */
 export function buildParams(pairs: Iterable<[string, ParamValue]>): ParamObject {
   const root: ParamObject = {};
-  for (const [key, value] of pairs) assign(root, splitKey(key), value);
-  return indexedHashesToArrays(root) as ParamObject;
+  for (const [key, value] of pairs) {
+    const parts = splitKey(key);
+    if (parts.length > MAX_PARAM_DEPTH) throw tooDeep(parts[0] ?? key);
+    for (const part of parts) refuseForbiddenKey(part);
+    assign(root, parts, value);
+  }
+  const params = indexedHashesToArrays(root) as ParamObject;
+  checkParams(params);
+  return params;
 }
 
 /** Parses a query string or form-urlencoded body (`+` is a space, as in HTML forms). */

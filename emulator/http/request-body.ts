@@ -2,34 +2,41 @@ import type { IncomingMessage } from "node:http";
 import { badRequest } from "../core/errors";
 import { buildParams, parseUrlEncoded } from "./bracket-params";
 import { parseMultipart } from "./multipart";
-
-/** Bodies above this size are refused; nothing the API takes comes close. */
-const MAX_BODY_BYTES = 20 * 1024 * 1024;
+import { bodyTooLarge, checkParams, MAX_BODY_BYTES } from "./param-limits";
 
 const EMPTY = Buffer.alloc(0);
 
 /**
  * Reads the whole request body. A request that declares none (most reads) is answered without
  * waiting for the stream; the rest is read with plain events, which cost far less per request
- * than an async iterator (bench/emulator-throughput.ts).
+ * than an async iterator (bench/emulator-throughput.ts). A body over MAX_BODY_BYTES (declared
+ * or counted) rejects with a 413 ApiError; the caller answers it and closes the connection.
  */
 export function readBody(request: IncomingMessage): Promise<Buffer> {
-  if (request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) {
+  const declared = request.headers["content-length"];
+  if (declared === undefined && request.headers["transfer-encoding"] === undefined) {
     request.resume();
     return Promise.resolve(EMPTY);
+  }
+  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+    request.pause();
+    return Promise.reject(bodyTooLarge());
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
+        request.off("data", onData);
         request.pause();
-        reject(badRequest("Request body too large"));
+        chunks.length = 0;
+        reject(bodyTooLarge());
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    request.on("data", onData);
     request.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     request.once("error", reject);
   });
@@ -53,6 +60,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): Record<
     } catch {
       throw badRequest("The request body is not valid JSON");
     }
+    checkParams(parsed);
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
       ? (parsed as Record<string, unknown>)
       : {};
