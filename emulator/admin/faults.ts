@@ -1,11 +1,15 @@
 import { z } from "zod";
 import { parameterError } from "../core/errors";
 import { paramBoolean, paramInteger, paramString, validate } from "../core/validation";
+import { compilePathPattern, type PathPattern, PatternError } from "./path-pattern";
 
 /** A fault as posted to `POST /__emulator/faults`. */
 const faultSpecSchema = z.object({
   method: paramString().optional(),
-  /** Regex source, matched against the path after /api/v4. */
+  /**
+   * Regex source, matched against the path after /api/v4 in linear time (path-pattern.ts):
+   * back-references and lookaround are refused.
+   */
   path: paramString(),
   status: paramInteger().optional(),
   body: z.unknown().optional(),
@@ -29,7 +33,7 @@ export type FaultSpec = z.output<typeof faultSpecSchema>;
 interface ActiveFault {
   id: number;
   spec: FaultSpec;
-  pattern: RegExp;
+  pattern: PathPattern;
   remaining: number;
   /** The fault's random sequence, when it has a probability. */
   random?: () => number;
@@ -56,14 +60,15 @@ export class FaultInjector {
   private faults: ActiveFault[] = [];
   private lastId = 0;
 
-  /** Validates and registers a fault; 400 for a missing path or an invalid regex. */
+  /** Validates and registers a fault; 400 for a missing path or a pattern it does not take, with the reason. */
   add(params: unknown): { id: number } {
     const spec = validate(faultSpecSchema, params);
-    let pattern: RegExp;
+    let pattern: PathPattern;
     try {
-      pattern = new RegExp(spec.path);
-    } catch {
-      throw parameterError("path is invalid");
+      pattern = compilePathPattern(spec.path);
+    } catch (error) {
+      if (!(error instanceof PatternError)) throw error;
+      throw parameterError(`path is invalid: ${error.message}`);
     }
     this.lastId += 1;
     const random = spec.probability === undefined ? undefined : seeded(spec.seed ?? this.lastId);
