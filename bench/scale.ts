@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     if (budget) {
       const [limit = "200", window = "5"] = budget.split("/");
       const n = Math.max(...sizes);
-      await fetch(`${emulator.url}/__emulator/rate-limit`, {
+      await emulator.admin("/rate-limit", {
         method: "PUT",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ limit: Number(limit), window_s: Number(window) }),

@@ -93,7 +93,7 @@ async function faults(): Promise<void> {
   try {
     const stack = await world.stack("faults", FORGE_PROGRAM, { n: String(N) });
     for (const fault of faultMix(0.2)) {
-      await fetch(`${world.emulator.url}/__emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+      await world.emulator.admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
     }
     console.log(`faults: up of ${N} resources (4 types) with 20% of API requests failing (lost answers, drops, 429, 503):`);
     const since = await lastSeq(world.emulator);
@@ -103,7 +103,7 @@ async function faults(): Promise<void> {
     const failed = logged.filter((entry) => entry.status === 0 || entry.status >= 500 || entry.status === 429).length;
     console.log(`  up: ${((performance.now() - started) / 1000).toFixed(1)} s, ${logged.length} requests of which ${failed} failed`);
     check(up.summary.result === "succeeded" && up.summary.resourceChanges?.["create"] === N + 1, `one up creates all ${N} and the stack (${JSON.stringify(up.summary.resourceChanges)})`);
-    await fetch(`${world.emulator.url}/__emulator/faults`, { method: "DELETE" });
+    await world.emulator.admin("/faults", { method: "DELETE" });
     const inForge = await benchRecordsInForge(world.api);
     const inState = await benchRecordsInState(stack);
     check(new Set(inForge).size === inForge.length, `no duplicate in the forge (${inForge.length} records)`);
@@ -126,9 +126,9 @@ async function outage(): Promise<void> {
     const upDone = stack.up({ color: "never", onOutput: (text) => output.push(text) });
     const outageDone = (async () => {
       await sleep(3000);
-      await fetch(`${world.emulator.url}/__emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: ".*", status: 503 }) });
+      await world.emulator.admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: ".*", status: 503 }) });
       await sleep(15_000);
-      await fetch(`${world.emulator.url}/__emulator/faults`, { method: "DELETE" });
+      await world.emulator.admin("/faults", { method: "DELETE" });
       await world.emulator.refuseConnections(15_000);
     })();
     const up = await upDone;

@@ -89,13 +89,13 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
 
 /** The last sequence number of the emulator's request log. */
 export async function lastSeq(emulator: RunningEmulator): Promise<number> {
-  const response = await fetch(`${emulator.url}/__emulator/requests/last`);
+  const response = await emulator.admin("/requests/last");
   return ((await response.json()) as { seq: number }).seq;
 }
 
 /** The requests logged after `since`. */
 export async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ method: string; path: string; status: number }[]> {
-  const response = await fetch(`${emulator.url}/__emulator/requests?since=${since}`);
+  const response = await emulator.admin(`/requests?since=${since}`);
   return (await response.json()) as { method: string; path: string; status: number }[];
 }
 

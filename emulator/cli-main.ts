@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isIPv4 } from "node:net";
 import { parseArgs } from "node:util";
 import { roleName } from "../spec";
 import { OFFERINGS, TIERS } from "../spec/editions";
@@ -83,6 +84,7 @@ function describeEmulator(emulator: RunningEmulator): string {
   const lines = [
     `Forge emulator listening on ${emulator.url} (API at ${emulator.url}/api/v4)`,
     `Edition: ${editionLabel(emulator.edition())} (--tier, --offering, or PUT /__emulator/settings)`,
+    "Admin endpoints: /__emulator/... with an administrator's token (PRIVATE-TOKEN header), same origin only",
     "",
     "Seeded users:",
   ];
@@ -94,15 +96,33 @@ function describeEmulator(emulator: RunningEmulator): string {
   return lines.join("\n");
 }
 
+/** Whether an address to listen on is reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (bare === "localhost" || bare === "::1") return true;
+  const v4 = bare.startsWith("::ffff:") ? bare.slice("::ffff:".length) : bare;
+  return isIPv4(v4) && v4.startsWith("127.");
+}
+
 /**
  * Boots the emulator from command-line arguments, prints the banner and stops cleanly on
- * SIGINT/SIGTERM. Returns the running emulator (tests close it themselves).
+ * SIGINT/SIGTERM. Returns the running emulator (tests close it themselves). A `--host` other
+ * machines can reach gets a warning (on stderr unless `io.warn` says otherwise): the seeded
+ * tokens are well known, so whoever reaches the port is an administrator of the emulator.
  */
 export async function runCli(
   argv: readonly string[],
-  io: { log(text: string): void; signals?: NodeJS.EventEmitter } = { log: (text) => console.log(text) },
+  io: { log(text: string): void; warn?(text: string): void; signals?: NodeJS.EventEmitter } = { log: (text) => console.log(text) },
 ): Promise<RunningEmulator> {
-  const emulator = await startEmulator(parseCliArgs(argv));
+  const options = parseCliArgs(argv);
+  const emulator = await startEmulator(options);
+  if (options.host !== undefined && !isLoopback(options.host)) {
+    (io.warn ?? ((text: string) => console.error(text)))(
+      `Warning: listening on ${options.host}, an address other machines may reach. Anyone who reaches ${emulator.url} ` +
+        "can use the seeded, well-known tokens (forge-root-token is an administrator) and the admin endpoints " +
+        "under /__emulator. Use it on a trusted network only, or keep the default --host 127.0.0.1.",
+    );
+  }
   io.log(describeEmulator(emulator));
   const signals = io.signals ?? process;
   const stop = () => {

@@ -2,12 +2,13 @@ import type { AddressInfo } from "node:net";
 import type { Edition, Offering, Tier } from "../spec/editions";
 import { FaultInjector } from "./admin/faults";
 import { RequestLog } from "./admin/request-log";
-import { seedInfo, seedState, type SeedInfo } from "./admin/seed";
-import { loadStateFile, saveStateFile } from "./admin/state-file";
+import { ADMIN_PREFIX } from "./admin/admin-routes";
+import { seedInfo, seedState, seedToken, type SeedInfo } from "./admin/seed";
+import { StateFile, StateWriteError } from "./admin/state-file";
 import type { EmulatorContext } from "./context";
 import { createEmulatorServer } from "./http/server";
 import { RateLimiter, type RateLimitSettings } from "./http/rate-limit";
-import { createStore } from "./registry";
+import { createStore, type EmulatorState, type Store } from "./registry";
 
 export type { SeedInfo } from "./admin/seed";
 export { seedToken } from "./admin/seed";
@@ -19,8 +20,11 @@ export interface EmulatorOptions {
   /** Interface to listen on; default 127.0.0.1. */
   host?: string;
   /**
-   * State file. When it exists the state is loaded from it; after every mutating request the
-   * state is written back atomically. Without it the state lives in memory only.
+   * State file. When it exists the state is loaded from it (a file of another shape refuses the
+   * start); after every mutating request the state is written back atomically, readable by its
+   * owner only (0600). A lock file beside it (`<file>.lock`, removed on close) keeps a second
+   * emulator off the file. A write that fails answers 500 and leaves the state as the file has
+   * it. Without it the state lives in memory only.
    */
   statePath?: string;
   /** Licence tier of the instance; default `ultimate`. Given, it overrides a loaded state's. */
@@ -46,6 +50,12 @@ export interface RunningEmulator {
   /** The edition it runs (tier and offering); `PUT /__emulator/settings` changes it. */
   edition(): Edition;
   /**
+   * Calls an admin endpoint: `fetch` of `<url>/__emulator<path>` with the administrator's token
+   * (the admin endpoints refuse callers without it), e.g. `admin("/faults", {method: "DELETE"})`.
+   * A `json` body is sent as JSON.
+   */
+  admin(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /**
    * Stops listening and drops open connections for `ms` (clients get "connection refused", as
    * from a forge restarting), then listens again on the same port; resolves once it does.
    */
@@ -57,7 +67,23 @@ export interface RunningEmulator {
 /** Starts the emulated forge API (and its `/__emulator` admin endpoints). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const { port = 0, host = "127.0.0.1", statePath } = options;
-  const store = createStore(statePath ? (loadStateFile(statePath) ?? seedState()) : seedState());
+  const opened = statePath ? StateFile.open(statePath) : undefined;
+  try {
+    return await listen(options, port, host, opened?.file, opened?.state);
+  } catch (error) {
+    opened?.file.release();
+    throw error;
+  }
+}
+
+async function listen(
+  options: EmulatorOptions,
+  port: number,
+  host: string,
+  stateFile: StateFile | undefined,
+  loaded: EmulatorState | undefined,
+): Promise<RunningEmulator> {
+  const store = createStore(loaded ?? seedState());
   const startSettings = {
     ...(options.tier !== undefined ? { tier: options.tier } : {}),
     ...(options.offering !== undefined ? { offering: options.offering } : {}),
@@ -70,9 +96,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     log: new RequestLog(options.requestLogSize),
     faults: new FaultInjector(),
     rateLimit: new RateLimiter(options.rateLimit),
-    persist: statePath ? () => saveStateFile(statePath, store.state) : () => {},
+    persist: stateFile ? () => persist(stateFile, store) : () => {},
   };
-  context.persist();
+  try {
+    stateFile?.save(store);
+  } catch (error) {
+    throw error instanceof StateWriteError ? new Error(error.reason) : error;
+  }
 
   const server = createEmulatorServer(context, options.tls);
   await new Promise<void>((resolve, reject) => {
@@ -91,6 +121,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url,
     seed: seedInfo(store),
     edition: () => store.editions.current(),
+    admin(path, init = {}) {
+      const { json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      headers.set("PRIVATE-TOKEN", administratorToken(store));
+      if (json !== undefined) headers.set("content-type", "application/json");
+      return fetch(`${url}${ADMIN_PREFIX}${path.startsWith("/") ? path : `/${path}`}`, {
+        ...rest,
+        headers,
+        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      });
+    },
     async refuseConnections(ms) {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -107,8 +148,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => {
+          stateFile?.release();
+          if (error) reject(error);
+          else resolve();
+        });
         server.closeAllConnections();
       }),
   };
+}
+
+/** Writes the state after a change; a failed write is logged and thrown (the change is undone). */
+function persist(stateFile: StateFile, store: Store): void {
+  try {
+    stateFile.save(store);
+  } catch (error) {
+    if (error instanceof StateWriteError) console.error(`emulator: ${error.reason}; the change was not applied`);
+    throw error;
+  }
+}
+
+/** The token the admin endpoints take: the first active administrator's (root's in the seed). */
+function administratorToken(store: Store): string {
+  return store.users.all().find((user) => user.admin && user.state === "active")?.token ?? seedToken("root");
 }

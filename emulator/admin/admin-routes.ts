@@ -1,15 +1,37 @@
+import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import type { EmulatorContext } from "../context";
 import { OFFERINGS, TIERS } from "../../spec/editions";
-import { modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
+import { ApiError, forbidden, modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
 import { VISIBILITIES } from "../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";
 import type { Store } from "../registry";
+import { headerToken } from "../http/auth";
 import type { ApiResponse } from "../http/types";
 import { seedInfo, seedState } from "./seed";
 
-/** Path prefix of the admin endpoints (outside /api/v4, no authentication). */
+/** Path prefix of the admin endpoints (outside /api/v4; an administrator's token, same site only). */
 export const ADMIN_PREFIX = "/__emulator";
+
+const ADMIN_ONLY = "the emulator's admin endpoints take an administrator's token (PRIVATE-TOKEN header)";
+
+/**
+ * Who may call the admin endpoints, checked before the request is parsed: no other site (a request
+ * whose `Origin` is not one of `ownOrigins`, or that a browser marks `Sec-Fetch-Site:
+ * cross-site`, is 403: a web page must not reset or seed a developer's emulator), and an active
+ * administrator's token in a header (401 without a known token, 403 for another user). A token
+ * in the query is not taken: it would ride on a link and stay in logs.
+ */
+export function authorizeAdminRequest(context: EmulatorContext, headers: IncomingHttpHeaders, ownOrigins: readonly string[]): void {
+  const origin = headers.origin;
+  if (headers["sec-fetch-site"] === "cross-site" || (origin !== undefined && !ownOrigins.includes(origin))) {
+    throw forbidden("the emulator's admin endpoints refuse cross-site requests");
+  }
+  const token = headerToken(headers);
+  const user = token === undefined ? undefined : context.store.users.byToken(token);
+  if (!user) throw new ApiError(401, { message: `401 Unauthorized - ${ADMIN_ONLY}` });
+  if (!user.admin) throw forbidden(ADMIN_ONLY);
+}
 
 const settingsParams = z.object({
   job_token_scope_enforced: paramBoolean().optional(),
@@ -80,13 +102,14 @@ export function handleAdminRequest(
     case "GET seed":
       return { status: 200, body: seedInfo(store) };
     case "POST reset":
-      // Back to the seed: state, ids, settings, faults, rate limit and the request log.
+      // Back to the seed: state, ids, settings, faults, rate limit and the request log. The state
+      // first: when it cannot be written it is put back and nothing else is cleared.
       store.replaceState(seedState());
       Object.assign(store.state.settings, context.startSettings);
+      context.persist();
       faults.clear();
       log.clear();
       context.rateLimit.reset();
-      context.persist();
       return { status: 200, body: seedInfo(store) };
     case "GET requests":
       return { status: 200, body: log.list(validate(requestsQuery, query).since ?? 0) };

@@ -40,11 +40,42 @@ export function emptyState<C extends Collections>(collections: C): StateData<C> 
   };
 }
 
-/** Parses a persisted state, filling collections (and settings) added since it was written. */
+/**
+ * Parses a persisted state, filling collections (and settings) added since it was written.
+ * Throws, with the reason, on a text that is not a state of this shape (not JSON, another
+ * format, ids that are not integers, a collection that is not a list of records), rather than
+ * serve a state the models would misread.
+ */
 export function parseState<C extends Collections>(text: string, collections: C): StateData<C> {
-  const data = JSON.parse(text) as Partial<StateData<C>>;
-  if (data.format !== STATE_FORMAT) throw new Error(`not an emulator state file (format ${String(data.format)})`);
-  return { ...emptyState(collections), ...data, settings: { ...defaultSettings(), ...data.settings } };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error("not valid JSON");
+  }
+  if (!isRecord(data)) throw new Error("not an emulator state file (not a JSON object)");
+  if (data["format"] !== STATE_FORMAT) throw new Error(`not an emulator state file (format ${String(data["format"])})`);
+  const sequences = data["sequences"] ?? {};
+  if (!isRecord(sequences) || !Object.values(sequences).every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) {
+    throw new Error("sequences must map each kind to its last id (an integer)");
+  }
+  if (data["settings"] !== undefined && !isRecord(data["settings"])) throw new Error("settings must be an object");
+  for (const key of ["users", "groups", "projects", ...Object.keys(collections)]) {
+    const list = data[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || !list.every(isRecord)) throw new Error(`${key} must be a list of records`);
+  }
+  for (const key of ["users", "groups", "projects"]) {
+    if (!((data[key] ?? []) as Record<string, unknown>[]).every((record) => Number.isSafeInteger(record["id"]))) {
+      throw new Error(`every record of ${key} needs an integer id`);
+    }
+  }
+  const state = data as Partial<StateData<C>>;
+  return { ...emptyState(collections), ...state, settings: { ...defaultSettings(), ...state.settings } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

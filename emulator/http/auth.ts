@@ -8,12 +8,18 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
-function requestToken(headers: IncomingHttpHeaders, params: Record<string, unknown>): string | undefined {
+/** The token of a request's headers: `PRIVATE-TOKEN` or `Authorization: Bearer`. */
+export function headerToken(headers: IncomingHttpHeaders): string | undefined {
   const privateToken = header(headers, "private-token");
   if (privateToken) return privateToken;
   const bearer = /^Bearer\s+(.+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
-  if (bearer) return bearer.trim();
+  return bearer ? bearer.trim() : undefined;
+}
+
+/** The token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
+function requestToken(headers: IncomingHttpHeaders, params: Record<string, unknown>): string | undefined {
+  const fromHeaders = headerToken(headers);
+  if (fromHeaders) return fromHeaders;
   const fromParams = params.private_token;
   return typeof fromParams === "string" && fromParams ? fromParams : undefined;
 }

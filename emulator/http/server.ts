@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import { createServer as createTlsServer } from "node:https";
 import type { TLSSocket } from "node:tls";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ADMIN_PREFIX, handleAdminRequest } from "../admin/admin-routes";
+import { ADMIN_PREFIX, authorizeAdminRequest, handleAdminRequest } from "../admin/admin-routes";
 import type { FaultSpec } from "../admin/faults";
 import type { EmulatorContext } from "../context";
 import { ApiError, ProjectMoved, routeNotFound, unauthorized } from "../core/errors";
@@ -41,12 +41,32 @@ async function handleRequest(
   const method = (request.method ?? "GET").toUpperCase();
   // The scheme matters for the links the emulator writes (next pages, moved projects).
   const scheme = (request.socket as TLSSocket).encrypted ? "https" : "http";
-  const url = new URL(request.url ?? "/", `${scheme}://${request.headers.host ?? "127.0.0.1"}`);
+  let url: URL;
+  try {
+    url = new URL(request.url ?? "/", `${scheme}://${request.headers.host ?? "127.0.0.1"}`);
+  } catch {
+    request.resume();
+    send(response, { status: 400, body: { message: "400 Bad request - the Host header or the request target is invalid" }, headers: { Connection: "close" } });
+    return;
+  }
   const segments = pathSegments(url.pathname);
-  const raw = await readBody(request);
+  let raw: Buffer;
+  try {
+    raw = await readBody(request);
+  } catch (error) {
+    // Too large (413): answer, and close rather than read the rest. Anything else is an upload
+    // the client broke off: nobody is left to answer.
+    if (!(error instanceof ApiError)) {
+      response.destroy();
+      return;
+    }
+    send(response, { ...errorResponse(error), headers: { Connection: "close" } });
+    return;
+  }
 
   if (`/${segments[0] ?? ""}` === ADMIN_PREFIX) {
     send(response, answer(() => {
+      authorizeAdminRequest(context, request.headers, [url.origin, new URL(context.store.baseUrl).origin]);
       const body = parseBody(raw, request.headers["content-type"]);
       return handleAdminRequest(context, method, segments.slice(1).join("/"), parseUrlEncoded(url.search.slice(1)), body);
     }));
@@ -58,7 +78,18 @@ async function handleRequest(
   }
 
   const apiSegments = segments.slice(2);
-  const query = parseUrlEncoded(url.search.slice(1));
+  let query: Record<string, unknown>;
+  try {
+    query = parseUrlEncoded(url.search.slice(1));
+  } catch (error) {
+    // A refused parameter name or size: nothing of the request is read further.
+    const refused = answer(() => {
+      throw error;
+    });
+    send(response, refused);
+    context.log.record({ method, path: url.pathname, query: {}, status: refused.status, user: null });
+    return;
+  }
   // The service throttles before it does any work: a 429 costs it nothing.
   const throttle = context.rateLimit.take(callerKey(request, query));
   if (throttle?.limited) {
@@ -77,7 +108,7 @@ async function handleRequest(
 
   // Filled in by the handler below once the token is resolved; read for the log afterwards.
   const caller: { actor: Actor } = { actor: null };
-  const result = answer(() => {
+  let result = answer(() => {
     const body = parseBody(raw, request.headers["content-type"]);
     const match = router.match(method, apiSegments);
     if (!match) throw routeNotFound();
@@ -97,7 +128,15 @@ async function handleRequest(
       ? paginateKeyset(url, query, items, answer.keyset)
       : paginate(url, query, items);
   }, (moved) => movedAnswer(moved, method, url));
-  if (MUTATING_METHODS.has(method)) context.persist();
+  // A state file that cannot be written undoes the change (persist puts the state back) and
+  // answers the error instead.
+  if (MUTATING_METHODS.has(method)) {
+    const handled = result;
+    result = answer(() => {
+      context.persist();
+      return handled;
+    });
+  }
   const lostAnswer = fault?.after ? await applyFault(fault, request, response) : undefined;
   if (lostAnswer === undefined) send(response, throttle ? { ...result, headers: { ...result.headers, ...throttle.headers } } : result);
   const status = lostAnswer ?? result.status;

@@ -40,7 +40,7 @@ async function adopt(args: string[], env: Record<string, string | undefined> = {
   return { code, stdout, stderr };
 }
 
-const requests = async () => (await (await fetch(`${world.emulator.url}/__emulator/requests`)).json()) as { seq: number; method: string }[];
+const requests = async () => (await (await world.emulator.admin("/requests")).json()) as { seq: number; method: string }[];
 
 describe("forge-adopt", () => {
   let program: string;

@@ -11,10 +11,10 @@ afterAll(async () => world?.close());
 beforeEach(() => world.reset());
 
 const requests = async (since: number) =>
-  (await (await fetch(`${world.emulator.url}/__emulator/requests?since=${since}`)).json()) as { path: string; query: Record<string, string> }[];
+  (await (await world.emulator.admin(`/requests?since=${since}`)).json()) as { path: string; query: Record<string, string> }[];
 
 async function lastSeq(): Promise<number> {
-  const log = (await (await fetch(`${world.emulator.url}/__emulator/requests`)).json()) as { seq: number }[];
+  const log = (await (await world.emulator.admin("/requests")).json()) as { seq: number }[];
   return log.at(-1)?.seq ?? 0;
 }
 
@@ -34,7 +34,7 @@ it("list() with keyset on projects resumes with id_after and stops on the empty 
 });
 
 it("a GET at a moved project's old path reads it at the new one; a write there fails with 405", async () => {
-  const moved = await fetch(`${world.emulator.url}/__emulator/projects/acme%2Fweb`, {
+  const moved = await world.emulator.admin("/projects/acme%2Fweb", {
     method: "PUT",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ path: "website" }),

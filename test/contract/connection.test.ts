@@ -26,7 +26,7 @@ it("reads the stack config given to configure when the environment has nothing",
   configure({ get: (key) => config[key], require: (key) => config[key] as string });
   const created = await implementation("GroupLabel").create(label);
   expect(created.id).toMatch(/^acme:\d+$/);
-  const log = (await (await fetch(`${world.emulator.url}/__emulator/requests`)).json()) as { method: string; user: string }[];
+  const log = (await (await world.emulator.admin("/requests")).json()) as { method: string; user: string }[];
   expect(log.filter((entry) => entry.method === "POST").map((entry) => entry.user)).toEqual(["max"]);
 });
 

@@ -17,7 +17,7 @@ beforeEach(async () => {
 });
 
 async function setEdition(tier: string, offering = "self-managed"): Promise<void> {
-  const res = await fetch(`${world.emulator.url}/__emulator/settings`, {
+  const res = await world.emulator.admin("/settings", {
     method: "PUT",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ tier, offering }),

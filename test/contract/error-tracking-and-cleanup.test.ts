@@ -53,7 +53,7 @@ it("ErrorTrackingClientKey rotates by replacement, the new key made before the o
 });
 
 it("VirtualRegistryCleanupPolicy on Free fails naming the tier it needs", async () => {
-  await fetch(`${world().emulator.url}/__emulator/settings`, {
+  await world().emulator.admin("/settings", {
     method: "PUT",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ tier: "free" }),

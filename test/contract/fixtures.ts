@@ -197,7 +197,7 @@ export const fixtures: ContractFixture[] = [
     invalid: { inputs: (inputs) => ({ ...inputs, enabled: "yes" }), property: "enabled" },
     apiError: {
       inputs: async (inputs, world) => {
-        await fetch(`${world.emulator.url}/__emulator/settings`, {
+        await world.emulator.admin("/settings", {
           method: "PUT",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ job_token_scope_enforced: true }),

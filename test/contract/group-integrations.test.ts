@@ -65,7 +65,7 @@ it("sends the credentials again on every set-up, so an update of one setting goe
   expect(await ops.diff(created.id, created.outs as State, news)).toMatchObject({ changes: true, replaces: [] });
   const updated = await ops.update(created.id, created.outs as State, news);
   expect(updated.outs).toMatchObject({ pushEvents: false, token: "drone-token" });
-  const log = (await (await fetch(`${world.emulator.url}/__emulator/requests`)).json()) as { method: string; status: number }[];
+  const log = (await (await world.emulator.admin("/requests")).json()) as { method: string; status: number }[];
   expect(log.filter((entry) => entry.method === "PUT").map((entry) => entry.status)).toEqual([200, 200]);
 });
 

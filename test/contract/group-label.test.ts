@@ -32,7 +32,7 @@ describe("GroupLabel", () => {
   it("finds the label it made after a lost answer by its exact name, even when the name is another label's id", async () => {
     const other = await world().api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "other", color: "blue" });
     const name = String(other.body.id);
-    await fetch(`${world().emulator.url}/__emulator/faults`, {
+    await world().emulator.admin("/faults", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "^/groups/[^/]+/labels$", status: 504, after: true, times: 1 }),

@@ -11,7 +11,7 @@ import { instanceSettings, useWorld } from "./world";
 const world = useWorld();
 
 async function adminPut(target: string, body: unknown): Promise<void> {
-  const response = await fetch(`${world().emulator.url}/__emulator/${target}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await world().emulator.admin(`/${target}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   expect(response.status).toBe(200);
 }
 
@@ -51,7 +51,7 @@ it("listGroups: every filter of the forge", async () => {
 it("listGroups: keyset pagination follows the cursor to the end", async () => {
   const keyset = await lookups.listGroups({ pagination: "keyset" });
   expect(paths(keyset)).toEqual(["acme", "acme/platform"]);
-  const log = (await (await fetch(`${world().emulator.url}/__emulator/requests`)).json()) as { path: string; query: Record<string, string> }[];
+  const log = (await (await world().emulator.admin("/requests")).json()) as { path: string; query: Record<string, string> }[];
   expect(log.at(-1)!.query).toMatchObject({ pagination: "keyset", order_by: "name", sort: "asc" });
   await expect(lookups.listGroups({ pagination: "keyset", orderBy: "id" })).rejects.toThrow(/405/);
 });

@@ -18,7 +18,7 @@ const world = useWorld();
 
 interface LoggedRequest { method: string; path: string }
 async function requests(): Promise<LoggedRequest[]> {
-  return (await (await fetch(`${world().emulator.url}/__emulator/requests`)).json()) as LoggedRequest[];
+  return (await (await world().emulator.admin("/requests")).json()) as LoggedRequest[];
 }
 
 it("a snippet whose files are renamed, edited, added and removed in one update ends with exactly the new set", async () => {
@@ -44,7 +44,7 @@ it("a snippet whose files are renamed, edited, added and removed in one update e
   };
   const diff = await ops.diff(created.id, created.outs as State, after);
   expect(diff).toMatchObject({ changes: true, replaces: [] });
-  await fetch(`${world().emulator.url}/__emulator/requests`, { method: "DELETE" });
+  await world().emulator.admin("/requests", { method: "DELETE" });
   const updated = await ops.update(created.id, created.outs as State, after);
 
   // One PUT, with one action per changed file: a move for the renamed one.
@@ -134,7 +134,7 @@ it("a promotion queued for approval is a warning and shows pending; later runs s
   expect((await lookups.listProjectMembers({ project: "acme/web" })).map((member) => member["id"])).not.toContain(nomad);
 
   // An administrator approves: the member is active at the level asked for, still no change.
-  await fetch(`${world().emulator.url}/__emulator/member_approvals/${world().projectId("acme/web")}/${nomad}/approve`, { method: "POST" });
+  await world().emulator.admin(`/member_approvals/${world().projectId("acme/web")}/${nomad}/approve`, { method: "POST" });
   const approved = await ops.read(created.id, refreshed.props as State);
   expect(approved.props).toMatchObject({ membershipState: "active", grantedAccessLevel: 30, accessLevel: 30 });
   expect(approved.props).not.toHaveProperty("queuedNotice");
@@ -152,7 +152,7 @@ it("a rejected promotion shows as drift, and the next update asks again", async 
   const promote = { project: "acme/web", user: nomad, accessLevel: 40 };
   const queued = await ops.update(guest.id, guest.outs as State, promote);
   expect(queued.outs).toMatchObject({ membershipState: "awaiting", grantedAccessLevel: 10, accessLevel: 40 });
-  await fetch(`${world().emulator.url}/__emulator/member_approvals/${project}/${nomad}/reject`, { method: "POST" });
+  await world().emulator.admin(`/member_approvals/${project}/${nomad}/reject`, { method: "POST" });
   const rejected = await ops.read(guest.id, queued.outs as State);
   expect(rejected.props).toMatchObject({ membershipState: "active", accessLevel: 10 });
   expect(await ops.diff(guest.id, rejected.props as State, promote)).toMatchObject({ changes: true });

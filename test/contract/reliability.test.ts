@@ -9,7 +9,7 @@ import { useWorld } from "./world";
 const world = useWorld();
 
 async function fault(spec: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${world().emulator.url}/__emulator/faults`, {
+  const response = await world().emulator.admin("/faults", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(spec),
@@ -18,7 +18,7 @@ async function fault(spec: Record<string, unknown>): Promise<void> {
 }
 
 async function requests(method: string, pathPart: string): Promise<{ status: number }[]> {
-  const log = (await (await fetch(`${world().emulator.url}/__emulator/requests`)).json()) as { method: string; path: string; status: number }[];
+  const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
   return log.filter((entry) => entry.method === method && entry.path.includes(pathPart));
 }
 

@@ -54,10 +54,10 @@ export function worldOf(emulator: RunningEmulator): World {
       process.env["FORGE_TOKEN"] = user(username).token;
     },
     async reset() {
-      await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" });
+      await emulator.admin("/reset", { method: "POST" });
     },
     async requestCount() {
-      const log = (await (await fetch(`${emulator.url}/__emulator/requests`)).json()) as unknown[];
+      const log = (await (await emulator.admin("/requests")).json()) as unknown[];
       return log.length;
     },
     close: () => emulator.close(),
@@ -89,6 +89,6 @@ export function useWorld(): () => World {
 
 /** Changes the emulated instance's settings (`PUT /__emulator/settings`). */
 export async function instanceSettings(world: World, settings: Record<string, boolean | number | string>): Promise<void> {
-  const response = await fetch(`${world.emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
+  const response = await world.emulator.admin("/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
   if (!response.ok) throw new Error(`settings: ${response.status}`);
 }

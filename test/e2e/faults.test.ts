@@ -39,12 +39,12 @@ afterAll(async () => {
 it("converges in one up with 20% of requests failing: no duplicate, no orphan, then a no-op", async () => {
   const since = (await world.requests()).at(-1)?.seq ?? 0;
   for (const fault of faultMix(0.2, 42)) {
-    const response = await fetch(`${world.emulator.url}/__emulator/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+    const response = await world.emulator.admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
     expect(response.status).toBe(201);
   }
   const up = await stack.up();
   const failed = (await world.requests(since)).filter((entry) => entry.status === 0 || entry.status === 429 || entry.status >= 500);
-  await fetch(`${world.emulator.url}/__emulator/faults`, { method: "DELETE" });
+  await world.emulator.admin("/faults", { method: "DELETE" });
 
   expect(namesWith(up, "create")).toEqual(listed().map((resource) => resource.name).sort());
   // The faults did fire (else this shows nothing): with 24 creates, a few at least.

@@ -300,7 +300,7 @@ export async function startE2eWorld(): Promise<E2eWorld> {
       return new TestStack(stack, workDir, { ...envVars, PULUMI_HOME: pulumiHome });
     },
     async requests(since = 0) {
-      const response = await fetch(`${emulator.url}/__emulator/requests?since=${since}`);
+      const response = await emulator.admin(`/requests?since=${since}`);
       return (await response.json()) as { seq: number; method: string; path: string; status: number }[];
     },
     async close() {

@@ -44,7 +44,7 @@ describe("the instance's edition", () => {
     const free = await startEmulator({ tier: "free", offering: "dedicated" });
     try {
       expect(free.edition()).toEqual({ tier: "free", offering: "dedicated" });
-      await fetch(`${free.url}/__emulator/reset`, { method: "POST" });
+      await free.admin("/reset", { method: "POST" });
       expect(free.edition()).toEqual({ tier: "free", offering: "dedicated" });
     } finally {
       await free.close();

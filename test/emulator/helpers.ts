@@ -79,14 +79,8 @@ export function useEmulator(): {
     if (!running) throw new Error("emulator not started");
     return running;
   };
-  const admin = async (method: string, path: string, json?: unknown) => {
-    const init: RequestInit = { method };
-    if (json !== undefined) {
-      init.body = JSON.stringify(json);
-      init.headers = { "Content-Type": "application/json" };
-    }
-    return decode(await fetch(`${emulator().url}/__emulator${path}`, init));
-  };
+  // Admin endpoints take the administrator's token: RunningEmulator.admin sends it.
+  const admin = async (method: string, path: string, json?: unknown) => decode(await emulator().admin(path, { method, json }));
   beforeEach(async () => {
     await admin("POST", "/reset");
   });

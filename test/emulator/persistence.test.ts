@@ -38,7 +38,7 @@ describe("state file", () => {
     const emulator = await startEmulator({ statePath: path });
     expect(JSON.parse(readFileSync(path, "utf8")).users).toHaveLength(7);
     await call(emulator.url, "POST", "/groups/acme/labels", { as: "max", json: { name: "gone", color: "red" } });
-    await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" });
+    await emulator.admin("/reset", { method: "POST" });
     expect(JSON.parse(readFileSync(path, "utf8")).labels).toEqual([]);
     await emulator.close();
   });
@@ -78,7 +78,7 @@ describe("state file", () => {
     expect((await call(emulator.url, "GET", "/projects/acme%2Fweb/cluster_agents", { as: "max" })).body).toEqual([]);
     const agent = await call(emulator.url, "POST", "/projects/acme%2Fweb/cluster_agents", { as: "max", json: { name: "a" } });
     expect(agent.status).toBe(201);
-    const settings = await fetch(`${emulator.url}/__emulator/settings`);
+    const settings = await emulator.admin("/settings");
     expect(await settings.json()).toEqual({
       job_token_scope_enforced: false,
       member_promotion_management: false,

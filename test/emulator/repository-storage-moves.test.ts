@@ -119,10 +119,10 @@ describe("repository storage moves: the move time at start", () => {
     expect(() => parseCliArgs(["--storage-move-ms", "soon"])).toThrow(/invalid --storage-move-ms soon: a number of milliseconds\nusage:/);
     const emulator = await startEmulator({ port: 0, storageMoveMs: 250 });
     try {
-      const settings = () => call(emulator.url, "GET", `${emulator.url}/__emulator/settings`);
+      const settings = () => call(emulator.url, "GET", `${emulator.url}/__emulator/settings`, { as: "root" });
       expect((await settings()).body).toMatchObject({ storage_move_ms: 250 });
-      await fetch(`${emulator.url}/__emulator/settings`, { method: "PUT", headers: { "content-type": "application/json" }, body: '{"storage_move_ms":5}' });
-      await fetch(`${emulator.url}/__emulator/reset`, { method: "POST" });
+      await emulator.admin("/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: '{"storage_move_ms":5}' });
+      await emulator.admin("/reset", { method: "POST" });
       expect((await settings()).body).toMatchObject({ storage_move_ms: 250 });
     } finally {
       await emulator.close();

@@ -63,7 +63,7 @@ async function program(name: string): Promise<string> {
 }
 
 async function apiRequests(): Promise<unknown[]> {
-  const response = await fetch(`${emulator.url}/__emulator/requests`);
+  const response = await emulator.admin("/requests");
   return (await response.json()) as unknown[];
 }
 

@@ -114,7 +114,7 @@ describe("against the emulator's rate limit (HTTP)", () => {
       await client.request("GET", "/user"); // learns the budget
       const results = await Promise.all(Array.from({ length: 60 }, () => client.request("GET", "/user")));
       expect(results.every((result) => result.status === 200)).toBe(true);
-      const log = (await (await fetch(`${emulator.url}/__emulator/requests`)).json()) as { status: number }[];
+      const log = (await (await emulator.admin("/requests")).json()) as { status: number }[];
       const throttled = log.filter((entry) => entry.status === 429).length;
       // The first window can be shared with requests counted before the client knew the budget.
       expect(throttled).toBeLessThanOrEqual(3);
