@@ -1,4 +1,4 @@
-import { checkParams, MAX_PARAM_DEPTH, refuseForbiddenKey, tooDeep } from "./param-limits";
+import { checkParams, checkUrlEncodedUtf8, MAX_PARAM_DEPTH, refuseForbiddenKey, tooDeep } from "./param-limits";
 
 /*
  * Rack-style bracket notation for query strings and form bodies:
@@ -40,6 +40,7 @@ export function buildParams(pairs: Iterable<[string, ParamValue]>): ParamObject 
 
 /** Parses a query string or form-urlencoded body (`+` is a space, as in HTML forms). */
 export function parseUrlEncoded(text: string): ParamObject {
+  checkUrlEncodedUtf8(text);
   return buildParams(new URLSearchParams(text).entries());
 }
 

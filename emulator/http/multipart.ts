@@ -1,3 +1,5 @@
+import { utf8Text } from "./param-limits";
+
 /** An uploaded file of a multipart body. */
 interface UploadedFile {
   filename: string;
@@ -30,7 +32,7 @@ export function parseMultipart(body: Buffer, contentType: string): [string, stri
       const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
       const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1] ?? "application/octet-stream";
       if (name !== undefined) {
-        pairs.push([name, filename === undefined ? data.toString("utf8") : { filename, contentType: type, data }]);
+        pairs.push([name, filename === undefined ? utf8Text(data, name) : { filename, contentType: type, data }]);
       }
     }
     start = end;

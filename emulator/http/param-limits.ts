@@ -45,6 +45,8 @@ export function bodyTooLarge(): ApiError {
  */
 export function checkParams(value: unknown, path: (string | number)[] = [], depth = 0): void {
   if (typeof value === "string") {
+    // The service refuses a NUL in any parameter (a name, a description) with 400.
+    if (value.includes("\u0000")) throw parameterError(`${paramName(path) || "body"} contains a NUL character`);
     // A UTF-16 unit is at most 3 bytes of UTF-8: count the bytes only when the length may exceed the limit.
     if (value.length * 3 > MAX_STRING_BYTES && Buffer.byteLength(value) > MAX_STRING_BYTES) {
       throw parameterError(`${paramName(path) || "body"} is too long (at most ${MAX_STRING_BYTES} bytes)`);
@@ -67,5 +69,35 @@ export function checkParams(value: unknown, path: (string | number)[] = [], dept
     path.push(key);
     checkParams((value as Record<string, unknown>)[key], path, depth + 1);
     path.pop();
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Text of a body or a multipart field: 400 when its bytes are not valid UTF-8, as the service answers. */
+export function utf8Text(bytes: Uint8Array, name = "body"): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw parameterError(`${name} is not valid UTF-8`);
+  }
+}
+
+/** 400 when a percent-encoded query or form is not valid UTF-8 once decoded (URLSearchParams would
+ *  put U+FFFD in silently). */
+export function checkUrlEncodedUtf8(text: string): void {
+  for (const piece of text.split("&")) {
+    try {
+      decodeURIComponent(piece.replace(/\+/g, " "));
+    } catch {
+      const name = piece.split("=")[0] ?? "";
+      let shown = name;
+      try {
+        shown = decodeURIComponent(name);
+      } catch {
+        shown = "a parameter name";
+      }
+      throw parameterError(`${shown} is not valid UTF-8`);
+    }
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { badRequest } from "../core/errors";
 import { buildParams, parseUrlEncoded } from "./bracket-params";
 import { parseMultipart } from "./multipart";
-import { bodyTooLarge, checkParams, MAX_BODY_BYTES } from "./param-limits";
+import { bodyTooLarge, checkParams, MAX_BODY_BYTES, utf8Text } from "./param-limits";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -50,7 +50,7 @@ export function readBody(request: IncomingMessage): Promise<Buffer> {
 export function parseBody(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "multipart/form-data") return buildParams(parseMultipart(raw, contentType ?? ""));
-  const text = raw.toString("utf8");
+  const text = utf8Text(raw);
   if (text.trim() === "") return {};
   const looksJson = type === "application/json" || type.endsWith("+json") || (type === "" && /^\s*[{[]/.test(text));
   if (looksJson) {

@@ -110,16 +110,18 @@ async function handleRequest(
   const caller: { actor: Actor } = { actor: null };
   let result = answer(() => {
     const body = parseBody(raw, request.headers["content-type"]);
-    const match = router.match(method, apiSegments);
+    // HEAD is GET without the body (Node leaves the body out of a HEAD answer).
+    const match = router.match(method === "HEAD" ? "GET" : method, apiSegments);
     if (!match) throw routeNotFound();
     const route = match.handler;
     const { editions } = context.store;
-    if (route.availability) editions.requireOffering(route.availability);
     const input = { ...query, ...body };
+    // The service authenticates first: a bad token is 401 even on a route the edition lacks.
     const actor = resolveActor(context.store.users, request.headers, input);
     caller.actor = actor;
     // Document 1, Authentication rule 2: only the reads it lists work without a token.
     if (!actor && !route.anonymous) throw unauthorized();
+    if (route.availability) editions.requireOffering(route.availability);
     if (route.availability) editions.requireTier(route.availability, actor);
     const answer = route.handler({ params: match.params, input, actor }, context.store);
     if (!answer.paged) return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
