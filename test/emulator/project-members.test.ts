@@ -20,7 +20,7 @@ describe("project members", () => {
   });
 
   it("adds several users at once, comma-separated", async () => {
-    const added = await api("POST", WEB, { as: "root", json: { user_id: `${NOMAD},${DEV}`, access_level: 20 } });
+    const added = await api("POST", WEB, { as: "root", json: { user_id: `${NOMAD},${DEV}`, access_level: 30 } });
     expect(added).toMatchObject({ status: 201, body: { status: "success" } });
     expect((await api("GET", WEB, { as: "root" })).body.map((member: { id: number }) => member.id)).toEqual([NOMAD, DEV]);
   });

@@ -43,3 +43,14 @@ it("names with a NUL character or invalid UTF-8 are refused with 400, in JSON, f
   // Valid UTF-8 beyond ASCII is fine.
   expect((await api("POST", "/groups/acme/labels", { as: "root", json: { name: "bug 🐛 ü", color: "red" } })).status).toBe(201);
 });
+
+it("a direct project role below the role a user inherits from the project's groups is refused, naming the inherited level", async () => {
+  // dev is a Developer of acme: a Reporter role in acme/web is below it.
+  const dev = (await api("GET", "/users?username=dev", { as: "root" })).body[0].id;
+  const lower = await api("POST", "/projects/acme%2Fweb/members", { as: "root", json: { user_id: dev, access_level: 20 } });
+  expect(lower.status).toBe(400);
+  expect(lower.body).toEqual({ message: { access_level: ["should be greater than or equal to Developer inherited membership from group acme"] } });
+  expect((await api("POST", "/projects/acme%2Fweb/members", { as: "root", json: { user_id: dev, access_level: 40 } })).status).toBe(201);
+  const down = await api("PUT", `/projects/acme%2Fweb/members/${dev}`, { as: "root", json: { access_level: 20 } });
+  expect(down.status).toBe(400);
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS } from "../../../spec";
+import { AccessLevel, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS, roleName } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { conflict, forbidden, modelValidationError, parameterError, recordNotFound, thingNotFound } from "../../core/errors";
@@ -126,6 +126,7 @@ export class ProjectMembers {
     const users = this.usersOf(params.user_id, params.username);
     for (const user of users) {
       if (project.members.some((member) => member.user_id === user.id)) throw conflict("Member already exists");
+      this.checkNotBelowInherited(project, user.id, level);
     }
     const queued: Record<string, string> = {};
     let last: Membership | undefined;
@@ -158,6 +159,7 @@ export class ProjectMembers {
     const member = this.requireDirect(project, userId);
     const params = validate(updateParams, input);
     this.checkGrant(actor, project, params.access_level, params.member_role_id);
+    this.checkNotBelowInherited(project, member.user.id, params.access_level);
     // Only an Owner changes an Owner's membership.
     if (member.membership.access_level === AccessLevel.Owner && this.core.permissions.projectLevel(actor, project) < AccessLevel.Owner) throw forbidden();
     const expires = params.expires_at === undefined ? (member.membership.expires_at ?? null) : this.expiry(params.expires_at);
@@ -275,6 +277,19 @@ export class ProjectMembers {
    * by the share's level). Rule 2: members of an invited group are shown when that group is
    * public, or the caller is a member of it or of the project (administrators see all).
    */
+  /** A direct role below the one a user inherits from the project's groups is refused (400),
+   *  naming the inherited level and the group, as the service does. */
+  private checkNotBelowInherited(project: ProjectRecord, userId: number, level: number): void {
+    let inherited: { level: number; group: string } | undefined;
+    for (const group of this.core.groups.selfAndAncestors(this.core.projects.namespaceOf(project))) {
+      const membership = group.members.find((member) => member.user_id === userId);
+      if (membership && (!inherited || membership.access_level > inherited.level)) inherited = { level: membership.access_level, group: this.core.groups.fullPath(group) };
+    }
+    if (inherited && level < inherited.level) {
+      throw modelValidationError("access_level", `should be greater than or equal to ${roleName(inherited.level)} inherited membership from group ${inherited.group}`);
+    }
+  }
+
   private effective(actor: Actor, project: ProjectRecord): MemberRow[] {
     const best = new Map<number, Membership>();
     const offer = (membership: Membership) => {
