@@ -6,7 +6,7 @@ import { OFFERINGS, TIERS } from "../spec/editions";
 import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
-const USAGE =
+export const USAGE =
   `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--rate-limit <requests>/<seconds>] [--request-log-size <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
