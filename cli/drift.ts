@@ -5,6 +5,9 @@
  */
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulumi/pulumi/automation";
+import { APPLIED_KEY, secretKeys } from "../provider/engine/declaration";
+import type { ResourceOperations } from "../provider/engine/operations";
+import { configure, implementation } from "../provider/engine/runtime";
 
 /** One field whose value on the forge differs from the stack's. */
 export interface DriftedField {
@@ -25,8 +28,11 @@ export interface DriftedResource {
   urn: string;
   /** `changed`: fields differ; `deleted`: the object is gone from the forge. */
   drift: "changed" | "deleted";
-  /** The differing fields (empty for a deletion). */
+  /** The fields the program manages (those it set) that differ: the drift (empty for a deletion). */
   fields: DriftedField[];
+  /** Fields the program does not set that changed too (server-side ones such as `updatedAt`,
+   *  or what follows from a drifted field): named only, not drift on their own. */
+  alsoChanged?: string[];
 }
 
 /** What {@link detectDrift} found. */
@@ -64,42 +70,170 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${workDir}: pass --stack <name> or set PULUMI_STACK`);
   const stack = await LocalWorkspace.selectStack({ stackName, workDir }, { ...(options.envVars ? { envVars: options.envVars } : {}) });
+  // The state with its secrets in plain (the Automation API exports with --show-secrets), kept in
+  // this process: which fields are secret, and their values for the comparison below.
+  const resources = stateResources((await stack.exportStack()).deployment);
   const drifted: DriftedResource[] = [];
+  const gone = new Set<string>();
   await stack.previewRefresh({
     color: "never",
     onEvent: (event: EngineEvent) => {
       // The outputs event carries what the read found (the pre-event, the state only).
       const metadata = event.resOutputsEvent?.metadata;
-      const found = metadata ? driftOf(metadata) : undefined;
+      const found = metadata ? driftOf(metadata, resources.get(metadata.urn)?.secrets) : undefined;
+      if (found?.drift === "deleted") gone.add(found.urn);
       if (found) drifted.push(found);
     },
   });
+  // The engine's events mask every secret, before and after alike: a secret the program set and
+  // someone changed by hand is found by reading the object here, with the provider's own read
+  // and comparison, and reported with its value hidden.
+  const checked = [...resources.values()].filter((resource) => !gone.has(resource.urn) && resource.managedSecrets.length > 0);
+  if (checked.length > 0) {
+    const config = await stack.getAllConfig();
+    await configure({ get: (key: string) => config[key]?.value } as never);
+    for (const resource of checked) {
+      const changed = await changedSecrets(resource);
+      if (changed.length === 0) continue;
+      const fields = changed.map((field) => ({ field, program: MASK, forge: MASK }));
+      const entry = drifted.find((candidate) => candidate.urn === resource.urn);
+      if (entry) entry.fields.push(...fields.filter((field) => !entry.fields.some((known) => known.field === field.field)));
+      else drifted.push({ name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2), type: resource.type, urn: resource.urn, drift: "changed", fields });
+    }
+  }
   return { stack: stackName, drifted };
 }
 
-/** The drift one refresh step shows, or undefined when the resource matches. */
-export function driftOf(metadata: StepEventMetadata): DriftedResource | undefined {
+/** A forge resource of the exported state, secrets in plain. */
+interface StateResource {
+  urn: string;
+  type: string;
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  /** Top-level fields that are (or hold) secrets. */
+  secrets: Set<string>;
+  /** Secret fields the program set: what the refresh events cannot compare. */
+  managedSecrets: string[];
+}
+
+function stateResources(deployment: unknown): Map<string, StateResource> {
+  const result = new Map<string, StateResource>();
+  const listed = (deployment as { resources?: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] })?.resources ?? [];
+  for (const resource of listed) {
+    const secrets = new Set<string>();
+    for (const bag of [resource.inputs ?? {}, resource.outputs ?? {}]) for (const [field, value] of Object.entries(bag)) if (holdsSecret(value)) secrets.add(field);
+    const outputs = plain(resource.outputs ?? {}) as Record<string, unknown>;
+    const applied = Array.isArray(outputs[APPLIED_KEY]) ? (outputs[APPLIED_KEY] as string[]) : [];
+    const operations = forgeOperations(resource.type);
+    if (operations) for (const field of secretKeys(operations.declaration)) secrets.add(field);
+    result.set(resource.urn, {
+      urn: resource.urn,
+      type: resource.type,
+      id: resource.id ?? "",
+      inputs: plain(resource.inputs ?? {}) as Record<string, unknown>,
+      outputs,
+      secrets,
+      managedSecrets: operations && resource.id ? applied.filter((field) => secrets.has(field)) : [],
+    });
+  }
+  return result;
+}
+
+/** The managed secret fields of a resource whose value on the forge differs from the program's. */
+async function changedSecrets(resource: StateResource): Promise<string[]> {
+  const operations = forgeOperations(resource.type);
+  if (!operations) return [];
+  const read = await operations.read(resource.id, resource.outputs);
+  if (!read.id) return [];
+  const set = Object.fromEntries(resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]));
+  return operations.changedInputs(read.props as Record<string, unknown>, set);
+}
+
+/** A value of an exported state with its secrets `{sig, plaintext}` decoded. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value !== "object" || value === null) return value;
+  if (SECRET_SIG in value) {
+    const text = (value as { plaintext?: unknown }).plaintext;
+    if (typeof text !== "string") return value;
+    try {
+      return plain(JSON.parse(text));
+    } catch {
+      return text;
+    }
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plain(inner)]));
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** True for a secret as the state stores it, or anything holding one. */
+function holdsSecret(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (SECRET_SIG in value) return true;
+  return Object.values(value).some(holdsSecret);
+}
+
+/**
+ * The drift one refresh step shows, or undefined when the resource matches. Drift is what the
+ * engine calls drift: a field the program set (the state's `appliedInputs`) whose value on the
+ * forge differs by the resource's own comparison (the same one `pulumi preview` uses). A field the
+ * program never set is not drift; server-side fields that changed with it are named apart.
+ * Values are compared as they are, and secrets (`secrets`, the resource's secret outputs, and
+ * anything marked secret in the event) are masked when shown.
+ */
+export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string> = new Set()): DriftedResource | undefined {
   if (metadata.type === "pulumi:pulumi:Stack" || metadata.type.startsWith("pulumi:providers:")) return undefined;
   const base = { name: metadata.urn.slice(metadata.urn.lastIndexOf("::") + 2), type: metadata.type, urn: metadata.urn };
   if (metadata.op === "delete" || (metadata.old && metadata.new?.id === "") || (metadata.old && !metadata.new)) {
     return { ...base, drift: "deleted", fields: [] };
   }
-  const before = metadata.old?.outputs ?? {};
-  const after = metadata.new?.outputs ?? {};
-  const programInputs = metadata.old?.inputs ?? {};
-  const fields: DriftedField[] = [];
-  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    // Secrets compare as the engine shows them (masked): a secret's change cannot be seen.
-    if (field.startsWith("__") || isDeepStrictEqual(masked(before[field]), masked(after[field]))) continue;
-    fields.push({ field, program: masked(field in programInputs ? programInputs[field] : before[field]), forge: masked(after[field]) });
+  const before = unwrapped(metadata.old?.outputs ?? {}) as Record<string, unknown>;
+  const after = unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>;
+  const programInputs = unwrapped(metadata.old?.inputs ?? {}) as Record<string, unknown>;
+  const operations = forgeOperations(metadata.type);
+  const secret = new Set([...secrets, ...(operations ? secretKeys(operations.declaration) : []), ...markedSecret(metadata)]);
+  const show = (field: string, value: unknown) => (value !== undefined && secret.has(field) ? MASK : masked(value));
+  const applied = Array.isArray(before[APPLIED_KEY]) ? (before[APPLIED_KEY] as string[]) : Object.keys(programInputs).filter((field) => !field.startsWith("__"));
+  const set = Object.fromEntries(applied.filter((field) => field in programInputs || field in before).map((field) => [field, field in programInputs ? programInputs[field] : before[field]]));
+  const managed = operations ? operations.changedInputs(after, set) : Object.keys(set).filter((field) => !isDeepStrictEqual(set[field], after[field]));
+  const fields = managed.map((field) => ({ field, program: show(field, set[field]), forge: show(field, after[field]) }));
+  const alsoChanged = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (field) => !field.startsWith("__") && field !== APPLIED_KEY && !(field in set) && !isDeepStrictEqual(before[field], after[field]),
+  );
+  if (fields.length === 0) return undefined;
+  return { ...base, drift: "changed", fields, ...(alsoChanged.length > 0 ? { alsoChanged } : {}) };
+}
+
+/** The engine's provider of a forge type, for its comparison rules; undefined for other types. */
+function forgeOperations(type: string): ResourceOperations | undefined {
+  const prefix = "pulumi-nodejs:dynamic/forge:";
+  if (!type.startsWith(prefix)) return undefined;
+  try {
+    return implementation(type.slice(prefix.length));
+  } catch {
+    return undefined;
   }
-  return fields.length > 0 ? { ...base, drift: "changed", fields } : undefined;
+}
+
+/** Fields an event still shows as secret (a run without showSecrets). */
+function markedSecret(metadata: StepEventMetadata): string[] {
+  const bags = [metadata.old?.inputs, metadata.old?.outputs, metadata.new?.outputs].filter((bag): bag is Record<string, unknown> => bag !== undefined);
+  return bags.flatMap((bag) => Object.keys(bag).filter((field) => holdsSecret(bag[field]) || bag[field] === MASK));
+}
+
+/** A value with the engine's secret wrappers `{sig, value}` replaced by what they hold, when they hold it. */
+function unwrapped(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapped);
+  if (typeof value !== "object" || value === null) return value;
+  if (SECRET_SIG in value) return "value" in value ? unwrapped((value as { value: unknown }).value) : value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, unwrapped(inner)]));
 }
 
 /** Secret values as the engine shows them, whatever shape they arrive in. */
 function masked(value: unknown): unknown {
-  if (typeof value === "object" && value !== null && "4dabf18193072939515e22adb298388d" in value) return MASK;
-  return value;
+  return holdsSecret(value) ? MASK : value;
 }
 
 /** The report as text (a terminal or job log), markdown (a merge request comment, a job summary) or JSON. */
@@ -115,6 +249,7 @@ export function formatDrift(report: DriftReport, format: DriftFormat): string {
         lines.push("| Field | Program | Forge |", "|---|---|---|");
         for (const field of resource.fields) lines.push(`| \`${field.field}\` | ${cell(field.program)} | ${cell(field.forge)} |`);
         lines.push("");
+        if (resource.alsoChanged) lines.push(`Also changed with it, not set by the program: ${resource.alsoChanged.map((field) => `\`${field}\``).join(", ")}.`, "");
       }
     }
     lines.push("Run `pulumi up` to put the program's values back, or change the program to keep the forge's.");
@@ -125,6 +260,7 @@ export function formatDrift(report: DriftReport, format: DriftFormat): string {
   for (const resource of report.drifted) {
     lines.push(`  ${resource.name} (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`);
     for (const field of resource.fields) lines.push(`    ${field.field}: program ${show(field.program)}, forge ${show(field.forge)}`);
+    if (resource.alsoChanged) lines.push(`    (also changed with it, not set by the program: ${resource.alsoChanged.join(", ")})`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -13,6 +13,7 @@ import { PASSPHRASE, pulumiInstalled, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, startE
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
 const OP_TIMEOUT = 120_000;
+const CA_CERT = "-----BEGIN CERTIFICATE-----\nMIIBdrift\n-----END CERTIFICATE-----";
 
 interface Run {
   code: number;
@@ -57,6 +58,15 @@ describe.skipIf(!pulumiInstalled())("forge-drift", () => {
         name: "token",
         inputs: { project: "acme/web", agentId: { $ref: "agent.agentId" }, name: "drift-token", description: "Drift test" },
       },
+      // Drift is what the program manages: a label with no description set, a cluster whose
+      // `enabled` the program leaves alone (its API URL and CA certificate are secret), a member.
+      { type: "GroupLabel", name: "quiet", inputs: { group: "acme", name: "drift::quiet", color: "#00FFFF" } },
+      {
+        type: "InstanceCluster",
+        name: "cluster",
+        inputs: { name: "drift-cluster", platformVendorAttributes: { apiUrl: "https://k8s.drift.example", token: "cluster-secret-token", caCert: CA_CERT } },
+      },
+      { type: "ProjectMember", name: "member", inputs: { project: "acme/web", user: "nomad", accessLevel: 30 } },
     ]);
     await stack.up();
     const resources = await stack.resources();
@@ -107,6 +117,34 @@ describe.skipIf(!pulumiInstalled())("forge-drift", () => {
     expect(markdown.stdout).toContain('| `description` | `"declared"` | `"changed by hand"` |');
   }, OP_TIMEOUT * 3);
 
+  it("reports what the program manages: a secret changed by hand (masked), an input, not a field the program never set", async () => {
+    const resources = await stack.resources();
+    const quiet = resources.find((r) => r.name === "quiet")!;
+    const cluster = resources.find((r) => r.name === "cluster")!;
+    const member = resources.find((r) => r.name === "member")!;
+    const newCa = "-----BEGIN CERTIFICATE-----\nMIIBbyhand\n-----END CERTIFICATE-----";
+    await world.api.request("PUT", "/groups/:group/labels/:id", { group: "acme", id: quiet.outputs["labelId"], description: "set by hand" });
+    await world.api.request("PUT", "/admin/clusters/:id", { id: cluster.outputs["clusterId"], enabled: false, platform_vendor_attributes: { ca_cert: newCa } });
+    await world.api.request("PUT", "/projects/:project/members/:user", { project: "acme/web", user: member.outputs["userId"], access_level: 40 });
+
+    const run = await drift(["--format", "json"]);
+    expect(run.code).toBe(2);
+    const report = JSON.parse(run.stdout) as DriftReport;
+    const byName = Object.fromEntries(report.drifted.map((resource) => [resource.name, resource]));
+    // Set by hand on a field the program never set: not drift (the engine agrees: no change).
+    expect(byName["quiet"]).toBeUndefined();
+    // The CA certificate changed: reported, its value hidden; `enabled` (not in the program) is not drift.
+    expect(byName["cluster"]!.fields).toEqual([{ field: "platformVendorAttributes", program: "[secret]", forge: "[secret]" }]);
+    expect(run.stdout).not.toContain("MIIB");
+    expect(run.stdout).not.toContain("cluster-secret-token");
+    // The member's role is drift; the level granted with it is named apart, once.
+    expect(byName["member"]!.fields).toEqual([{ field: "accessLevel", program: 30, forge: 40 }]);
+    expect(byName["member"]!.alsoChanged).toContain("grantedAccessLevel");
+    const text = await drift([]);
+    expect(text.stdout).toContain("platformVendorAttributes: program \"[secret]\", forge \"[secret]\"");
+    expect(text.stdout).not.toMatch(/enabled: program/);
+  }, OP_TIMEOUT * 3);
+
   it("exits 1 with the refresh's error when the forge is unreachable", async () => {
     // Refused connections are retried for the retry budget (a forge restarting): a short one here.
     const run = await drift([], "http://127.0.0.1:9", { FORGE_RETRY_BUDGET_MS: "2000" });
@@ -126,16 +164,32 @@ describe.skipIf(!pulumiInstalled())("forge-drift", () => {
 describe("drift reports", () => {
   const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "abc" };
 
-  it("mask secret values and ignore the engine's own fields", () => {
+  it("mask secret values, ignore the engine's own fields, and name server-side changes apart from drift", () => {
     const found = driftOf({
       op: "refresh",
       urn: "urn:pulumi:s::p::pulumi-nodejs:dynamic/forge:ClusterAgentToken::t",
       type: "pulumi-nodejs:dynamic/forge:ClusterAgentToken",
       provider: "",
-      old: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: { token: secret }, outputs: { token: secret, __provider: "a", status: "active" } },
-      new: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: {}, outputs: { token: "[secret]", __provider: "b", status: "revoked" } },
+      old: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: { description: "a" }, outputs: { description: "a", appliedInputs: ["description"], token: secret, __provider: "a", status: "active" } },
+      new: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: {}, outputs: { description: "b", appliedInputs: ["description"], token: "[secret]", __provider: "b", status: "revoked" } },
     } as never);
-    expect(found?.fields).toEqual([{ field: "status", program: "active", forge: "revoked" }]);
+    expect(found?.fields).toEqual([{ field: "description", program: "a", forge: "b" }]);
+    expect(found?.alsoChanged).toEqual(["token", "status"]);
+  });
+
+  it("compare secrets in plain and show them masked", () => {
+    const found = driftOf(
+      {
+        op: "refresh",
+        urn: "urn:pulumi:s::p::pulumi-nodejs:dynamic/forge:GroupLabel::l",
+        type: "pulumi-nodejs:dynamic/forge:GroupLabel",
+        provider: "",
+        old: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: { description: "old secret" }, outputs: { description: "old secret", appliedInputs: ["description"] } },
+        new: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: {}, outputs: { description: "new secret", appliedInputs: ["description"] } },
+      } as never,
+      new Set(["description"]),
+    );
+    expect(found?.fields).toEqual([{ field: "description", program: "[secret]", forge: "[secret]" }]);
   });
 
   it("read well as markdown when nothing drifted", () => {
