@@ -32,7 +32,7 @@ export function checkInputs(declaration: AnyDeclaration, news: State): CheckFail
       // A cross-field rule reports one field but reads its siblings: judge it on the whole object.
       const path = issue.code === "custom" ? issue.path.slice(0, -1) : issue.path;
       if (touchesUnknown(candidate, path)) continue;
-      failures.push({ property: formatPath(issue.path) || declaration.name, reason: issue.message });
+      failures.push({ property: formatPath(issue.path) || declaration.name, reason: inProductWords(issue, valueAt(candidate, issue.path)) });
     }
   }
   return failures;
@@ -60,4 +60,39 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path
     .map((segment, index) => (typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`))
     .join("");
+}
+
+/** The value at a path of the inputs (for the size a message names). */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const segment of path) value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
+  return value;
+}
+
+/**
+ * zod's own wording for sizes (`Too big: expected string to have <=255 characters`) in the
+ * product's: the limit and the size the program gave, never the value itself. The schemas' own
+ * messages are kept as they are.
+ */
+function inProductWords(issue: { code: string; message: string; maximum?: unknown; minimum?: unknown; origin?: string }, value: unknown): string {
+  const size = typeof value === "string" ? [...value].length : Array.isArray(value) ? value.length : undefined;
+  const unit = typeof value === "string" ? "characters" : "entries";
+  if (issue.code === "too_big" && /^Too big/.test(issue.message) && size !== undefined) {
+    return `is ${size} ${unit} long; the forge takes at most ${String(issue.maximum)}. Shorten it.`;
+  }
+  if (issue.code === "too_small" && /^Too small/.test(issue.message) && size !== undefined) {
+    if (size === 0) return Number(issue.minimum) === 1 ? "is empty; give a value." : `is empty; give at least ${String(issue.minimum)} ${unit}.`;
+    return `is ${size} ${unit} long; the forge needs at least ${String(issue.minimum)}.`;
+  }
+  return issue.message;
+}
+
+/**
+ * Failures as the provider returns them to the engine: on the resource, the field's path leading
+ * the reason. The engine prints a failure on a property with that property's input value, which
+ * is how a secret (`clientKey`, `webhook`) reached the output and why a nested path printed
+ * `{<nil>}`; on the resource it prints the reason alone.
+ */
+export function forEngine(failures: CheckFailure[]): CheckFailure[] {
+  return failures.map((failure) => ({ property: "", reason: failure.property ? `${failure.property}: ${failure.reason}` : failure.reason }));
 }

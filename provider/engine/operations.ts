@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
-import { CLAIM_KEY, checkInputs, withoutReserved } from "./check";
+import { CLAIM_KEY, checkInputs, forEngine, withoutReserved } from "./check";
 import { elementChanges, wireChanges } from "./collections";
 import { comparable, reconcile, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
@@ -39,7 +39,7 @@ export class ResourceOperations {
     const files = withFileDigests(this.declaration, news);
     failures.push(...files.failures);
     const inputs = { ...files.inputs, ...createClaim(olds) };
-    return failures.length > 0 ? { inputs, failures } : { inputs };
+    return failures.length > 0 ? { inputs, failures: forEngine(failures) } : { inputs };
   }
 
   async diff(_id: string, olds: State, news: State): Promise<dynamic.DiffResult> {

@@ -46,7 +46,7 @@ describe("forge-input-schema", () => {
         props: { message: "", font: "white" },
       }),
     ).toEqual([
-      expect.stringContaining('BroadcastMessage "m" has an invalid message: too small'),
+      expect.stringContaining('BroadcastMessage "m" has an invalid message: is empty'),
       'BroadcastMessage "m" has an invalid font: "white" is not a hex colour. Write it as "#RGB" or "#RRGGBB", such as "#FFFFFF".',
     ]);
     expect(

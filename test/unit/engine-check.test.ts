@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkInputs } from "../../provider/engine/check";
+import { implementation } from "../../provider/engine/runtime";
 import { UNKNOWN } from "../../provider/engine/unknowns";
 import { declarations } from "../../provider/resources";
 
@@ -64,5 +65,24 @@ describe("check", () => {
     expect(
       checkInputs(declarations.clusterAgentUrlConfiguration, { project: 1, agentId: 2, url: "grpcs://a.example:443", clientCert: "-----BEGIN CERTIFICATE-----" }).map((f) => f.property),
     ).toEqual(["clientKey"]);
+  });
+});
+
+describe("the provider's check as the engine prints it", () => {
+  it("puts failures on the resource, the field's path first: no input value (a secret, a nested object) is printed with them", async () => {
+    const key = await implementation("ClusterAgentUrlConfiguration").check({}, { project: "acme/web", agentId: 1, url: "not a url", clientCert: "BADCERTSECRET", clientKey: 5 });
+    for (const failure of key.failures ?? []) {
+      expect(failure.property).toBe("");
+      expect(failure.reason).not.toContain("BADCERTSECRET");
+    }
+    expect(key.failures?.map((failure) => failure.reason.split(": ")[0])).toEqual(expect.arrayContaining(["url", "clientKey"]));
+    const nested = await implementation("InstanceCluster").check({}, { name: "c", platformVendorAttributes: { token: "t" } });
+    expect(nested.failures).toEqual([{ property: "", reason: expect.stringMatching(/^platformVendorAttributes\.apiUrl: /) }]);
+  });
+
+  it("says a too-long value's length and the limit in the product's words, never the value", () => {
+    const title = "x".repeat(300);
+    const failures = checkInputs(declarations.snippet, { title, files: [{ filePath: "a", content: "b" }] });
+    expect(failures).toEqual([{ property: "title", reason: "is 300 characters long; the forge takes at most 255. Shorten it." }]);
   });
 });

@@ -1,0 +1,28 @@
+/**
+ * A secret input that fails validation never reaches the CLI's output: the engine prints a failure
+ * on a property with that property's value, so the provider reports failures on the resource, the
+ * field's path leading the reason (and a nested path no longer prints `{<nil>}`). Real CLI, one preview.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pulumiInstalled, startE2eWorld, type E2eWorld } from "./harness";
+
+describe.skipIf(!pulumiInstalled())("check failures in the CLI's output", () => {
+  let world: E2eWorld;
+  beforeAll(async () => {
+    world = await startE2eWorld();
+  }, 120_000);
+  afterAll(async () => world?.close());
+
+  it("name the field and the reason, never a secret's value", async () => {
+    const stack = await world.stack("resources", "check-secrets");
+    await stack.declare([{ type: "GroupIntegrationChatWebhook", name: "chat", inputs: { group: "acme", webhook: "BADWEBHOOKSECRET" } }]);
+    const secret = await stack.fails("preview");
+    expect(secret).toMatch(/resource 'chat' has a problem: webhook: The value is not an http or https address/);
+    expect(secret).not.toContain("BADWEBHOOKSECRET");
+    await stack.declare([{ type: "InstanceCluster", name: "cluster", inputs: { name: "c", platformVendorAttributes: { token: "BADCLUSTERSECRET" } } }]);
+    const nested = await stack.fails("preview");
+    expect(nested).toMatch(/resource 'cluster' has a problem: platformVendorAttributes\.apiUrl: /);
+    expect(nested).not.toContain("BADCLUSTERSECRET");
+    expect(nested).not.toContain("<nil>");
+  }, 120_000);
+});
