@@ -77,3 +77,10 @@ export const GEO_CAPACITY_DEFAULTS = {
   verification_max_capacity: 100,
   container_repositories_max_capacity: 10,
 } as const;
+
+/** A real calendar date written `YYYY-MM-DD` (no 30 February): the forge answers 400 "is invalid" otherwise. */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROJECT_MEMBER_ACCESS_LEVELS } from "../../spec";
+import { isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS } from "../../spec";
 import { isNotFound } from "../client";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "./common";
@@ -89,7 +89,8 @@ function writeBody(state: State): Record<string, unknown> {
   return body;
 }
 
-const isDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
+/** Today in UTC, as the forge dates an expiry. */
+const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * A user's direct membership of a project. What it manages is the role given in the project
@@ -113,8 +114,16 @@ export const projectMember = defineResource({
           valueRule({
             format: "date",
             rule: "a date written YYYY-MM-DD",
-            holds: isDate,
-            message: (value) => `${show(value)} is not a date. Write it as YYYY-MM-DD, such as "2026-12-31".`,
+            holds: isCalendarDate,
+            message: (value) => `${show(value)} is not a date of the calendar. Write it as YYYY-MM-DD, such as "2026-12-31".`,
+          }),
+        )
+        .check(
+          valueRule({
+            format: "date",
+            rule: "today or later",
+            holds: (value) => !isCalendarDate(value) || value >= today(),
+            message: (value) => `${show(value)} is in the past; the forge takes today or a later date. Set a later date, or drop expiresAt for a membership that does not expire.`,
           }),
         )
         .optional(),

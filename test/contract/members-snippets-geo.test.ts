@@ -229,7 +229,7 @@ it("selective sync by namespaces, then by shards, then everything again", async 
   expect(created.outs).toMatchObject({ selectiveSyncType: "namespaces", selectiveSyncNamespaceIds: [acme] });
   const second = { name: "selective", url: "https://sel.example.com/", selectiveSyncType: "shards", selectiveSyncShards: ["default"] };
   const check = await ops.check({}, { ...second, selectiveSyncNamespaceIds: [acme] });
-  expect(check.failures?.map((failure) => failure.property)).toEqual(["selectiveSyncNamespaceIds"]);
+  expect(check.failures?.map((failure) => failure.reason.split(": ")[0])).toEqual(["selectiveSyncNamespaceIds"]);
   const updated = await ops.update(created.id, created.outs as State, second);
   expect(updated.outs).toMatchObject({ selectiveSyncType: "shards", selectiveSyncShards: ["default"] });
   const everything = await ops.update(created.id, updated.outs as State, { name: "selective", url: "https://sel.example.com/" });

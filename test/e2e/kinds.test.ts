@@ -367,7 +367,7 @@ describe("e2e: one resource of each kind through the Pulumi CLI", () => {
     await declare({ labelColor: "reddish" }); // left in place: destroy does not run the program
     const output = await stack.fails("preview");
     expect(output).toContain(
-      "GroupLabel resource 'label': property color value {reddish} has a problem: \"reddish\" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as \"#FF0000\") or a CSS colour name (such as \"red\").",
+      "GroupLabel resource 'label' has a problem: color: \"reddish\" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as \"#FF0000\") or a CSS colour name (such as \"red\").",
     );
   }, OP_TIMEOUT);
 

@@ -30,6 +30,7 @@ describe("project members", () => {
     ["no user", { access_level: 30 }, 400, { error: "user_id, username are missing, exactly one parameter must be provided" }],
     ["an unknown user", { username: "ghost" }, 404, { message: "404 User Not Found" }],
     ["an expiry in the past", { username: "nomad", expires_at: "2020-01-01" }, 400, { message: { expires_at: ["cannot be a date in the past"] } }],
+    ["an impossible date", { username: "nomad", expires_at: "2030-02-30" }, 400, { error: "expires_at is invalid" }],
     ["a custom role on a real project", { username: "nomad", member_role_id: 0 }, 400, { message: { member_role: ["not found"] } }],
   ])("refuses %s", async (_case, json, status, body) => {
     expect(await api("POST", WEB, { as: "root", json })).toMatchObject({ status, body });

@@ -152,17 +152,18 @@ describe("pulumi preview --policy-pack policies", () => {
 
       const colour = '"reddish" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as "#FF0000") or a CSS colour name (such as "red").';
       const label = await preview("label-colour");
-      expect(label.text).toContain(`property color value {reddish} has a problem: ${colour}`);
+      expect(label.text).toContain(`resource 'bug' has a problem: color: ${colour}`);
       expect(label.text).toContain(`GroupLabel "bug" has an invalid color: ${colour}`);
 
       const swapped = await preview("swapped-certificate");
-      expect(swapped.text, swapped.raw).toContain('has a problem: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").');
+      expect(swapped.text, swapped.raw).toContain('has a problem: clientCert: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").');
       expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientCert: it is not a PEM certificate.');
       expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientKey: it is not a PEM private key.');
 
       const inheritance = await preview("group-inheritance");
       const entry = "Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
-      expect(inheritance.text).toContain(`property deployAccessLevels[0] value {<nil>} has a problem: ${entry}`);
+      expect(inheritance.text).toContain(`has a problem: deployAccessLevels[0]: ${entry}`);
+      expect(inheritance.text).not.toContain("<nil>");
       expect(inheritance.text).toContain('GroupProtectedEnvironment "acme-production" has an invalid deployAccessLevels[0]: group-level entries take no groupInheritanceType');
     },
     PREVIEW_TIMEOUT,

@@ -86,3 +86,13 @@ describe("the provider's check as the engine prints it", () => {
     expect(failures).toEqual([{ property: "title", reason: "is 300 characters long; the forge takes at most 255. Shorten it." }]);
   });
 });
+
+describe("dates the forge would refuse", () => {
+  it("a ProjectMember expiry must be a real date, today or later", () => {
+    const member = (expiresAt: string) => checkInputs(declarations.projectMember, { project: "acme/web", user: "nomad", accessLevel: 30, expiresAt });
+    expect(member("2030-02-30")).toEqual([{ property: "expiresAt", reason: expect.stringContaining("is not a date of the calendar") }]);
+    expect(member("2020-01-01")).toEqual([{ property: "expiresAt", reason: expect.stringContaining("is in the past") }]);
+    expect(member("2032-02-29")).toEqual([]);
+    expect(member(new Date().toISOString().slice(0, 10))).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS, roleName } from "../../../spec";
+import { AccessLevel, isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS, roleName } from "../../../spec";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { conflict, forbidden, modelValidationError, parameterError, recordNotFound, thingNotFound } from "../../core/errors";
@@ -25,7 +25,6 @@ export interface QueuedMembership {
   created_by_id: number;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const expiresAt = () => paramString().nullable().optional();
 const ids = () =>
   z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : typeof value === "number" ? [value] : value), z.array(paramInteger(), { error: "is invalid" }));
@@ -242,7 +241,7 @@ export class ProjectMembers {
   /** `YYYY-MM-DD`, not in the past; empty or null clears it. */
   private expiry(value: string | null | undefined): string | null {
     if (value === undefined || value === null || value === "") return null;
-    if (!DATE.test(value) || Number.isNaN(Date.parse(value))) throw parameterError("expires_at is invalid");
+    if (!isCalendarDate(value)) throw parameterError("expires_at is invalid");
     if (value < isoTimestamp().slice(0, 10)) throw modelValidationError("expires_at", "cannot be a date in the past");
     return value;
   }
