@@ -164,6 +164,9 @@ export interface ResourceDeclaration<
   deleteBeforeReplace?: boolean;
   /** Output fields that are secrets (stored encrypted in state). */
   secretOutputs?: string[];
+  /** Outputs the forge derives from an input (`{ descriptionHtml: "description" }`): secret
+   *  whenever the program gives that input as a secret. */
+  derivedOutputs?: Record<string, string>;
   /** Inputs the API accepts but never returns: compared with the last applied value, kept secret.
    *  A dotted path names a field inside an object input (`platformVendorAttributes.token`); the
    *  whole object input is then kept secret. */

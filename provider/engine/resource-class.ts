@@ -53,14 +53,19 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
       // would be stored in plain text among the state's inputs.
       for (const key of secrets) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
       if (importId !== undefined) props["importId"] = importId;
-      super(
-        provider,
-        name,
-        props,
-        { ...rest, additionalSecretOutputs: [...secrets, ...(rest.additionalSecretOutputs ?? [])] },
-        "forge",
-        declaration.name,
-      );
+      const additionalSecretOutputs = [...secrets, ...(rest.additionalSecretOutputs ?? [])];
+      // Secrecy follows the data: an output made from an input (a label's descriptionHtml from
+      // its description) is secret when that input is. The SDK reads this list once the inputs
+      // have resolved, and the input resolves only after its secrecy is known.
+      for (const [output, input] of Object.entries(declaration.derivedOutputs ?? {})) {
+        if (props[input] === undefined || additionalSecretOutputs.includes(output)) continue;
+        const source = pulumi.output(props[input]);
+        props[input] = source.apply(async (value) => {
+          if ((await pulumi.isSecret(source)) && !additionalSecretOutputs.includes(output)) additionalSecretOutputs.push(output);
+          return value;
+        });
+      }
+      super(provider, name, props, { ...rest, additionalSecretOutputs }, "forge", declaration.name);
     }
   }
   Object.defineProperty(ForgeResource, "name", { value: declaration.name });

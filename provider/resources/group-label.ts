@@ -63,6 +63,7 @@ export const groupLabel = defineResource({
     identity: (state) => state["name"],
   },
   replaceOn: ["group"],
+  derivedOutputs: { descriptionHtml: "description" },
   // A name is unique across a group and its ancestors: a label moved to a subgroup would clash
   // with itself if the new one were created first.
   deleteBeforeReplace: true,

@@ -4,7 +4,7 @@
  * field's path leading the reason (and a nested path no longer prints `{<nil>}`). Real CLI, one preview.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiInstalled, startE2eWorld, type E2eWorld } from "./harness";
+import { isSecretEnvelope, pulumiInstalled, startE2eWorld, type E2eWorld } from "./harness";
 
 describe.skipIf(!pulumiInstalled())("check failures in the CLI's output", () => {
   let world: E2eWorld;
@@ -25,4 +25,23 @@ describe.skipIf(!pulumiInstalled())("check failures in the CLI's output", () => 
     expect(nested).not.toContain("BADCLUSTERSECRET");
     expect(nested).not.toContain("<nil>");
   }, 120_000);
+
+  it("an output derived from a secret input is secret in the state: a label's descriptionHtml from a secret description", async () => {
+    const stack = await world.stack("resources", "derived-secret");
+    await stack.declare([
+      { type: "GroupLabel", name: "secretive", inputs: { group: "acme", name: "secretive", color: "red", description: { $secret: "zebra-confidential" } } },
+      { type: "GroupLabel", name: "open", inputs: { group: "acme", name: "open", color: "red", description: "giraffe-public" } },
+    ]);
+    await stack.up();
+    // The forge resources as stored (the test's own program config, written in plain, is left aside).
+    const resources = (JSON.parse(await stack.exportedStateEncrypted()) as { deployment: { resources: { urn: string; type: string; outputs: Record<string, unknown> }[] } }).deployment.resources.filter(
+      (resource) => resource.type.startsWith("pulumi-nodejs:dynamic/forge:"),
+    );
+    const outputsOf = (name: string) => resources.find((resource) => resource.urn.endsWith(`::${name}`))!.outputs;
+    expect(JSON.stringify(resources)).not.toContain("zebra-confidential");
+    expect(isSecretEnvelope(outputsOf("secretive")["descriptionHtml"])).toBe(true);
+    // Control: a plain description and its HTML stay readable.
+    expect(outputsOf("open")["descriptionHtml"]).toContain("giraffe-public");
+    await stack.destroy();
+  }, 180_000);
 });

@@ -7,6 +7,8 @@
  *   (`GroupLabel`), `options` are resource options (`import`, `deleteBeforeReplace`). An input
  *   `{ "$ref": "<name>.<output>" }` is an output of a resource listed before it.
  * - `secretInputs` (secret config): `{ <name>: { <input>: value } }`, merged into the inputs.
+ * - An input `{ "$secret": value }` is given as `pulumi.secret(value)`, as a program passes a
+ *   secret config value.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as forge from "pulumi-forge";
@@ -27,6 +29,7 @@ const secretInputs = config.getObject<Record<string, Record<string, unknown>>>("
 const built: Record<string, pulumi.CustomResource> = {};
 
 function resolve(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && "$secret" in value) return pulumi.secret(resolve((value as { $secret: unknown }).$secret));
   const ref = typeof value === "object" && value !== null ? (value as { $ref?: unknown }).$ref : undefined;
   if (typeof ref !== "string") return value;
   const [name = "", output = ""] = ref.split(".");
