@@ -176,7 +176,7 @@ export const getVirtualRegistryCleanupPolicy = lookup(l.getVirtualRegistryCleanu
 export type GetVirtualRegistryCleanupPolicyArgs = z.input<typeof l.getVirtualRegistryCleanupPolicy.args>;
 
 /**
- * The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`); treat them as secrets.
+ * The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).
  *
  * `GET /projects/:project/error_tracking/client_keys`, every page, as an array of records. `await listErrorTrackingClientKeys({...})`, or `listErrorTrackingClientKeys.output({...})` with Pulumi inputs.
  */

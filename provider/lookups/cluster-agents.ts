@@ -36,5 +36,7 @@ export const clusterAgentLookups = [
       agentId: serverId,
     }),
     many: true,
+    // ClusterAgentUrlConfiguration keeps its client certificate secret.
+    secretFields: ["clientCert"],
   }),
 ] as const;

@@ -5,13 +5,15 @@ import { defineLookup } from "./lookup";
 export const errorTrackingLookups = [
   defineLookup({
     name: "listErrorTrackingClientKeys",
-    summary: "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`); treat them as secrets.",
+    summary: "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).",
     route: "GET /projects/:project/error_tracking/client_keys",
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,
     }),
     many: true,
+    // ErrorTrackingClientKey keeps its public key and DSN secret.
+    secretFields: ["publicKey", "vendorDsn"],
   }),
   defineLookup({
     name: "getErrorTrackingSettings",

@@ -8,6 +8,8 @@ export const instanceAdminLookups = [
     route: "GET /admin/clusters",
     args: z.object({}),
     many: true,
+    // InstanceCluster keeps its platform attributes (API URL, CA certificate) secret.
+    secretFields: ["platformVendor"],
   }),
   defineLookup({
     name: "listFeatures",

@@ -41,6 +41,11 @@ export interface LookupDeclaration {
   /** A listing: every page is read and the result is an array of records. */
   many: boolean;
   /**
+   * Fields of the records that the matching resource keeps secret (a client key's DSN): in a
+   * program, `.output()` answers a secret, so that they are encrypted wherever they go.
+   */
+  secretFields?: readonly string[];
+  /**
    * The listing also serves keyset pagination, in this ordering by default: the lookup then
    * takes `pagination: "keyset"` (with its `orderBy` and `sort`, when it has them).
    */
@@ -140,7 +145,10 @@ function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile
 export function lookup<const L extends LookupDeclaration>(declaration: L): Lookup<L> {
   const call = (args: z.input<L["args"]>) => runLookup(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
   return Object.assign(call, {
-    output: (args: ResourceArgs<L["args"]>) => pulumi.output(args).apply((plain) => call(plain as z.input<L["args"]>)),
+    output: (args: ResourceArgs<L["args"]>) => {
+      const answer = pulumi.output(args).apply((plain) => call(plain as z.input<L["args"]>));
+      return declaration.secretFields?.length ? (pulumi.secret(answer) as unknown as typeof answer) : answer;
+    },
   });
 }
 

@@ -87,3 +87,13 @@ it("has an output form that takes inputs", async () => {
   const group = lookups.getGroup.output({ group: output("acme") });
   expect(await new Promise((resolve) => group.apply(resolve))).toMatchObject({ fullPath: "acme" });
 });
+
+it("lookups mark secret what the resource marks: in a program, .output() of client keys, URL configurations and instance clusters is a secret", async () => {
+  await world.api.request("POST", "/projects/:project/error_tracking/client_keys", { project: "acme/web" });
+  const keys = lookups.listErrorTrackingClientKeys.output({ project: "acme/web" });
+  expect(await pulumi.isSecret(keys)).toBe(true);
+  expect(await pulumi.isSecret(lookups.listClusterAgentUrlConfigurations.output({ project: "acme/web", agentId: 1 }))).toBe(true);
+  expect(await pulumi.isSecret(lookups.listInstanceClusters.output({}))).toBe(true);
+  // A listing without secrets stays plain.
+  expect(await pulumi.isSecret(lookups.listClusterAgents.output({ project: "acme/web" }))).toBe(false);
+});
