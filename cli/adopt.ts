@@ -134,7 +134,8 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
       if (existing && !args.force) throw new Error(`${existing.target} exists: pass --force to replace it`);
       for (const file of files) {
         mkdirSync(dirname(file.target), { recursive: true });
-        writeFileSync(file.target, file.content);
+        // A private snippet's text is as private beside the program as on the forge.
+        writeFileSync(file.target, file.content, { mode: file.read ? 0o600 : 0o644 });
       }
       writeFileSync(args.out, program);
       io.stderr(`forge-adopt: wrote ${adoption.resources.length} resources to ${args.out}\n`);

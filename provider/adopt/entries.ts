@@ -146,6 +146,9 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     scope: "instance",
     find: async ({ client }) => (await list(lookups.listInstanceClusters, {}, client)).map((cluster) => ({ clusterId: cluster["id"] })),
     name: (inputs) => `cluster ${text(inputs["name"])}`,
+    // The platform attributes are a secret of the resource: the CA certificate is read from
+    // secret config like the token, never written into the program.
+    secretInputs: ["platformVendorAttributes.caCert"],
     describe: async (inputs, _outputs, { client }): Promise<Record<string, string>> =>
       inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, "/projects/:id", Number(inputs["managementProjectId"]), "path_with_namespace")) ?? "" },
   }),
@@ -207,6 +210,17 @@ export const adoptEntries: { [K in DeclarationKey]?: AdoptEntry | AdoptExemption
     scope: "user",
     find: async ({ client }) => (await list(lookups.listSnippets, {}, client)).map((snippet) => ({ snippetId: snippet["id"] })),
     name: (inputs) => `snippet ${text(inputs["title"])}`,
+    // A private or internal snippet's text stays out of the program's text: each file goes
+    // beside the program (`--out`), which reads it at run time. Public ones are written inline.
+    files: async (inputs, outputs) => {
+      if (outputs["visibility"] === "public" || !Array.isArray(inputs["files"])) return [];
+      return (inputs["files"] as State[]).map((file, index) => ({
+        input: `files.${index}.content`,
+        read: true,
+        path: `snippets/${String(outputs["snippetId"])}/${String(file["filePath"]).replace(/\.\.+/g, ".").replace(/^\/+/, "")}`,
+        content: Buffer.from(String(file["content"] ?? ""), "utf8"),
+      }));
+    },
   }),
   geoSite: defineAdopt({
     scope: "instance",

@@ -50,6 +50,10 @@ export interface AdoptEntry {
    * state, which often says it already (an allowlist entry's `targetPathWithNamespace`).
    */
   describe?(inputs: State, outputs: State, context: FindContext): Promise<Record<string, string>>;
+  /** Inputs (dotted paths) the program reads from secret stack config rather than writing
+   *  their values, besides the declaration's secret and write-only ones: readable secrets such
+   *  as a cluster's CA certificate. */
+  secretInputs?: string[];
   /**
    * False to leave an object out once read and presented: one that would declare nothing (a
    * group whose settings are all the forge's defaults).
@@ -66,8 +70,11 @@ export interface AdoptEntry {
 
 /** A file an adopted object's input names, written beside the program. */
 export interface AdoptFile {
-  /** The input that holds the file's path. */
+  /** The input that holds the file's path; a dotted path (`files.0.content`) with `read`. */
   input: string;
+  /** The input holds the file's content, which the program reads from the file at run time
+   *  (a private snippet's text: kept out of the program's text), rather than its path. */
+  read?: boolean;
   /** Relative to the program's directory, with `/`: `assets/acme-avatar.png`. */
   path: string;
   content: Buffer;

@@ -29,6 +29,13 @@ const adoptScopeSchema = z.object({
 export type AdoptScopeInput = z.input<typeof adoptScopeSchema>;
 
 /** A value the program reads from the stack config instead of holding it. */
+/** An input whose value the program reads from a file beside it (written by `--out`). */
+export interface FileValue {
+  kind: "file";
+  /** Relative to the program's directory, with `/`. */
+  path: string;
+}
+
 export interface SecretValue {
   kind: "secret";
   /** The stack config key. */
@@ -142,7 +149,11 @@ async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptE
     if (entry.present) inputs = await entry.present(inputs, outputs, context);
     if (entry.keep && !entry.keep(inputs)) continue;
     const files = (await entry.files?.(inputs, outputs, context)) ?? [];
-    for (const file of files) inputs = { ...inputs, [file.input]: file.path };
+    for (const file of files) {
+      inputs = file.read
+        ? (replacedAt(inputs, file.input.split("."), { kind: "file", path: file.path } satisfies FileValue) as State)
+        : { ...inputs, [file.input]: file.path };
+    }
     for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
       const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
       if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
@@ -336,6 +347,7 @@ function withSecrets(resource: AdoptedResource): State {
   const secretPaths = [
     ...(declaration.secretOutputs ?? []).filter((key) => inputSet.has(key)).map((path) => ({ path, writeOnly: false })),
     ...(declaration.writeOnly ?? []).map((path) => ({ path, writeOnly: true })),
+    ...((adoptEntries[resource.key] as AdoptEntry).secretInputs ?? []).map((path) => ({ path, writeOnly: false })),
   ];
   for (const { path, writeOnly } of secretPaths) {
     const present = getPath(read, path) !== undefined;

@@ -4,7 +4,7 @@
  * depends on nothing but the adoption, so the same forge gives the same bytes.
  */
 import type { State } from "../engine/declaration";
-import type { AdoptedResource, Adoption, CommentedValue, ReferenceValue, SecretValue } from "./read";
+import type { AdoptedResource, Adoption, CommentedValue, FileValue, ReferenceValue, SecretValue } from "./read";
 import { camel } from "./read";
 
 /** Lines longer than this are broken, one argument or field a line. */
@@ -50,7 +50,14 @@ export function renderProgram(adoption: Adoption, command: string, options: Rend
     lines.push("//", "// Not adopted:");
     for (const skipped of left) lines.push(`//   ${skipped.what}: ${skipped.reason}`);
   }
-  lines.push("", ...(secrets.length > 0 ? ['import * as pulumi from "@pulumi/pulumi";'] : []), 'import * as forge from "pulumi-forge";', "");
+  const readsFiles = adoption.resources.some((resource) => containsFile(resource.inputs));
+  lines.push(
+    "",
+    ...(readsFiles ? ['import { readFileSync } from "node:fs";', 'import { join } from "node:path";'] : []),
+    ...(secrets.length > 0 ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    'import * as forge from "pulumi-forge";',
+    "",
+  );
   if (secrets.length > 0) lines.push("const config = new pulumi.Config();", "");
 
   let place: string | undefined;
@@ -115,6 +122,7 @@ function line(indent: string, rendered: Rendered): string {
 function value(item: unknown, variables: Map<string, string>, indent: string, room: number, depth = 0): Rendered {
   if (isCommented(item)) return { text: value(item.value, variables, indent, room, depth).text, comment: item.comment };
   if (isSecret(item)) return { text: `config.requireSecret(${JSON.stringify(item.key)})` };
+  if (isFile(item)) return { text: `readFileSync(join(__dirname, ${JSON.stringify(item.path)}), "utf8")` };
   if (isReference(item)) return { text: `${variables.get(item.target) ?? item.target}.${item.output}` };
   if (typeof item === "string") return { text: JSON.stringify(item) };
   if (typeof item !== "object" || item === null) return { text: String(item) };
@@ -145,6 +153,17 @@ function isCommented(value: unknown): value is CommentedValue {
 
 function isSecret(value: unknown): value is SecretValue {
   return typeof value === "object" && value !== null && (value as SecretValue).kind === "secret";
+}
+
+function isFile(value: unknown): value is FileValue {
+  return typeof value === "object" && value !== null && (value as FileValue).kind === "file";
+}
+
+function containsFile(value: unknown): boolean {
+  if (isFile(value)) return true;
+  if (isCommented(value)) return containsFile(value.value);
+  if (typeof value !== "object" || value === null || isReference(value) || isSecret(value)) return false;
+  return Object.values(value).some(containsFile);
 }
 
 function isReference(value: unknown): value is ReferenceValue {

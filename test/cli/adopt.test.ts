@@ -5,7 +5,7 @@
  * and the exit statuses of mistakes.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -157,15 +157,38 @@ describe("forge-adopt", () => {
     expect((await adopt(["--group", "acme", "--out", out, "--force"])).code).toBe(0);
   });
 
-  it("adopts the token's user's own snippets with --snippets, files inline", async () => {
+  it("adopts the token's user's own snippets with --snippets: a public one's files inline, a private or internal one's beside the program", async () => {
+    await world.api.request("POST", "/snippets", { title: "Open notes", visibility: "public", files: [{ file_path: "open.md", content: "# Open\n" }] });
     const run = await adopt(["--snippets"]);
-    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/not adopted: Snippet root-snippet-runbook.*pass --out/);
     expect(run.stdout.split("\n")[1]).toBe("//   npx forge-adopt --snippets");
     expect(run.stdout).toContain("// Snippets of root ---");
-    expect(run.stdout).toContain('{ filePath: "deploy/README.md", content: "# Deploy\\n" }');
-    expect(run.stdout).toMatch(/new forge\.Snippet\(\n {2}"root-snippet-runbook",/);
+    expect(run.stdout).toContain('{ filePath: "open.md", content: "# Open\\n" }');
+    // The internal runbook's text never goes into the program's text: without --out it is not adopted.
+    expect(run.stdout).not.toContain("# Deploy");
+    expect(run.stdout).toMatch(/Snippet root-snippet-runbook: its file \(snippets\/\d+\/deploy\/README\.md, [^)]*\) goes beside the program: pass --out/);
+    const dir = mkdtempSync(join(tmp, "snippets-"));
+    expect((await adopt(["--snippets", "--out", join(dir, "index.ts")])).code).toBe(0);
+    const written = readFileSync(join(dir, "index.ts"), "utf8");
+    expect(written).not.toContain("# Deploy");
+    const [, relative] = /readFileSync\(join\(__dirname, "(snippets\/\d+\/deploy\/README\.md)"\), "utf8"\)/.exec(written) ?? [];
+    expect(relative).toBeDefined();
+    expect(readFileSync(join(dir, relative!), "utf8")).toBe("# Deploy\n");
+    expect(statSync(join(dir, relative!)).mode & 0o777).toBe(0o600);
+    expect(written).toMatch(/new forge\.Snippet\(\n {2}"root-snippet-runbook",/);
     // Another user's token: that user's snippets, none of root's.
     expect((await adopt(["--snippets"], { FORGE_TOKEN: "forge-dev-token" })).stdout).not.toContain("new forge.Snippet(");
+  });
+
+  it("reads an instance cluster's CA certificate from secret config, never writing it into the program", async () => {
+    const ca = "-----BEGIN CERTIFICATE-----\nMIIBcaadopt\n-----END CERTIFICATE-----";
+    await world.api.request("POST", "/admin/clusters/add", { name: "ca-cluster", platform_vendor_attributes: { api_url: "https://k8s-ca.example", token: "t", ca_cert: ca } });
+    const run = await adopt(["--instance"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("MIIBcaadopt");
+    expect(run.stdout).toMatch(/caCert: config\.requireSecret\("clusterCaClusterCaCert"\)/);
+    expect(run.stdout).toMatch(/pulumi config set --secret clusterCaClusterCaCert <value> +# InstanceCluster cluster-ca-cluster: platformVendorAttributes\.caCert \(secret: not written here\)/);
   });
 
   it("leaves the token's own user out of a project's members", async () => {
