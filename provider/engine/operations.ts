@@ -12,7 +12,7 @@ import { fromWire, toSnake, toWire } from "./naming";
 import { getPath, withoutPath, withPath } from "./paths";
 import { containsUnknown } from "./unknowns";
 import { createOwned, type RecoveryPlan, type RecoverySubject } from "./recovery";
-import { awaitFinalState } from "./wait";
+import { AwaitError, awaitFinalState } from "./wait";
 
 /** An object on the forge that a pending create may have made: its import id, and when it was made. */
 export interface PendingCandidate {
@@ -66,7 +66,7 @@ export class ResourceOperations {
     if (typeof importId === "string" && importId !== "") return this.adopt(importId, desired);
 
     const ctx = this.context();
-    if (this.declaration.setting) return this.createSetting(ctx, desired);
+    if (this.declaration.setting) return this.createSetting(ctx, desired, inputs["__provider"]);
     const hooks = this.declaration.hooks;
     const record = await this.explained(desired, () =>
       createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), (findExisting) =>
@@ -80,16 +80,31 @@ export class ResourceOperations {
     );
     // The object exists from here on: a failure below must still record it, or it is orphaned.
     const partial = this.partialState(desired, record);
+    // The last record seen of the object, for the state a failure below records.
+    let seen: WireRecord | undefined = hasFields(record) ? record : undefined;
     try {
       const late = await this.writeCreateOmitted(ctx, partial);
       const [answer, step] = late ? [late.record, "update" as const] : [record, "create" as const];
       const answered = hasFields(answer) && !this.declaration.readBack?.includes(step);
       let current = answered ? answer : await this.mustRead(ctx, partial);
+      seen = current;
       current = await this.awaitDone(ctx, current, partial);
       const outs = this.outputs(current, partial, desired);
       return { id: formatId(this.declaration, outs), outs };
     } catch (error) {
-      throw this.partialFailure(error, partial);
+      const last = error instanceof AwaitError ? error.record : seen;
+      throw this.partialFailure(error, last ? this.outputsOrState(last, partial, desired) : partial, inputs["__provider"]);
+    }
+  }
+
+  /** The outputs of a record, or the state alone when they cannot be formed (a record without its id). */
+  private outputsOrState(record: WireRecord, state: State, desired: State): State {
+    try {
+      const outs = this.outputs(record, state, desired);
+      formatId(this.declaration, outs);
+      return outs;
+    } catch {
+      return state;
     }
   }
 
@@ -212,7 +227,7 @@ export class ResourceOperations {
   }
 
   /** A setting: remember what is there, then write the program's values over it. */
-  private async createSetting(ctx: OperationContext, desired: State): Promise<dynamic.CreateResult> {
+  private async createSetting(ctx: OperationContext, desired: State, provider: unknown): Promise<dynamic.CreateResult> {
     const before = await this.readRecord(ctx, desired);
     if (!before) throw new Error(`${this.declaration.name}: the object whose settings these are does not exist (${formatId(this.declaration, desired)})`);
     const found = this.project(before, desired);
@@ -226,7 +241,7 @@ export class ResourceOperations {
       const outs = this.outputs(current, state, desired);
       return { id: formatId(this.declaration, outs), outs };
     } catch (error) {
-      throw this.partialFailure(error, state);
+      throw this.partialFailure(error, state, provider);
     }
   }
 
@@ -510,11 +525,18 @@ export class ResourceOperations {
     return state;
   }
 
-  private partialFailure(error: unknown, state: State): unknown {
+  /**
+   * The error of a create that failed after the object exists: Pulumi records the object (id and
+   * properties) as created but not initialised, shows the reasons, and acts on it later (refresh,
+   * destroy, a replacing up). The properties carry the serialized provider, as a created
+   * resource's do, or every later step would fail to load it.
+   */
+  private partialFailure(error: unknown, state: State, provider?: unknown): unknown {
     try {
       const id = formatId(this.declaration, state);
       const message = error instanceof Error ? error.message : String(error);
-      return Object.assign(new Error(message), { id, properties: state });
+      const properties = provider === undefined ? state : { ...state, __provider: provider };
+      return Object.assign(new Error(message), { id, properties, reasons: [message] });
     } catch {
       return error;
     }

@@ -5,6 +5,17 @@ import { fromWire } from "./naming";
 export const DEFAULT_WAIT_TIMEOUT_MS = 15 * 60_000;
 export const DEFAULT_WAIT_INTERVAL_MS = 2_000;
 
+/** The wait ended without success: `record` is the last the forge showed (a failed move, with its reason). */
+export class AwaitError extends Error {
+  constructor(
+    message: string,
+    readonly record: WireRecord,
+  ) {
+    super(message);
+    this.name = "AwaitError";
+  }
+}
+
 export interface WaitOptions {
   /** Reads the record again; undefined means it is gone. */
   read(): Promise<WireRecord | undefined>;
@@ -36,11 +47,11 @@ export async function awaitFinalState(spec: AwaitState, first: WireRecord, optio
     if (spec.done.includes(value)) return record;
     if (spec.failed?.includes(value)) {
       const reason = spec.reasonField ? fields[spec.reasonField] : undefined;
-      throw new Error(`${options.subject} ended ${String(value)}${reason ? `: ${String(reason)}` : ""}`);
+      throw new AwaitError(`${options.subject} ended ${String(value)}${reason ? `: ${String(reason)}` : ""}`, record);
     }
     if (now() >= deadline) {
       const minutes = Math.round((spec.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS) / 60_000);
-      throw new Error(`${options.subject}: still ${String(value)} after ${minutes} min; it goes on in the forge: run pulumi refresh later to see how it ended`);
+      throw new AwaitError(`${options.subject}: still ${String(value)} after ${minutes} min; it goes on in the forge: run pulumi refresh later to see how it ended`, record);
     }
     await sleep(spec.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS);
     const next = await options.read();

@@ -42,9 +42,14 @@ describe("RepositoryStorageMove", () => {
 
   it("fails with the forge's reason when repositories fail to move, and is still recorded", async () => {
     await instanceSettings(world(), { storage_move_ms: 0, storage_move_error: "checksum mismatch" });
-    const error = (await move().create(PROJECTS).catch((caught: unknown) => caught)) as Error & { id?: string };
+    const error = (await move().create({ ...PROJECTS, __provider: "provider-code" }).catch((caught: unknown) => caught)) as Error & { id?: string };
     expect(error.message).toBe("RepositoryStorageMove project:default:secondary ended failed: 3 of 3 repositories failed to move: checksum mismatch");
     expect(error.id).toBe("project:default:secondary");
+    // The state Pulumi records: the object as the forge last showed it (failed, with its reason),
+    // the serialized provider (without it refresh, destroy and a replacing up cannot run), the reason.
+    const failure = error as Error & { properties?: Record<string, unknown>; reasons?: string[] };
+    expect(failure.properties).toMatchObject({ state: "failed", errorMessage: expect.stringContaining("checksum mismatch"), __provider: "provider-code" });
+    expect(failure.reasons).toEqual([error.message]);
     expect(await onStorage("default")).toBe(3);
   });
 

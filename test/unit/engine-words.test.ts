@@ -234,7 +234,12 @@ describe("an input the create request does not take", () => {
 
   it("records the created object when the update after it fails", async () => {
     server.script({ status: 404, body: { message: "404 Not found" } }, { status: 201, body: { name: "testing", count: 0 } }, { status: 400, body: { message: "no" } });
-    await expect(run(environment).create({ group: "acme", name: "testing", count: 9 })).rejects.toMatchObject({ id: "acme:testing" });
+    await expect(run(environment).create({ group: "acme", name: "testing", count: 9, __provider: "provider-code" })).rejects.toMatchObject({
+      id: "acme:testing",
+      // The object as created, with the serialized provider, and the reason Pulumi shows.
+      properties: { name: "testing", count: 0, __provider: "provider-code" },
+      reasons: [expect.stringContaining("400")],
+    });
   });
 });
 
@@ -264,5 +269,29 @@ describe("a replacement path inside an object input, and write-only fields the s
     const imported = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", mode: "x" } };
     expect(await run(cluster).diff("1", imported, olds)).toMatchObject({ changes: false });
     expect(await run(cluster).diff("1", imported, { ...olds, platform: { ...olds.platform, apiUrl: "https://b" } })).toMatchObject({ changes: true });
+  });
+});
+
+describe("a create whose read-back fails after the object exists", () => {
+  const item = defineResource({
+    name: "Item",
+    summary: "test",
+    inputs: z.object({ group: z.string(), title: z.string() }),
+    outputs: z.object({ itemId: z.number() }),
+    recordId: "itemId",
+    idParts: ["group", "itemId"],
+    create: "POST /groups/:group/items",
+    read: "GET /groups/:group/items/:itemId",
+    readBack: ["create"],
+    replaceOn: "all",
+  });
+
+  it("records the object with the serialized provider and the reason", async () => {
+    server.script({ status: 201, body: { id: 7 } }, { status: 403, body: { message: "403 Forbidden" } });
+    await expect(run(item).create({ group: "acme", title: "t", __provider: "provider-code" })).rejects.toMatchObject({
+      id: "acme:7",
+      properties: { group: "acme", title: "t", itemId: 7, __provider: "provider-code" },
+      reasons: [expect.stringContaining("403")],
+    });
   });
 });
