@@ -8,6 +8,7 @@ import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulum
 import { APPLIED_KEY, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { configure, implementation } from "../provider/engine/runtime";
+import { holdsSecret, plainState, SECRET_SIG } from "./state";
 
 /** One field whose value on the forge differs from the stack's. */
 export interface DriftedField {
@@ -123,7 +124,7 @@ function stateResources(deployment: unknown): Map<string, StateResource> {
   for (const resource of listed) {
     const secrets = new Set<string>();
     for (const bag of [resource.inputs ?? {}, resource.outputs ?? {}]) for (const [field, value] of Object.entries(bag)) if (holdsSecret(value)) secrets.add(field);
-    const outputs = plain(resource.outputs ?? {}) as Record<string, unknown>;
+    const outputs = plainState(resource.outputs ?? {}) as Record<string, unknown>;
     const applied = Array.isArray(outputs[APPLIED_KEY]) ? (outputs[APPLIED_KEY] as string[]) : [];
     const operations = forgeOperations(resource.type);
     if (operations) for (const field of secretKeys(operations.declaration)) secrets.add(field);
@@ -131,7 +132,7 @@ function stateResources(deployment: unknown): Map<string, StateResource> {
       urn: resource.urn,
       type: resource.type,
       id: resource.id ?? "",
-      inputs: plain(resource.inputs ?? {}) as Record<string, unknown>,
+      inputs: plainState(resource.inputs ?? {}) as Record<string, unknown>,
       outputs,
       secrets,
       managedSecrets: operations && resource.id ? applied.filter((field) => secrets.has(field)) : [],
@@ -148,31 +149,6 @@ async function changedSecrets(resource: StateResource): Promise<string[]> {
   if (!read.id) return [];
   const set = Object.fromEntries(resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]));
   return operations.changedInputs(read.props as Record<string, unknown>, set);
-}
-
-/** A value of an exported state with its secrets `{sig, plaintext}` decoded. */
-function plain(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value !== "object" || value === null) return value;
-  if (SECRET_SIG in value) {
-    const text = (value as { plaintext?: unknown }).plaintext;
-    if (typeof text !== "string") return value;
-    try {
-      return plain(JSON.parse(text));
-    } catch {
-      return text;
-    }
-  }
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plain(inner)]));
-}
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
-/** True for a secret as the state stores it, or anything holding one. */
-function holdsSecret(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (SECRET_SIG in value) return true;
-  return Object.values(value).some(holdsSecret);
 }
 
 /**

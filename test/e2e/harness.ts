@@ -91,7 +91,7 @@ export class TestStack {
   constructor(
     readonly stack: Stack,
     readonly workDir: string,
-    private readonly env: Record<string, string>,
+    readonly env: Record<string, string>,
   ) {}
 
   /** Runs the Pulumi CLI itself on this stack (what the Automation API does not offer). */

@@ -1,0 +1,29 @@
+/** Reading a stack's exported state in the CLIs. */
+
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** True for a secret as the state stores it, or anything holding one. */
+export function holdsSecret(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (SECRET_SIG in value) return true;
+  return Object.values(value).some(holdsSecret);
+}
+
+/**
+ * A value of a state exported with `--show-secrets` (the Automation API's `exportStack`) with its
+ * secrets `{sig, plaintext}` decoded: for comparisons in this process, never for printing.
+ */
+export function plainState(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainState);
+  if (typeof value !== "object" || value === null) return value;
+  if (SECRET_SIG in value) {
+    const text = (value as { plaintext?: unknown }).plaintext;
+    if (typeof text !== "string") return value;
+    try {
+      return plainState(JSON.parse(text));
+    } catch {
+      return text;
+    }
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plainState(inner)]));
+}
