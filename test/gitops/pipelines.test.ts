@@ -99,10 +99,15 @@ describe("examples/gitops", () => {
     const usage = execFileSync(process.execPath, [join(REPO_ROOT, library.bin[drift[0]!]!), "--help"], { encoding: "utf8" });
     for (const flag of drift.filter((word) => word.startsWith("--"))) expect(usage, flag).toContain(flag);
     for (const name of ["preview", "up"]) {
-      const words = commands(example.scripts[name]!)[0]!;
+      const words = commands(example.scripts[name]!).find((command) => command[0] === "pulumi")!;
       expect(words[0]).toBe("pulumi");
       if (pulumiInstalled()) checkPulumi(words);
     }
+    // A killed run is recovered before each up (it does nothing when nothing is pending).
+    const recover = commands(example.scripts["up"]!)[0]!;
+    expect(recover[0]).toBe("forge-recover");
+    const recoverUsage = execFileSync(process.execPath, [join(REPO_ROOT, library.bin["forge-recover"]!), "--help"], { encoding: "utf8" });
+    for (const flag of recover.filter((word) => word.startsWith("--"))) expect(recoverUsage, flag).toContain(flag);
     expect(existsSync(join(EXAMPLE, "Pulumi.yaml"))).toBe(true);
   });
 });
