@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
 import * as lookups from "../../provider/lookups";
-import { useWorld } from "./world";
+import { byField, useWorld } from "./world";
 
 const worldOf = useWorld();
 
@@ -44,7 +44,7 @@ it("checks every kind of parameter of the table before any request, naming the f
   const before = await world.requestCount();
   for (const [type, inputs, property, reason] of cases) {
     const result = await implementation(type).check({}, inputs);
-    const failure = result.failures?.find((entry) => entry.property === property);
+    const failure = byField(result.failures)?.find((entry) => entry.property === property);
     expect(failure, `${type} ${property}`).toBeDefined();
     expect(failure!.reason).toContain(reason);
   }

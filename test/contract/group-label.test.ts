@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
-import { instanceSettings, useWorld } from "./world";
+import { byField, instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
 
@@ -14,9 +14,9 @@ const label = () => implementation("GroupLabel");
 describe("GroupLabel", () => {
   it("refuses a name with spaces at either end in check, saying what the forge would store", async () => {
     const result = await label().check({}, { group: "acme", name: " x", color: "red" });
-    expect(result.failures).toEqual([{ property: "name", reason: '" x" has spaces at either end, which the forge removes. Write "x".' }]);
+    expect(byField(result.failures)).toEqual([{ property: "name", reason: '" x" has spaces at either end, which the forge removes. Write "x".' }]);
     const blank = await label().check({}, { group: "acme", name: "  ", color: "red" });
-    expect(blank.failures?.map((failure) => failure.reason)).toEqual(['"  " is only whitespace, and the forge refuses a blank name. Write the label\'s name.']);
+    expect(byField(blank.failures)?.map((failure) => failure.reason)).toEqual(['"  " is only whitespace, and the forge refuses a blank name. Write the label\'s name.']);
     expect((await label().check({}, { group: "acme", name: "x y", color: "red" })).failures).toBeUndefined();
   });
 

@@ -8,7 +8,7 @@ import { ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/engine/runtime";
 import { imageFile } from "./fixtures";
-import { instanceSettings, useWorld } from "./world";
+import { byField, instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
 const settings = () => implementation("GroupSettings");
@@ -41,7 +41,7 @@ it("resets the deprecated emailsDisabled, and emailsEnabled follows", async () =
 
 it("refuses in check, before any request, what the schema can see: a top-level-only setting on a subgroup's path, both email switches, a path change of a group found by path", async () => {
   const before = await world().requestCount();
-  const failures = async (inputs: State) => (await settings().check({}, inputs)).failures;
+  const failures = async (inputs: State) => byField((await settings().check({}, inputs)).failures);
   expect(await failures({ group: "acme/platform", uniqueProjectDownloadLimit: 5 })).toEqual([
     { property: "uniqueProjectDownloadLimit", reason: '"acme/platform" is a subgroup, and uniqueProjectDownloadLimit can be set on top-level groups only. Set it on "acme" instead.' },
   ]);

@@ -92,3 +92,14 @@ export async function instanceSettings(world: World, settings: Record<string, bo
   const response = await world.emulator.admin("/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
   if (!response.ok) throw new Error(`settings: ${response.status}`);
 }
+
+/**
+ * The provider's check failures by field, as `checkInputs` gives them: the provider reports them
+ * on the resource with the field's path leading the reason (so that the engine prints no value).
+ */
+export function byField(failures: { property: string; reason: string }[] | undefined): { property: string; reason: string }[] | undefined {
+  return failures?.map((failure) => {
+    const at = failure.reason.indexOf(": ");
+    return failure.property === "" && at > 0 ? { property: failure.reason.slice(0, at), reason: failure.reason.slice(at + 2) } : failure;
+  });
+}
