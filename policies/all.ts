@@ -6,12 +6,11 @@
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
 import { groupSettingsDeprecatedInputs, instanceClusterDeprecated } from "./rules/deprecations";
-import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "./rules/agent-limits";
-import { virtualRegistryCleanupPolicyOnePerGroup } from "./rules/cleanup-policies";
+import { clusterAgentTokenRotation } from "./rules/agent-limits";
+import { limitPolicies } from "./rules/limits";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
 import { groupIntegrationHttps, groupIntegrationSslVerification } from "./rules/integrations";
 import { oneResourcePerObject } from "./rules/uniqueness";
-import { geoSiteOnePrimary } from "./rules/geo-sites";
 import { projectMemberExpiry } from "./rules/memberships";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs, snippetNoConfidentialContent } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
@@ -19,15 +18,13 @@ import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettings
 
 export const policies: ForgePolicy[] = [
   inputSchema,
-  clusterAgentUrlConfigurationOnePerAgent,
-  clusterAgentTokenLimit,
+  ...limitPolicies,
   clusterAgentTokenRotation,
   broadcastMessageNoConfidentialContent,
   clusterAgentTokenNotInStackOutputs,
   clusterAgentTokenDescription,
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
-  virtualRegistryCleanupPolicyOnePerGroup,
   instanceClusterDeprecated,
   oneResourcePerObject,
   groupSettingsTopLevelOnly,
@@ -38,5 +35,4 @@ export const policies: ForgePolicy[] = [
   groupIntegrationSslVerification,
   snippetNoConfidentialContent,
   projectMemberExpiry,
-  geoSiteOnePrimary,
 ];

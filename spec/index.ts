@@ -7,6 +7,15 @@
 export { AccessLevel, roleName } from "./access-levels";
 export { CSS_COLORS, colorAsHex, isLabelColor } from "./css-colors";
 
+/** Document 1, "Limits": active tokens per cluster agent. */
+export const AGENT_TOKENS_MAX_ACTIVE = 2;
+/** Document 2: a receptive agent has at most one URL configuration. */
+export const AGENT_URL_CONFIGURATIONS_MAX = 1;
+/** Document 1, "Limits": one virtual registry cleanup policy per top-level group. */
+export const CLEANUP_POLICIES_PER_GROUP = 1;
+/** An installation has one primary Geo site. */
+export const GEO_PRIMARY_SITES_MAX = 1;
+
 /** The HTTP methods the API uses. */
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -10,7 +10,7 @@ import * as ts from "typescript";
 import { z } from "zod";
 import { describeAvailability } from "../../spec/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { inputKeys, replacementKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
+import { inputKeys, replacedOnRemoval, replacementKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import type { LookupDeclaration } from "../../provider/lookups/lookup";
 import { lookupDeclarations } from "../../provider/lookups/registry";
@@ -145,7 +145,7 @@ function docFor(docs: Map<string, string>, declaration: AnyDeclaration, files: s
 
 /** What dropping an optional input from the program does (the engine's removal semantics). */
 function whenDropped(declaration: AnyDeclaration, name: string): string {
-  if (replacementKeys(declaration).includes(name) || declaration.replaceOnRemoval?.includes(name)) return " Dropping it replaces the resource.";
+  if (replacementKeys(declaration).includes(name) || replacedOnRemoval(declaration).includes(name)) return " Dropping it replaces the resource.";
   const reset = declaration.resets?.[name];
   if (typeof reset === "function") return declaration.setting ? " Dropping it writes back its value from before the resource set it." : " Dropping it resets it to its default.";
   if (reset !== undefined) return ` Dropping it resets it to \`${JSON.stringify(reset)}\`.`;

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { type Availability, describeOfferings, describeTier } from "../../spec/editions";
 import type { ForgeClient, Route } from "../client";
 
@@ -16,10 +16,6 @@ export interface ListRead {
   list: Route;
   /** True for the element of the listing that is this resource. */
   where: (record: WireRecord, state: State) => boolean;
-  /** As a `findExisting` of a unique identity: the identity's value (`name`, lower-cased where the
-   *  forge ignores case), so that only creates of one identity take turns. Without it every create
-   *  under the listing's parent takes its turn. */
-  identity?: (state: State) => unknown;
 }
 
 /**
@@ -29,11 +25,112 @@ export interface ListRead {
  * record that `where` matches is this create's (several: the create fails naming them). One more
  * GET per create.
  */
-export interface LostCreateSearch extends ListRead {
-  madeByThisCreate: true;
+export interface LostCreateSearch {
+  list: Route;
+  /** True for a record that could be this create's (its name or content matches). */
+  where: (record: WireRecord, state: State) => boolean;
   /** The lost answer held the only copy of a secret (a token's value): the record proven to be
    *  this create's is deleted and the create sent again, rather than recorded without its secret. */
   discardFound?: boolean;
+}
+
+/**
+ * What makes an object of the resource one of a kind on the forge: the inputs that name it (a
+ * label's group and name). Read by the engine (a create refuses an object of its identity that is
+ * already there, and one found after a lost answer is its own: engine/recovery.ts), by the policy
+ * pack (two resources of a program naming one object) and by the docs.
+ */
+export interface Identity {
+  /** The inputs that together name one object, compared by the declaration's `normalize`. */
+  fields: string[];
+  /** Of those, the ones the forge compares regardless of case (a Geo site's name). */
+  ignoreCase?: string[];
+  /** How messages name the object: `the label "bug" of group "acme"`. */
+  describe(state: State): string;
+  /** Where an object of this identity is looked up when the resource's read cannot (its id holds
+   *  a server id): a route read by the inputs, or a listing whose records are matched on the
+   *  identity's fields that are not in its path. Default: the resource's read. */
+  find?: Route | { list: Route };
+  /** Why a create writes over an object of this identity that is already there (an avatar is a
+   *  field of its group). Without it, a create refuses one and names its import id; a
+   *  `setting` always takes over (and restores on delete). */
+  takesOver?: string;
+}
+
+/** A resource whose objects nothing in the program names uniquely: why, and how a create whose
+ *  answer was lost finds its own (absent: the create is never sent twice). */
+export interface NoIdentity {
+  none: string;
+  search?: LostCreateSearch;
+}
+
+/**
+ * A limit of the forge on how many objects of the kind one parent holds (two active tokens per
+ * agent). The policy pack refuses a program over it, before any request; the number comes from
+ * `spec/`.
+ */
+export interface ParentLimit {
+  /** The policy's name, as users configure it (`cluster-agent-token-limit`). */
+  policy: string;
+  /** The inputs that name the parent, compared by the declaration's `normalize`. */
+  per: string[];
+  max: number;
+  /** Only objects for which this holds count (primary Geo sites). */
+  counts?: (state: State) => boolean;
+  /** The objects and their parent in the policy's words: `active token(s)`, `a cluster agent`,
+   *  `agent 7 of project "acme"`. */
+  what: { one: string; many: string };
+  scope: string;
+  parent(state: State): string;
+  /** What the user does about it. */
+  advice: string;
+}
+
+/**
+ * A request as a declaration writes it: the bare route (`"GET /groups/:group"`), or the route
+ * with how the engine sends it. Path parameters come from state fields of the same name; the
+ * body follows the method (query for GET/DELETE, JSON otherwise).
+ */
+export type Request = Route | RouteOptions;
+
+export interface RouteOptions {
+  route: Route;
+  /** Statuses besides 2xx that mean success (`304`: already subscribed). */
+  accept?: number[];
+  /**
+   * The inputs the request carries. A create sends every input the program sets (`"set"`), an
+   * update the changed ones (`"changed"`); `"set"` on an update is for an API that wants the
+   * whole object on each write, `"none"` for a request that takes no parameters.
+   */
+  sends?: "set" | "changed" | "none";
+  /** Inputs sent on every request of the route, changed or not (`active` on each PATCH). */
+  always?: string[];
+  /** Constant fields of the body: a delete that is a write sends `{ active: false }`. */
+  body?: Record<string, unknown>;
+  /** Inputs the route does not take. On create: written with the update route as soon as the
+   *  object exists, when the program sets them. */
+  omit?: string[];
+  /** Wire names that differ on this route: `{ name: "new_name" }`. */
+  names?: Record<string, string>;
+  /** On a read: the object exists only while this holds for its record (a disabled integration
+   *  reads as gone). */
+  exists?: (record: WireRecord) => boolean;
+  /** The answer is not the whole object (or not its shape): the object is read after the write. */
+  readBack?: boolean;
+  /** Output fields only this route's answer carries (a token's value): kept from state after. */
+  answerOnly?: string[];
+  /** A create that schedules work: the engine reads until it is done (see {@link AwaitState}). */
+  await?: AwaitState;
+}
+
+/** The route of a request. */
+export function routeOf(request: Request): Route {
+  return typeof request === "string" ? request : request.route;
+}
+
+/** The options of a request (none for a bare route). */
+export function optionsOf(request: Request | undefined): Omit<RouteOptions, "route"> {
+  return request === undefined || typeof request === "string" ? {} : request;
 }
 
 export interface CallOptions {
@@ -41,10 +138,15 @@ export interface CallOptions {
   findExisting?: () => Promise<unknown | undefined>;
 }
 
+/** Where a hook says what it is doing: Pulumi's log in the provider process. */
+export type Logger = (message: string) => void;
+
 /** What a declaration's hooks can use. */
 export interface OperationContext {
   client: ForgeClient;
   declaration: AnyDeclaration;
+  /** Progress and notices for the run's output. */
+  log: Logger;
   /** The generic request of a route, with path fields from `state` and `params` as wire params. */
   call<T = unknown>(route: Route, state: State, params?: Record<string, unknown>, options?: CallOptions): Promise<T>;
   /** The generic read of this resource (its `read` route or listing); undefined when gone. */
@@ -147,15 +249,21 @@ export interface ResourceDeclaration<
   inputs: Inputs;
   /** Fields the API returns (TypeScript names). Only these and the inputs are kept in state. */
   outputs: Outputs;
-  /** The output field that receives the record's own `id` (Pulumi reserves `id`). */
-  recordId?: string;
+  /** The output field that receives the record's own `id` (Pulumi reserves `id`); with `wire`,
+   *  the record field that identifies it when that is not `id` (a feature flag user list's `iid`). */
+  recordId?: string | { output: string; wire: string };
   /** State fields that form the Pulumi id and import id, joined with `:`. */
   idParts: string[];
-  create: Route;
-  read: Route | ListRead;
+  /** What makes an object of this resource one of a kind (or why nothing does). */
+  identity: Identity | NoIdentity;
+  /** The forge's limits on how many such objects one parent holds. */
+  limits?: ParentLimit[];
+  create: Request;
+  read: Request | ListRead;
   /** Without an update route every input change is a replacement. */
-  update?: Route;
-  delete?: Route;
+  update?: Request;
+  /** Without a delete route, delete forgets the object (a setting restores what it found). */
+  delete?: Request;
   /** Inputs whose change cannot be sent as an update. A dotted path names a field inside an
    *  object input (`platformVendorAttributes.authorizationType`): a change there, by the
    *  input's `normalize` meaning, replaces; the rest of the object is still updated in place. */
@@ -164,38 +272,17 @@ export interface ResourceDeclaration<
   deleteBeforeReplace?: boolean;
   /** Output fields that are secrets (stored encrypted in state). */
   secretOutputs?: string[];
-  /** Outputs the forge derives from an input (`{ descriptionHtml: "description" }`): secret
-   *  whenever the program gives that input as a secret. */
-  derivedOutputs?: Record<string, string>;
   /** Inputs the API accepts but never returns: compared with the last applied value, kept secret.
    *  A dotted path names a field inside an object input (`platformVendorAttributes.token`); the
    *  whole object input is then kept secret. */
   writeOnly?: string[];
-  /** Inputs the create request does not take but the update does (a group protected
-   *  environment's `requiredApprovalCount`): create leaves them out and, when the program sets
-   *  them, writes them with the `update` route right after the object exists. */
-  createOmits?: string[];
-  /** Output fields the API returns only from create (kept from state afterwards). */
-  createOnly?: string[];
   /** Per-field normalisation before comparing a desired value with the server's. */
   normalize?: Record<string, (value: unknown) => unknown>;
-  /** Wire names that differ on update, e.g. `{ name: "new_name" }`. */
-  updateWireNames?: Record<string, string>;
-  /** How a create proves which object it made when its answer was lost (engine/recovery.ts).
-   *  A route or listing read by the inputs alone is a unique identity: an object found by it before
-   *  the create is a conflict (the create fails naming its import id), one found after a lost
-   *  answer is this create's. A {@link LostCreateSearch} is for objects nothing identifies.
-   *  Defaults to `read` when every id part is an input and the create is a plain POST or PATCH. */
-  findExisting?: Route | ListRead | LostCreateSearch;
-  /** Read the object after these writes even when their answer has a body (its shape differs,
-   *  or it holds only what the request touched). */
-  readBack?: Array<"create" | "update">;
-  /** The wire field that identifies a record, when it is not `id` (feature flag user lists: `iid`). */
-  recordKey?: string;
   /** Fields whose wire form differs from the input's (a list sent comma-separated). */
   wireFormats?: Record<string, WireFormat>;
-  /** Record fields whose wire name differs from the input's when read: `{ enabled: "inbound_enabled" }`
-   *  (an object's keys are then read in TypeScript names, like every other field). */
+  /** Record fields whose wire name differs from the input's when read: `{ enabled: "inbound_enabled" }`;
+   *  a dotted path reads inside the record (`properties.webhook`). An object's keys are then read
+   *  in TypeScript names, like every other field. */
   readNames?: Record<string, string>;
   /**
    * Settings of an object that exists apart from this resource (a project's job token scope):
@@ -205,21 +292,14 @@ export interface ResourceDeclaration<
   setting?: boolean;
   /** List inputs changed element by element (see {@link NestedCollection}). */
   collections?: Record<string, NestedCollection>;
-  /** Inputs that name a local file: sent as its content (multipart), compared by its SHA-256. */
-  files?: string[];
-  /** The largest file a file input takes, in bytes: `check` refuses a larger one before any request. */
-  fileMaxBytes?: Record<string, number>;
-  /** Create waits until the work it scheduled is done (see {@link AwaitState}). */
-  awaitState?: AwaitState;
   /**
    * What an optional input becomes on the forge when the program drops it: the value the update
-   * sends (`""`, `false`, `[]`, the spec's default), or a function of the desired state giving
-   * it (undefined: nothing to send). Removing an input is a change like any other; an input the
+   * sends (`""`, `false`, `[]`, the spec's default), a function of the desired state giving
+   * it (undefined: nothing to send), or {@link REPLACES} when the API cannot express the removal
+   * and the object is replaced. Removing an input is a change like any other; an input the
    * program never set stays unmanaged.
    */
   resets?: Record<string, unknown>;
-  /** Optional inputs whose removal the API cannot express: dropping one replaces the object. */
-  replaceOnRemoval?: string[];
   /** Hints added to API errors that users commonly meet. */
   errorHints?: ErrorHint[];
   /**
@@ -228,8 +308,6 @@ export interface ResourceDeclaration<
    * 404 for the offering).
    */
   availability?: Availability;
-  /** Statuses of the create request that mean success besides 2xx (e.g. 304). */
-  acceptOnCreate?: number[];
   hooks?: ResourceHooks;
   /** Notes for the generated docs: availability, caveats. */
   notes?: string[];
@@ -255,6 +333,70 @@ export function outputKeys(declaration: AnyDeclaration): string[] {
   return Object.keys(declaration.outputs.shape);
 }
 
+/** The reset of an input whose removal the API cannot express: dropping it replaces the object. */
+export const REPLACES: unique symbol = Symbol("replaces the object");
+
+/** Optional inputs whose removal replaces the object (their reset is {@link REPLACES}). */
+export function replacedOnRemoval(declaration: AnyDeclaration): string[] {
+  return Object.entries(declaration.resets ?? {}).filter(([, reset]) => reset === REPLACES).map(([key]) => key);
+}
+
+/** The output that receives the record's id, and the record field it comes from. */
+export function recordIdOf(declaration: AnyDeclaration): { output?: string; wire: string } {
+  const recordId = declaration.recordId;
+  if (recordId === undefined) return { wire: "id" };
+  return typeof recordId === "string" ? { output: recordId, wire: "id" } : recordId;
+}
+
+/** True when the declaration names its objects uniquely. */
+export function hasIdentity(identity: Identity | NoIdentity): identity is Identity {
+  return "fields" in identity;
+}
+
+/** What the engine reads about a field of the zod schemas beyond its type. */
+export interface FieldMeta {
+  /** An input naming a local file: sent as its content (multipart), compared by its SHA-256;
+   *  `check` refuses a file larger than `maxBytes`. */
+  file?: { maxBytes?: number };
+  /** An output the forge derives from this input (`descriptionHtml` from `description`): secret
+   *  whenever the program gives the input as a secret. */
+  derivedFrom?: string;
+}
+
+/** The registry of {@link FieldMeta}: `schema.register(fieldMeta, { file: {} })` keeps the schema
+ *  object itself (zod's `.meta()` would clone it and reach the JSON Schema). */
+export const fieldMeta = z.registry<FieldMeta>();
+
+function metaOf(schema: unknown): FieldMeta | undefined {
+  for (let current = schema as z.ZodType | undefined; current; ) {
+    const found = fieldMeta.get(current);
+    if (found) return found;
+    const def = (current as { _zod?: { def?: { innerType?: z.ZodType } } })._zod?.def;
+    current = def?.innerType;
+  }
+  return undefined;
+}
+
+/** Inputs that name a local file. */
+export function fileInputs(declaration: AnyDeclaration): string[] {
+  return inputKeys(declaration).filter((key) => metaOf(declaration.inputs.shape[key])?.file);
+}
+
+/** The largest file an input takes, in bytes. */
+export function fileMaxBytes(declaration: AnyDeclaration, field: string): number | undefined {
+  return metaOf(declaration.inputs.shape[field])?.file?.maxBytes;
+}
+
+/** Outputs derived from an input: `{ descriptionHtml: "description" }`. */
+export function derivedOutputs(declaration: AnyDeclaration): Record<string, string> {
+  const derived: Record<string, string> = {};
+  for (const key of outputKeys(declaration)) {
+    const from = metaOf(declaration.outputs.shape[key])?.derivedFrom;
+    if (from) derived[key] = from;
+  }
+  return derived;
+}
+
 /** Inputs whose change forces a replacement. */
 export function replacementKeys(declaration: AnyDeclaration): string[] {
   return declaration.replaceOn === "all" || !declaration.update ? inputKeys(declaration) : declaration.replaceOn;
@@ -269,7 +411,7 @@ export function secretKeys(declaration: AnyDeclaration): string[] {
 
 /** State fields the engine keeps besides inputs and outputs: what a setting restores, file digests. */
 export function engineKeys(declaration: AnyDeclaration): string[] {
-  return [...(declaration.setting ? [RESTORE_KEY] : []), ...(declaration.files ?? []).map(digestKey)];
+  return [...(declaration.setting ? [RESTORE_KEY] : []), ...fileInputs(declaration).map(digestKey)];
 }
 
 /** Where the state lists the inputs the program set at the last create or update, so that an
@@ -303,5 +445,6 @@ export function availabilityHints(declaration: Pick<AnyDeclaration, "name" | "av
 /** The value dropping `key` sends: its declared reset, or the reset function applied to `state`. */
 export function resetValue(declaration: AnyDeclaration, key: string, state: State): unknown {
   const reset = declaration.resets?.[key];
+  if (reset === REPLACES) return undefined;
   return typeof reset === "function" ? (reset as (state: State) => unknown)(state) : reset;
 }

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { File } from "node:buffer";
 import type { AnyDeclaration, State } from "./declaration";
-import { digestKey } from "./declaration";
+import { digestKey, fileInputs, fileMaxBytes } from "./declaration";
 import { isUnknown } from "./unknowns";
 
 /** The content of a file input, or a reason it cannot be read. */
@@ -28,7 +28,7 @@ export function fileDigest(content: Buffer): string {
 export function withFileDigests(declaration: AnyDeclaration, news: State): { inputs: State; failures: { property: string; reason: string }[] } {
   const inputs = { ...news };
   const failures: { property: string; reason: string }[] = [];
-  for (const field of declaration.files ?? []) {
+  for (const field of fileInputs(declaration)) {
     const path = news[field];
     delete inputs[digestKey(field)];
     if (typeof path !== "string" || path === "" || isUnknown(path)) continue;
@@ -39,7 +39,7 @@ export function withFileDigests(declaration: AnyDeclaration, news: State): { inp
       failures.push({ property: field, reason: `cannot read the file ${path}: ${(error as Error).message}` });
       continue;
     }
-    const limit = declaration.fileMaxBytes?.[field];
+    const limit = fileMaxBytes(declaration, field);
     if (limit !== undefined && content.length > limit) {
       failures.push({ property: field, reason: `the file ${path} is ${kibibytes(content.length)}; the forge takes at most ${kibibytes(limit)}. Use a smaller file.` });
       continue;
@@ -78,7 +78,7 @@ export function desiredDigest(field: string, state: State): string | undefined {
  */
 export function withDesiredDigests(declaration: AnyDeclaration, desired: State): State {
   const state = { ...desired };
-  for (const field of declaration.files ?? []) {
+  for (const field of fileInputs(declaration)) {
     if (state[field] === undefined) continue;
     const digest = desiredDigest(field, state);
     if (digest === undefined) delete state[digestKey(field)];

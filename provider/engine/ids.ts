@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { AnyDeclaration, State } from "./declaration";
 
 const SEPARATOR = ":";
@@ -51,6 +52,12 @@ export function parseId(declaration: AnyDeclaration, id: string): State {
   declaration.idParts.forEach((field, index) => {
     const raw = unescapePart(parts[index] as string);
     state[field] = /^\d+$/.test(raw) && acceptsNumber(declaration, field) ? Number(raw) : raw;
+    // A part the declaration fixes (an integration's slug): an id naming another object of the
+    // kind is refused rather than read as this one.
+    const fixed = declaration.outputs.shape[field];
+    if (fixed instanceof z.ZodLiteral && !fixed.safeParse(state[field]).success) {
+      throw new Error(`${declaration.name} manages the object whose ${field} is ${JSON.stringify(fixed.value)}; the id names ${JSON.stringify(state[field])}: use the resource of that ${field}`);
+    }
   });
   return state;
 }

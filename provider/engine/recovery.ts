@@ -1,5 +1,7 @@
-import { ForgeApiError } from "../client";
-import type { AnyDeclaration, State, WireRecord } from "./declaration";
+import { ForgeApiError, isNotFound, parseRoute } from "../client";
+import { sameValue } from "./compare";
+import type { AnyDeclaration, Identity, Route, State, WireRecord } from "./declaration";
+import { hasIdentity, inputKeys, routeOf } from "./declaration";
 
 /**
  * Lost-create recovery under the ownership rule: a create whose answer was lost (a dropped
@@ -38,6 +40,101 @@ export type RecoveryPlan =
        *  answer held the only copy of a secret); absent: the record is taken as it is. */
       discard?: (record: WireRecord) => Promise<void>;
     };
+
+/** What the plan of a create may use: the engine's reads of the declaration. */
+export interface RecoveryReads {
+  /** The resource's generic read (its hook, route or listing); undefined when gone. */
+  readRecord(state: State): Promise<WireRecord | undefined>;
+  /** A route read with the state's path fields; a 404 is an error here. */
+  get(route: Route, state: State): Promise<WireRecord>;
+  /** Every record of a listing, path fields from the state. */
+  list(route: Route, state: State): Promise<WireRecord[]>;
+  /** A record's fields under TypeScript names (the declaration's projection). */
+  project(record: WireRecord): State;
+  /** The record's key among its kind (its id). */
+  keyOf(record: WireRecord): string;
+  /** Deletes a record this create made (to send it again). */
+  remove?(record: WireRecord): Promise<void>;
+}
+
+/**
+ * How a create of `declaration` proves what it made, derived from its identity:
+ * - a unique identity is looked up before the create (by `identity.find`, else the read when the
+ *   id is made of inputs), unless the create takes over what is there (a setting, `takesOver`) or
+ *   a create hook runs the rule itself (`ctx.createOwned`);
+ * - no identity, with a search: creates take turns and the one new matching record is this create's;
+ * - no identity, no search: the create is never sent twice.
+ */
+export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads: RecoveryReads): RecoveryPlan {
+  const identity = declaration.identity;
+  if (!hasIdentity(identity)) {
+    const search = identity.search;
+    if (!search) return { kind: "none" };
+    return {
+      kind: "newer",
+      turn: `${declaration.name} ${search.list} ${JSON.stringify(pathValues(search.list, desired))}`,
+      list: () => reads.list(search.list, desired),
+      key: reads.keyOf,
+      matches: (record) => search.where(record, desired),
+      ...(search.discardFound && reads.remove ? { discard: reads.remove } : {}),
+    };
+  }
+  if (declaration.setting || identity.takesOver || declaration.hooks?.create) return { kind: "none" };
+  const find = identityFinder(declaration, identity, desired, reads);
+  if (!find) return { kind: "none" };
+  return { kind: "identity", turn: `${declaration.name} ${JSON.stringify(identityKey(declaration, identity, desired))}`, find };
+}
+
+/** How the object of an identity is looked up, or undefined when nothing can (checked by a unit test). */
+export function identityFinder(declaration: AnyDeclaration, identity: Identity, desired: State, reads: RecoveryReads): (() => Promise<WireRecord | undefined>) | undefined {
+  const find = identity.find;
+  if (typeof find === "string") {
+    return async () => {
+      try {
+        return await reads.get(find, desired);
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    };
+  }
+  if (find) {
+    const inPath = new Set(parseRoute(find.list).parameters);
+    const compared = identity.fields.filter((field) => !inPath.has(field));
+    return async () =>
+      (await reads.list(find.list, desired)).find((record) => {
+        const found = reads.project(record);
+        return compared.every((field) => sameIdentityValue(declaration, identity, field, desired[field], found[field]));
+      });
+  }
+  // The resource's own read, when the inputs alone address it: an id made of inputs, or a read
+  // route whose path holds only inputs (an integration's slug is the route's, not the id's).
+  const inputs = inputKeys(declaration);
+  const read = declaration.read;
+  const routeByInputs = !declaration.hooks?.read && !(typeof read === "object" && "list" in read) && parseRoute(routeOf(read)).parameters.every((name) => inputs.includes(name));
+  if (!routeByInputs && !declaration.idParts.every((part) => inputs.includes(part))) return undefined;
+  return () => reads.readRecord(desired);
+}
+
+/** Two values of an identity field name one object: by the field's meaning, and regardless of case where the forge ignores it. */
+export function sameIdentityValue(declaration: AnyDeclaration, identity: Identity, field: string, a: unknown, b: unknown): boolean {
+  if (identity.ignoreCase?.includes(field) && typeof a === "string" && typeof b === "string") [a, b] = [a.toLowerCase(), b.toLowerCase()];
+  return sameValue(declaration, field, a, b);
+}
+
+/** The identity's values as one comparable key (normalised, lower-cased where the forge ignores case). */
+export function identityKey(declaration: AnyDeclaration, identity: Identity, state: State): unknown[] {
+  return identity.fields.map((field) => {
+    const normalize = declaration.normalize?.[field];
+    let value = normalize && state[field] !== undefined ? normalize(state[field]) : state[field];
+    if (typeof value === "string") value = value.trim();
+    return identity.ignoreCase?.includes(field) && typeof value === "string" ? value.toLowerCase() : value;
+  });
+}
+
+function pathValues(route: Route, state: State): unknown[] {
+  return parseRoute(route).parameters.map((field) => state[field]);
+}
 
 /** What a finder hands the retry layer: the record this create made, or undefined to send again. */
 export type LostCreateFinder = () => Promise<WireRecord | undefined>;

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDeclaration } from "./declaration";
-import { engineKeys, inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
+import { derivedOutputs, engineKeys, inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
 import { serializableProvider } from "./provider";
 
 /**
@@ -57,7 +57,7 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
       // Secrecy follows the data: an output made from an input (a label's descriptionHtml from
       // its description) is secret when that input is. The SDK reads this list once the inputs
       // have resolved, and the input resolves only after its secrecy is known.
-      for (const [output, input] of Object.entries(declaration.derivedOutputs ?? {})) {
+      for (const [output, input] of Object.entries(derivedOutputs(declaration))) {
         if (props[input] === undefined || additionalSecretOutputs.includes(output)) continue;
         const source = pulumi.output(props[input]);
         props[input] = source.apply(async (value) => {

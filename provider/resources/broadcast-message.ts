@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AVAILABILITY } from "../../spec/editions";
-import { defineResource } from "../engine/declaration";
+import { defineResource, REPLACES } from "../engine/declaration";
 import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
 
@@ -86,15 +86,17 @@ export const broadcastMessage = defineResource({
   read: "GET /broadcast_messages/:messageId",
   update: "PUT /broadcast_messages/:messageId",
   delete: "DELETE /broadcast_messages/:messageId",
-  // No natural key: a create whose answer was lost is the one new message with its content, made
-  // while broadcast message creates took turns (an older one with the same text is not this one).
-  findExisting: {
-    list: "GET /broadcast_messages",
-    madeByThisCreate: true,
-    where: (record, state) =>
+  identity: {
+    none: "messages are not named: two of the same text may show at once",
+    // A create whose answer was lost is the one new message with its content, made while
+    // broadcast message creates took turns (an older one with the same text is not this one).
+    search: {
+      list: "GET /broadcast_messages",
+      where: (record, state) =>
       record["message"] === state["message"] &&
       (state["startsAt"] === undefined || normalizers.instant(record["starts_at"]) === normalizers.instant(state["startsAt"])) &&
       (state["endsAt"] === undefined || normalizers.instant(record["ends_at"]) === normalizers.instant(state["endsAt"])),
+    },
   },
   replaceOn: [],
   // Dropped fields go back to the spec's defaults; a theme belongs to banners only.
@@ -106,10 +108,11 @@ export const broadcastMessage = defineResource({
     broadcastType: "banner",
     dismissable: false,
     theme: (state: Record<string, unknown>) => (state["broadcastType"] === "notification" ? undefined : "indigo"),
+    // The forge defaults start and end to "now" and "in an hour" at creation only: a dropped
+    // window is a new message with the defaults.
+    startsAt: REPLACES,
+    endsAt: REPLACES,
   },
-  // The forge defaults start and end to "now" and "in an hour" at creation only: a dropped
-  // window is a new message with the defaults.
-  replaceOnRemoval: ["startsAt", "endsAt"],
   normalize: { startsAt: normalizers.instant, endsAt: normalizers.instant, targetAccessLevels: normalizers.numberSet },
   notes: ["Writes need an administrator token: a user gets 403, no token 401."],
 });

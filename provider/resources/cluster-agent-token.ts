@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX } from "../../spec";
-import { nonBlank, normalizers, projectRef, serverId } from "./common";
+import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../spec";
+import { nonBlank, normalizers, projectRef, serverId, show } from "./common";
 
 /** A token of a cluster agent. Its secret value is returned once, at creation. */
 export const clusterAgentToken = defineResource({
@@ -29,20 +29,32 @@ export const clusterAgentToken = defineResource({
   }),
   recordId: "tokenId",
   idParts: ["project", "agentId", "tokenId"],
-  create: "POST /projects/:project/cluster_agents/:agentId/tokens",
-  read: "GET /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
-  delete: "DELETE /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
   // Names need not be unique, and the value is only in the create's answer: a token a lost
   // answer made is found among the newer ones, revoked, and made again with its value.
-  findExisting: {
-    list: "GET /projects/:project/cluster_agents/:agentId/tokens",
-    where: (record, state) => record["name"] === state["name"],
-    madeByThisCreate: true,
-    discardFound: true,
+  identity: {
+    none: "token names need not be unique on an agent",
+    search: {
+      list: "GET /projects/:project/cluster_agents/:agentId/tokens",
+      where: (record, state) => record["name"] === state["name"],
+      discardFound: true,
+    },
   },
+  limits: [
+    {
+      policy: "cluster-agent-token-limit",
+      per: ["project", "agentId"],
+      max: AGENT_TOKENS_MAX_ACTIVE,
+      what: { one: "active token", many: "active tokens" },
+      scope: "a cluster agent",
+      parent: (state) => `agent ${show(state["agentId"])} of project ${show(state["project"])}`,
+      advice: `Remove tokens until the agent has at most ${AGENT_TOKENS_MAX_ACTIVE}.`,
+    },
+  ],
+  create: { route: "POST /projects/:project/cluster_agents/:agentId/tokens", answerOnly: ["token"] },
+  read: "GET /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
+  delete: "DELETE /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
   replaceOn: "all",
   secretOutputs: ["token"],
-  createOnly: ["token"],
   normalize: { project: normalizers.ref },
   notes: [
     "An agent can have at most two active tokens. A replacement creates the new token before revoking the old one, so rotating one of two tokens needs the `deleteBeforeReplace` resource option.",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
-import { isAgentUrl } from "../../spec";
+import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../spec";
 import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
 
 /**
@@ -85,7 +85,18 @@ export const clusterAgentUrlConfiguration = defineResource({
   read: "GET /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
   // Nothing names a configuration: one a lost answer made is the agent's newer one.
-  findExisting: { list: "GET /projects/:project/cluster_agents/:agentId/url_configurations", where: () => true, madeByThisCreate: true },
+  identity: { none: "a configuration has no name", search: { list: "GET /projects/:project/cluster_agents/:agentId/url_configurations", where: () => true } },
+  limits: [
+    {
+      policy: "cluster-agent-url-configuration-one-per-agent",
+      per: ["project", "agentId"],
+      max: AGENT_URL_CONFIGURATIONS_MAX,
+      what: { one: "URL configuration", many: "URL configurations" },
+      scope: "a cluster agent",
+      parent: (state) => `agent ${show(state["agentId"])} of project ${show(state["project"])}`,
+      advice: "Keep one of them (to change it, edit that one: a replacement deletes the old configuration first).",
+    },
+  ],
   replaceOn: "all",
   // One configuration per agent: the old one must go before its replacement can be created.
   deleteBeforeReplace: true,

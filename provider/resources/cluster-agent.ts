@@ -33,7 +33,11 @@ export const clusterAgent = defineResource({
   read: "GET /projects/:project/cluster_agents/:agentId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId",
   // Names are unique in a project: a create whose answer was lost is found by it, not made twice.
-  findExisting: { list: "GET /projects/:project/cluster_agents", where: (record, state) => record["name"] === state["name"], identity: (state) => state["name"] },
+  identity: {
+    fields: ["project", "name"],
+    describe: (state) => `the cluster agent ${show(state["name"])} of project ${show(state["project"])}`,
+    find: { list: "GET /projects/:project/cluster_agents" },
+  },
   // The API has no update: any change registers a new agent.
   replaceOn: "all",
   normalize: { project: normalizers.ref },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
+import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "./common";
 
 /**
@@ -35,22 +35,18 @@ export const errorTrackingClientKey = defineResource({
   }),
   recordId: "keyId",
   idParts: ["project", "keyId"],
-  create: "POST /projects/:project/error_tracking/client_keys",
+  // Keys have no name: one a lost answer made is the project's newer key.
+  identity: { none: "keys have no name", search: { list: "GET /projects/:project/error_tracking/client_keys", where: () => true } },
+  // The create takes no parameters (Document 2): `rotateOn` stays in the program.
+  create: { route: "POST /projects/:project/error_tracking/client_keys", sends: "none" },
   // No single-key read in the spec: the key is found in the project's list.
   read: { list: "GET /projects/:project/error_tracking/client_keys", where: (record, state) => record["id"] === Number(state["keyId"]) },
-  // Keys have no name: one a lost answer made is the project's newer key.
-  findExisting: { list: "GET /projects/:project/error_tracking/client_keys", where: () => true, madeByThisCreate: true },
   // Answers 200 with the deleted key (api-semantics.md).
   delete: "DELETE /projects/:project/error_tracking/client_keys/:keyId",
   replaceOn: "all",
   secretOutputs: ["publicKey", "dsn"],
   readNames: { dsn: "vendor_dsn" },
   normalize: { project: normalizers.ref },
-  hooks: {
-    /** The create takes no parameters (Document 2): `rotateOn` stays in the program. */
-    create: (ctx: OperationContext, state: State) =>
-      ctx.call<WireRecord>("POST /projects/:project/error_tracking/client_keys", state, {}, ctx.findExisting ? { findExisting: ctx.findExisting } : {}),
-  },
   notes: [
     "Rotation: change a value of `rotateOn`. The new key is created before the old one is deleted, as the forge's rotation steps say; dropping `rotateOn` rotates too.",
     "`publicKey` and `dsn` are secret outputs, kept encrypted in state.",

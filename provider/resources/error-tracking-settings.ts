@@ -4,7 +4,7 @@ import { normalizers, projectRef, show } from "./common";
 
 const SETTINGS_ROUTE = "/projects/:project/error_tracking/settings";
 
-/** The PATCH body: `active` is required on every PATCH (Document 2), `integrated` only when the program sets it. */
+/** The PATCH body of a create over existing settings: `active`, and `integrated` when the program sets it. */
 function patchBody(state: State): Record<string, unknown> {
   return { active: state["active"], ...(state["integrated"] === undefined ? {} : { integrated: state["integrated"] }) };
 }
@@ -38,9 +38,13 @@ export const errorTrackingSettings = defineResource({
     apiUrl: z.string().nullable(),
   }),
   idParts: ["project"],
+  identity: { fields: ["project"], describe: (state) => `the error tracking settings of project ${show(state["project"])}` },
   create: `PUT ${SETTINGS_ROUTE}`,
   read: `GET ${SETTINGS_ROUTE}`,
-  update: `PATCH ${SETTINGS_ROUTE}`,
+  // `active` is required on every PATCH (Document 2), whichever field changed.
+  update: { route: `PATCH ${SETTINGS_ROUTE}`, always: ["active"] },
+  // The forge cannot remove the settings: deleting turns error tracking off.
+  delete: { route: `PATCH ${SETTINGS_ROUTE}`, body: { active: false } },
   replaceOn: ["project"],
   resets: { integrated: true },
   normalize: { project: normalizers.ref },
@@ -53,14 +57,6 @@ export const errorTrackingSettings = defineResource({
     async create(ctx: OperationContext, state: State): Promise<WireRecord> {
       if (await ctx.readRecord(state)) return ctx.call<WireRecord>(`PATCH ${SETTINGS_ROUTE}`, state, patchBody(state));
       return ctx.call<WireRecord>(`PUT ${SETTINGS_ROUTE}`, state, { active: state["active"], integrated: state["integrated"] ?? true });
-    },
-    /** Every PATCH carries `active`, whichever field changed. */
-    async update(ctx: OperationContext, state: State): Promise<WireRecord> {
-      return ctx.call<WireRecord>(`PATCH ${SETTINGS_ROUTE}`, state, patchBody(state));
-    },
-    /** The forge cannot remove the settings: deleting turns error tracking off. */
-    async delete(ctx: OperationContext, state: State): Promise<void> {
-      await ctx.call(`PATCH ${SETTINGS_ROUTE}`, state, { active: false });
     },
   },
   errorHints: [

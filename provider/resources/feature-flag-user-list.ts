@@ -40,17 +40,21 @@ export const featureFlagUserList = defineResource({
     /** When it was created. */
     createdAt: z.string(),
   }),
-  recordKey: "iid",
-  recordId: "iid",
+  // Paths and strategies name a list by its `iid`, not its `id`.
+  recordId: { output: "iid", wire: "iid" },
   idParts: ["project", "iid"],
   create: "POST /projects/:project/feature_flags_user_lists",
   read: "GET /projects/:project/feature_flags_user_lists/:iid",
   update: "PUT /projects/:project/feature_flags_user_lists/:iid",
   delete: "DELETE /projects/:project/feature_flags_user_lists/:iid",
   // A name is unique in the project: that finds a list whose create answer was lost.
-  findExisting: { list: "GET /projects/:project/feature_flags_user_lists", where: (record, state) => record["name"] === String(state["name"]).trim(), identity: (state) => String(state["name"]).trim() },
+  identity: {
+    fields: ["project", "name"],
+    describe: (state) => `the feature flag user list ${show(state["name"])} of project ${show(state["project"])}`,
+    find: { list: "GET /projects/:project/feature_flags_user_lists" },
+  },
   replaceOn: ["project"],
   wireFormats: { userXids: commaSeparated },
   normalize: { project: normalizers.ref, userXids: idSet, name: (value) => (typeof value === "string" ? value.trim() : value) },
-  hooks: { mapRecord: (record) => ({ userListId: record["id"] }) },
+  readNames: { userListId: "id" },
 });

@@ -176,6 +176,7 @@ export const feature = defineResource({
     definition: z.record(z.string(), z.unknown()).nullable(),
   }),
   idParts: ["name"],
+  identity: { fields: ["name"], describe: (state) => `the feature gate ${show(state["name"])}` },
   create: SET,
   read: "GET /features",
   update: SET,

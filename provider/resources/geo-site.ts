@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GEO_CAPACITY_DEFAULTS } from "../../spec";
+import { GEO_CAPACITY_DEFAULTS, GEO_PRIMARY_SITES_MAX } from "../../spec";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
@@ -96,7 +96,19 @@ export const geoSite = defineResource({
   update: "PUT /geo_sites/:siteId",
   delete: "DELETE /geo_sites/:siteId",
   // Names are unique regardless of case: that finds a site whose create answer was lost.
-  findExisting: { list: "GET /geo_sites", where: (record, state) => String(record["name"]).toLowerCase() === String(state["name"]).toLowerCase(), identity: (state) => String(state["name"]).toLowerCase() },
+  identity: { fields: ["name"], ignoreCase: ["name"], describe: (state) => `the Geo site ${show(state["name"])}`, find: { list: "GET /geo_sites" } },
+  limits: [
+    {
+      policy: "geo-site-one-primary",
+      per: [],
+      max: GEO_PRIMARY_SITES_MAX,
+      counts: (state) => state["primary"] === true,
+      what: { one: "primary site", many: "primary sites" },
+      scope: "an installation",
+      parent: () => "the installation",
+      advice: "Make one of them a secondary (primary: false).",
+    },
+  ],
   // The PUT takes neither `primary` nor `sync_object_storage`.
   replaceOn: ["primary", "syncObjectStorage"],
   // A unique name, and one primary: the old site goes first.

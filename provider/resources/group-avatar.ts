@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES } from "../../spec/group-settings";
-import { defineResource, digestKey, type WireRecord } from "../engine/declaration";
+import { defineResource, digestKey, fieldMeta, type WireRecord } from "../engine/declaration";
 import { fileDigest } from "../engine/files";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
 
@@ -31,19 +31,26 @@ export const groupAvatar = defineResource({
         holds: (value) => value === "" || GROUP_AVATAR_EXTENSIONS.includes(extensionOf(value) as (typeof GROUP_AVATAR_EXTENSIONS)[number]),
         message: (value) => `${show(value)} is not an image file the forge takes as an avatar. Use a ${wordList(GROUP_AVATAR_EXTENSIONS)} file, or "" for no avatar.`,
       }),
-    ),
+    )
+      // A local file: sent as its content, compared by its SHA-256, refused by check when larger.
+      .register(fieldMeta, { file: { maxBytes: GROUP_AVATAR_MAX_BYTES } }),
   }),
   outputs: z.object({
     /** Where the forge serves the avatar; null when the group has none. */
     avatarUrl: z.string().nullable(),
   }),
   idParts: ["group"],
+  identity: {
+    fields: ["group"],
+    describe: (state) => `the avatar of group ${show(state["group"])}`,
+    takesOver: "the avatar is a field of its group, which the forge always has: create sets it, whatever was there",
+  },
   create: "PUT /groups/:group",
   read: "GET /groups/:group",
   update: "PUT /groups/:group",
+  // The forge keeps no earlier file: deleting removes the avatar.
+  delete: { route: "PUT /groups/:group", body: { avatar: "" } },
   replaceOn: ["group"],
-  files: ["avatar"],
-  fileMaxBytes: { avatar: GROUP_AVATAR_MAX_BYTES },
   normalize: { group: normalizers.ref },
   hooks: {
     /**
@@ -59,9 +66,6 @@ export const groupAvatar = defineResource({
       const file = await ctx.call<unknown>("GET /groups/:group/avatar", state);
       const digest = Buffer.isBuffer(file) ? fileDigest(file) : undefined;
       return { ...record, [digestKey("avatar")]: digest, ...(wantsNone ? { avatar: url } : {}) };
-    },
-    async delete(ctx, state) {
-      await ctx.call("PUT /groups/:group", state, { avatar: "" });
     },
   },
   notes: [

@@ -19,10 +19,8 @@ import {
   type IntegrationParameter,
   type IntegrationSlug,
 } from "../../spec/integrations";
-import { fromWire, toCamel, toSnake } from "../engine/naming";
-import { APPLIED_KEY, defineResource, type OperationContext, type ResourceDeclaration, type State, type WireRecord } from "../engine/declaration";
-import { isPlainObject } from "../client";
-import { formatId } from "../engine/ids";
+import { toCamel } from "../engine/naming";
+import { defineResource, type ResourceDeclaration } from "../engine/declaration";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
 
 // ---- The types of the inputs, from the table's literal types ----
@@ -94,29 +92,10 @@ function parameterSchema(wire: string, parameter: IntegrationParameter): z.ZodTy
 
 const routeOf = (slug: string) => `/groups/:group/integrations/${slug}` as const;
 
-/** The body of a set-up: the inputs the program sets now, and the resets of those it dropped. */
-function setUpBody(state: State, keys: readonly string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const key of keys) if (key !== "group" && state[key] !== undefined) body[toSnake(key)] = state[key];
-  return body;
-}
-
-function readIntegration(kind: IntegrationKind, name: string) {
-  return async (ctx: OperationContext, state: State): Promise<WireRecord | undefined> => {
-    if (typeof state["slug"] === "string" && state["slug"] !== kind.slug) {
-      throw new Error(`${name} manages the ${kind.slug} integration; the id names ${show(state["slug"])}: use the resource of that slug`);
-    }
-    const record = await ctx.call<WireRecord>(`GET ${routeOf(kind.slug)}`, state);
-    // A disabled integration is what a DELETE leaves: the resource is gone.
-    return isPlainObject(record) && record["active"] === true ? record : undefined;
-  };
-}
-
 function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclaration<S> {
   const kind: IntegrationKind = INTEGRATIONS[slug];
   const name = `GroupIntegration${integrationTypeSuffix(slug)}`;
   const parameters = Object.entries(kind.parameters);
-  const inputKeys = ["group", "useInheritedSettings", ...parameters.map(([wire]) => toCamel(wire))];
   const shape: Record<string, z.ZodType> = {
     group: groupRef.describe("The group: its numeric id or full path."),
     useInheritedSettings: z.boolean().describe(USE_INHERITED_SETTINGS.doc).optional(),
@@ -126,19 +105,27 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
   // Text without a default is cleared with a blank; the rest goes back to its default.
   for (const [wire, parameter] of parameters) if (!parameter.required) resets[toCamel(wire)] = parameter.default ?? "";
   const secrets = (which: IntegrationParameter["secret"]) => parameters.filter(([, parameter]) => parameter.secret === which).map(([wire]) => toCamel(wire));
-  const read = readIntegration(kind, name);
   const route = routeOf(slug);
+  // The record holds the settings under `properties` (the event flags at the top level).
+  const readNames: Record<string, string> = { useInheritedSettings: "inherited" };
+  for (const [wire] of parameters) readNames[toCamel(wire)] = `properties.${wire}`;
 
   const declaration = defineResource({
     name,
     summary: `Group integration \`${slug}\`: ${kind.summary}`,
     inputs: z.object(shape),
-    outputs: integrationOutputs,
+    // The slug is the declaration's: an import id naming another slug is refused.
+    outputs: integrationOutputs.extend({ slug: z.literal(slug).describe("The slug, the last segment of the integration's path.") }),
     recordId: "integrationId",
     idParts: ["group", "slug"],
+    // Set-up refuses to take over an integration someone else turned on: import it instead.
+    identity: { fields: ["group"], describe: (state) => `the ${slug} integration of group ${show(state["group"])}` },
     create: `PUT ${route}`,
-    read: `GET ${route}`,
-    update: `PUT ${route}`,
+    // A disabled integration is what a DELETE leaves: the resource is gone.
+    read: { route: `GET ${route}`, exists: (record) => record["active"] === true },
+    // The forge wants the required parameters, credentials included, on each PUT: an update
+    // sends what the program sets, not only what changed.
+    update: { route: `PUT ${route}`, sends: "set" },
     delete: `DELETE ${route}`,
     replaceOn: ["group"],
     // One integration of a slug per group: a replacement (the same group spelled another way
@@ -146,31 +133,9 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     deleteBeforeReplace: true,
     writeOnly: secrets("write-only"),
     secretOutputs: secrets("readable"),
-    readNames: { useInheritedSettings: "inherited" },
+    readNames,
     resets,
     normalize: { group: normalizers.ref },
-    hooks: {
-      read,
-      // Set-up refuses to take over an integration someone else turned on: import it instead.
-      async create(ctx, state) {
-        const existing = await ctx.readRecord(state);
-        if (existing) {
-          const id = formatId(ctx.declaration, { ...state, slug });
-          throw new Error(
-            `${name}: the ${slug} integration of group ${show(state["group"])} is already active. ` +
-              `Adopt it with the resource option { import: "${id}" } (the inputs must match), or disable it first.`,
-          );
-        }
-        return ctx.call<WireRecord>(`PUT ${route}`, state, setUpBody(state, inputKeys));
-      },
-      // Every set-up sends the required parameters, credentials included: the forge wants them
-      // on each PUT, so an update sends what the program sets, not only what changed.
-      async update(ctx, state, changed) {
-        const applied = Array.isArray(state[APPLIED_KEY]) ? (state[APPLIED_KEY] as string[]) : inputKeys;
-        return ctx.call<WireRecord>(`PUT ${route}`, state, setUpBody(state, [...new Set([...applied, ...changed])]));
-      },
-      mapRecord: (record) => (isPlainObject(record["properties"]) ? (fromWire(record["properties"]) as State) : {}),
-    },
     notes: [
       `\`PUT ${route.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
       "Creating the resource refuses an integration that is already active: adopt it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { groupRef, normalizers } from "./common";
+import { groupRef, normalizers, show } from "./common";
 
 /** The calling user's subscription to a group label (notifications for issues and merge requests with it). */
 export const groupLabelSubscription = defineResource({
@@ -19,20 +19,12 @@ export const groupLabelSubscription = defineResource({
     subscribed: z.boolean(),
   }),
   idParts: ["group", "labelId"],
-  create: "POST /groups/:group/labels/:labelId/subscribe",
-  read: "GET /groups/:group/labels/:labelId",
-  // 304 = already subscribed: the desired state holds, so it is success.
-  acceptOnCreate: [304],
+  identity: { fields: ["group", "labelId"], describe: (state) => `the subscription to label ${show(state["labelId"])} of group ${show(state["group"])}` },
+  // 304 = already subscribed (create) or not subscribed (delete): the desired state holds.
+  create: { route: "POST /groups/:group/labels/:labelId/subscribe", accept: [304] },
+  read: { route: "GET /groups/:group/labels/:labelId", exists: (label) => label["subscribed"] === true },
+  delete: { route: "POST /groups/:group/labels/:labelId/unsubscribe", accept: [304] },
+  readNames: { labelName: "name" },
   replaceOn: "all",
   normalize: { group: normalizers.ref },
-  hooks: {
-    async read(ctx, state) {
-      const label = await ctx.call<Record<string, unknown>>("GET /groups/:group/labels/:labelId", state);
-      return label["subscribed"] === true ? label : undefined;
-    },
-    async delete(ctx, state) {
-      await ctx.call("POST /groups/:group/labels/:labelId/unsubscribe", state, {}, { acceptStatuses: [304] });
-    },
-    mapRecord: (record) => ({ labelName: record["name"] }),
-  },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource } from "../engine/declaration";
+import { defineResource, fieldMeta } from "../engine/declaration";
 import { groupRef, labelColor, normalizers, serverId, show, valueRule } from "./common";
 
 /** A label of a group, available to every project and subgroup of that group. */
@@ -47,27 +47,25 @@ export const groupLabel = defineResource({
     /** The colour of the label's text, chosen by the forge for contrast. */
     textColor: z.string(),
     /** The description rendered as HTML. */
-    descriptionHtml: z.string().nullable(),
+    descriptionHtml: z.string().nullable().register(fieldMeta, { derivedFrom: "description" }),
   }),
   recordId: "labelId",
   idParts: ["group", "labelId"],
-  create: "POST /groups/:group/labels",
-  read: "GET /groups/:group/labels/:labelId",
-  update: "PUT /groups/:group/labels/:labelId",
-  delete: "DELETE /groups/:group/labels/:labelId",
   // A label after a lost answer is found by listing and matching the name exactly: read by
   // title, a name made of digits would be taken for another label's id.
-  findExisting: {
-    list: "GET /groups/:group/labels",
-    where: (record, state) => record["name"] === state["name"],
-    identity: (state) => state["name"],
+  identity: {
+    fields: ["group", "name"],
+    describe: (state) => `the label ${show(state["name"])} of group ${show(state["group"])}`,
+    find: { list: "GET /groups/:group/labels" },
   },
+  create: "POST /groups/:group/labels",
+  read: "GET /groups/:group/labels/:labelId",
+  update: { route: "PUT /groups/:group/labels/:labelId", names: { name: "new_name" } },
+  delete: "DELETE /groups/:group/labels/:labelId",
   replaceOn: ["group"],
-  derivedOutputs: { descriptionHtml: "description" },
   // A name is unique across a group and its ancestors: a label moved to a subgroup would clash
   // with itself if the new one were created first.
   deleteBeforeReplace: true,
-  updateWireNames: { name: "new_name" },
   // Dropping archived sends false: it unarchives with the labels_archive flag, and is ignored
   // (harmlessly: nothing can be archived) without it.
   resets: { description: "", archived: false },

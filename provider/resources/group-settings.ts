@@ -219,6 +219,7 @@ export const groupSettings = defineResource({
   }),
   recordId: "groupId",
   idParts: ["group"],
+  identity: { fields: ["group"], describe: (state) => `the settings of group ${show(state["group"])}` },
   setting: true,
   create: "PUT /groups/:group",
   read: "GET /groups/:group",

@@ -89,26 +89,25 @@ export const instanceCluster = defineResource({
   delete: "DELETE /admin/clusters/:clusterId",
   // Names are not unique: a lost create is the one new cluster with its name and API URL, made
   // while cluster creates took turns (an older one with the same name is not this one).
-  findExisting: {
-    list: "GET /admin/clusters",
-    madeByThisCreate: true,
-    where: (record, state) =>
-      record["name"] === state["name"] &&
-      (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url === (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,
+  identity: {
+    none: "cluster names need not be unique",
+    search: {
+      list: "GET /admin/clusters",
+      where: (record, state) =>
+        record["name"] === state["name"] &&
+        (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url === (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,
+    },
   },
   // Every cluster this resource adds came through the add-existing path, so the forge lets
   // name, API URL, CA certificate and token change in place; the PUT has no authorization type.
   replaceOn: ["platformVendorAttributes.authorizationType"],
   writeOnly: ["platformVendorAttributes.token"],
-  readNames: { platformVendorAttributes: "platform_vendor" },
+  // The record names the management project as an object, the input by its id.
+  readNames: { platformVendorAttributes: "platform_vendor", managementProjectId: "management_project.id" },
   wireFormats: { platformVendorAttributes: platformWire },
   // The forge stores a blank domain as no domain.
   normalize: { platformVendorAttributes: platformMeaning, domain: (value) => (value === "" ? null : value) },
   resets: { domain: "", environmentScope: "*", managementProjectId: null, enabled: true, managed: true },
-  hooks: {
-    // The record names the management project as an object, the input by its id.
-    mapRecord: (record) => ({ managementProjectId: (record["management_project"] as { id?: number } | null)?.id ?? null }),
-  },
   notes: [
     "Deprecated by the forge: certificate-based clusters are being removed in favour of cluster agents (`ClusterAgent`); the policy `instance-cluster-deprecated` says so at preview.",
     "Deleting the cluster disconnects it; what runs inside the cluster is not removed.",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, serverId } from "./common";
+import { normalizers, projectRef, serverId, show } from "./common";
 
 /**
  * An entry of a project's CI/CD job token allowlist. The project and group lists have the same
@@ -14,7 +14,10 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
   target: Target;
   targetDoc: string;
   outputs: z.ZodObject<Extra>;
-  project: (record: Record<string, unknown>) => Record<string, unknown>;
+  /** Outputs read from record fields of other names. */
+  readNames: Record<keyof Extra & string, string>;
+  /** The entry in messages: `project 7`. */
+  noun: string;
 }) {
   const list = `GET /projects/:project/job_token_scope/${options.collection}` as const;
   return defineResource({
@@ -27,15 +30,18 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
     }),
     outputs: options.outputs,
     idParts: ["project", options.target],
-    create: `POST /projects/:project/job_token_scope/${options.collection}`,
+    identity: {
+      fields: ["project", options.target],
+      describe: (state) => `the entry of ${options.noun} ${show(state[options.target])} on the allowlist of project ${show(state["project"])}`,
+    },
+    // The create answer is {source, target}; the state holds the listing's record.
+    create: { route: `POST /projects/:project/job_token_scope/${options.collection}`, readBack: true },
     // The API has no single-entry read: the entry is found in the (paginated) allowlist.
     read: { list, where: (record, state) => record["id"] === state[options.target] },
     delete: `DELETE /projects/:project/job_token_scope/${options.collection}/:${options.target}`,
-    // The create answer is {source, target}; the state holds the listing's record.
-    readBack: ["create"],
     replaceOn: "all",
     normalize: { project: normalizers.ref },
-    hooks: { mapRecord: options.project },
+    readNames: options.readNames,
   });
 }
 
@@ -52,7 +58,8 @@ export const jobTokenScopeProjectAllowlistEntry = allowlistEntry({
     /** The allowed project's web address. */
     targetWebUrl: z.string(),
   }),
-  project: (record) => ({ targetPathWithNamespace: record["path_with_namespace"], targetWebUrl: record["web_url"] }),
+  readNames: { targetPathWithNamespace: "path_with_namespace", targetWebUrl: "web_url" },
+  noun: "project",
 });
 
 /** Lets the CI/CD job tokens of a group's projects reach this project. */
@@ -68,5 +75,6 @@ export const jobTokenScopeGroupAllowlistEntry = allowlistEntry({
     /** The allowed group's web address. */
     targetWebUrl: z.string(),
   }),
-  project: (record) => ({ targetName: record["name"], targetWebUrl: record["web_url"] }),
+  readNames: { targetName: "name", targetWebUrl: "web_url" },
+  noun: "group",
 });

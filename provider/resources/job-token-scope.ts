@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef } from "./common";
+import { normalizers, projectRef, show } from "./common";
 
 /**
  * Whether other projects' CI/CD job tokens need to be on this project's allowlist to reach it.
@@ -26,9 +26,9 @@ export const jobTokenScope = defineResource({
   setting: true,
   create: "PATCH /projects/:project/job_token_scope",
   read: "GET /projects/:project/job_token_scope",
-  update: "PATCH /projects/:project/job_token_scope",
   // The PATCH answers 204: the setting is read back.
-  readBack: ["update"],
+  update: { route: "PATCH /projects/:project/job_token_scope", readBack: true },
+  identity: { fields: ["project"], describe: (state) => `the job token scope of project ${show(state["project"])}` },
   readNames: { enabled: "inbound_enabled" },
   replaceOn: ["project"],
   normalize: { project: normalizers.ref },

@@ -153,16 +153,21 @@ export const projectMember = defineResource({
   }),
   recordId: "userId",
   idParts: ["project", "userId"],
-  create: `POST ${MEMBERS}`,
+  // A user named by id in one resource and by username in another is not matched: the program cannot tell.
+  identity: {
+    fields: ["project", "user"],
+    ignoreCase: ["user"],
+    describe: (state) => `the membership of user ${show(state["user"])} in project ${show(state["project"])}`,
+  },
+  // Every write is read back: the read knows whether a promotion waits.
+  create: { route: `POST ${MEMBERS}`, readBack: true },
   read: `GET ${MEMBERS}/:userId`,
-  update: `PUT ${MEMBERS}/:userId`,
+  update: { route: `PUT ${MEMBERS}/:userId`, readBack: true },
   delete: `DELETE ${MEMBERS}/:userId`,
   replaceOn: ["project", "user"],
   // One membership per user and project: the user named another way (id for username) is the
   // same membership, which must go before it is made again.
   deleteBeforeReplace: true,
-  // Every write is read back: the read knows whether a promotion waits.
-  readBack: ["create", "update"],
   writeOnly: ["memberRoleId"],
   // Document 3: an empty expiry clears it, a null custom role removes it.
   resets: { expiresAt: null, memberRoleId: null },

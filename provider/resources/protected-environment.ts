@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource, type WireRecord } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
-import { groupRef, nonBlank, normalizers, projectRef } from "./common";
+import { groupRef, nonBlank, normalizers, projectRef, show } from "./common";
 import {
   approvalRuleList,
   deployAccessLevelList,
@@ -18,7 +18,6 @@ import {
  *  (spec rule 5), so the whole record is read back. */
 const entryLists = {
   collections: { deployAccessLevels: granteeCollection(false), approvalRules: granteeCollection(true) },
-  readBack: ["update"] as Array<"create" | "update">,
   // The forge reports the Maintainer level on a user's or a group's deploy entry; the entry names
   // one grantee, as the program writes it (and as an import or forge-adopt must write it).
   hooks: { mapRecord: (record: WireRecord) => ({ deployAccessLevels: oneGranteeEach(record["deploy_access_levels"]) }) },
@@ -52,9 +51,12 @@ export const projectProtectedEnvironment = defineResource({
   idParts: ["project", "name"],
   create: "POST /projects/:project/protected_environments",
   read: "GET /projects/:project/protected_environments/:name",
-  update: "PUT /projects/:project/protected_environments/:name",
+  update: { route: "PUT /projects/:project/protected_environments/:name", readBack: true },
   delete: "DELETE /projects/:project/protected_environments/:name",
-  findExisting: "GET /projects/:project/protected_environments/:name",
+  identity: {
+    fields: ["project", "name"],
+    describe: (state) => `the protected environment ${show(state["name"])} of project ${show(state["project"])}`,
+  },
   replaceOn: ["project", "name"],
   normalize: { project: normalizers.ref },
   resets: { approvalRules: [] },
@@ -80,15 +82,14 @@ export const groupProtectedEnvironment = defineResource({
   }),
   outputs: z.object({}),
   idParts: ["group", "name"],
-  create: "POST /groups/:group/protected_environments",
+  // Document 2: only the group-level PUT takes required_approval_count.
+  create: { route: "POST /groups/:group/protected_environments", omit: ["requiredApprovalCount"] },
   read: "GET /groups/:group/protected_environments/:name",
-  update: "PUT /groups/:group/protected_environments/:name",
+  update: { route: "PUT /groups/:group/protected_environments/:name", readBack: true },
   delete: "DELETE /groups/:group/protected_environments/:name",
-  findExisting: "GET /groups/:group/protected_environments/:name",
+  identity: { fields: ["group", "name"], describe: (state) => `the protected tier ${show(state["name"])} of group ${show(state["group"])}` },
   replaceOn: ["group", "name"],
   normalize: { group: normalizers.ref },
   resets: { approvalRules: [], requiredApprovalCount: 0 },
-  // Document 2: only the group-level PUT takes required_approval_count.
-  createOmits: ["requiredApprovalCount"],
   ...entryLists,
 });

@@ -116,12 +116,20 @@ export const repositoryStorageMove = defineResource({
   }),
   recordId: "sinceMoveId",
   idParts: ["kind", "sourceStorageName", "destinationStorageName"],
-  create: "POST /project_repository_storage_moves",
+  // Two resources moving the same repositories at once would fight over them.
+  identity: {
+    fields: ["kind", "sourceStorageName"],
+    describe: (state) => `the ${String(state["kind"])} repositories of storage ${show(state["sourceStorageName"])}`,
+  },
+  // The answer is `{"message":"202 Accepted"}`: the state comes from the read, which the create
+  // polls until the move is done.
+  create: {
+    route: "POST /project_repository_storage_moves",
+    readBack: true,
+    await: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "errorMessage", timeoutMs: 60 * 60_000, skipInput: "waitForCompletion" },
+  },
   read: "GET /project_repository_storage_moves",
   replaceOn: "all",
-  // The answer is `{"message":"202 Accepted"}`: the state comes from the read.
-  readBack: ["create"],
-  awaitState: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "errorMessage", timeoutMs: 60 * 60_000, skipInput: "waitForCompletion" },
   hooks: {
     // The path depends on the kind; the newest move before the POST marks where this bulk's start.
     async create(ctx, state) {

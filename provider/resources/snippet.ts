@@ -90,16 +90,15 @@ export const snippet = defineResource({
   }),
   recordId: "snippetId",
   idParts: ["snippetId"],
-  create: "POST /snippets",
-  read: "GET /snippets/:snippetId",
-  update: "PUT /snippets/:snippetId",
-  delete: "DELETE /snippets/:snippetId",
   // The record lists paths only: the contents are read file by file, so that a file edited on
   // the forge shows as drift. Every write is read back for the same reason.
-  readBack: ["create", "update"],
+  create: { route: "POST /snippets", readBack: true },
+  read: "GET /snippets/:snippetId",
+  update: { route: "PUT /snippets/:snippetId", readBack: true },
+  delete: "DELETE /snippets/:snippetId",
   // No natural key (titles repeat): a create whose answer was lost is the one new snippet of the
   // caller's with its title, made while snippet creates took turns.
-  findExisting: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"], madeByThisCreate: true },
+  identity: { none: "titles repeat", search: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"] } },
   replaceOn: [],
   collections: {
     files: {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../spec/cleanup-policy";
 import { AVAILABILITY } from "../../spec/editions";
+import { CLEANUP_POLICIES_PER_GROUP } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { normalizers, serverId, show, valueRule, wordList } from "./common";
 
@@ -79,6 +80,18 @@ export const virtualRegistryCleanupPolicy = defineResource({
     updatedAt: z.string(),
   }),
   idParts: ["group"],
+  identity: { fields: ["group"], describe: (state) => `the cleanup policy of group ${show(state["group"])}` },
+  limits: [
+    {
+      policy: "virtual-registry-cleanup-policy-one-per-group",
+      per: ["group"],
+      max: CLEANUP_POLICIES_PER_GROUP,
+      what: { one: "cleanup policy", many: "cleanup policies" },
+      scope: "a top-level group",
+      parent: (state) => `group ${show(state["group"])}`,
+      advice: "Keep one of them and put every setting in it.",
+    },
+  ],
   create: "POST /groups/:group/-/virtual_registries/cleanup/policy",
   read: "GET /groups/:group/-/virtual_registries/cleanup/policy",
   // PATCH needs at least one field: the engine sends only changed ones, and an update always has one.

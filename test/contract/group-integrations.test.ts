@@ -16,7 +16,8 @@ it("refuses to take over an integration that is already active, and says how to 
   const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/chat-webhook", { group: "acme", webhook: WEBHOOK });
   const ops = implementation("GroupIntegrationChatWebhook");
-  await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('already active. Adopt it with the resource option { import: "acme:chat-webhook" }');
+  await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('"acme:chat-webhook" already exists on the forge, and this resource did not make it');
+  await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('add the resource option { import: "acme:chat-webhook" }');
   const adopted = await ops.create({ group: "acme", webhook: WEBHOOK, importId: "acme:chat-webhook" });
   expect(adopted.id).toBe("acme:chat-webhook");
 });
@@ -25,7 +26,7 @@ it("refuses an import id of another slug", async () => {
   const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/external-wiki", { group: "acme", external_wiki_url: "https://wiki.example.com" });
   const ops = implementation("GroupIntegrationChatWebhook");
-  await expect(ops.read("acme:external-wiki", {})).rejects.toThrow("GroupIntegrationChatWebhook manages the chat-webhook integration");
+  await expect(ops.read("acme:external-wiki", {})).rejects.toThrow('GroupIntegrationChatWebhook manages the object whose slug is "chat-webhook"; the id names "external-wiki"');
 });
 
 it("checks every kind of parameter of the table before any request, naming the field", async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
-import { inputKeys, replacementKeys, resetValue } from "../../provider/engine/declaration";
+import { inputKeys, replacedOnRemoval, replacementKeys, resetValue } from "../../provider/engine/declaration";
 import { sameValue } from "../../provider/engine/compare";
 import { implementation } from "../../provider/engine/runtime";
 import { fixtures } from "./fixtures";
@@ -23,7 +23,7 @@ function optionalInputs(declaration: AnyDeclaration): string[] {
 }
 
 function replacedWhenDropped(declaration: AnyDeclaration, key: string): boolean {
-  return replacementKeys(declaration).includes(key) || (declaration.replaceOnRemoval ?? []).includes(key);
+  return replacementKeys(declaration).includes(key) || replacedOnRemoval(declaration).includes(key);
 }
 
 it("every optional input of every declaration says what dropping it does, and has a fixture value", () => {

@@ -6,8 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeApiError } from "../../provider/client";
 import { ExistingObjectError } from "../../provider/engine/recovery";
-import type { State } from "../../provider/engine/declaration";
-import { inputKeys } from "../../provider/engine/declaration";
+import type { Request, State } from "../../provider/engine/declaration";
+import { inputKeys, optionsOf, routeOf } from "../../provider/engine/declaration";
+import { parseRoute } from "../../provider/client";
+import type { HttpMethod } from "../../spec";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { implementation } from "../../provider/engine/runtime";
 import { declarations } from "../../provider/resources";
@@ -167,9 +169,9 @@ for (const fixture of fixtures) {
   });
 }
 
-/** The arguments of a raw API call for a route, with path fields from a state. */
-function routeCall(route: string, state: State): ["DELETE", string, Record<string, unknown>] {
-  const path = route.slice(route.indexOf(" ") + 1);
-  const params = Object.fromEntries([...path.matchAll(/:([A-Za-z]+)/g)].map((match) => [match[1] as string, state[match[1] as string]]));
-  return ["DELETE", path, params];
+/** The arguments of a raw API call for a declaration's request, with path fields from a state. */
+function routeCall(request: Request, state: State): [HttpMethod, string, Record<string, unknown>] {
+  const { method, path, parameters } = parseRoute(routeOf(request));
+  const params = Object.fromEntries(parameters.map((name) => [name, state[name]]));
+  return [method, path, { ...params, ...optionsOf(request).body }];
 }

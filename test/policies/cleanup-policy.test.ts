@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { inputSchema } from "../../policies/input-schema";
-import { virtualRegistryCleanupPolicyOnePerGroup } from "../../policies/rules/cleanup-policies";
+import { limitPolicyNamed } from "../../policies/rules/limits";
+
+const virtualRegistryCleanupPolicyOnePerGroup = limitPolicyNamed("virtual-registry-cleanup-policy-one-per-group");
 import { typeToken } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
@@ -17,7 +19,7 @@ describe("virtual-registry-cleanup-policy-one-per-group", () => {
     expect(await validateStack(virtualRegistryCleanupPolicyOnePerGroup, [policy("b", "ACME"), policy("a", "acme")])).toEqual([
       {
         message:
-          'VirtualRegistryCleanupPolicy "b" is a second cleanup policy of group "ACME", which VirtualRegistryCleanupPolicy "a" already has; a group can have only one. Keep one of them and put every setting in it.',
+          'VirtualRegistryCleanupPolicy "b" would be number 2 of the cleanup policies of group "ACME", besides VirtualRegistryCleanupPolicy "a"; the forge allows at most 1. Keep one of them and put every setting in it.',
         urn: policyUrn("b"),
       },
     ]);

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { inputSchema } from "../../policies/input-schema";
-import { clusterAgentTokenLimit, clusterAgentTokenRotation, clusterAgentUrlConfigurationOnePerAgent } from "../../policies/rules/agent-limits";
+import { clusterAgentTokenRotation } from "../../policies/rules/agent-limits";
+import { limitPolicyNamed } from "../../policies/rules/limits";
 import { clusterAgentTokenNotInStackOutputs } from "../../policies/rules/secrets";
 import { clusterAgentTokenDescription } from "../../policies/rules/token-descriptions";
 import { typeToken } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
+
+const clusterAgentTokenLimit = limitPolicyNamed("cluster-agent-token-limit");
+const clusterAgentUrlConfigurationOnePerAgent = limitPolicyNamed("cluster-agent-url-configuration-one-per-agent");
 
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
 const KEY = "-----BEGIN EC PRIVATE KEY-----\nMHcC\n-----END EC PRIVATE KEY-----\n";
@@ -46,7 +50,7 @@ describe("cluster-agent-url-configuration-one-per-agent", () => {
     ).toEqual([
       {
         message:
-          'ClusterAgentUrlConfiguration "b" is a second URL configuration of agent 7 of project "acme/web", which ClusterAgentUrlConfiguration "a" already configures; an agent can have only one. Keep one of them (to change it, edit that one: a replacement deletes the old configuration first).',
+          'ClusterAgentUrlConfiguration "b" would be number 2 of the URL configurations of agent 7 of project "acme%2Fweb", besides ClusterAgentUrlConfiguration "a"; the forge allows at most 1. Keep one of them (to change it, edit that one: a replacement deletes the old configuration first).',
         urn: configUrn("b"),
       },
     ]);
@@ -74,7 +78,7 @@ describe("cluster-agent-url-configuration-one-per-agent", () => {
         urlConfig("a", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
         urlConfig("b", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
       ]),
-    ).toEqual([{ message: expect.stringContaining('is a second URL configuration of the agent of ClusterAgent "edge"'), urn: configUrn("b") }]);
+    ).toEqual([{ message: expect.stringContaining('would be number 2 of the URL configurations of the agentId from ClusterAgent "edge"'), urn: configUrn("b") }]);
   });
 });
 
@@ -156,7 +160,7 @@ describe("cluster-agent-token-limit", () => {
     ).toEqual([
       {
         message:
-          'ClusterAgentToken "c" would be token number 3 of agent 1 of project "acme/web", besides ClusterAgentToken "a" and ClusterAgentToken "b"; the forge refuses a third active token. Remove tokens until the agent has at most 2.',
+          'ClusterAgentToken "c" would be number 3 of the active tokens of agent 1 of project "acme/web", besides ClusterAgentToken "a" and ClusterAgentToken "b"; the forge allows at most 2. Remove tokens until the agent has at most 2.',
         urn: tokenUrn("c"),
       },
     ]);
@@ -164,8 +168,8 @@ describe("cluster-agent-token-limit", () => {
 
   it("reports the same token whatever order the engine hands the resources over in", async () => {
     const tokens = ["c", "a", "b"].map((name) => token(name, { project: "acme/web", agentId: 1 }));
-    expect(await validateStack(clusterAgentTokenLimit, tokens)).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be token number 3'), urn: tokenUrn("c") }]);
-    expect(await validateStack(clusterAgentTokenLimit, tokens.reverse())).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be token number 3'), urn: tokenUrn("c") }]);
+    expect(await validateStack(clusterAgentTokenLimit, tokens)).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be number 3'), urn: tokenUrn("c") }]);
+    expect(await validateStack(clusterAgentTokenLimit, tokens.reverse())).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be number 3'), urn: tokenUrn("c") }]);
   });
 
   it("tolerates unknown agent ids, and counts tokens of one new ClusterAgent together", async () => {
@@ -173,7 +177,7 @@ describe("cluster-agent-token-limit", () => {
     expect(await validateStack(clusterAgentTokenLimit, [unknown("a"), unknown("b"), unknown("c")])).toEqual([]);
     const fromAgent = (name: string) => token(name, { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } });
     expect(await validateStack(clusterAgentTokenLimit, [agent("edge"), fromAgent("a"), fromAgent("b"), fromAgent("c")])).toEqual([
-      { message: expect.stringContaining('ClusterAgentToken "c" would be token number 3 of the agent of ClusterAgent "edge"'), urn: tokenUrn("c") },
+      { message: expect.stringContaining('ClusterAgentToken "c" would be number 3 of the active tokens of the agentId from ClusterAgent "edge"'), urn: tokenUrn("c") },
     ]);
   });
 });

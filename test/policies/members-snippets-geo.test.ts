@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { geoSiteOnePrimary } from "../../policies/rules/geo-sites";
+import { limitPolicyNamed } from "../../policies/rules/limits";
 import { projectMemberExpiry } from "../../policies/rules/memberships";
 import { snippetNoConfidentialContent } from "../../policies/rules/secrets";
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
 import { typeToken } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
+
+const geoSiteOnePrimary = limitPolicyNamed("geo-site-one-primary");
 
 const snippet = (props: Record<string, unknown>, config: Record<string, unknown> = {}) =>
   validateResource(snippetNoConfidentialContent, {
@@ -105,7 +107,7 @@ describe("geo-site-one-primary", () => {
   it("reports every primary after the first", async () => {
     expect(await validateStack(geoSiteOnePrimary, [site("b", "two", true), site("a", "one", true), site("c", "three", false), site("d", "four")])).toEqual([
       {
-        message: 'GeoSite "b" is a primary site, and so is GeoSite "a"; an installation has one primary, and the forge refuses a second. Make one of them a secondary (primary: false).',
+        message: 'GeoSite "b" would be number 2 of the primary sites of the installation, besides GeoSite "a"; the forge allows at most 1. Make one of them a secondary (primary: false).',
         urn: urnOf(typeToken(declarations.geoSite), "b"),
       },
     ]);

@@ -114,8 +114,8 @@ describe("pulumi preview --policy-pack policies", () => {
 
       const mandatory = [
         // Stack policies, over resources whose agent id is unknown at preview.
-        'ClusterAgentUrlConfiguration "edge-url-2" is a second URL configuration of the agent of ClusterAgent "edge", which ClusterAgentUrlConfiguration "edge-url" already configures; an agent can have only one.',
-        'ClusterAgentToken "edge-c" would be token number 3 of the agent of ClusterAgent "edge", besides ClusterAgentToken "edge-a" and ClusterAgentToken "edge-b"; the forge refuses a third active token.',
+        'ClusterAgentUrlConfiguration "edge-url-2" would be number 2 of the URL configurations of the agentId from ClusterAgent "edge", besides ClusterAgentUrlConfiguration "edge-url"; the forge allows at most 1.',
+        'ClusterAgentToken "edge-c" would be number 3 of the active tokens of the agentId from ClusterAgent "edge", besides ClusterAgentToken "edge-a" and ClusterAgentToken "edge-b"; the forge allows at most 2.',
       ];
       const advisory = [
         'ClusterAgentToken "core-a" has no description.',

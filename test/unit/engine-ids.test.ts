@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { formatId, idFormat, parseId } from "../../provider/engine/ids";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
@@ -9,6 +10,7 @@ describe("ids", () => {
       const sample = (part: string, index: number) => {
         const schema = declaration.inputs.shape[part] ?? declaration.outputs.shape[part];
         if (index === 0) return "acme/platform";
+        if (schema instanceof z.ZodLiteral) return schema.value as string;
         return schema.safeParse(41).success ? 40 + index : "production";
       };
       const state = Object.fromEntries(declaration.idParts.map((part, index) => [part, sample(part, index)]));

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ForgeClient } from "../../provider/client";
-import { defineResource, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { defineResource, fieldMeta, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { startTestServer, type RecordedRequest, type TestServer } from "./client-test-server";
 
@@ -38,9 +38,9 @@ describe("a record keyed by iid", () => {
     summary: "test",
     inputs: z.object({ project: z.string(), name: z.string() }),
     outputs: z.object({ iid: z.number() }),
-    recordId: "iid",
-    recordKey: "iid",
+    recordId: { output: "iid", wire: "iid" },
     idParts: ["project", "iid"],
+    identity: { none: "test" },
     create: "POST /projects/:project/lists",
     read: "GET /projects/:project/lists/:iid",
     update: "PUT /projects/:project/lists/:iid",
@@ -66,6 +66,7 @@ describe("a write-only field inside an object input", () => {
     outputs: z.object({ clusterId: z.number() }),
     recordId: "clusterId",
     idParts: ["clusterId"],
+    identity: { none: "test" },
     create: "POST /clusters",
     read: "GET /clusters/:clusterId",
     update: "PUT /clusters/:clusterId",
@@ -99,10 +100,13 @@ describe("an asynchronous create", () => {
     outputs: z.object({ moveId: z.number(), state: z.string(), error: z.string().optional() }),
     recordId: "moveId",
     idParts: ["moveId"],
-    create: "POST /moves",
+    identity: { none: "test" },
+    create: {
+      route: "POST /moves",
+      await: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "error", intervalMs: 5, timeoutMs: 300, skipInput: "wait" },
+    },
     read: "GET /moves/:moveId",
     replaceOn: "all",
-    awaitState: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "error", intervalMs: 5, timeoutMs: 300, skipInput: "wait" },
   });
 
   it("reads until the final state, reporting each new state once", async () => {
@@ -139,14 +143,14 @@ describe("a file input", () => {
   const avatar = defineResource({
     name: "Avatar",
     summary: "test",
-    inputs: z.object({ group: z.string(), avatar: z.string() }),
+    inputs: z.object({ group: z.string(), avatar: z.string().register(fieldMeta, { file: {} }) }),
     outputs: z.object({ avatarUrl: z.string() }),
     idParts: ["group"],
+    identity: { fields: ["group"], describe: () => "the avatar", takesOver: "test" },
     create: "PUT /groups/:group",
     read: "GET /groups/:group",
     update: "PUT /groups/:group",
     replaceOn: ["group"],
-    files: ["avatar"],
   });
   const dir = mkdtempSync(join(tmpdir(), "forge-files-"));
   const logo = join(dir, "logo.png");
@@ -181,11 +185,11 @@ describe("a setting of an existing object", () => {
     inputs: z.object({ project: z.string(), active: z.boolean(), mode: z.string().optional() }),
     outputs: z.object({}),
     idParts: ["project"],
+    identity: { fields: ["project"], describe: () => "the setting" },
     setting: true,
     create: "PATCH /projects/:project/setting",
     read: "GET /projects/:project/setting",
-    update: "PATCH /projects/:project/setting",
-    readBack: ["update"],
+    update: { route: "PATCH /projects/:project/setting", readBack: true },
     replaceOn: ["project"],
   });
 
@@ -209,11 +213,11 @@ describe("an input the create request does not take", () => {
     inputs: z.object({ group: z.string(), name: z.string(), count: z.number().optional() }),
     outputs: z.object({}),
     idParts: ["group", "name"],
-    create: "POST /groups/:group/environments",
+    identity: { fields: ["group", "name"], describe: () => "the environment" },
+    create: { route: "POST /groups/:group/environments", omit: ["count"] },
     read: "GET /groups/:group/environments/:name",
     update: "PUT /groups/:group/environments/:name",
     replaceOn: ["group", "name"],
-    createOmits: ["count"],
   });
 
   it("is left out of the create and written by an update right after it", async () => {
@@ -251,6 +255,7 @@ describe("a replacement path inside an object input, and write-only fields the s
     outputs: z.object({ clusterId: z.number() }),
     recordId: "clusterId",
     idParts: ["clusterId"],
+    identity: { none: "test" },
     create: "POST /clusters",
     read: "GET /clusters/:clusterId",
     update: "PUT /clusters/:clusterId",
@@ -280,9 +285,9 @@ describe("a create whose read-back fails after the object exists", () => {
     outputs: z.object({ itemId: z.number() }),
     recordId: "itemId",
     idParts: ["group", "itemId"],
-    create: "POST /groups/:group/items",
+    identity: { none: "test" },
+    create: { route: "POST /groups/:group/items", readBack: true },
     read: "GET /groups/:group/items/:itemId",
-    readBack: ["create"],
     replaceOn: "all",
   });
 

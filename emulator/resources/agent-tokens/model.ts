@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX } from "../../../spec";
+import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../../spec";
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { ApiError, badRequest, recordNotFound } from "../../core/errors";
@@ -9,7 +9,6 @@ import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
 
 /** Limit of Document 1: at most two active tokens per agent. */
-const MAX_ACTIVE_AGENT_TOKENS = 2;
 
 /** Recognisable prefix of agent token secrets (like the service's own token prefixes). */
 const AGENT_TOKEN_PREFIX = "forgeagent-";
@@ -65,7 +64,7 @@ export class AgentTokens {
       problems["description"] = [`is too long (maximum is ${AGENT_TOKEN_DESCRIPTION_MAX} characters)`];
     }
     if (Object.keys(problems).length > 0) throw new ApiError(400, { message: problems });
-    if (this.tokens.ofAgent(agent.id, isActive).length >= MAX_ACTIVE_AGENT_TOKENS) {
+    if (this.tokens.ofAgent(agent.id, isActive).length >= AGENT_TOKENS_MAX_ACTIVE) {
       throw badRequest("An agent can have only two active tokens at a time");
     }
     const token: AgentTokenRecord = {

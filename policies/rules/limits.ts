@@ -1,0 +1,55 @@
+/**
+ * The forge's limits on how many objects of a kind one parent holds (two active tokens per agent,
+ * one URL configuration per agent, one cleanup policy per group, one primary Geo site), which no
+ * single resource's schema can see: one policy per `limits` entry of the declarations, named as
+ * the entry says. The numbers come from `spec/`.
+ */
+import type { AnyDeclaration, ParentLimit } from "../../provider/engine/declaration";
+import { declarations } from "../../provider/resources";
+import { stackPolicy, type StackResource } from "../lib/define";
+import { byName, fieldKey } from "../lib/identity";
+import type { StackValidationPolicy } from "@pulumi/policy";
+
+function limitPolicy(declaration: AnyDeclaration, limit: ParentLimit): StackValidationPolicy {
+  return stackPolicy({
+    name: limit.policy,
+    description: `${limit.scope.charAt(0).toUpperCase()}${limit.scope.slice(1)} has at most ${limit.max === 1 ? `one ${limit.what.one}` : `${limit.max} ${limit.what.many}`}.`,
+    enforcementLevel: "mandatory",
+    resources: [declaration],
+    check({ resources, report }) {
+      const groups = new Map<string, { standIn?: string; members: StackResource[] }>();
+      for (const member of byName(resources)) {
+        if (limit.counts && !limit.counts(member.props)) continue;
+        const keys = limit.per.map((field) => fieldKey(declaration, member, field));
+        // A parent that is neither known nor traceable to one resource: not judged.
+        if (!keys.every((key) => key !== undefined)) continue;
+        const standIn = keys.find((key) => key?.standIn)?.standIn;
+        const key = keys.map((entry) => entry!.key).join("|");
+        const group = groups.get(key) ?? { ...(standIn ? { standIn } : {}), members: [] };
+        group.members.push(member);
+        groups.set(key, group);
+      }
+      for (const { standIn, members } of groups.values()) {
+        const kept = members.slice(0, limit.max).map((member) => member.subject).join(" and ");
+        members.slice(limit.max).forEach((member, index) => {
+          report(
+            `${member.subject} would be number ${limit.max + index + 1} of the ${limit.what.many} of ${standIn ?? limit.parent(member.props)}, besides ${kept}; the forge allows at most ${limit.max}. ${limit.advice}`,
+            member.resource.urn,
+          );
+        });
+      }
+    },
+  });
+}
+
+/** Every limit of every declaration, as a policy. */
+export const limitPolicies: StackValidationPolicy[] = (Object.values(declarations) as AnyDeclaration[]).flatMap((declaration) =>
+  (declaration.limits ?? []).map((limit) => limitPolicy(declaration, limit)),
+);
+
+/** The policy of a limit by its name (`cluster-agent-token-limit`). */
+export function limitPolicyNamed(name: string): StackValidationPolicy {
+  const policy = limitPolicies.find((candidate) => candidate.name === name);
+  if (!policy) throw new Error(`no limit policy named ${name}`);
+  return policy;
+}
