@@ -6,7 +6,7 @@
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, test, type Bench } from "vitest";
 import { ForgeClient } from "../provider/client";
-import { implementation } from "../provider/engine/runtime";
+import { implementation } from "../provider/runtime";
 import { startWorld, type World } from "../test/contract/world";
 
 let world: World;

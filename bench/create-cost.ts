@@ -10,7 +10,7 @@
 import { startEmulator, seedToken, type RunningEmulator } from "../emulator";
 import { ForgeClient } from "../provider/client";
 import type { State } from "../provider/engine/declaration";
-import { implementation } from "../provider/engine/runtime";
+import { implementation } from "../provider/runtime";
 
 interface Logged {
   method: string;

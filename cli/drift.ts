@@ -7,7 +7,7 @@ import { isDeepStrictEqual, parseArgs } from "node:util";
 import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulumi/pulumi/automation";
 import { APPLIED_KEY, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { configure, implementation } from "../provider/engine/runtime";
+import { configure, implementation } from "../provider/runtime";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
 
 /** One field whose value on the forge differs from the stack's. */

@@ -26,7 +26,7 @@ import { parseArgs, promisify } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
-import { configure, implementation } from "../provider/engine/runtime";
+import { configure, implementation } from "../provider/runtime";
 import { plainState } from "./state";
 
 const FORGE_TYPE = "pulumi-nodejs:dynamic/forge:";

@@ -2,7 +2,6 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDeclaration } from "./declaration";
 import { derivedOutputs, engineKeys, inputKeys, outputKeys, secretKeys, typeToken } from "./declaration";
-import { serializableProvider } from "./provider";
 
 /**
  * A value, or an output of one, at every depth: Pulumi resolves outputs nested in objects and
@@ -38,8 +37,10 @@ export interface ForgeResourceClass<I extends z.ZodObject, O extends z.ZodObject
  */
 export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
   declaration: ResourceDeclaration<I, O>,
+  /** The provider Pulumi stores with each resource (the composition root's serializable one). */
+  providerOf: (typeName: string) => pulumi.dynamic.ResourceProvider,
 ): ForgeResourceClass<I, O> {
-  const provider = serializableProvider(declaration.name);
+  const provider = providerOf(declaration.name);
   const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration), ...engineKeys(declaration)].map((key) => [key, undefined]));
   const secrets = secretKeys(declaration);
 

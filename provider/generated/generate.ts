@@ -53,8 +53,8 @@ function resourcesModule(): string {
     return [
       tsdoc([declaration.summary, "", `Import id: \`${idFormat(declaration)}\` (the \`import\` resource option). Reference: docs/reference/${name}.md`]),
       described.length > 0
-        ? `export const ${name} = resourceClass(${d}) as ForgeResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`
-        : `export const ${name} = resourceClass(${d});`,
+        ? `export const ${name} = resourceClass(${d}, serializableProvider) as ForgeResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`
+        : `export const ${name} = resourceClass(${d}, serializableProvider);`,
       `export type ${name} = InstanceType<typeof ${name}>;`,
       ...(described.length > 0
         ? [
@@ -70,7 +70,11 @@ function resourcesModule(): string {
   });
   return tsModule(
     "provider/resources/index.ts",
-    [`import { resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";`, `import { declarations as d } from "../resources";`],
+    [
+      `import { resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";`,
+      `import { declarations as d } from "../resources";`,
+      `import { serializableProvider } from "../serialized-provider";`,
+    ],
     blocks,
   );
 }

@@ -2,13 +2,14 @@
 
 import { resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";
 import { declarations as d } from "../resources";
+import { serializableProvider } from "../serialized-provider";
 
 /**
  * A label of a group, available to all its projects and subgroups.
  *
  * Import id: `<group>:<labelId>` (the `import` resource option). Reference: docs/reference/GroupLabel.md
  */
-export const GroupLabel = resourceClass(d.groupLabel);
+export const GroupLabel = resourceClass(d.groupLabel, serializableProvider);
 export type GroupLabel = InstanceType<typeof GroupLabel>;
 /** The arguments of {@link GroupLabel}: its declared inputs, each a Pulumi input. */
 export type GroupLabelArgs = ResourceArgs<typeof d.groupLabel.inputs>;
@@ -20,7 +21,7 @@ export type GroupLabelOutputs = ResourceOutputs<typeof d.groupLabel.inputs, type
  *
  * Import id: `<group>:<labelId>` (the `import` resource option). Reference: docs/reference/GroupLabelSubscription.md
  */
-export const GroupLabelSubscription = resourceClass(d.groupLabelSubscription);
+export const GroupLabelSubscription = resourceClass(d.groupLabelSubscription, serializableProvider);
 export type GroupLabelSubscription = InstanceType<typeof GroupLabelSubscription>;
 /** The arguments of {@link GroupLabelSubscription}: its declared inputs, each a Pulumi input. */
 export type GroupLabelSubscriptionArgs = ResourceArgs<typeof d.groupLabelSubscription.inputs>;
@@ -32,7 +33,7 @@ export type GroupLabelSubscriptionOutputs = ResourceOutputs<typeof d.groupLabelS
  *
  * Import id: `<messageId>` (the `import` resource option). Reference: docs/reference/BroadcastMessage.md
  */
-export const BroadcastMessage = resourceClass(d.broadcastMessage);
+export const BroadcastMessage = resourceClass(d.broadcastMessage, serializableProvider);
 export type BroadcastMessage = InstanceType<typeof BroadcastMessage>;
 /** The arguments of {@link BroadcastMessage}: its declared inputs, each a Pulumi input. */
 export type BroadcastMessageArgs = ResourceArgs<typeof d.broadcastMessage.inputs>;
@@ -44,7 +45,7 @@ export type BroadcastMessageOutputs = ResourceOutputs<typeof d.broadcastMessage.
  *
  * Import id: `<project>:<agentId>` (the `import` resource option). Reference: docs/reference/ClusterAgent.md
  */
-export const ClusterAgent = resourceClass(d.clusterAgent);
+export const ClusterAgent = resourceClass(d.clusterAgent, serializableProvider);
 export type ClusterAgent = InstanceType<typeof ClusterAgent>;
 /** The arguments of {@link ClusterAgent}: its declared inputs, each a Pulumi input. */
 export type ClusterAgentArgs = ResourceArgs<typeof d.clusterAgent.inputs>;
@@ -56,7 +57,7 @@ export type ClusterAgentOutputs = ResourceOutputs<typeof d.clusterAgent.inputs, 
  *
  * Import id: `<project>:<agentId>:<tokenId>` (the `import` resource option). Reference: docs/reference/ClusterAgentToken.md
  */
-export const ClusterAgentToken = resourceClass(d.clusterAgentToken);
+export const ClusterAgentToken = resourceClass(d.clusterAgentToken, serializableProvider);
 export type ClusterAgentToken = InstanceType<typeof ClusterAgentToken>;
 /** The arguments of {@link ClusterAgentToken}: its declared inputs, each a Pulumi input. */
 export type ClusterAgentTokenArgs = ResourceArgs<typeof d.clusterAgentToken.inputs>;
@@ -68,7 +69,7 @@ export type ClusterAgentTokenOutputs = ResourceOutputs<typeof d.clusterAgentToke
  *
  * Import id: `<project>:<agentId>:<urlConfigurationId>` (the `import` resource option). Reference: docs/reference/ClusterAgentUrlConfiguration.md
  */
-export const ClusterAgentUrlConfiguration = resourceClass(d.clusterAgentUrlConfiguration);
+export const ClusterAgentUrlConfiguration = resourceClass(d.clusterAgentUrlConfiguration, serializableProvider);
 export type ClusterAgentUrlConfiguration = InstanceType<typeof ClusterAgentUrlConfiguration>;
 /** The arguments of {@link ClusterAgentUrlConfiguration}: its declared inputs, each a Pulumi input. */
 export type ClusterAgentUrlConfigurationArgs = ResourceArgs<typeof d.clusterAgentUrlConfiguration.inputs>;
@@ -80,7 +81,7 @@ export type ClusterAgentUrlConfigurationOutputs = ResourceOutputs<typeof d.clust
  *
  * Import id: `<project>` (the `import` resource option). Reference: docs/reference/JobTokenScope.md
  */
-export const JobTokenScope = resourceClass(d.jobTokenScope);
+export const JobTokenScope = resourceClass(d.jobTokenScope, serializableProvider);
 export type JobTokenScope = InstanceType<typeof JobTokenScope>;
 /** The arguments of {@link JobTokenScope}: its declared inputs, each a Pulumi input. */
 export type JobTokenScopeArgs = ResourceArgs<typeof d.jobTokenScope.inputs>;
@@ -92,7 +93,7 @@ export type JobTokenScopeOutputs = ResourceOutputs<typeof d.jobTokenScope.inputs
  *
  * Import id: `<project>:<targetProjectId>` (the `import` resource option). Reference: docs/reference/JobTokenScopeProjectAllowlistEntry.md
  */
-export const JobTokenScopeProjectAllowlistEntry = resourceClass(d.jobTokenScopeProjectAllowlistEntry) as ForgeResourceClass<typeof d.jobTokenScopeProjectAllowlistEntry.inputs, typeof d.jobTokenScopeProjectAllowlistEntry.outputs, JobTokenScopeProjectAllowlistEntryArgs>;
+export const JobTokenScopeProjectAllowlistEntry = resourceClass(d.jobTokenScopeProjectAllowlistEntry, serializableProvider) as ForgeResourceClass<typeof d.jobTokenScopeProjectAllowlistEntry.inputs, typeof d.jobTokenScopeProjectAllowlistEntry.outputs, JobTokenScopeProjectAllowlistEntryArgs>;
 export type JobTokenScopeProjectAllowlistEntry = InstanceType<typeof JobTokenScopeProjectAllowlistEntry>;
 /** The arguments of {@link JobTokenScopeProjectAllowlistEntry}: its declared inputs, each a Pulumi input. */
 export interface JobTokenScopeProjectAllowlistEntryArgs extends ResourceArgs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs> {
@@ -109,7 +110,7 @@ export type JobTokenScopeProjectAllowlistEntryOutputs = ResourceOutputs<typeof d
  *
  * Import id: `<project>:<targetGroupId>` (the `import` resource option). Reference: docs/reference/JobTokenScopeGroupAllowlistEntry.md
  */
-export const JobTokenScopeGroupAllowlistEntry = resourceClass(d.jobTokenScopeGroupAllowlistEntry) as ForgeResourceClass<typeof d.jobTokenScopeGroupAllowlistEntry.inputs, typeof d.jobTokenScopeGroupAllowlistEntry.outputs, JobTokenScopeGroupAllowlistEntryArgs>;
+export const JobTokenScopeGroupAllowlistEntry = resourceClass(d.jobTokenScopeGroupAllowlistEntry, serializableProvider) as ForgeResourceClass<typeof d.jobTokenScopeGroupAllowlistEntry.inputs, typeof d.jobTokenScopeGroupAllowlistEntry.outputs, JobTokenScopeGroupAllowlistEntryArgs>;
 export type JobTokenScopeGroupAllowlistEntry = InstanceType<typeof JobTokenScopeGroupAllowlistEntry>;
 /** The arguments of {@link JobTokenScopeGroupAllowlistEntry}: its declared inputs, each a Pulumi input. */
 export interface JobTokenScopeGroupAllowlistEntryArgs extends ResourceArgs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs> {
@@ -126,7 +127,7 @@ export type JobTokenScopeGroupAllowlistEntryOutputs = ResourceOutputs<typeof d.j
  *
  * Import id: `<project>:<name>` (the `import` resource option). Reference: docs/reference/ProjectProtectedEnvironment.md
  */
-export const ProjectProtectedEnvironment = resourceClass(d.projectProtectedEnvironment);
+export const ProjectProtectedEnvironment = resourceClass(d.projectProtectedEnvironment, serializableProvider);
 export type ProjectProtectedEnvironment = InstanceType<typeof ProjectProtectedEnvironment>;
 /** The arguments of {@link ProjectProtectedEnvironment}: its declared inputs, each a Pulumi input. */
 export type ProjectProtectedEnvironmentArgs = ResourceArgs<typeof d.projectProtectedEnvironment.inputs>;
@@ -138,7 +139,7 @@ export type ProjectProtectedEnvironmentOutputs = ResourceOutputs<typeof d.projec
  *
  * Import id: `<group>:<name>` (the `import` resource option). Reference: docs/reference/GroupProtectedEnvironment.md
  */
-export const GroupProtectedEnvironment = resourceClass(d.groupProtectedEnvironment);
+export const GroupProtectedEnvironment = resourceClass(d.groupProtectedEnvironment, serializableProvider);
 export type GroupProtectedEnvironment = InstanceType<typeof GroupProtectedEnvironment>;
 /** The arguments of {@link GroupProtectedEnvironment}: its declared inputs, each a Pulumi input. */
 export type GroupProtectedEnvironmentArgs = ResourceArgs<typeof d.groupProtectedEnvironment.inputs>;
@@ -150,7 +151,7 @@ export type GroupProtectedEnvironmentOutputs = ResourceOutputs<typeof d.groupPro
  *
  * Import id: `<project>:<iid>` (the `import` resource option). Reference: docs/reference/FeatureFlagUserList.md
  */
-export const FeatureFlagUserList = resourceClass(d.featureFlagUserList);
+export const FeatureFlagUserList = resourceClass(d.featureFlagUserList, serializableProvider);
 export type FeatureFlagUserList = InstanceType<typeof FeatureFlagUserList>;
 /** The arguments of {@link FeatureFlagUserList}: its declared inputs, each a Pulumi input. */
 export type FeatureFlagUserListArgs = ResourceArgs<typeof d.featureFlagUserList.inputs>;
@@ -162,7 +163,7 @@ export type FeatureFlagUserListOutputs = ResourceOutputs<typeof d.featureFlagUse
  *
  * Import id: `<group>` (the `import` resource option). Reference: docs/reference/VirtualRegistryCleanupPolicy.md
  */
-export const VirtualRegistryCleanupPolicy = resourceClass(d.virtualRegistryCleanupPolicy);
+export const VirtualRegistryCleanupPolicy = resourceClass(d.virtualRegistryCleanupPolicy, serializableProvider);
 export type VirtualRegistryCleanupPolicy = InstanceType<typeof VirtualRegistryCleanupPolicy>;
 /** The arguments of {@link VirtualRegistryCleanupPolicy}: its declared inputs, each a Pulumi input. */
 export type VirtualRegistryCleanupPolicyArgs = ResourceArgs<typeof d.virtualRegistryCleanupPolicy.inputs>;
@@ -174,7 +175,7 @@ export type VirtualRegistryCleanupPolicyOutputs = ResourceOutputs<typeof d.virtu
  *
  * Import id: `<project>` (the `import` resource option). Reference: docs/reference/ErrorTrackingSettings.md
  */
-export const ErrorTrackingSettings = resourceClass(d.errorTrackingSettings);
+export const ErrorTrackingSettings = resourceClass(d.errorTrackingSettings, serializableProvider);
 export type ErrorTrackingSettings = InstanceType<typeof ErrorTrackingSettings>;
 /** The arguments of {@link ErrorTrackingSettings}: its declared inputs, each a Pulumi input. */
 export type ErrorTrackingSettingsArgs = ResourceArgs<typeof d.errorTrackingSettings.inputs>;
@@ -186,7 +187,7 @@ export type ErrorTrackingSettingsOutputs = ResourceOutputs<typeof d.errorTrackin
  *
  * Import id: `<project>:<keyId>` (the `import` resource option). Reference: docs/reference/ErrorTrackingClientKey.md
  */
-export const ErrorTrackingClientKey = resourceClass(d.errorTrackingClientKey);
+export const ErrorTrackingClientKey = resourceClass(d.errorTrackingClientKey, serializableProvider);
 export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>;
 /** The arguments of {@link ErrorTrackingClientKey}: its declared inputs, each a Pulumi input. */
 export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof d.errorTrackingClientKey.inputs>;
@@ -198,7 +199,7 @@ export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTracki
  *
  * Import id: `<kind>:<sourceStorageName>:<destinationStorageName>` (the `import` resource option). Reference: docs/reference/RepositoryStorageMove.md
  */
-export const RepositoryStorageMove = resourceClass(d.repositoryStorageMove);
+export const RepositoryStorageMove = resourceClass(d.repositoryStorageMove, serializableProvider);
 export type RepositoryStorageMove = InstanceType<typeof RepositoryStorageMove>;
 /** The arguments of {@link RepositoryStorageMove}: its declared inputs, each a Pulumi input. */
 export type RepositoryStorageMoveArgs = ResourceArgs<typeof d.repositoryStorageMove.inputs>;
@@ -210,7 +211,7 @@ export type RepositoryStorageMoveOutputs = ResourceOutputs<typeof d.repositorySt
  *
  * Import id: `<clusterId>` (the `import` resource option). Reference: docs/reference/InstanceCluster.md
  */
-export const InstanceCluster = resourceClass(d.instanceCluster);
+export const InstanceCluster = resourceClass(d.instanceCluster, serializableProvider);
 export type InstanceCluster = InstanceType<typeof InstanceCluster>;
 /** The arguments of {@link InstanceCluster}: its declared inputs, each a Pulumi input. */
 export type InstanceClusterArgs = ResourceArgs<typeof d.instanceCluster.inputs>;
@@ -222,7 +223,7 @@ export type InstanceClusterOutputs = ResourceOutputs<typeof d.instanceCluster.in
  *
  * Import id: `<name>` (the `import` resource option). Reference: docs/reference/Feature.md
  */
-export const Feature = resourceClass(d.feature);
+export const Feature = resourceClass(d.feature, serializableProvider);
 export type Feature = InstanceType<typeof Feature>;
 /** The arguments of {@link Feature}: its declared inputs, each a Pulumi input. */
 export type FeatureArgs = ResourceArgs<typeof d.feature.inputs>;
@@ -234,7 +235,7 @@ export type FeatureOutputs = ResourceOutputs<typeof d.feature.inputs, typeof d.f
  *
  * Import id: `<group>` (the `import` resource option). Reference: docs/reference/GroupSettings.md
  */
-export const GroupSettings = resourceClass(d.groupSettings);
+export const GroupSettings = resourceClass(d.groupSettings, serializableProvider);
 export type GroupSettings = InstanceType<typeof GroupSettings>;
 /** The arguments of {@link GroupSettings}: its declared inputs, each a Pulumi input. */
 export type GroupSettingsArgs = ResourceArgs<typeof d.groupSettings.inputs>;
@@ -246,7 +247,7 @@ export type GroupSettingsOutputs = ResourceOutputs<typeof d.groupSettings.inputs
  *
  * Import id: `<group>` (the `import` resource option). Reference: docs/reference/GroupAvatar.md
  */
-export const GroupAvatar = resourceClass(d.groupAvatar);
+export const GroupAvatar = resourceClass(d.groupAvatar, serializableProvider);
 export type GroupAvatar = InstanceType<typeof GroupAvatar>;
 /** The arguments of {@link GroupAvatar}: its declared inputs, each a Pulumi input. */
 export type GroupAvatarArgs = ResourceArgs<typeof d.groupAvatar.inputs>;
@@ -258,7 +259,7 @@ export type GroupAvatarOutputs = ResourceOutputs<typeof d.groupAvatar.inputs, ty
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTaskTracker.md
  */
-export const GroupIntegrationTaskTracker = resourceClass(d.groupIntegrationTaskTracker) as ForgeResourceClass<typeof d.groupIntegrationTaskTracker.inputs, typeof d.groupIntegrationTaskTracker.outputs, GroupIntegrationTaskTrackerArgs>;
+export const GroupIntegrationTaskTracker = resourceClass(d.groupIntegrationTaskTracker, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationTaskTracker.inputs, typeof d.groupIntegrationTaskTracker.outputs, GroupIntegrationTaskTrackerArgs>;
 export type GroupIntegrationTaskTracker = InstanceType<typeof GroupIntegrationTaskTracker>;
 /** The arguments of {@link GroupIntegrationTaskTracker}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationTaskTrackerArgs extends ResourceArgs<typeof d.groupIntegrationTaskTracker.inputs> {
@@ -287,7 +288,7 @@ export type GroupIntegrationTaskTrackerOutputs = ResourceOutputs<typeof d.groupI
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTicketingSuite.md
  */
-export const GroupIntegrationTicketingSuite = resourceClass(d.groupIntegrationTicketingSuite) as ForgeResourceClass<typeof d.groupIntegrationTicketingSuite.inputs, typeof d.groupIntegrationTicketingSuite.outputs, GroupIntegrationTicketingSuiteArgs>;
+export const GroupIntegrationTicketingSuite = resourceClass(d.groupIntegrationTicketingSuite, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationTicketingSuite.inputs, typeof d.groupIntegrationTicketingSuite.outputs, GroupIntegrationTicketingSuiteArgs>;
 export type GroupIntegrationTicketingSuite = InstanceType<typeof GroupIntegrationTicketingSuite>;
 /** The arguments of {@link GroupIntegrationTicketingSuite}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationTicketingSuiteArgs extends ResourceArgs<typeof d.groupIntegrationTicketingSuite.inputs> {
@@ -316,7 +317,7 @@ export type GroupIntegrationTicketingSuiteOutputs = ResourceOutputs<typeof d.gro
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCiServerA.md
  */
-export const GroupIntegrationCiServerA = resourceClass(d.groupIntegrationCiServerA) as ForgeResourceClass<typeof d.groupIntegrationCiServerA.inputs, typeof d.groupIntegrationCiServerA.outputs, GroupIntegrationCiServerAArgs>;
+export const GroupIntegrationCiServerA = resourceClass(d.groupIntegrationCiServerA, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationCiServerA.inputs, typeof d.groupIntegrationCiServerA.outputs, GroupIntegrationCiServerAArgs>;
 export type GroupIntegrationCiServerA = InstanceType<typeof GroupIntegrationCiServerA>;
 /** The arguments of {@link GroupIntegrationCiServerA}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationCiServerAArgs extends ResourceArgs<typeof d.groupIntegrationCiServerA.inputs> {
@@ -357,7 +358,7 @@ export type GroupIntegrationCiServerAOutputs = ResourceOutputs<typeof d.groupInt
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationBugTracker.md
  */
-export const GroupIntegrationBugTracker = resourceClass(d.groupIntegrationBugTracker) as ForgeResourceClass<typeof d.groupIntegrationBugTracker.inputs, typeof d.groupIntegrationBugTracker.outputs, GroupIntegrationBugTrackerArgs>;
+export const GroupIntegrationBugTracker = resourceClass(d.groupIntegrationBugTracker, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationBugTracker.inputs, typeof d.groupIntegrationBugTracker.outputs, GroupIntegrationBugTrackerArgs>;
 export type GroupIntegrationBugTracker = InstanceType<typeof GroupIntegrationBugTracker>;
 /** The arguments of {@link GroupIntegrationBugTracker}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationBugTrackerArgs extends ResourceArgs<typeof d.groupIntegrationBugTracker.inputs> {
@@ -390,7 +391,7 @@ export type GroupIntegrationBugTrackerOutputs = ResourceOutputs<typeof d.groupIn
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCiPipelineService.md
  */
-export const GroupIntegrationCiPipelineService = resourceClass(d.groupIntegrationCiPipelineService) as ForgeResourceClass<typeof d.groupIntegrationCiPipelineService.inputs, typeof d.groupIntegrationCiPipelineService.outputs, GroupIntegrationCiPipelineServiceArgs>;
+export const GroupIntegrationCiPipelineService = resourceClass(d.groupIntegrationCiPipelineService, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationCiPipelineService.inputs, typeof d.groupIntegrationCiPipelineService.outputs, GroupIntegrationCiPipelineServiceArgs>;
 export type GroupIntegrationCiPipelineService = InstanceType<typeof GroupIntegrationCiPipelineService>;
 /** The arguments of {@link GroupIntegrationCiPipelineService}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationCiPipelineServiceArgs extends ResourceArgs<typeof d.groupIntegrationCiPipelineService.inputs> {
@@ -435,7 +436,7 @@ export type GroupIntegrationCiPipelineServiceOutputs = ResourceOutputs<typeof d.
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTeamChatA.md
  */
-export const GroupIntegrationTeamChatA = resourceClass(d.groupIntegrationTeamChatA) as ForgeResourceClass<typeof d.groupIntegrationTeamChatA.inputs, typeof d.groupIntegrationTeamChatA.outputs, GroupIntegrationTeamChatAArgs>;
+export const GroupIntegrationTeamChatA = resourceClass(d.groupIntegrationTeamChatA, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationTeamChatA.inputs, typeof d.groupIntegrationTeamChatA.outputs, GroupIntegrationTeamChatAArgs>;
 export type GroupIntegrationTeamChatA = InstanceType<typeof GroupIntegrationTeamChatA>;
 /** The arguments of {@link GroupIntegrationTeamChatA}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationTeamChatAArgs extends ResourceArgs<typeof d.groupIntegrationTeamChatA.inputs> {
@@ -468,7 +469,7 @@ export type GroupIntegrationTeamChatAOutputs = ResourceOutputs<typeof d.groupInt
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationWorkTracker.md
  */
-export const GroupIntegrationWorkTracker = resourceClass(d.groupIntegrationWorkTracker) as ForgeResourceClass<typeof d.groupIntegrationWorkTracker.inputs, typeof d.groupIntegrationWorkTracker.outputs, GroupIntegrationWorkTrackerArgs>;
+export const GroupIntegrationWorkTracker = resourceClass(d.groupIntegrationWorkTracker, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationWorkTracker.inputs, typeof d.groupIntegrationWorkTracker.outputs, GroupIntegrationWorkTrackerArgs>;
 export type GroupIntegrationWorkTracker = InstanceType<typeof GroupIntegrationWorkTracker>;
 /** The arguments of {@link GroupIntegrationWorkTracker}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationWorkTrackerArgs extends ResourceArgs<typeof d.groupIntegrationWorkTracker.inputs> {
@@ -497,7 +498,7 @@ export type GroupIntegrationWorkTrackerOutputs = ResourceOutputs<typeof d.groupI
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationWikiWorkspace.md
  */
-export const GroupIntegrationWikiWorkspace = resourceClass(d.groupIntegrationWikiWorkspace) as ForgeResourceClass<typeof d.groupIntegrationWikiWorkspace.inputs, typeof d.groupIntegrationWikiWorkspace.outputs, GroupIntegrationWikiWorkspaceArgs>;
+export const GroupIntegrationWikiWorkspace = resourceClass(d.groupIntegrationWikiWorkspace, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationWikiWorkspace.inputs, typeof d.groupIntegrationWikiWorkspace.outputs, GroupIntegrationWikiWorkspaceArgs>;
 export type GroupIntegrationWikiWorkspace = InstanceType<typeof GroupIntegrationWikiWorkspace>;
 /** The arguments of {@link GroupIntegrationWikiWorkspace}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationWikiWorkspaceArgs extends ResourceArgs<typeof d.groupIntegrationWikiWorkspace.inputs> {
@@ -522,7 +523,7 @@ export type GroupIntegrationWikiWorkspaceOutputs = ResourceOutputs<typeof d.grou
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationMonitoring.md
  */
-export const GroupIntegrationMonitoring = resourceClass(d.groupIntegrationMonitoring) as ForgeResourceClass<typeof d.groupIntegrationMonitoring.inputs, typeof d.groupIntegrationMonitoring.outputs, GroupIntegrationMonitoringArgs>;
+export const GroupIntegrationMonitoring = resourceClass(d.groupIntegrationMonitoring, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationMonitoring.inputs, typeof d.groupIntegrationMonitoring.outputs, GroupIntegrationMonitoringArgs>;
 export type GroupIntegrationMonitoring = InstanceType<typeof GroupIntegrationMonitoring>;
 /** The arguments of {@link GroupIntegrationMonitoring}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationMonitoringArgs extends ResourceArgs<typeof d.groupIntegrationMonitoring.inputs> {
@@ -571,7 +572,7 @@ export type GroupIntegrationMonitoringOutputs = ResourceOutputs<typeof d.groupIn
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationTestGenerator.md
  */
-export const GroupIntegrationTestGenerator = resourceClass(d.groupIntegrationTestGenerator) as ForgeResourceClass<typeof d.groupIntegrationTestGenerator.inputs, typeof d.groupIntegrationTestGenerator.outputs, GroupIntegrationTestGeneratorArgs>;
+export const GroupIntegrationTestGenerator = resourceClass(d.groupIntegrationTestGenerator, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationTestGenerator.inputs, typeof d.groupIntegrationTestGenerator.outputs, GroupIntegrationTestGeneratorArgs>;
 export type GroupIntegrationTestGenerator = InstanceType<typeof GroupIntegrationTestGenerator>;
 /** The arguments of {@link GroupIntegrationTestGenerator}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationTestGeneratorArgs extends ResourceArgs<typeof d.groupIntegrationTestGenerator.inputs> {
@@ -604,7 +605,7 @@ export type GroupIntegrationTestGeneratorOutputs = ResourceOutputs<typeof d.grou
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationChatWebhook.md
  */
-export const GroupIntegrationChatWebhook = resourceClass(d.groupIntegrationChatWebhook) as ForgeResourceClass<typeof d.groupIntegrationChatWebhook.inputs, typeof d.groupIntegrationChatWebhook.outputs, GroupIntegrationChatWebhookArgs>;
+export const GroupIntegrationChatWebhook = resourceClass(d.groupIntegrationChatWebhook, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationChatWebhook.inputs, typeof d.groupIntegrationChatWebhook.outputs, GroupIntegrationChatWebhookArgs>;
 export type GroupIntegrationChatWebhook = InstanceType<typeof GroupIntegrationChatWebhook>;
 /** The arguments of {@link GroupIntegrationChatWebhook}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationChatWebhookArgs extends ResourceArgs<typeof d.groupIntegrationChatWebhook.inputs> {
@@ -733,7 +734,7 @@ export type GroupIntegrationChatWebhookOutputs = ResourceOutputs<typeof d.groupI
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCiServerB.md
  */
-export const GroupIntegrationCiServerB = resourceClass(d.groupIntegrationCiServerB) as ForgeResourceClass<typeof d.groupIntegrationCiServerB.inputs, typeof d.groupIntegrationCiServerB.outputs, GroupIntegrationCiServerBArgs>;
+export const GroupIntegrationCiServerB = resourceClass(d.groupIntegrationCiServerB, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationCiServerB.inputs, typeof d.groupIntegrationCiServerB.outputs, GroupIntegrationCiServerBArgs>;
 export type GroupIntegrationCiServerB = InstanceType<typeof GroupIntegrationCiServerB>;
 /** The arguments of {@link GroupIntegrationCiServerB}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationCiServerBArgs extends ResourceArgs<typeof d.groupIntegrationCiServerB.inputs> {
@@ -778,7 +779,7 @@ export type GroupIntegrationCiServerBOutputs = ResourceOutputs<typeof d.groupInt
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationWorkflowManagement.md
  */
-export const GroupIntegrationWorkflowManagement = resourceClass(d.groupIntegrationWorkflowManagement) as ForgeResourceClass<typeof d.groupIntegrationWorkflowManagement.inputs, typeof d.groupIntegrationWorkflowManagement.outputs, GroupIntegrationWorkflowManagementArgs>;
+export const GroupIntegrationWorkflowManagement = resourceClass(d.groupIntegrationWorkflowManagement, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationWorkflowManagement.inputs, typeof d.groupIntegrationWorkflowManagement.outputs, GroupIntegrationWorkflowManagementArgs>;
 export type GroupIntegrationWorkflowManagement = InstanceType<typeof GroupIntegrationWorkflowManagement>;
 /** The arguments of {@link GroupIntegrationWorkflowManagement}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationWorkflowManagementArgs extends ResourceArgs<typeof d.groupIntegrationWorkflowManagement.inputs> {
@@ -811,7 +812,7 @@ export type GroupIntegrationWorkflowManagementOutputs = ResourceOutputs<typeof d
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationCustomIssueTracker.md
  */
-export const GroupIntegrationCustomIssueTracker = resourceClass(d.groupIntegrationCustomIssueTracker) as ForgeResourceClass<typeof d.groupIntegrationCustomIssueTracker.inputs, typeof d.groupIntegrationCustomIssueTracker.outputs, GroupIntegrationCustomIssueTrackerArgs>;
+export const GroupIntegrationCustomIssueTracker = resourceClass(d.groupIntegrationCustomIssueTracker, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationCustomIssueTracker.inputs, typeof d.groupIntegrationCustomIssueTracker.outputs, GroupIntegrationCustomIssueTrackerArgs>;
 export type GroupIntegrationCustomIssueTracker = InstanceType<typeof GroupIntegrationCustomIssueTracker>;
 /** The arguments of {@link GroupIntegrationCustomIssueTracker}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationCustomIssueTrackerArgs extends ResourceArgs<typeof d.groupIntegrationCustomIssueTracker.inputs> {
@@ -844,7 +845,7 @@ export type GroupIntegrationCustomIssueTrackerOutputs = ResourceOutputs<typeof d
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationEmailsOnPush.md
  */
-export const GroupIntegrationEmailsOnPush = resourceClass(d.groupIntegrationEmailsOnPush) as ForgeResourceClass<typeof d.groupIntegrationEmailsOnPush.inputs, typeof d.groupIntegrationEmailsOnPush.outputs, GroupIntegrationEmailsOnPushArgs>;
+export const GroupIntegrationEmailsOnPush = resourceClass(d.groupIntegrationEmailsOnPush, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationEmailsOnPush.inputs, typeof d.groupIntegrationEmailsOnPush.outputs, GroupIntegrationEmailsOnPushArgs>;
 export type GroupIntegrationEmailsOnPush = InstanceType<typeof GroupIntegrationEmailsOnPush>;
 /** The arguments of {@link GroupIntegrationEmailsOnPush}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationEmailsOnPushArgs extends ResourceArgs<typeof d.groupIntegrationEmailsOnPush.inputs> {
@@ -889,7 +890,7 @@ export type GroupIntegrationEmailsOnPushOutputs = ResourceOutputs<typeof d.group
  *
  * Import id: `<group>:<slug>` (the `import` resource option). Reference: docs/reference/GroupIntegrationExternalWiki.md
  */
-export const GroupIntegrationExternalWiki = resourceClass(d.groupIntegrationExternalWiki) as ForgeResourceClass<typeof d.groupIntegrationExternalWiki.inputs, typeof d.groupIntegrationExternalWiki.outputs, GroupIntegrationExternalWikiArgs>;
+export const GroupIntegrationExternalWiki = resourceClass(d.groupIntegrationExternalWiki, serializableProvider) as ForgeResourceClass<typeof d.groupIntegrationExternalWiki.inputs, typeof d.groupIntegrationExternalWiki.outputs, GroupIntegrationExternalWikiArgs>;
 export type GroupIntegrationExternalWiki = InstanceType<typeof GroupIntegrationExternalWiki>;
 /** The arguments of {@link GroupIntegrationExternalWiki}: its declared inputs, each a Pulumi input. */
 export interface GroupIntegrationExternalWikiArgs extends ResourceArgs<typeof d.groupIntegrationExternalWiki.inputs> {
@@ -914,7 +915,7 @@ export type GroupIntegrationExternalWikiOutputs = ResourceOutputs<typeof d.group
  *
  * Import id: `<project>:<userId>` (the `import` resource option). Reference: docs/reference/ProjectMember.md
  */
-export const ProjectMember = resourceClass(d.projectMember);
+export const ProjectMember = resourceClass(d.projectMember, serializableProvider);
 export type ProjectMember = InstanceType<typeof ProjectMember>;
 /** The arguments of {@link ProjectMember}: its declared inputs, each a Pulumi input. */
 export type ProjectMemberArgs = ResourceArgs<typeof d.projectMember.inputs>;
@@ -926,7 +927,7 @@ export type ProjectMemberOutputs = ResourceOutputs<typeof d.projectMember.inputs
  *
  * Import id: `<snippetId>` (the `import` resource option). Reference: docs/reference/Snippet.md
  */
-export const Snippet = resourceClass(d.snippet);
+export const Snippet = resourceClass(d.snippet, serializableProvider);
 export type Snippet = InstanceType<typeof Snippet>;
 /** The arguments of {@link Snippet}: its declared inputs, each a Pulumi input. */
 export type SnippetArgs = ResourceArgs<typeof d.snippet.inputs>;
@@ -938,7 +939,7 @@ export type SnippetOutputs = ResourceOutputs<typeof d.snippet.inputs, typeof d.s
  *
  * Import id: `<siteId>` (the `import` resource option). Reference: docs/reference/GeoSite.md
  */
-export const GeoSite = resourceClass(d.geoSite);
+export const GeoSite = resourceClass(d.geoSite, serializableProvider);
 export type GeoSite = InstanceType<typeof GeoSite>;
 /** The arguments of {@link GeoSite}: its declared inputs, each a Pulumi input. */
 export type GeoSiteArgs = ResourceArgs<typeof d.geoSite.inputs>;

@@ -78,7 +78,7 @@ describe.skipIf(!pulumiInstalled())("the packed package in a user's project", ()
       "package.json",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
-      "dist/provider/engine/runtime.js",
+      "dist/provider/runtime.js",
       "dist/emulator/index.js",
       "dist/policies/index.js",
       "policies/PulumiPolicy.yaml",

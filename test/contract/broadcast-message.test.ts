@@ -3,7 +3,7 @@
  * what passes preview is what the forge accepts.
  */
 import { describe, expect, it } from "vitest";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { byField, useWorld } from "./world";
 
 const world = useWorld();

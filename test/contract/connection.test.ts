@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { ForgeApiError, ForgeConfigError } from "../../provider/client";
-import { configure, implementation } from "../../provider/engine/runtime";
+import { configure, implementation } from "../../provider/runtime";
 import { startWorld, type World } from "./world";
 
 let world: World;

@@ -3,7 +3,7 @@
  * `availability`), against an emulator set to that edition.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { startWorld, type World } from "./world";
 
 let world: World;

@@ -4,7 +4,7 @@
  * (client keys with their DSN, the settings, a group's cleanup policy).
  */
 import { expect, it } from "vitest";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { lookup } from "../../provider/lookups/lookup";
 import { lookupDeclarations } from "../../provider/lookups/registry";
 import { useWorld } from "./world";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { sameValue } from "../../provider/engine/compare";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { declarations as d } from "../../provider/resources";
 import { integrationFixtures } from "./integration-fixtures";
 import { instanceSettings, type World } from "./world";

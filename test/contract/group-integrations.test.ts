@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import * as lookups from "../../provider/lookups";
 import { byField, useWorld } from "./world";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { byField, instanceSettings, useWorld } from "./world";
 
 const world = useWorld();

@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { imageFile } from "./fixtures";
 import { byField, instanceSettings, useWorld } from "./world";
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
 import { closeClients, ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { repairGeoSite } from "../../provider";
 import * as lookups from "../../provider/lookups";
 import { instanceSettings, useWorld } from "./world";

@@ -4,7 +4,7 @@
  * the same run made, are never adopted, changed, deleted or revoked.
  */
 import { expect, it } from "vitest";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 

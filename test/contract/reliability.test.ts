@@ -3,7 +3,7 @@
  * and no duplicate or orphan when a create's answer is lost after the server did the work.
  */
 import { expect, it } from "vitest";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { useWorld } from "./world";
 
 const world = useWorld();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { inputKeys, replacedOnRemoval, replacementKeys, resetValue } from "../../provider/engine/declaration";
 import { sameValue } from "../../provider/engine/compare";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { fixtures } from "./fixtures";
 import { startWorld, type World } from "./world";
 

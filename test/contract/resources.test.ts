@@ -11,7 +11,7 @@ import { inputKeys, optionsOf, routeOf } from "../../provider/engine/declaration
 import { parseRoute } from "../../provider/client";
 import type { HttpMethod } from "../../spec";
 import { ResourceOperations } from "../../provider/engine/operations";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { declarations } from "../../provider/resources";
 import { fixtures } from "./fixtures";
 import { startWorld, type World } from "./world";

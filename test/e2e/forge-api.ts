@@ -3,7 +3,7 @@
  * behind Pulumi's back, what they assert on, and whether a stack's objects are still there.
  */
 import { isNotFound, type ForgeClient } from "../../provider/client";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { fixtures } from "../contract/fixtures";
 import type { World } from "../contract/world";
 import type { StateResource } from "./harness";

@@ -1,6 +1,3 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /*
@@ -9,42 +6,7 @@ import { describe, expect, it } from "vitest";
  * through types is still a cycle of the design).
  */
 
-const ROOT = resolve(__dirname, "../..");
-
-/** File (relative to the root, `/`-separated) → what it imports: files, or package names. */
-type ImportGraph = Map<string, string[]>;
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-const toKey = (path: string): string => relative(ROOT, path).split(sep).join("/");
-
-/** A relative specifier as a file (`./x` → `x.ts` or `x/index.ts`); a package stays its name. */
-function resolveSpecifier(from: string, specifier: string): string {
-  if (!specifier.startsWith(".")) return specifier;
-  const base = resolve(dirname(from), specifier);
-  const candidates = [base.endsWith(".ts") ? base : `${base}.ts`, join(base, "index.ts")];
-  const file = candidates.find((candidate) => existsSync(candidate));
-  if (!file) throw new Error(`${toKey(from)}: cannot resolve ${specifier}`);
-  return toKey(file);
-}
-
-function importGraph(folders: readonly string[]): ImportGraph {
-  const graph: ImportGraph = new Map();
-  for (const file of folders.flatMap((folder) => tsFiles(join(ROOT, folder)))) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
-    graph.set(
-      toKey(file),
-      importedFiles.map((imported) => resolveSpecifier(file, imported.fileName)),
-    );
-  }
-  return graph;
-}
+import { importGraph, type ImportGraph } from "./import-graph";
 
 /** Every import cycle among the graph's own files, each as a path that returns to its start. */
 export function findCycles(graph: ImportGraph): string[][] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkInputs } from "../../provider/engine/check";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/engine/unknowns";
 import { declarations } from "../../provider/resources";
 

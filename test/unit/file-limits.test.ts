@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { implementation } from "../../provider/engine/runtime";
+import { implementation } from "../../provider/runtime";
 
 const dir = mkdtempSync(join(tmpdir(), "forge-file-limits-"));
 const file = (name: string, bytes: number) => {

@@ -1,20 +1,21 @@
 /**
- * What runs inside the Pulumi provider process. The serialized providers hold only a type
+ * The composition root: what runs inside the Pulumi provider process, where the engine meets the
+ * registry of declarations and the client. Nothing in `engine/` imports it or the registry. The serialized providers hold only a type
  * name and load this module by package name (`pulumi-forge/runtime`), so no code, client or
  * credential is ever captured in a closure or written to state.
  *
  * The serialized provider is `{ typeName }` with this module's exports as its prototype
- * (engine/provider.ts): the provider methods below take the type from `this`. `configure` and
+ * (serialized-provider.ts): the provider methods below take the type from `this`. `configure` and
  * `implementation` are also what providers serialized by earlier versions call, which the
  * states of existing stacks hold: keep both signatures working.
  */
 import { log } from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { clientFor, resolveConnection, type ForgeClient } from "../client";
-import type { RetryWaitListener } from "../client/client";
-import { declarationByName } from "../resources";
-import type { State } from "./declaration";
-import { ResourceOperations } from "./operations";
+import { clientFor, resolveConnection, type ForgeClient } from "./client";
+import type { RetryWaitListener } from "./client/client";
+import { declarationByName } from "./resources";
+import type { State } from "./engine/declaration";
+import { ResourceOperations } from "./engine/operations";
 
 let stackConfig: dynamic.Config | undefined;
 const implementations = new Map<string, ResourceOperations>();

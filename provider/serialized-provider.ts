@@ -27,7 +27,7 @@ export function serializableProvider(typeName: string): dynamic.ResourceProvider
 }
 
 /** The compiled runtime module's path inside the package. */
-const RUNTIME_FILE = join("dist", "provider", "engine", "runtime.js");
+const RUNTIME_FILE = join("dist", "provider", "runtime.js");
 let cachedRuntime: object | null | undefined;
 
 /** The runtime module's exports as loaded from a path under `node_modules`, or undefined. */
@@ -39,7 +39,7 @@ function packagedRuntime(): object | undefined {
 function findPackagedRuntime(): object | undefined {
   if (!__filename.endsWith(".js")) return undefined; // the TypeScript sources (tests)
   const real = join(__dirname, "runtime.js");
-  const root = resolve(__dirname, "..", "..", "..");
+  const root = resolve(__dirname, "..", "..");
   if (relative(root, real) !== RUNTIME_FILE) return undefined;
   if (real.split(sep).includes("node_modules")) return require("./runtime") as object;
   // A linked checkout: the program resolves `pulumi-forge` through a node_modules folder of its

@@ -1,0 +1,42 @@
+/**
+ * The provider's layering, on the real import graph (type-only imports and `require` calls
+ * included): the engine interprets any declaration and knows none; the client speaks HTTP and
+ * knows no engine. The registry of declarations meets the engine only in the composition root
+ * (provider/runtime.ts, provider/serialized-provider.ts) and in what is generated from it.
+ */
+import { describe, expect, it } from "vitest";
+import { importGraph } from "./import-graph";
+
+const graph = importGraph(["provider", "spec"]);
+const importsOf = (prefix: string) => [...graph].filter(([file]) => file.startsWith(prefix));
+
+/** The imports of files under `prefix` that reach into one of `forbidden` (folders or files). */
+function crossings(prefix: string, forbidden: string[]): string[] {
+  return importsOf(prefix).flatMap(([file, imports]) => imports.filter((target) => forbidden.some((entry) => target === entry || target.startsWith(entry))).map((target) => `${file} -> ${target}`));
+}
+
+describe("provider boundaries", () => {
+  it("reads the files it judges", () => {
+    expect(importsOf("provider/engine/").length).toBeGreaterThan(10);
+    expect(importsOf("provider/client/").length).toBeGreaterThan(5);
+  });
+
+  it("engine/ imports no resource, lookup, action, generated class or composition root", () => {
+    const outside = ["provider/resources/", "provider/lookups/", "provider/adopt/", "provider/generated/", "provider/actions.ts", "provider/runtime.ts", "provider/serialized-provider.ts", "provider/index.ts", "pulumi-forge/runtime"];
+    expect(crossings("provider/engine/", outside)).toEqual([]);
+  });
+
+  it("client/ imports no engine and no declaration", () => {
+    expect(crossings("provider/client/", ["provider/engine/", "provider/resources/", "provider/lookups/", "provider/runtime.ts"])).toEqual([]);
+  });
+
+  it("resources/ use the engine's words, not its machinery or the composition root", () => {
+    const machinery = ["provider/engine/operations.ts", "provider/engine/recovery.ts", "provider/engine/requests.ts", "provider/engine/settings.ts", "provider/runtime.ts", "provider/serialized-provider.ts"];
+    expect(crossings("provider/resources/", machinery)).toEqual([]);
+  });
+
+  it("the registry and the engine's operations meet only in the faces: the provider process's root and forge-adopt's reader", () => {
+    const joiners = importsOf("provider/").filter(([, imports]) => imports.includes("provider/resources/index.ts") && imports.includes("provider/engine/operations.ts"));
+    expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/read.ts", "provider/runtime.ts"]);
+  });
+});
