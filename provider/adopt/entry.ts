@@ -85,6 +85,9 @@ export interface AdoptExemption {
   exempt: string;
 }
 
+/** The adopt entries of a resource file, by declaration key. */
+export type AdoptEntries = { [K in DeclarationKey]?: AdoptEntry | AdoptExemption };
+
 /** Identity function that keeps an entry's types. */
 export function defineAdopt(entry: AdoptEntry): AdoptEntry {
   return entry;

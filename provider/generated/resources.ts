@@ -5,30 +5,6 @@ import { declarations as d } from "../resources";
 import { serializableProvider } from "../serialized-provider";
 
 /**
- * A label of a group, available to all its projects and subgroups.
- *
- * Import id: `<group>:<labelId>` (the `import` resource option). Reference: docs/reference/GroupLabel.md
- */
-export const GroupLabel = resourceClass(d.groupLabel, serializableProvider);
-export type GroupLabel = InstanceType<typeof GroupLabel>;
-/** The arguments of {@link GroupLabel}: its declared inputs, each a Pulumi input. */
-export type GroupLabelArgs = ResourceArgs<typeof d.groupLabel.inputs>;
-/** The outputs of {@link GroupLabel}: every input and every declared output, each a Pulumi output. */
-export type GroupLabelOutputs = ResourceOutputs<typeof d.groupLabel.inputs, typeof d.groupLabel.outputs>;
-
-/**
- * Subscribes the token's user to a group label.
- *
- * Import id: `<group>:<labelId>` (the `import` resource option). Reference: docs/reference/GroupLabelSubscription.md
- */
-export const GroupLabelSubscription = resourceClass(d.groupLabelSubscription, serializableProvider);
-export type GroupLabelSubscription = InstanceType<typeof GroupLabelSubscription>;
-/** The arguments of {@link GroupLabelSubscription}: its declared inputs, each a Pulumi input. */
-export type GroupLabelSubscriptionArgs = ResourceArgs<typeof d.groupLabelSubscription.inputs>;
-/** The outputs of {@link GroupLabelSubscription}: every input and every declared output, each a Pulumi output. */
-export type GroupLabelSubscriptionOutputs = ResourceOutputs<typeof d.groupLabelSubscription.inputs, typeof d.groupLabelSubscription.outputs>;
-
-/**
  * A banner or notification shown to the users of the instance.
  *
  * Import id: `<messageId>` (the `import` resource option). Reference: docs/reference/BroadcastMessage.md
@@ -77,98 +53,16 @@ export type ClusterAgentUrlConfigurationArgs = ResourceArgs<typeof d.clusterAgen
 export type ClusterAgentUrlConfigurationOutputs = ResourceOutputs<typeof d.clusterAgentUrlConfiguration.inputs, typeof d.clusterAgentUrlConfiguration.outputs>;
 
 /**
- * Turns the CI/CD job token allowlist of a project on or off.
+ * A client key (and its DSN) that error tracking SDKs send a project's events with.
  *
- * Import id: `<project>` (the `import` resource option). Reference: docs/reference/JobTokenScope.md
+ * Import id: `<project>:<keyId>` (the `import` resource option). Reference: docs/reference/ErrorTrackingClientKey.md
  */
-export const JobTokenScope = resourceClass(d.jobTokenScope, serializableProvider);
-export type JobTokenScope = InstanceType<typeof JobTokenScope>;
-/** The arguments of {@link JobTokenScope}: its declared inputs, each a Pulumi input. */
-export type JobTokenScopeArgs = ResourceArgs<typeof d.jobTokenScope.inputs>;
-/** The outputs of {@link JobTokenScope}: every input and every declared output, each a Pulumi output. */
-export type JobTokenScopeOutputs = ResourceOutputs<typeof d.jobTokenScope.inputs, typeof d.jobTokenScope.outputs>;
-
-/**
- * Adds a project to a project's CI/CD job token allowlist.
- *
- * Import id: `<project>:<targetProjectId>` (the `import` resource option). Reference: docs/reference/JobTokenScopeProjectAllowlistEntry.md
- */
-export const JobTokenScopeProjectAllowlistEntry = resourceClass(d.jobTokenScopeProjectAllowlistEntry, serializableProvider) as ForgeResourceClass<typeof d.jobTokenScopeProjectAllowlistEntry.inputs, typeof d.jobTokenScopeProjectAllowlistEntry.outputs, JobTokenScopeProjectAllowlistEntryArgs>;
-export type JobTokenScopeProjectAllowlistEntry = InstanceType<typeof JobTokenScopeProjectAllowlistEntry>;
-/** The arguments of {@link JobTokenScopeProjectAllowlistEntry}: its declared inputs, each a Pulumi input. */
-export interface JobTokenScopeProjectAllowlistEntryArgs extends ResourceArgs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs> {
-  /**
-   * The id of the project allowed in.
-   */
-  targetProjectId: ResourceArgs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs>["targetProjectId"];
-}
-/** The outputs of {@link JobTokenScopeProjectAllowlistEntry}: every input and every declared output, each a Pulumi output. */
-export type JobTokenScopeProjectAllowlistEntryOutputs = ResourceOutputs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs, typeof d.jobTokenScopeProjectAllowlistEntry.outputs>;
-
-/**
- * Adds a group to a project's CI/CD job token allowlist.
- *
- * Import id: `<project>:<targetGroupId>` (the `import` resource option). Reference: docs/reference/JobTokenScopeGroupAllowlistEntry.md
- */
-export const JobTokenScopeGroupAllowlistEntry = resourceClass(d.jobTokenScopeGroupAllowlistEntry, serializableProvider) as ForgeResourceClass<typeof d.jobTokenScopeGroupAllowlistEntry.inputs, typeof d.jobTokenScopeGroupAllowlistEntry.outputs, JobTokenScopeGroupAllowlistEntryArgs>;
-export type JobTokenScopeGroupAllowlistEntry = InstanceType<typeof JobTokenScopeGroupAllowlistEntry>;
-/** The arguments of {@link JobTokenScopeGroupAllowlistEntry}: its declared inputs, each a Pulumi input. */
-export interface JobTokenScopeGroupAllowlistEntryArgs extends ResourceArgs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs> {
-  /**
-   * The id of the group allowed in.
-   */
-  targetGroupId: ResourceArgs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs>["targetGroupId"];
-}
-/** The outputs of {@link JobTokenScopeGroupAllowlistEntry}: every input and every declared output, each a Pulumi output. */
-export type JobTokenScopeGroupAllowlistEntryOutputs = ResourceOutputs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs, typeof d.jobTokenScopeGroupAllowlistEntry.outputs>;
-
-/**
- * Protects an environment of a project: who may deploy and who must approve.
- *
- * Import id: `<project>:<name>` (the `import` resource option). Reference: docs/reference/ProjectProtectedEnvironment.md
- */
-export const ProjectProtectedEnvironment = resourceClass(d.projectProtectedEnvironment, serializableProvider);
-export type ProjectProtectedEnvironment = InstanceType<typeof ProjectProtectedEnvironment>;
-/** The arguments of {@link ProjectProtectedEnvironment}: its declared inputs, each a Pulumi input. */
-export type ProjectProtectedEnvironmentArgs = ResourceArgs<typeof d.projectProtectedEnvironment.inputs>;
-/** The outputs of {@link ProjectProtectedEnvironment}: every input and every declared output, each a Pulumi output. */
-export type ProjectProtectedEnvironmentOutputs = ResourceOutputs<typeof d.projectProtectedEnvironment.inputs, typeof d.projectProtectedEnvironment.outputs>;
-
-/**
- * Protects a deployment tier for all projects of a group.
- *
- * Import id: `<group>:<name>` (the `import` resource option). Reference: docs/reference/GroupProtectedEnvironment.md
- */
-export const GroupProtectedEnvironment = resourceClass(d.groupProtectedEnvironment, serializableProvider);
-export type GroupProtectedEnvironment = InstanceType<typeof GroupProtectedEnvironment>;
-/** The arguments of {@link GroupProtectedEnvironment}: its declared inputs, each a Pulumi input. */
-export type GroupProtectedEnvironmentArgs = ResourceArgs<typeof d.groupProtectedEnvironment.inputs>;
-/** The outputs of {@link GroupProtectedEnvironment}: every input and every declared output, each a Pulumi output. */
-export type GroupProtectedEnvironmentOutputs = ResourceOutputs<typeof d.groupProtectedEnvironment.inputs, typeof d.groupProtectedEnvironment.outputs>;
-
-/**
- * A named list of users that a project's feature flags can be rolled out to.
- *
- * Import id: `<project>:<iid>` (the `import` resource option). Reference: docs/reference/FeatureFlagUserList.md
- */
-export const FeatureFlagUserList = resourceClass(d.featureFlagUserList, serializableProvider);
-export type FeatureFlagUserList = InstanceType<typeof FeatureFlagUserList>;
-/** The arguments of {@link FeatureFlagUserList}: its declared inputs, each a Pulumi input. */
-export type FeatureFlagUserListArgs = ResourceArgs<typeof d.featureFlagUserList.inputs>;
-/** The outputs of {@link FeatureFlagUserList}: every input and every declared output, each a Pulumi output. */
-export type FeatureFlagUserListOutputs = ResourceOutputs<typeof d.featureFlagUserList.inputs, typeof d.featureFlagUserList.outputs>;
-
-/**
- * The cleanup policy of a top-level group's virtual registries: how often cache entries not downloaded recently are removed.
- *
- * Import id: `<group>` (the `import` resource option). Reference: docs/reference/VirtualRegistryCleanupPolicy.md
- */
-export const VirtualRegistryCleanupPolicy = resourceClass(d.virtualRegistryCleanupPolicy, serializableProvider);
-export type VirtualRegistryCleanupPolicy = InstanceType<typeof VirtualRegistryCleanupPolicy>;
-/** The arguments of {@link VirtualRegistryCleanupPolicy}: its declared inputs, each a Pulumi input. */
-export type VirtualRegistryCleanupPolicyArgs = ResourceArgs<typeof d.virtualRegistryCleanupPolicy.inputs>;
-/** The outputs of {@link VirtualRegistryCleanupPolicy}: every input and every declared output, each a Pulumi output. */
-export type VirtualRegistryCleanupPolicyOutputs = ResourceOutputs<typeof d.virtualRegistryCleanupPolicy.inputs, typeof d.virtualRegistryCleanupPolicy.outputs>;
+export const ErrorTrackingClientKey = resourceClass(d.errorTrackingClientKey, serializableProvider);
+export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>;
+/** The arguments of {@link ErrorTrackingClientKey}: its declared inputs, each a Pulumi input. */
+export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof d.errorTrackingClientKey.inputs>;
+/** The outputs of {@link ErrorTrackingClientKey}: every input and every declared output, each a Pulumi output. */
+export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTrackingClientKey.inputs, typeof d.errorTrackingClientKey.outputs>;
 
 /**
  * Turns a project's error tracking on or off and chooses the integrated backend.
@@ -183,42 +77,6 @@ export type ErrorTrackingSettingsArgs = ResourceArgs<typeof d.errorTrackingSetti
 export type ErrorTrackingSettingsOutputs = ResourceOutputs<typeof d.errorTrackingSettings.inputs, typeof d.errorTrackingSettings.outputs>;
 
 /**
- * A client key (and its DSN) that error tracking SDKs send a project's events with.
- *
- * Import id: `<project>:<keyId>` (the `import` resource option). Reference: docs/reference/ErrorTrackingClientKey.md
- */
-export const ErrorTrackingClientKey = resourceClass(d.errorTrackingClientKey, serializableProvider);
-export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>;
-/** The arguments of {@link ErrorTrackingClientKey}: its declared inputs, each a Pulumi input. */
-export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof d.errorTrackingClientKey.inputs>;
-/** The outputs of {@link ErrorTrackingClientKey}: every input and every declared output, each a Pulumi output. */
-export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTrackingClientKey.inputs, typeof d.errorTrackingClientKey.outputs>;
-
-/**
- * Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.
- *
- * Import id: `<kind>:<sourceStorageName>:<destinationStorageName>` (the `import` resource option). Reference: docs/reference/RepositoryStorageMove.md
- */
-export const RepositoryStorageMove = resourceClass(d.repositoryStorageMove, serializableProvider);
-export type RepositoryStorageMove = InstanceType<typeof RepositoryStorageMove>;
-/** The arguments of {@link RepositoryStorageMove}: its declared inputs, each a Pulumi input. */
-export type RepositoryStorageMoveArgs = ResourceArgs<typeof d.repositoryStorageMove.inputs>;
-/** The outputs of {@link RepositoryStorageMove}: every input and every declared output, each a Pulumi output. */
-export type RepositoryStorageMoveOutputs = ResourceOutputs<typeof d.repositoryStorageMove.inputs, typeof d.repositoryStorageMove.outputs>;
-
-/**
- * A certificate-based cluster connected to the whole instance (deprecated: use cluster agents).
- *
- * Import id: `<clusterId>` (the `import` resource option). Reference: docs/reference/InstanceCluster.md
- */
-export const InstanceCluster = resourceClass(d.instanceCluster, serializableProvider);
-export type InstanceCluster = InstanceType<typeof InstanceCluster>;
-/** The arguments of {@link InstanceCluster}: its declared inputs, each a Pulumi input. */
-export type InstanceClusterArgs = ResourceArgs<typeof d.instanceCluster.inputs>;
-/** The outputs of {@link InstanceCluster}: every input and every declared output, each a Pulumi output. */
-export type InstanceClusterOutputs = ResourceOutputs<typeof d.instanceCluster.inputs, typeof d.instanceCluster.outputs>;
-
-/**
  * An instance feature gate: on, off, a percentage of time or of actors, or on for chosen actors.
  *
  * Import id: `<name>` (the `import` resource option). Reference: docs/reference/Feature.md
@@ -231,16 +89,28 @@ export type FeatureArgs = ResourceArgs<typeof d.feature.inputs>;
 export type FeatureOutputs = ResourceOutputs<typeof d.feature.inputs, typeof d.feature.outputs>;
 
 /**
- * The settings of an existing group: visibility, sign-in rules, project and subgroup creation, merge checks, download limits and the rest of `PUT /groups/:id`.
+ * A named list of users that a project's feature flags can be rolled out to.
  *
- * Import id: `<group>` (the `import` resource option). Reference: docs/reference/GroupSettings.md
+ * Import id: `<project>:<iid>` (the `import` resource option). Reference: docs/reference/FeatureFlagUserList.md
  */
-export const GroupSettings = resourceClass(d.groupSettings, serializableProvider);
-export type GroupSettings = InstanceType<typeof GroupSettings>;
-/** The arguments of {@link GroupSettings}: its declared inputs, each a Pulumi input. */
-export type GroupSettingsArgs = ResourceArgs<typeof d.groupSettings.inputs>;
-/** The outputs of {@link GroupSettings}: every input and every declared output, each a Pulumi output. */
-export type GroupSettingsOutputs = ResourceOutputs<typeof d.groupSettings.inputs, typeof d.groupSettings.outputs>;
+export const FeatureFlagUserList = resourceClass(d.featureFlagUserList, serializableProvider);
+export type FeatureFlagUserList = InstanceType<typeof FeatureFlagUserList>;
+/** The arguments of {@link FeatureFlagUserList}: its declared inputs, each a Pulumi input. */
+export type FeatureFlagUserListArgs = ResourceArgs<typeof d.featureFlagUserList.inputs>;
+/** The outputs of {@link FeatureFlagUserList}: every input and every declared output, each a Pulumi output. */
+export type FeatureFlagUserListOutputs = ResourceOutputs<typeof d.featureFlagUserList.inputs, typeof d.featureFlagUserList.outputs>;
+
+/**
+ * A Geo replication site (primary or secondary) of a self-managed installation.
+ *
+ * Import id: `<siteId>` (the `import` resource option). Reference: docs/reference/GeoSite.md
+ */
+export const GeoSite = resourceClass(d.geoSite, serializableProvider);
+export type GeoSite = InstanceType<typeof GeoSite>;
+/** The arguments of {@link GeoSite}: its declared inputs, each a Pulumi input. */
+export type GeoSiteArgs = ResourceArgs<typeof d.geoSite.inputs>;
+/** The outputs of {@link GeoSite}: every input and every declared output, each a Pulumi output. */
+export type GeoSiteOutputs = ResourceOutputs<typeof d.geoSite.inputs, typeof d.geoSite.outputs>;
 
 /**
  * The avatar of an existing group: a local image file, uploaded when its content changes.
@@ -911,6 +781,100 @@ export interface GroupIntegrationExternalWikiArgs extends ResourceArgs<typeof d.
 export type GroupIntegrationExternalWikiOutputs = ResourceOutputs<typeof d.groupIntegrationExternalWiki.inputs, typeof d.groupIntegrationExternalWiki.outputs>;
 
 /**
+ * A label of a group, available to all its projects and subgroups.
+ *
+ * Import id: `<group>:<labelId>` (the `import` resource option). Reference: docs/reference/GroupLabel.md
+ */
+export const GroupLabel = resourceClass(d.groupLabel, serializableProvider);
+export type GroupLabel = InstanceType<typeof GroupLabel>;
+/** The arguments of {@link GroupLabel}: its declared inputs, each a Pulumi input. */
+export type GroupLabelArgs = ResourceArgs<typeof d.groupLabel.inputs>;
+/** The outputs of {@link GroupLabel}: every input and every declared output, each a Pulumi output. */
+export type GroupLabelOutputs = ResourceOutputs<typeof d.groupLabel.inputs, typeof d.groupLabel.outputs>;
+
+/**
+ * Subscribes the token's user to a group label.
+ *
+ * Import id: `<group>:<labelId>` (the `import` resource option). Reference: docs/reference/GroupLabelSubscription.md
+ */
+export const GroupLabelSubscription = resourceClass(d.groupLabelSubscription, serializableProvider);
+export type GroupLabelSubscription = InstanceType<typeof GroupLabelSubscription>;
+/** The arguments of {@link GroupLabelSubscription}: its declared inputs, each a Pulumi input. */
+export type GroupLabelSubscriptionArgs = ResourceArgs<typeof d.groupLabelSubscription.inputs>;
+/** The outputs of {@link GroupLabelSubscription}: every input and every declared output, each a Pulumi output. */
+export type GroupLabelSubscriptionOutputs = ResourceOutputs<typeof d.groupLabelSubscription.inputs, typeof d.groupLabelSubscription.outputs>;
+
+/**
+ * The settings of an existing group: visibility, sign-in rules, project and subgroup creation, merge checks, download limits and the rest of `PUT /groups/:id`.
+ *
+ * Import id: `<group>` (the `import` resource option). Reference: docs/reference/GroupSettings.md
+ */
+export const GroupSettings = resourceClass(d.groupSettings, serializableProvider);
+export type GroupSettings = InstanceType<typeof GroupSettings>;
+/** The arguments of {@link GroupSettings}: its declared inputs, each a Pulumi input. */
+export type GroupSettingsArgs = ResourceArgs<typeof d.groupSettings.inputs>;
+/** The outputs of {@link GroupSettings}: every input and every declared output, each a Pulumi output. */
+export type GroupSettingsOutputs = ResourceOutputs<typeof d.groupSettings.inputs, typeof d.groupSettings.outputs>;
+
+/**
+ * A certificate-based cluster connected to the whole instance (deprecated: use cluster agents).
+ *
+ * Import id: `<clusterId>` (the `import` resource option). Reference: docs/reference/InstanceCluster.md
+ */
+export const InstanceCluster = resourceClass(d.instanceCluster, serializableProvider);
+export type InstanceCluster = InstanceType<typeof InstanceCluster>;
+/** The arguments of {@link InstanceCluster}: its declared inputs, each a Pulumi input. */
+export type InstanceClusterArgs = ResourceArgs<typeof d.instanceCluster.inputs>;
+/** The outputs of {@link InstanceCluster}: every input and every declared output, each a Pulumi output. */
+export type InstanceClusterOutputs = ResourceOutputs<typeof d.instanceCluster.inputs, typeof d.instanceCluster.outputs>;
+
+/**
+ * Turns the CI/CD job token allowlist of a project on or off.
+ *
+ * Import id: `<project>` (the `import` resource option). Reference: docs/reference/JobTokenScope.md
+ */
+export const JobTokenScope = resourceClass(d.jobTokenScope, serializableProvider);
+export type JobTokenScope = InstanceType<typeof JobTokenScope>;
+/** The arguments of {@link JobTokenScope}: its declared inputs, each a Pulumi input. */
+export type JobTokenScopeArgs = ResourceArgs<typeof d.jobTokenScope.inputs>;
+/** The outputs of {@link JobTokenScope}: every input and every declared output, each a Pulumi output. */
+export type JobTokenScopeOutputs = ResourceOutputs<typeof d.jobTokenScope.inputs, typeof d.jobTokenScope.outputs>;
+
+/**
+ * Adds a project to a project's CI/CD job token allowlist.
+ *
+ * Import id: `<project>:<targetProjectId>` (the `import` resource option). Reference: docs/reference/JobTokenScopeProjectAllowlistEntry.md
+ */
+export const JobTokenScopeProjectAllowlistEntry = resourceClass(d.jobTokenScopeProjectAllowlistEntry, serializableProvider) as ForgeResourceClass<typeof d.jobTokenScopeProjectAllowlistEntry.inputs, typeof d.jobTokenScopeProjectAllowlistEntry.outputs, JobTokenScopeProjectAllowlistEntryArgs>;
+export type JobTokenScopeProjectAllowlistEntry = InstanceType<typeof JobTokenScopeProjectAllowlistEntry>;
+/** The arguments of {@link JobTokenScopeProjectAllowlistEntry}: its declared inputs, each a Pulumi input. */
+export interface JobTokenScopeProjectAllowlistEntryArgs extends ResourceArgs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs> {
+  /**
+   * The id of the project allowed in.
+   */
+  targetProjectId: ResourceArgs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs>["targetProjectId"];
+}
+/** The outputs of {@link JobTokenScopeProjectAllowlistEntry}: every input and every declared output, each a Pulumi output. */
+export type JobTokenScopeProjectAllowlistEntryOutputs = ResourceOutputs<typeof d.jobTokenScopeProjectAllowlistEntry.inputs, typeof d.jobTokenScopeProjectAllowlistEntry.outputs>;
+
+/**
+ * Adds a group to a project's CI/CD job token allowlist.
+ *
+ * Import id: `<project>:<targetGroupId>` (the `import` resource option). Reference: docs/reference/JobTokenScopeGroupAllowlistEntry.md
+ */
+export const JobTokenScopeGroupAllowlistEntry = resourceClass(d.jobTokenScopeGroupAllowlistEntry, serializableProvider) as ForgeResourceClass<typeof d.jobTokenScopeGroupAllowlistEntry.inputs, typeof d.jobTokenScopeGroupAllowlistEntry.outputs, JobTokenScopeGroupAllowlistEntryArgs>;
+export type JobTokenScopeGroupAllowlistEntry = InstanceType<typeof JobTokenScopeGroupAllowlistEntry>;
+/** The arguments of {@link JobTokenScopeGroupAllowlistEntry}: its declared inputs, each a Pulumi input. */
+export interface JobTokenScopeGroupAllowlistEntryArgs extends ResourceArgs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs> {
+  /**
+   * The id of the group allowed in.
+   */
+  targetGroupId: ResourceArgs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs>["targetGroupId"];
+}
+/** The outputs of {@link JobTokenScopeGroupAllowlistEntry}: every input and every declared output, each a Pulumi output. */
+export type JobTokenScopeGroupAllowlistEntryOutputs = ResourceOutputs<typeof d.jobTokenScopeGroupAllowlistEntry.inputs, typeof d.jobTokenScopeGroupAllowlistEntry.outputs>;
+
+/**
  * A user's direct membership of a project: role, expiry, custom role.
  *
  * Import id: `<project>:<userId>` (the `import` resource option). Reference: docs/reference/ProjectMember.md
@@ -921,6 +885,42 @@ export type ProjectMember = InstanceType<typeof ProjectMember>;
 export type ProjectMemberArgs = ResourceArgs<typeof d.projectMember.inputs>;
 /** The outputs of {@link ProjectMember}: every input and every declared output, each a Pulumi output. */
 export type ProjectMemberOutputs = ResourceOutputs<typeof d.projectMember.inputs, typeof d.projectMember.outputs>;
+
+/**
+ * Protects an environment of a project: who may deploy and who must approve.
+ *
+ * Import id: `<project>:<name>` (the `import` resource option). Reference: docs/reference/ProjectProtectedEnvironment.md
+ */
+export const ProjectProtectedEnvironment = resourceClass(d.projectProtectedEnvironment, serializableProvider);
+export type ProjectProtectedEnvironment = InstanceType<typeof ProjectProtectedEnvironment>;
+/** The arguments of {@link ProjectProtectedEnvironment}: its declared inputs, each a Pulumi input. */
+export type ProjectProtectedEnvironmentArgs = ResourceArgs<typeof d.projectProtectedEnvironment.inputs>;
+/** The outputs of {@link ProjectProtectedEnvironment}: every input and every declared output, each a Pulumi output. */
+export type ProjectProtectedEnvironmentOutputs = ResourceOutputs<typeof d.projectProtectedEnvironment.inputs, typeof d.projectProtectedEnvironment.outputs>;
+
+/**
+ * Protects a deployment tier for all projects of a group.
+ *
+ * Import id: `<group>:<name>` (the `import` resource option). Reference: docs/reference/GroupProtectedEnvironment.md
+ */
+export const GroupProtectedEnvironment = resourceClass(d.groupProtectedEnvironment, serializableProvider);
+export type GroupProtectedEnvironment = InstanceType<typeof GroupProtectedEnvironment>;
+/** The arguments of {@link GroupProtectedEnvironment}: its declared inputs, each a Pulumi input. */
+export type GroupProtectedEnvironmentArgs = ResourceArgs<typeof d.groupProtectedEnvironment.inputs>;
+/** The outputs of {@link GroupProtectedEnvironment}: every input and every declared output, each a Pulumi output. */
+export type GroupProtectedEnvironmentOutputs = ResourceOutputs<typeof d.groupProtectedEnvironment.inputs, typeof d.groupProtectedEnvironment.outputs>;
+
+/**
+ * Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.
+ *
+ * Import id: `<kind>:<sourceStorageName>:<destinationStorageName>` (the `import` resource option). Reference: docs/reference/RepositoryStorageMove.md
+ */
+export const RepositoryStorageMove = resourceClass(d.repositoryStorageMove, serializableProvider);
+export type RepositoryStorageMove = InstanceType<typeof RepositoryStorageMove>;
+/** The arguments of {@link RepositoryStorageMove}: its declared inputs, each a Pulumi input. */
+export type RepositoryStorageMoveArgs = ResourceArgs<typeof d.repositoryStorageMove.inputs>;
+/** The outputs of {@link RepositoryStorageMove}: every input and every declared output, each a Pulumi output. */
+export type RepositoryStorageMoveOutputs = ResourceOutputs<typeof d.repositoryStorageMove.inputs, typeof d.repositoryStorageMove.outputs>;
 
 /**
  * A personal snippet: a titled set of files with a visibility.
@@ -935,13 +935,13 @@ export type SnippetArgs = ResourceArgs<typeof d.snippet.inputs>;
 export type SnippetOutputs = ResourceOutputs<typeof d.snippet.inputs, typeof d.snippet.outputs>;
 
 /**
- * A Geo replication site (primary or secondary) of a self-managed installation.
+ * The cleanup policy of a top-level group's virtual registries: how often cache entries not downloaded recently are removed.
  *
- * Import id: `<siteId>` (the `import` resource option). Reference: docs/reference/GeoSite.md
+ * Import id: `<group>` (the `import` resource option). Reference: docs/reference/VirtualRegistryCleanupPolicy.md
  */
-export const GeoSite = resourceClass(d.geoSite, serializableProvider);
-export type GeoSite = InstanceType<typeof GeoSite>;
-/** The arguments of {@link GeoSite}: its declared inputs, each a Pulumi input. */
-export type GeoSiteArgs = ResourceArgs<typeof d.geoSite.inputs>;
-/** The outputs of {@link GeoSite}: every input and every declared output, each a Pulumi output. */
-export type GeoSiteOutputs = ResourceOutputs<typeof d.geoSite.inputs, typeof d.geoSite.outputs>;
+export const VirtualRegistryCleanupPolicy = resourceClass(d.virtualRegistryCleanupPolicy, serializableProvider);
+export type VirtualRegistryCleanupPolicy = InstanceType<typeof VirtualRegistryCleanupPolicy>;
+/** The arguments of {@link VirtualRegistryCleanupPolicy}: its declared inputs, each a Pulumi input. */
+export type VirtualRegistryCleanupPolicyArgs = ResourceArgs<typeof d.virtualRegistryCleanupPolicy.inputs>;
+/** The outputs of {@link VirtualRegistryCleanupPolicy}: every input and every declared output, each a Pulumi output. */
+export type VirtualRegistryCleanupPolicyOutputs = ResourceOutputs<typeof d.virtualRegistryCleanupPolicy.inputs, typeof d.virtualRegistryCleanupPolicy.outputs>;

@@ -3,6 +3,9 @@ import { AVAILABILITY } from "../../spec/editions";
 import { defineResource, REPLACES } from "../engine/declaration";
 import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /**
  * A message shown to every user of the instance (administrator only). Anyone can read broadcast
@@ -116,3 +119,16 @@ export const broadcastMessage = defineResource({
   normalize: { startsAt: normalizers.instant, endsAt: normalizers.instant, targetAccessLevels: normalizers.numberSet },
   notes: ["Writes need an administrator token: a user gets 403, no token 401."],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  broadcastMessage: defineAdopt({
+    scope: "instance",
+    find: async ({ client }) => (await list(lookups.listBroadcastMessages, {}, client)).map((message) => ({ messageId: message["id"] })),
+    // The message's first words that say something: "Planned maintenance of the clusters" → planned-maintenance-clusters.
+    name: (inputs) => `broadcast ${text(inputs["message"]).split(/\s+/).filter((word) => word.replace(/\W/g, "").length > 3).slice(0, 3).join(" ")}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { broadcastMessage };

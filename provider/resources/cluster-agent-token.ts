@@ -2,6 +2,9 @@ import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../spec";
 import { nonBlank, normalizers, projectRef, serverId, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { agentChildren, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** A token of a cluster agent. Its secret value is returned once, at creation. */
 export const clusterAgentToken = defineResource({
@@ -61,3 +64,16 @@ export const clusterAgentToken = defineResource({
     "An imported token has no secret value in state: the forge never shows it again.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  clusterAgentToken: defineAdopt({
+    scope: "project",
+    find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentTokens, "tokenId"),
+    name: (inputs) => `agent token ${text(inputs["name"])}`,
+    references: { agentId: "clusterAgent" },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { clusterAgentToken };

@@ -3,6 +3,9 @@ import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../spec";
 import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { agentChildren, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /**
  * How the forge reaches a receptive agent (a cluster that cannot connect out). Authentication is
@@ -105,3 +108,16 @@ export const clusterAgentUrlConfiguration = defineResource({
   normalize: { project: normalizers.ref },
   notes: ["At most one per agent: a replacement deletes the old configuration first."],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  clusterAgentUrlConfiguration: defineAdopt({
+    scope: "project",
+    find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentUrlConfigurations, "urlConfigurationId"),
+    name: (inputs) => `agent url ${text(inputs["url"]).replace(/^grpcs?:\/\//, "").replace(/:\d+$/, "")}`,
+    references: { agentId: "clusterAgent" },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { clusterAgentUrlConfiguration };

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { AGENT_NAME, AGENT_NAME_MAX } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 
 /** A cluster agent registered in a project (the project holds its configuration). */
@@ -43,3 +46,15 @@ export const clusterAgent = defineResource({
   normalize: { project: normalizers.ref },
   notes: ["Deleting the agent also revokes its tokens and removes its URL configuration."],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  clusterAgent: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) => (await list(lookups.listClusterAgents, { project: path }, client)).map((agent) => ({ project: path, agentId: agent["id"] })),
+    name: (inputs) => `agent ${text(inputs["name"])}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { clusterAgent };

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /**
  * A client key of a project's integrated error tracking: SDKs send events to its DSN. The key
@@ -52,3 +55,15 @@ export const errorTrackingClientKey = defineResource({
     "`publicKey` and `dsn` are secret outputs, kept encrypted in state.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  errorTrackingClientKey: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) => (await list(lookups.listErrorTrackingClientKeys, { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
+    name: (inputs) => `error tracking key ${text(inputs["keyId"])}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { errorTrackingClientKey };

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { normalizers, projectRef, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { one } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 const SETTINGS_ROUTE = "/projects/:project/error_tracking/settings";
 
@@ -71,3 +74,16 @@ export const errorTrackingSettings = defineResource({
     "Choosing `integrated=false` needs an external backend already configured for the project in the forge's UI.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  errorTrackingSettings: defineAdopt({
+    scope: "project",
+    // A project that never had error tracking has no settings (404).
+    find: async ({ path, client }) => ((await one(lookups.getErrorTrackingSettings, { project: path }, client)) ? [{ project: path }] : []),
+    name: () => "error tracking",
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { errorTrackingSettings };

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { commaSeparated, normalizers, projectRef, serverId, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** One external user id: what feature flag strategies match users by; a comma would split it. */
 const userXid = z.string().check(
@@ -58,3 +61,15 @@ export const featureFlagUserList = defineResource({
   normalize: { project: normalizers.ref, userXids: idSet, name: (value) => (typeof value === "string" ? value.trim() : value) },
   readNames: { userListId: "id" },
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  featureFlagUserList: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) => (await list(lookups.listFeatureFlagUserLists, { project: path }, client)).map((userList) => ({ project: path, iid: userList["iid"] })),
+    name: (inputs) => `user list ${text(inputs["name"])}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { featureFlagUserList };

@@ -3,6 +3,9 @@ import { AVAILABILITY } from "../../spec/editions";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { APPLIED_KEY, defineResource } from "../engine/declaration";
 import { crossFieldRule, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, presentFeatureActors, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 const SET = "POST /features/:name";
 
@@ -208,3 +211,16 @@ export const feature = defineResource({
     "A feature without a definition on the forge is refused unless `force` is set.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  feature: defineAdopt({
+    scope: "instance",
+    find: async ({ client }) => (await list(lookups.listFeatures, {}, client)).map((feature) => ({ name: feature["name"] })),
+    name: (inputs) => `feature ${text(inputs["name"])}`,
+    present: presentFeatureActors,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { feature };

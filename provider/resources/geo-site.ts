@@ -3,6 +3,9 @@ import { GEO_CAPACITY_DEFAULTS, GEO_PRIMARY_SITES_MAX } from "../../spec";
 import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 
 /** The forge's reverification interval when none is given, in days. */
@@ -129,3 +132,16 @@ export const geoSite = defineResource({
   },
   notes: ["Administrator only, on self-managed Premium and Ultimate. `repairGeoSite` repairs a site's OAuth authentication (an action, not a resource input)."],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  geoSite: defineAdopt({
+    scope: "instance",
+    // Premium, self-managed, administrator: a forge without Geo refuses the listing, which is noted.
+    find: async ({ client }) => (await list(lookups.listGeoSites, {}, client)).map((site) => ({ siteId: site["id"] })),
+    name: (inputs) => `geo site ${text(inputs["name"])}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { geoSite };

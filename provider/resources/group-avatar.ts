@@ -3,6 +3,8 @@ import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES } from "../../spec/grou
 import { defineResource, digestKey, fieldMeta, type WireRecord } from "../engine/declaration";
 import { fileDigest } from "../engine/files";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { groupAvatarUrl, text } from "../adopt/find";
 
 const extensionOf = (path: string) => path.split(".").pop()?.toLowerCase() ?? "";
 
@@ -74,3 +76,23 @@ export const groupAvatar = defineResource({
     "The file is read where the program runs (a relative path from the program's directory); only its SHA-256 is kept in state.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  groupAvatar: defineAdopt({
+    scope: "group",
+    find: async ({ path, client }) => ((await groupAvatarUrl(client, path)) ? [{ group: path }] : []),
+    name: () => "avatar",
+    // The image itself, beside the program: the resource compares the file by its SHA-256.
+    files: async (inputs, outputs, { path, client }) => {
+      const url = text(outputs["avatarUrl"]);
+      const extension = /\.([A-Za-z0-9]+)$/.exec(decodeURIComponent(new URL(url, "http://forge").pathname))?.[1]?.toLowerCase() ?? "png";
+      const content = (await client.request<unknown>("GET", "/groups/:group/avatar", { group: inputs["group"] })).body;
+      const bytes = Buffer.isBuffer(content) ? content : Buffer.from(typeof content === "string" ? content : JSON.stringify(content));
+      return [{ input: "avatar", path: `assets/${path.replace(/[^A-Za-z0-9._-]+/g, "-")}-avatar.${extension}`, content: bytes }];
+    },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { groupAvatar };

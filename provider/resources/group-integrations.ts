@@ -22,6 +22,9 @@ import {
 import { toCamel } from "../engine/naming";
 import { defineResource, type ResourceDeclaration } from "../engine/declaration";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
+import { defineAdopt, type AdoptEntries, type AdoptEntry } from "../adopt/entry";
+import { list } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 // ---- The types of the inputs, from the table's literal types ----
 
@@ -161,3 +164,31 @@ export const groupIntegrations = Object.fromEntries(
 export function integrationKindOf(typeName: string): IntegrationKind | undefined {
   return Object.values(INTEGRATIONS).find((kind: IntegrationKind) => `GroupIntegration${integrationTypeSuffix(kind.slug)}` === typeName);
 }
+
+/**
+ * The entries of the sixteen group integrations, one loop over the declarations built from
+ * spec/integrations.ts: a group's active integrations of each slug (the listing shows only
+ * active ones); their credentials, which the forge never returns, become stack config reads.
+ */
+function integrationEntries(): Record<keyof typeof groupIntegrations, AdoptEntry> {
+  return Object.fromEntries(
+    Object.entries(groupIntegrations).map(([key, declaration]) => {
+      const slug = integrationKindOf(declaration.name)!.slug;
+      const entry = defineAdopt({
+        scope: "group",
+        find: async ({ path, client }) =>
+          (await list(lookups.listGroupIntegrations, { group: path }, client)).filter((record) => record["slug"] === slug && record["active"] === true).map(() => ({ group: path, slug })),
+        name: () => `integration ${slug}`,
+      });
+      return [key, entry];
+    }),
+  ) as Record<keyof typeof groupIntegrations, AdoptEntry>;
+}
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  ...integrationEntries(),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { ...groupIntegrations };

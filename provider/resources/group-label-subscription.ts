@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** The calling user's subscription to a group label (notifications for issues and merge requests with it). */
 export const groupLabelSubscription = defineResource({
@@ -28,3 +31,20 @@ export const groupLabelSubscription = defineResource({
   replaceOn: "all",
   normalize: { group: normalizers.ref },
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  groupLabelSubscription: defineAdopt({
+    scope: "group",
+    // The token's user's own subscriptions: the resource subscribes whoever runs the program.
+    find: async ({ path, client }) =>
+      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client))
+        .filter((label) => label["subscribed"] === true)
+        .map((label) => ({ group: path, labelId: label["id"] })),
+    name: (inputs) => `label ${text(inputs["labelName"] ?? inputs["labelId"])} subscription`,
+    references: { labelId: "groupLabel" },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { groupLabelSubscription };

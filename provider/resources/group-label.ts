@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { defineResource, fieldMeta } from "../engine/declaration";
 import { groupRef, labelColor, normalizers, serverId, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** A label of a group, available to every project and subgroup of that group. */
 export const groupLabel = defineResource({
@@ -71,3 +74,17 @@ export const groupLabel = defineResource({
   resets: { description: "", archived: false },
   normalize: { color: normalizers.color, group: normalizers.ref },
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  groupLabel: defineAdopt({
+    scope: "group",
+    // The group's own labels: an ancestor's are adopted with the ancestor.
+    find: async ({ path, client }) =>
+      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client)).map((label) => ({ group: path, labelId: label["id"] })),
+    name: (inputs) => `label ${text(inputs["name"])}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { groupLabel };

@@ -24,6 +24,8 @@ import {
 import { defineResource, RESTORE_KEY, type State } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
 import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { field, username } from "../adopt/find";
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.enum(values, { error: (issue) => `${show(issue.input)} is not ${what}. Use ${wordList(values)}.` });
@@ -265,3 +267,33 @@ function foundBefore(state: State, field: string, fallback: unknown): unknown {
   return restore && field in restore ? restore[field] : fallback;
 }
 
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  groupSettings: defineAdopt({
+    scope: "group",
+    // Every group has settings; the program declares those that differ from the forge's
+    // defaults (the read leaves out a value equal to what dropping the input writes back).
+    find: async ({ path }) => [{ group: path }],
+    name: () => "settings",
+    // The group's name and path are what the program already calls it by: not settings to repeat.
+    present: async (inputs) => {
+      const { name: _name, path: _path, ...settings } = inputs;
+      return settings;
+    },
+    // A group whose settings are all the defaults: nothing to declare.
+    keep: (inputs) => Object.keys(inputs).some((key) => key !== "group"),
+    describe: async (inputs, _outputs, { client }) => {
+      const comments: Record<string, string> = {};
+      if (typeof inputs["fileTemplateProjectId"] === "number") comments["fileTemplateProjectId"] = (await field(client, "/projects/:id", inputs["fileTemplateProjectId"], "path_with_namespace")) ?? "";
+      const alerted = inputs["uniqueProjectDownloadLimitAlertlist"];
+      if (Array.isArray(alerted) && alerted.length > 0) {
+        const names = await Promise.all(alerted.map((id) => username(client, Number(id))));
+        comments["uniqueProjectDownloadLimitAlertlist"] = names.map((name, index) => name ?? String(alerted[index])).join(", ");
+      }
+      return comments;
+    },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { groupSettings };

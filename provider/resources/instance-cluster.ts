@@ -4,6 +4,9 @@ import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { toWire } from "../engine/naming";
 import { nonBlank, serverId, show, valueRule, wordList } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { field, list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** What the platform attributes mean: blanks are no value, `rbac` is the default. */
 function platformMeaning(value: unknown): unknown {
@@ -114,3 +117,20 @@ export const instanceCluster = defineResource({
     "`platformVendorAttributes.authorizationType` cannot be changed on an existing cluster: a change replaces it.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  instanceCluster: defineAdopt({
+    scope: "instance",
+    find: async ({ client }) => (await list(lookups.listInstanceClusters, {}, client)).map((cluster) => ({ clusterId: cluster["id"] })),
+    name: (inputs) => `cluster ${text(inputs["name"])}`,
+    // The platform attributes are a secret of the resource: the CA certificate is read from
+    // secret config like the token, never written into the program.
+    secretInputs: ["platformVendorAttributes.caCert"],
+    describe: async (inputs, _outputs, { client }): Promise<Record<string, string>> =>
+      inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, "/projects/:id", Number(inputs["managementProjectId"]), "path_with_namespace")) ?? "" },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { instanceCluster };

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { field, list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /**
  * An entry of a project's CI/CD job token allowlist. The project and group lists have the same
@@ -78,3 +81,24 @@ export const jobTokenScopeGroupAllowlistEntry = allowlistEntry({
   readNames: { targetName: "name", targetWebUrl: "web_url" },
   noun: "group",
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  jobTokenScopeProjectAllowlistEntry: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) =>
+      (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({ project: path, targetProjectId: target["id"] })),
+    name: (inputs) => `job token allows ${text(inputs["targetPathWithNamespace"] ?? inputs["targetProjectId"])}`,
+    describe: async (_inputs, outputs) => ({ targetProjectId: text(outputs["targetPathWithNamespace"]) }),
+  }),
+  jobTokenScopeGroupAllowlistEntry: defineAdopt({
+    scope: "project",
+    find: async ({ path, client }) =>
+      (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({ project: path, targetGroupId: target["id"] })),
+    name: (inputs) => `job token allows group ${text(inputs["targetName"] ?? inputs["targetGroupId"])}`,
+    describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, "/groups/:id", Number(inputs["targetGroupId"]), "full_path")) ?? "" }),
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { jobTokenScopeProjectAllowlistEntry, jobTokenScopeGroupAllowlistEntry };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, show } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 
 /**
  * Whether other projects' CI/CD job tokens need to be on this project's allowlist to reach it.
@@ -41,3 +42,16 @@ export const jobTokenScope = defineResource({
   ],
   notes: ["A setting of an existing project: deleting the resource restores the value found when it was created (kept in state as `restore`)."],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  jobTokenScope: defineAdopt({
+    scope: "project",
+    // Every project has one: its setting is what the project shows today.
+    find: async ({ path }) => [{ project: path }],
+    name: () => "job token scope",
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { jobTokenScope };

@@ -3,6 +3,9 @@ import { isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS } from "../../spec";
 import { isNotFound } from "../client";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text, tokenUserId } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 
 const MEMBERS = "/projects/:project/members";
@@ -226,3 +229,19 @@ export const projectMember = defineResource({
   ],
 });
 
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  projectMember: defineAdopt({
+    scope: "project",
+    // Direct members only: access through the project's groups is the groups' to declare. The
+    // token's own user is left out, so that the program cannot take away the access it runs with.
+    find: async ({ path, client }) => {
+      const self = await tokenUserId(client);
+      return (await list(lookups.listProjectMembers, { project: path }, client)).filter((member) => member["id"] !== self).map((member) => ({ project: path, userId: member["id"] }));
+    },
+    name: (inputs) => `member ${text(inputs["username"] ?? inputs["user"])}`,
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { projectMember };

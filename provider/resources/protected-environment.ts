@@ -13,6 +13,9 @@ import {
   projectApprovalRule,
   projectDeployAccessLevel,
 } from "./protected-environment-rules";
+import type { AdoptEntries } from "../adopt/entry";
+import { protectedEnvironments } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** Entries change one by one, by grantee; an update answers with only the lists it touched
  *  (spec rule 5), so the whole record is read back. */
@@ -93,3 +96,12 @@ export const groupProtectedEnvironment = defineResource({
   resets: { approvalRules: [], requiredApprovalCount: 0 },
   ...entryLists,
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  projectProtectedEnvironment: protectedEnvironments("project", lookups.listProjectProtectedEnvironments),
+  groupProtectedEnvironment: protectedEnvironments("group", lookups.listGroupProtectedEnvironments),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { projectProtectedEnvironment, groupProtectedEnvironment };

@@ -4,6 +4,7 @@ import { AVAILABILITY } from "../../spec/editions";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, show, wordList } from "./common";
+import type { AdoptEntries } from "../adopt/entry";
 
 type MoveKind = (typeof STORAGE_MOVE_KINDS)[number];
 
@@ -156,3 +157,13 @@ export const repositoryStorageMove = defineResource({
     "Progress is read from the forge's listing of moves (`GET /<kind>_repository_storage_moves`, which the spec does not show) and, for projects, from the projects still on the source storage (`GET /projects?repository_storage=`).",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  repositoryStorageMove: {
+    exempt: "an asynchronous one-off: a move that happened is history, not configuration to keep declared (and deleting one cannot undo it)",
+  },
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { repositoryStorageMove };

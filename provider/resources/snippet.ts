@@ -2,6 +2,9 @@ import { z } from "zod";
 import { SNIPPET_VISIBILITIES } from "../../spec";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { list, text } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 
 /** One file of a snippet. */
@@ -116,3 +119,26 @@ export const snippet = defineResource({
     "Anyone can read a public snippet without signing in: the policy pack warns when one looks confidential.",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  snippet: defineAdopt({
+    scope: "user",
+    find: async ({ client }) => (await list(lookups.listSnippets, {}, client)).map((snippet) => ({ snippetId: snippet["id"] })),
+    name: (inputs) => `snippet ${text(inputs["title"])}`,
+    // A private or internal snippet's text stays out of the program's text: each file goes
+    // beside the program (`--out`), which reads it at run time. Public ones are written inline.
+    files: async (inputs, outputs) => {
+      if (outputs["visibility"] === "public" || !Array.isArray(inputs["files"])) return [];
+      return (inputs["files"] as State[]).map((file, index) => ({
+        input: `files.${index}.content`,
+        read: true,
+        path: `snippets/${String(outputs["snippetId"])}/${String(file["filePath"]).replace(/\.\.+/g, ".").replace(/^\/+/, "")}`,
+        content: Buffer.from(String(file["content"] ?? ""), "utf8"),
+      }));
+    },
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { snippet };

@@ -4,6 +4,9 @@ import { AVAILABILITY } from "../../spec/editions";
 import { CLEANUP_POLICIES_PER_GROUP } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { normalizers, serverId, show, valueRule, wordList } from "./common";
+import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { one } from "../adopt/find";
+import { lookupDeclarations as lookups } from "../lookups/registry";
 
 /** A top-level group's path has no `/` (written `%2F` when URL-encoded); a subgroup is refused by the forge. */
 const topLevelGroup = z.union([
@@ -110,3 +113,17 @@ export const virtualRegistryCleanupPolicy = defineResource({
     "The cleanup itself runs on the forge's schedule; `nextRunAt`, `lastRunAt` and the `lastRun*` outputs report it (refresh to see new runs).",
   ],
 });
+
+/** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
+export const adopt: AdoptEntries = {
+  virtualRegistryCleanupPolicy: defineAdopt({
+    scope: "group",
+    // Top-level groups only; a group without one answers 404.
+    find: async ({ path, client }) =>
+      path.includes("/") ? [] : (await one(lookups.getVirtualRegistryCleanupPolicy, { group: path }, client)) ? [{ group: path }] : [],
+    name: () => "registry cleanup",
+  }),
+};
+
+/** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
+export const registered = { virtualRegistryCleanupPolicy };

@@ -1,0 +1,126 @@
+/**
+ * What the adopt entries of the resources (each beside its declaration, in provider/resources/)
+ * share: listing through the lookups, and naming users, groups and projects in comments.
+ */
+import { isNotFound, type ForgeClient } from "../client";
+import type { State } from "../engine/declaration";
+import { runLookup, type ForgeRecord, type LookupDeclaration } from "../lookups/lookup";
+import { lookupDeclarations as lookups } from "../lookups/registry";
+import { defineAdopt, type AdoptEntry } from "./entry";
+
+/** Every record of a listing lookup. */
+export async function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
+  return (await runLookup(lookup, args, client)) as ForgeRecord[];
+}
+
+/** The record of a single-object lookup, or undefined when the forge has none (404). */
+export async function one(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord | undefined> {
+  try {
+    return (await runLookup(lookup, args, client)) as ForgeRecord;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+export const text = (value: unknown): string => (value === undefined || value === null ? "" : String(value));
+
+/** The agents of a project with, for each, the ids of what hangs below it. */
+export async function agentChildren(project: string, client: ForgeClient, lookup: LookupDeclaration, idField: string): Promise<State[]> {
+  const agents = await list(lookups.listClusterAgents, { project }, client);
+  const found: State[] = [];
+  for (const agent of agents) {
+    for (const record of await list(lookup, { project, agentId: agent["id"] }, client)) {
+      found.push({ project, agentId: agent["id"], [idField]: record["id"] });
+    }
+  }
+  return found;
+}
+
+/** Protected environments of a project or a group: the same listing and entries at both levels. */
+export function protectedEnvironments(scope: "group" | "project", lookup: LookupDeclaration): AdoptEntry {
+  return defineAdopt({
+    scope,
+    find: async ({ path, client }) => (await list(lookup, { [scope]: path }, client)).map((environment) => ({ [scope]: path, name: environment["name"] })),
+    name: (inputs) => `protected ${text(inputs["name"])}`,
+    describe: describeGrantees,
+  });
+}
+
+
+/** Where the forge serves a group's avatar, or undefined when it has none. */
+export async function groupAvatarUrl(client: ForgeClient, group: string): Promise<string | undefined> {
+  const url = (await client.request<Record<string, unknown>>("GET", "/groups/:group", { group })).body["avatar_url"];
+  return typeof url === "string" && url !== "" ? url : undefined;
+}
+
+const tokenUsers = new WeakMap<ForgeClient, Promise<unknown>>();
+
+/** The id of the token's own user, asked once per client. */
+export function tokenUserId(client: ForgeClient): Promise<unknown> {
+  let id = tokenUsers.get(client);
+  if (!id) {
+    id = client.request<Record<string, unknown>>("GET", "/user").then((response) => response.body["id"]);
+    tokenUsers.set(client, id);
+  }
+  return id;
+}
+
+/** Who the entries of a protected environment name: user ids as usernames, group ids as paths. */
+export async function describeGrantees(inputs: State, _outputs: State, { client }: { client: ForgeClient }): Promise<Record<string, string>> {
+  const comments: Record<string, string> = {};
+  for (const list of ["deployAccessLevels", "approvalRules"]) {
+    const entries = inputs[list];
+    if (!Array.isArray(entries)) continue;
+    for (const [index, entry] of (entries as State[]).entries()) {
+      if (typeof entry["userId"] === "number") comments[`${list}.${index}.userId`] = (await username(client, entry["userId"])) ?? "";
+      if (typeof entry["groupId"] === "number") comments[`${list}.${index}.groupId`] = (await field(client, "/groups/:id", entry["groupId"], "full_path")) ?? "";
+    }
+  }
+  return comments;
+}
+
+/** The actor kinds of a feature gate: input, the prefix of the forge's ids, and how to name one. */
+const ACTORS: { input: string; prefix: string; name: (id: number, client: ForgeClient) => Promise<string | undefined> }[] = [
+  { input: "users", prefix: "User", name: (id, client) => username(client, id) },
+  { input: "groups", prefix: "Group", name: (id, client) => field(client, "/groups/:id", id, "full_path") },
+  { input: "namespaces", prefix: "Namespace", name: async (id, client) => (await field(client, "/groups/:id", id, "full_path")) ?? (await username(client, id)) },
+  { input: "projects", prefix: "Project", name: (id, client) => field(client, "/projects/:id", id, "path_with_namespace") },
+  { input: "repositories", prefix: "Repository", name: (id, client) => field(client, "/projects/:id", id, "path_with_namespace") },
+];
+
+export async function username(client: ForgeClient, id: number): Promise<string | undefined> {
+  const users = await client.list<Record<string, unknown>>("/users", {});
+  const name = users.find((user) => user["id"] === id)?.["username"];
+  return typeof name === "string" ? name : undefined;
+}
+
+export async function field(client: ForgeClient, path: string, id: number, key: string): Promise<string | undefined> {
+  try {
+    const value = (await client.request<Record<string, unknown>>("GET", path, { id })).body[key];
+    return typeof value === "string" ? value : undefined;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** A feature's actor gates by name (`dev`, `acme/web`), as a program writes them; an actor that
+ *  no longer resolves keeps the forge's id. A feature without a definition was set with `force`,
+ *  which a change of its gates needs again. */
+export async function presentFeatureActors(inputs: State, outputs: State, { client }: { client: ForgeClient }): Promise<State> {
+  // The read state leaves a null definition out.
+  const forced = outputs["definition"] === undefined || outputs["definition"] === null;
+  const presented: State = { ...inputs, ...(forced ? { force: true } : {}) };
+  for (const actor of ACTORS) {
+    const values = inputs[actor.input];
+    if (!Array.isArray(values)) continue;
+    const names: string[] = [];
+    for (const value of values) {
+      const match = new RegExp(`^${actor.prefix}:(\\d+)$`).exec(String(value));
+      names.push((match ? await actor.name(Number(match[1]), client) : undefined) ?? String(value));
+    }
+    presented[actor.input] = names;
+  }
+  return presented;
+}
