@@ -5,7 +5,7 @@ import { containsUnknown, isUnknown } from "./unknowns";
 
 /**
  * Where `check` stamps a new resource's inputs with the time just before its create: a create a
- * killed run left pending keeps it in the state, and `forge-recover` adopts only objects made
+ * killed run left pending keeps it in the state, and `forge-recover` imports only objects made
  * after it (see cli/recover.ts).
  */
 export const CLAIM_KEY = "__createdAfter";

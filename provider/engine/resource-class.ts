@@ -32,7 +32,7 @@ export interface ForgeResourceClass<I extends z.ZodObject, O extends z.ZodObject
 
 /**
  * Makes the resource class of a declaration. The `import` option is carried to the provider
- * as an adoption (engine 3.259 cannot import dynamic resources itself: its import step reads
+ * as `importId` (engine 3.259 cannot import dynamic resources itself: its import step reads
  * with the id alone, and the provider's code travels in the inputs).
  */
 export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(

@@ -141,7 +141,7 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     normalize: { group: normalizers.ref },
     notes: [
       `\`PUT ${route.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
-      "Creating the resource refuses an integration that is already active: adopt it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",
+      "Creating the resource refuses an integration that is already active: import it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",
       ...(secrets("write-only").length
         ? [`${wordList(secrets("write-only").map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${secrets("write-only").length > 1 ? "them" : "it"}), kept in state encrypted and compared with the last applied value; every set-up sends ${secrets("write-only").length > 1 ? "them" : "it"} again. A state read by id alone (no value in it) does not compare it until the next update writes it.`]
         : []),
