@@ -1,6 +1,7 @@
 import { Core } from "./core/core";
 import { collectionViews, type ResourceDescriptor } from "./core/resource";
-import type { Route, RouteAnswer, RouteRequest } from "./core/routes";
+import { endpointOf, type Endpoint } from "../spec/routes";
+import type { RouteAnswer, RouteRequest } from "./core/routes";
 import { type StateData, emptyState as emptyCoreState, parseState as parseCoreState } from "./core/state";
 import { access } from "./resources/access";
 import { agentTokens } from "./resources/agent-tokens";
@@ -67,8 +68,9 @@ export type EmulatorState = StateData<ResourceCollections>;
 /** The emulated instance without HTTP: core (state, ids, access) plus one model per resource. */
 export type Store = Core & { [R in Resource as R["name"]]: ReturnType<R["model"]> };
 
-/** A route of the table, bound to the store rather than to one model. */
-export interface StoreRoute extends Pick<Route<unknown>, "anonymous" | "availability"> {
+/** A route of the table, bound to the store rather than to one model, with what the spec's
+ *  route table (spec/routes.ts) says of its endpoint. */
+export interface StoreRoute extends Pick<Endpoint, "anonymous" | "availability"> {
   method: string;
   path: string;
   handler(request: RouteRequest, store: Store): RouteAnswer;
@@ -102,13 +104,23 @@ export function createStore(state: EmulatorState = emptyState()): Store {
   return core as Store;
 }
 
-/** Every API route the emulator serves (paths relative to /api/v4), each handed its own model. */
+/**
+ * Every API route the emulator serves (paths relative to /api/v4), each handed its own model.
+ * A route must be an endpoint of the spec's table, whose edition gates and anonymous reads it
+ * takes: the emulator serves nothing the API does not have.
+ */
 export function routeTable(): StoreRoute[] {
   return resources.flatMap((resource) =>
-    resource.routes.map((route) => ({
-      ...route,
-      handler: (request: RouteRequest, store: Store) =>
-        route.handler(request, (store as unknown as Record<string, unknown>)[resource.name]),
-    })),
+    resource.routes.map((route) => {
+      const endpoint = endpointOf(route.method, route.path);
+      if (!endpoint) throw new Error(`emulator route ${route.method} ${route.path} (${resource.name}) is not an endpoint of spec/routes.ts`);
+      return {
+        method: route.method,
+        path: route.path,
+        ...(endpoint.availability ? { availability: endpoint.availability } : {}),
+        ...(endpoint.anonymous ? { anonymous: true as const } : {}),
+        handler: (request: RouteRequest, store: Store) => route.handler(request, (store as unknown as Record<string, unknown>)[resource.name]),
+      };
+    }),
   );
 }

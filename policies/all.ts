@@ -5,7 +5,7 @@
  */
 import { inputSchema } from "./input-schema";
 import type { ForgePolicy } from "./lib/define";
-import { groupSettingsDeprecatedInputs, instanceClusterDeprecated } from "./rules/deprecations";
+import { deprecatedEndpointsPolicy, groupSettingsDeprecatedInputs } from "./rules/deprecations";
 import { clusterAgentTokenRotation } from "./rules/agent-limits";
 import { limitPolicies } from "./rules/limits";
 import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "./rules/production-approvals";
@@ -25,7 +25,7 @@ export const policies: ForgePolicy[] = [
   clusterAgentTokenDescription,
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
-  instanceClusterDeprecated,
+  deprecatedEndpointsPolicy,
   oneResourcePerObject,
   groupSettingsTopLevelOnly,
   groupSettingsTwoFactor,

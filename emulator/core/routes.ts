@@ -1,5 +1,4 @@
 import type { HttpMethod } from "../../spec";
-import type { Availability } from "../../spec/editions";
 import type { Actor } from "./records";
 
 /*
@@ -57,20 +56,6 @@ export interface Route<Model> {
   method: HttpMethod;
   path: string;
   handler(request: RouteRequest, model: Model): RouteAnswer;
-  /** Served to anonymous callers too (Document 1, Authentication rule 2); others answer 401. */
-  anonymous?: true;
-  /** The edition the route needs (Document 1's availability table); checked before the handler. */
-  availability?: Availability;
-}
-
-/** Lets anonymous callers use a route: only the reads the spec lists as working without a token. */
-export function anonymous<Model>(route: Route<Model>): Route<Model> {
-  return { ...route, anonymous: true };
-}
-
-/** Gates a route by edition: see core/editions.ts for the answers outside it. */
-export function gated<Model>(availability: Availability, route: Route<Model>): Route<Model> {
-  return { ...route, availability };
 }
 
 /**

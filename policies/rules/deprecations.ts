@@ -2,20 +2,36 @@
  * Resources of areas the forge has deprecated: they still work, but they are on their way out,
  * and a program that adds one today adds a migration for later.
  */
+import { parseRoute } from "../../provider/client";
+import { routeOf, type AnyDeclaration } from "../../provider/engine/declaration";
+import { declarations } from "../../provider/resources";
 import { groupSettings } from "../../provider/resources/group-settings";
-import { instanceCluster } from "../../provider/resources/instance-cluster";
+import { endpointOf } from "../../spec/routes";
 import { resourcePolicy } from "../lib/define";
 
-export const instanceClusterDeprecated = resourcePolicy({
-  name: "instance-cluster-deprecated",
-  description: "Certificate-based instance clusters are deprecated by the forge: connect clusters with cluster agents instead.",
+/** The deprecated endpoints a declaration's requests use, from the spec's route table. */
+function deprecatedEndpoints(declaration: AnyDeclaration): { route: string; note: string }[] {
+  const requests = [declaration.create, declaration.read, declaration.update, declaration.delete];
+  const routes = requests.flatMap((request) => (request === undefined ? [] : [typeof request === "object" && "list" in request ? request.list : routeOf(request)]));
+  return [...new Set(routes)].flatMap((route) => {
+    const { method, path } = parseRoute(route);
+    const note = endpointOf(method, path)?.deprecated;
+    return note ? [{ route, note }] : [];
+  });
+}
+
+const usingDeprecated = (Object.values(declarations) as AnyDeclaration[]).filter((declaration) => deprecatedEndpoints(declaration).length > 0);
+
+export const deprecatedEndpointsPolicy = resourcePolicy({
+  name: "deprecated-endpoints",
+  description: "A resource does not rest on endpoints the forge has deprecated (spec/routes.ts marks them): they still work, but a program that adds one today adds a migration for later.",
   enforcementLevel: "advisory",
-  resources: [instanceCluster],
+  resources: usingDeprecated,
   config: {},
-  check({ subject, report }) {
-    report(
-      `${subject} is a certificate-based cluster, which the forge has deprecated and will remove. Connect the cluster with a cluster agent instead (ClusterAgent and ClusterAgentToken), then delete this resource.`,
-    );
+  check({ declaration, subject, report }) {
+    const found = deprecatedEndpoints(declaration);
+    const notes = [...new Set(found.map((entry) => entry.note))];
+    report(`${subject} rests on endpoints the forge has deprecated (${found.map((entry) => entry.route).join(", ")}): ${notes.join("; ")}. Move to what replaces them, then delete this resource.`);
   },
 });
 

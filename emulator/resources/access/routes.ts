@@ -1,4 +1,4 @@
-import { anonymous, ok, paged, routesOf } from "../../core/routes";
+import { ok, paged, routesOf } from "../../core/routes";
 import { GROUP_KEYSET, PROJECT_KEYSET, type AccessReads } from "./model";
 
 const route = routesOf<AccessReads>();
@@ -10,8 +10,8 @@ const route = routesOf<AccessReads>();
  */
 export const accessRoutes = [
   route("GET", "/user", (r, access) => ok(access.currentUser(r.actor))),
-  anonymous(route("GET", "/groups", (r, access) => paged(access.groups(r.actor, r.input), GROUP_KEYSET))),
-  anonymous(route("GET", "/groups/:group", (r, access) => ok(access.group(r.actor, r.params.group, r.input)))),
+  route("GET", "/groups", (r, access) => paged(access.groups(r.actor, r.input), GROUP_KEYSET)),
+  route("GET", "/groups/:group", (r, access) => ok(access.group(r.actor, r.params.group, r.input))),
   route("GET", "/projects", (r, access) => paged(access.projects(r.actor, r.input), PROJECT_KEYSET)),
   route("GET", "/projects/:project", (r, access) => ok(access.project(r.actor, r.params.project))),
   route("GET", "/users", (r, access) => paged(access.users(r.actor, r.input), access.userKeyset)),

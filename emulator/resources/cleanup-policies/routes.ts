@@ -1,5 +1,4 @@
-import { AVAILABILITY } from "../../../spec/editions";
-import { created, gated, noContent, ok, routesOf } from "../../core/routes";
+import { created, noContent, ok, routesOf } from "../../core/routes";
 import type { CleanupPolicies } from "./model";
 
 const route = routesOf<CleanupPolicies>();
@@ -14,4 +13,4 @@ export const cleanupPolicyRoutes = [
     policies.delete(r.actor, r.params.group);
     return noContent();
   }),
-].map((r) => gated(AVAILABILITY.cleanupPolicies, r));
+];

@@ -1,5 +1,4 @@
-import { AVAILABILITY } from "../../../spec/editions";
-import { anonymous, file, gated, ok, paged, routesOf } from "../../core/routes";
+import { file, ok, paged, routesOf } from "../../core/routes";
 import type { GroupManagement } from "./model";
 
 const route = routesOf<GroupManagement>();
@@ -10,11 +9,11 @@ const route = routesOf<GroupManagement>();
  */
 export const groupRoutes = [
   route("PUT", "/groups/:group", (r, groups) => ok(groups.update(r.actor, r.params.group, r.input))),
-  anonymous(route("GET", "/groups/:group/avatar", (r, groups) => file(groups.avatar(r.actor, r.params.group)))),
-  anonymous(route("GET", "/groups/:group/projects", (r, groups) => paged(groups.projects(r.actor, r.params.group, r.input)))),
+  route("GET", "/groups/:group/avatar", (r, groups) => file(groups.avatar(r.actor, r.params.group))),
+  route("GET", "/groups/:group/projects", (r, groups) => paged(groups.projects(r.actor, r.params.group, r.input))),
   route("GET", "/groups/:group/releases", (r, groups) => paged(groups.groupReleases(r.actor, r.params.group, r.input))),
-  gated(AVAILABILITY.ldapGroupSync, route("POST", "/groups/:group/ldap_sync", (r, groups) => {
+  route("POST", "/groups/:group/ldap_sync", (r, groups) => {
     groups.ldapSync(r.actor, r.params.group);
     return { status: 202, body: { message: "202 Accepted" } };
-  })),
+  }),
 ];

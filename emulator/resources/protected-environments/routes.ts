@@ -1,5 +1,4 @@
-import { AVAILABILITY } from "../../../spec/editions";
-import { created, gated, noContent, ok, paged, type Route, routesOf } from "../../core/routes";
+import { created, noContent, ok, paged, type Route, routesOf } from "../../core/routes";
 import type { ProtectedEnvironments, ProtectionScope } from "./model";
 
 const route = routesOf<ProtectedEnvironments>();
@@ -30,4 +29,4 @@ function routesAt(scope: ProtectionScope, owners: "projects" | "groups"): Route<
 export const protectedEnvironmentRoutes = [
   ...routesAt("project", "projects"),
   ...routesAt("group", "groups"),
-].map((r) => gated(AVAILABILITY.protectedEnvironments, r));
+];

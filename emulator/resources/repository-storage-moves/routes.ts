@@ -1,12 +1,8 @@
 import { STORAGE_MOVE_KINDS } from "../../../spec";
-import { AVAILABILITY } from "../../../spec/editions";
-import { gated, ok, paged, routesOf, type Route } from "../../core/routes";
+import { ok, paged, routesOf, type Route } from "../../core/routes";
 import { type MoveKind, type RepositoryStorageMoves } from "./model";
 
 const route = routesOf<RepositoryStorageMoves>();
-
-/** Group moves need Premium; project and snippet moves exist in every tier (Document 1). */
-const availabilityOf = (kind: MoveKind) => (kind === "group" ? AVAILABILITY.groupStorageMoves : AVAILABILITY.projectStorageMoves);
 
 /**
  * Per kind: the bulk POST of Document 2 (202 `{"message":"202 Accepted"}`, api-semantics.md),
@@ -21,7 +17,7 @@ function kindRoutes(kind: MoveKind): Route<RepositoryStorageMoves>[] {
     }),
     route("GET", moves, (r, model) => paged(model.list(r.actor, kind))),
     route("GET", `${moves}/:moveId`, (r, model) => ok(model.get(r.actor, kind, r.params.moveId))),
-  ].map((entry) => gated(availabilityOf(kind), entry));
+  ];
 }
 
 export const storageMoveRoutes = STORAGE_MOVE_KINDS.flatMap(kindRoutes);

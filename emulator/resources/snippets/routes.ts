@@ -1,4 +1,4 @@
-import { anonymous, created, noContent, ok, paged, routesOf } from "../../core/routes";
+import { created, noContent, ok, paged, routesOf } from "../../core/routes";
 import type { Snippets } from "./model";
 
 const route = routesOf<Snippets>();
@@ -11,7 +11,7 @@ const SNIPPET = "/snippets/:snippetId";
  */
 export const snippetRoutes = [
   route("GET", "/snippets", (r, snippets) => paged(snippets.own(r.actor, r.input))),
-  anonymous(route("GET", "/snippets/public", (r, snippets) => paged(snippets.public(r.input)))),
+  route("GET", "/snippets/public", (r, snippets) => paged(snippets.public(r.input))),
   route("GET", "/snippets/all", (r, snippets) => paged(snippets.all(r.actor, r.input))),
   route("GET", SNIPPET, (r, snippets) => ok(snippets.get(r.actor, r.params.snippetId))),
   route("GET", `${SNIPPET}/raw`, (r, snippets) => ok(snippets.raw(r.actor, r.params.snippetId))),

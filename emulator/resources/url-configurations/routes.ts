@@ -1,5 +1,4 @@
-import { AVAILABILITY } from "../../../spec/editions";
-import { collectionRoutes, gated } from "../../core/routes";
+import { collectionRoutes } from "../../core/routes";
 import type { UrlConfigurations } from "./model";
 
 const CONFIGS = "/projects/:project/cluster_agents/:agentId/url_configurations";
@@ -9,4 +8,4 @@ export const urlConfigurationRoutes = collectionRoutes<UrlConfigurations, typeof
   CONFIGS,
   "configurationId",
   "whole",
-).map((r) => gated(AVAILABILITY.agentUrlConfigurations, r));
+);
