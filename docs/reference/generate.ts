@@ -10,7 +10,7 @@ import * as ts from "typescript";
 import { z } from "zod";
 import { describeAvailability } from "../../spec/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { inputKeys, replacedOnRemoval, replacementKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
+import { availabilityOf, inputKeys, replacedOnRemoval, replacementKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import type { LookupDeclaration } from "../../provider/lookups/lookup";
 import { lookupDeclarations } from "../../provider/lookups/registry";
@@ -167,7 +167,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     `- Id and import id: \`${idFormat(declaration)}\``,
     `- Replacement: ${replacing.length === inputKeys(declaration).length ? "every input change replaces it (the API has no update)" : replacing.length ? replacing.map((k) => `\`${k}\``).join(", ") : "never; every change is an update"}${declaration.deleteBeforeReplace ? " (the old object is deleted first)" : ""}`,
     `- Secrets in state (encrypted): ${secrets.length ? secrets.map((k) => `\`${k}\``).join(", ") : "none"}`,
-    `- Availability: ${describeAvailability(declaration.availability ?? {})}`,
+    `- Availability: ${describeAvailability(availabilityOf(declaration))}`,
     "",
     "## Inputs",
     "",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Availability, describeOfferings, describeTier } from "../../spec/editions";
-import type { ForgeClient, Route } from "../client";
+import { parseRoute, type ForgeClient, type Route } from "../client";
+import { endpointOf } from "../../spec/routes";
 
 export type { Route } from "../client";
 
@@ -302,12 +303,6 @@ export interface ResourceDeclaration<
   resets?: Record<string, unknown>;
   /** Hints added to API errors that users commonly meet. */
   errorHints?: ErrorHint[];
-  /**
-   * The editions that have the resource (Document 1's availability table): shown in the
-   * reference page, and named in the error of a refusal an edition gap gives (403 for the tier,
-   * 404 for the offering).
-   */
-  availability?: Availability;
   hooks?: ResourceHooks;
   /** Notes for the generated docs: availability, caveats. */
   notes?: string[];
@@ -431,9 +426,19 @@ export function typeToken(declaration: Pick<AnyDeclaration, "name">): string {
   return `pulumi-nodejs:dynamic/forge:${declaration.name}`;
 }
 
+/**
+ * The editions that have the resource: those of its create's endpoint in the spec's route table
+ * (Document 1's availability table). Shown in the reference page, and named in the error of a
+ * refusal an edition gap gives (403 for the tier, 404 for the offering).
+ */
+export function availabilityOf(declaration: Pick<AnyDeclaration, "create">): Availability {
+  const { method, path } = parseRoute(routeOf(declaration.create));
+  return endpointOf(method, path)?.availability ?? {};
+}
+
 /** The hints an edition gap gives, derived from the declaration's availability. */
-export function availabilityHints(declaration: Pick<AnyDeclaration, "name" | "availability">): ErrorHint[] {
-  const availability = declaration.availability ?? {};
+export function availabilityHints(declaration: Pick<AnyDeclaration, "name" | "create">): ErrorHint[] {
+  const availability = availabilityOf(declaration);
   const tier = describeTier(availability);
   const offerings = describeOfferings(availability);
   return [

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AVAILABILITY } from "../../spec/editions";
 import { defineResource, REPLACES } from "../engine/declaration";
 import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
 import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
@@ -13,7 +12,6 @@ import { lookupDeclarations as lookups } from "../lookups/registry";
  */
 export const broadcastMessage = defineResource({
   name: "BroadcastMessage",
-  availability: AVAILABILITY.broadcastMessageWrites,
   summary: "A banner or notification shown to the users of the instance.",
   inputs: z
     .object({

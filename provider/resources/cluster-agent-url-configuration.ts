@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../spec";
 import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
@@ -14,7 +13,6 @@ import { lookupDeclarations as lookups } from "../lookups/registry";
  */
 export const clusterAgentUrlConfiguration = defineResource({
   name: "ClusterAgentUrlConfiguration",
-  availability: AVAILABILITY.agentUrlConfigurations,
   summary: "The URL and authentication the forge uses to connect to a receptive cluster agent.",
   inputs: z
     .object({

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AVAILABILITY } from "../../spec/editions";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { APPLIED_KEY, defineResource } from "../engine/declaration";
 import { crossFieldRule, show, valueRule } from "./common";
@@ -124,7 +123,6 @@ async function applyGates(ctx: OperationContext, current: State): Promise<WireRe
 /** An instance feature gate, typed: one resource per feature name (administrator, self-managed). */
 export const feature = defineResource({
   name: "Feature",
-  availability: AVAILABILITY.featureGates,
   summary: "An instance feature gate: on, off, a percentage of time or of actors, or on for chosen actors.",
   inputs: z
     .object({

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { GEO_CAPACITY_DEFAULTS, GEO_PRIMARY_SITES_MAX } from "../../spec";
-import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
@@ -37,7 +36,6 @@ const capacity = (what: string) => z.number().int().min(0, { error: `A ${what} c
  */
 export const geoSite = defineResource({
   name: "GeoSite",
-  availability: AVAILABILITY.geoSites,
   summary: "A Geo replication site (primary or secondary) of a self-managed installation.",
   inputs: z
     .object({

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../spec";
-import { AVAILABILITY } from "../../spec/editions";
 import { defineResource } from "../engine/declaration";
 import { toWire } from "../engine/naming";
 import { nonBlank, serverId, show, valueRule, wordList } from "./common";
@@ -32,7 +31,6 @@ const platformWire = {
  */
 export const instanceCluster = defineResource({
   name: "InstanceCluster",
-  availability: AVAILABILITY.instanceClusters,
   summary: "A certificate-based cluster connected to the whole instance (deprecated: use cluster agents).",
   inputs: z.object({
     /** The cluster's name as the forge shows it. */

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AVAILABILITY } from "../../spec/editions";
 import { defineResource, type WireRecord } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
 import { groupRef, nonBlank, normalizers, projectRef, show } from "./common";
@@ -38,7 +37,6 @@ function oneGranteeEach(entries: unknown): unknown {
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
 export const projectProtectedEnvironment = defineResource({
   name: "ProjectProtectedEnvironment",
-  availability: AVAILABILITY.protectedEnvironments,
   summary: "Protects an environment of a project: who may deploy and who must approve.",
   inputs: z.object({
     /** The project: id or full path. */
@@ -69,7 +67,6 @@ export const projectProtectedEnvironment = defineResource({
 /** Who may deploy to every environment of a deployment tier in a group's projects. Premium and Ultimate. */
 export const groupProtectedEnvironment = defineResource({
   name: "GroupProtectedEnvironment",
-  availability: AVAILABILITY.protectedEnvironments,
   summary: "Protects a deployment tier for all projects of a group.",
   inputs: z.object({
     /** The group: id or full path. */

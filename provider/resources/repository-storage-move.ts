@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { STORAGE_MOVE_KINDS } from "../../spec";
-import { AVAILABILITY } from "../../spec/editions";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, show, wordList } from "./common";
@@ -78,7 +77,6 @@ async function readBulk(ctx: OperationContext, state: State): Promise<WireRecord
 export const repositoryStorageMove = defineResource({
   name: "RepositoryStorageMove",
   summary: "Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.",
-  availability: AVAILABILITY.projectStorageMoves,
   inputs: z
     .object({
       /** What moves: `project` (with wikis and designs), `snippet`, or `group` (group wikis; Premium or Ultimate). */

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../spec/cleanup-policy";
-import { AVAILABILITY } from "../../spec/editions";
 import { CLEANUP_POLICIES_PER_GROUP } from "../../spec";
 import { defineResource } from "../engine/declaration";
 import { normalizers, serverId, show, valueRule, wordList } from "./common";
@@ -29,7 +28,6 @@ const CADENCE_NAMES: Record<(typeof CLEANUP_CADENCES)[number], string> = { 1: "d
  */
 export const virtualRegistryCleanupPolicy = defineResource({
   name: "VirtualRegistryCleanupPolicy",
-  availability: AVAILABILITY.cleanupPolicies,
   summary: "The cleanup policy of a top-level group's virtual registries: how often cache entries not downloaded recently are removed.",
   inputs: z.object({
     /** The top-level group: id or full path (a subgroup is refused). Changing it replaces the policy. */
