@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftOf, formatDrift, type DriftReport } from "../../cli/drift";
-import { PASSPHRASE, pulumiInstalled, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
+import { PASSPHRASE, skipEngineTests, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
 const OP_TIMEOUT = 120_000;
@@ -21,7 +21,7 @@ interface Run {
   stderr: string;
 }
 
-describe.skipIf(!pulumiInstalled())("forge-drift", () => {
+describe.skipIf(skipEngineTests())("forge-drift", () => {
   let world: E2eWorld;
   let stack: TestStack;
   let labelId: number;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLOCK_MARGIN_MS, decide, type PendingCreate, type RecoveryPlan } from "../../cli/recover";
-import { pulumiInstalled, PULUMI_ROOT, REPO_ROOT, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
+import { skipEngineTests, PULUMI_ROOT, REPO_ROOT, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
 
 const RECOVER_BIN = join(REPO_ROOT, "dist", "cli", "forge-recover.js");
 const emptyPlan = (): RecoveryPlan => ({ imports: [], clears: [], orphans: [], undecided: [] });
@@ -51,7 +51,7 @@ describe("forge-recover's decisions", () => {
   });
 });
 
-describe.skipIf(!pulumiInstalled())("forge-recover after a killed pulumi up", () => {
+describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () => {
   let world: E2eWorld;
   let stack: TestStack;
   beforeAll(async () => {

@@ -10,10 +10,10 @@ import { dirname, join } from "node:path";
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { PASSPHRASE, pulumiInstalled, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, TestStack } from "../e2e/harness";
+import { PASSPHRASE, skipEngineTests, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, TestStack } from "../e2e/harness";
 import { hasOpenssl, makeCertificates, type Certificates } from "./certificates";
 
-describe.skipIf(!hasOpenssl || !pulumiInstalled())("a stack against an HTTPS forge with a private CA", () => {
+describe.skipIf(!hasOpenssl || skipEngineTests())("a stack against an HTTPS forge with a private CA", () => {
   let tmp: string;
   let certs: Certificates;
   let emulator: RunningEmulator;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
-import { pulumiInstalled, REPO_ROOT } from "../e2e/harness";
+import { skipEngineTests, REPO_ROOT } from "../e2e/harness";
 import { consumerEnv, consumerStack, createConsumerProject, packRepository, siblingProgram, type PackedPackage } from "./consumer-project";
 import { docBlocks } from "./doc-blocks";
 
@@ -44,7 +44,7 @@ for (const name of ["a", "b", "c"]) {
 const POLICY_PACK = "node_modules/pulumi-forge/policies";
 const execFileAsync = promisify(execFile);
 
-describe.skipIf(!pulumiInstalled())("the packed package in a user's project", () => {
+describe.skipIf(skipEngineTests())("the packed package in a user's project", () => {
   let emulator: RunningEmulator;
   let tmp: string;
   let project: string;

@@ -4,9 +4,9 @@
  * field's path leading the reason (and a nested path no longer prints `{<nil>}`). Real CLI, one preview.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSecretEnvelope, pulumiInstalled, startE2eWorld, type E2eWorld } from "./harness";
+import { isSecretEnvelope, skipEngineTests, startE2eWorld, type E2eWorld } from "./harness";
 
-describe.skipIf(!pulumiInstalled())("check failures in the CLI's output", () => {
+describe.skipIf(skipEngineTests())("check failures in the CLI's output", () => {
   let world: E2eWorld;
   beforeAll(async () => {
     world = await startE2eWorld();

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
+import { engineTestDecision } from "../e2e/harness";
 
 const ROOT = path.join(__dirname, "../..");
 const PACK = path.join(ROOT, "policies");
@@ -68,6 +69,8 @@ async function apiRequests(): Promise<unknown[]> {
 }
 
 beforeAll(async () => {
+  // An engine suite: without the CLI it fails saying how to install it (test/e2e/harness.ts).
+  engineTestDecision(process.env, existsSync(path.join(PULUMI_BIN, "pulumi")));
   if (!existsSync(path.join(PULUMI_BIN, "pulumi"))) {
     throw new Error(`no Pulumi CLI in ${PULUMI_BIN}: run scripts/setup.sh (it installs the CLI and builds dist/)`);
   }
