@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { rootCertificates } from "node:tls";
-import { EnvHttpProxyAgent, type FormData } from "undici";
+import { EnvHttpProxyAgent, type Dispatcher, type FormData } from "undici";
 import { normalizeBaseUrl, TRANSPORT_SETTINGS, type Connection, type Transport } from "./connection";
 import { placeParams } from "./encoding";
 import type { HttpMethod } from "./route";
 import { ForgeApiError, ForgeNetworkError, ForgeNotApiError } from "./errors";
 import { MAX_PAGES, PER_PAGE, nextPageUrl } from "./pagination";
-import { RateLimitPacer } from "./pacer";
+import { pacing, RateLimitPacer } from "./pacer";
 import { resolveRetryPolicy, runWithRetry, type AttemptOutcome, type RetryPolicy, type RetryWait } from "./retry";
 import { USER_AGENT } from "./version";
 
@@ -94,8 +94,9 @@ export class ForgeClient {
   readonly #timeoutMs: number;
   readonly #policy: ReturnType<typeof resolveRetryPolicy>;
   readonly #agent: EnvHttpProxyAgent;
+  /** The agent with the client's layers composed over it (undici interceptors): pacing. */
+  readonly #dispatcher: Dispatcher;
   readonly #transport: Transport;
-  readonly #pacer = new RateLimitPacer();
   readonly #onRetryWait: RetryWaitListener | undefined;
 
   /** @throws ForgeConfigError when the base URL is not a usable http(s) URL. */
@@ -132,6 +133,8 @@ export class ForgeClient {
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
     });
+    // Every request waits for the rate-limit window before it leaves (retries and pages too).
+    this.#dispatcher = this.#agent.compose(pacing(new RateLimitPacer()));
   }
 
   /** Placement rule: `:name` segments of the template come from params (URL-encoded, removed
@@ -210,85 +213,96 @@ export class ForgeClient {
     return { method: "GET", target, displayPath };
   }
 
+  /**
+   * One request through the layers: the attempt (over the paced dispatcher), retries under the
+   * policy (retry.ts), then the answer read: a redirect of a GET followed, a page that is not the
+   * API's refused, a status mapped to success or a typed error.
+   */
   async #execute<T>(prepared: Prepared, options: RequestOptions, redirects = 0): Promise<ForgeResponse<T>> {
-    const { method, target, displayPath, body, contentType } = prepared;
-    const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
-    if (this.#token) headers["private-token"] = this.#token;
-    if (contentType) headers["content-type"] = contentType;
-
-    const send = async (): Promise<AttemptOutcome> => {
-      try {
-        await this.#pacer.acquire();
-        const response = await this.#agent.request({ origin: this.#origin, path: target, method, headers, body: body ?? null });
-        const responseHeaders = flattenHeaders(response.headers);
-        this.#pacer.observe(responseHeaders);
-        const raw = Buffer.from(await response.body.arrayBuffer());
-        // undici hands an HTTP/1.1 socket back to its pool one event-loop turn after the response
-        // ends (client-h1.js, onMessageComplete); without this yield, back-to-back calls would find
-        // it busy and open a second connection.
-        await nextTurn();
-        return {
-          response: { status: response.statusCode, headers: responseHeaders, body: parseBody(raw, responseHeaders["content-type"]) },
-        };
-      } catch (error) {
-        return { failure: { code: errorCode(error), error } };
-      }
-    };
-    const url = this.#origin + target;
-
+    const { method, displayPath } = prepared;
     const { outcome, attempts, budgetSpent } = await runWithRetry({
       method,
-      send,
+      send: () => this.#attempt(prepared),
       policy: this.#policy,
       ...(options.acceptStatuses ? { acceptStatuses: options.acceptStatuses } : {}),
       ...(options.findExisting ? { findExisting: options.findExisting } : {}),
       ...(this.#onRetryWait ? { onWait: (wait: RetryWait) => this.#onRetryWait?.({ ...wait, method, path: displayPath }) } : {}),
     });
-
-    if ("failure" in outcome) {
-      const { code, error } = outcome.failure;
-      throw withConnectionHint(new ForgeNetworkError({
-        method,
-        path: displayPath,
-        code,
-        timedOut: TIMEOUT_CODES.has(code),
-        timeoutMs: this.#timeoutMs,
-        cause: error,
-        attempts,
-        ...(budgetSpent ? { retryBudgetMs: this.#policy.maxTotalMs } : {}),
-        ...(this.#token ? { token: this.#token } : {}),
-      }), this.baseUrl, url);
-    }
-    const { status, headers: responseHeaders, body: responseBody } = outcome.response;
-    // A sign-in page, a proxy's or load balancer's error page: say so, with the URL, rather than
-    // a puzzling parse or "not found" further on.
-    if (/^text\/html\b/i.test(responseHeaders["content-type"] ?? "")) {
-      throw new ForgeNotApiError({ method, url: redactQuery(url), status, body: responseBody, ...(this.#token ? { token: this.#token } : {}) });
-    }
-    // A moved project answers GET with 301 and its new address: read it there (same forge only,
-    // a few hops at most). Other methods get 405 from the forge and fail below.
-    const location = responseHeaders["location"];
-    if (status === 301 && method === "GET" && location && redirects < MAX_REDIRECTS) {
-      const moved = new URL(location, this.#origin + target).href;
-      return this.#execute<T>(this.#fromUrl(moved, displayPath, "redirect"), options, redirects + 1);
-    }
-    const ok = (status >= 200 && status < 300) || (options.acceptStatuses ?? []).includes(status);
-    if (!ok) {
-      throw new ForgeApiError({
-        method,
-        path: displayPath,
-        status,
-        body: responseBody instanceof InvalidJson ? responseBody.text : responseBody,
-        attempts,
-        ...(budgetSpent ? { retryBudgetMs: this.#policy.maxTotalMs } : {}),
-        ...(this.#token ? { token: this.#token } : {}),
-      });
-    }
-    if (responseBody instanceof InvalidJson) {
-      throw new Error(`${method} ${displayPath} answered ${status} with a body that is not valid JSON`);
-    }
-    return { status, headers: responseHeaders, body: responseBody as T };
+    const failure = { attempts, ...(budgetSpent ? { retryBudgetMs: this.#policy.maxTotalMs } : {}), ...(this.#token ? { token: this.#token } : {}) };
+    if ("failure" in outcome) throw this.#networkError(prepared, outcome.failure, failure);
+    const moved = this.#redirect(prepared, outcome.response, redirects);
+    if (moved) return this.#execute<T>(moved, options, redirects + 1);
+    return answer<T>(prepared, this.#origin, outcome.response, options.acceptStatuses ?? [], failure);
   }
+
+  /** One attempt: the request and its whole body, or why no answer came. */
+  async #attempt({ method, target, body, contentType }: Prepared): Promise<AttemptOutcome> {
+    const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "application/json" };
+    if (this.#token) headers["private-token"] = this.#token;
+    if (contentType) headers["content-type"] = contentType;
+    try {
+      const response = await this.#dispatcher.request({ origin: this.#origin, path: target, method, headers, body: body ?? null });
+      const responseHeaders = flattenHeaders(response.headers);
+      const raw = Buffer.from(await response.body.arrayBuffer());
+      // undici hands an HTTP/1.1 socket back to its pool one event-loop turn after the response
+      // ends (client-h1.js, onMessageComplete); without this yield, back-to-back calls would find
+      // it busy and open a second connection.
+      await nextTurn();
+      return { response: { status: response.statusCode, headers: responseHeaders, body: parseBody(raw, responseHeaders["content-type"]) } };
+    } catch (error) {
+      return { failure: { code: errorCode(error), error } };
+    }
+  }
+
+  /**
+   * A moved project answers GET with 301 and its new address: it is read there (same forge only,
+   * a few hops at most). Other methods get 405 from the forge and fail as errors. Not undici's
+   * redirect interceptor: it follows redirects to other origins (stripping only the headers it
+   * is told of), where this client refuses to send the token at all.
+   */
+  #redirect(prepared: Prepared, response: { status: number; headers: Record<string, string> }, redirects: number): Prepared | undefined {
+    const location = response.headers["location"];
+    if (response.status !== 301 || prepared.method !== "GET" || !location || redirects >= MAX_REDIRECTS) return undefined;
+    const moved = new URL(location, this.#origin + prepared.target).href;
+    return this.#fromUrl(moved, prepared.displayPath, "redirect");
+  }
+
+  #networkError(prepared: Prepared, { code, error }: { code: string; error: unknown }, failure: FailureContext): ForgeNetworkError {
+    const url = this.#origin + prepared.target;
+    return withConnectionHint(
+      new ForgeNetworkError({ method: prepared.method, path: prepared.displayPath, code, timedOut: TIMEOUT_CODES.has(code), timeoutMs: this.#timeoutMs, cause: error, ...failure }),
+      this.baseUrl,
+      url,
+    );
+  }
+}
+
+/** What an error reports of the attempts behind it (and the token, to keep it out of messages). */
+interface FailureContext {
+  attempts: number;
+  retryBudgetMs?: number;
+  token?: string;
+}
+
+/**
+ * An answer as the caller gets it: a sign-in page, a proxy's or load balancer's error page is
+ * said to be one (with the URL) rather than parsed into a puzzle; a status outside 2xx and the
+ * accepted ones is a {@link ForgeApiError}; a JSON body that does not parse is an error.
+ */
+function answer<T>(
+  { method, target, displayPath }: Prepared,
+  origin: string,
+  { status, headers, body }: { status: number; headers: Record<string, string>; body: unknown },
+  acceptStatuses: number[],
+  failure: FailureContext,
+): ForgeResponse<T> {
+  if (/^text\/html\b/i.test(headers["content-type"] ?? "")) {
+    throw new ForgeNotApiError({ method, url: redactQuery(origin + target), status, body, ...(failure.token ? { token: failure.token } : {}) });
+  }
+  const ok = (status >= 200 && status < 300) || acceptStatuses.includes(status);
+  if (!ok) throw new ForgeApiError({ method, path: displayPath, status, body: body instanceof InvalidJson ? body.text : body, ...failure });
+  if (body instanceof InvalidJson) throw new Error(`${method} ${displayPath} answered ${status} with a body that is not valid JSON`);
+  return { status, headers, body: body as T };
 }
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -391,6 +405,19 @@ function errorCode(error: unknown): string {
 }
 
 const clients = new Map<string, ForgeClient>();
+const listeners = new WeakMap<RetryWaitListener, number>();
+let listenersSeen = 0;
+
+/** A number per retry-wait listener (0: none), for the cache key. */
+function listenerId(listener: RetryWaitListener | undefined): number {
+  if (!listener) return 0;
+  let id = listeners.get(listener);
+  if (id === undefined) {
+    id = ++listenersSeen;
+    listeners.set(listener, id);
+  }
+  return id;
+}
 const MAX_CACHED_CLIENTS = 16;
 
 /** Short SHA-256 fingerprint of a token, safe to print or use as a key. */
@@ -404,8 +431,10 @@ export function tokenFingerprint(token: string): string {
  */
 export function clientFor(connection: Connection, onRetryWait?: RetryWaitListener): ForgeClient {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
-  // Settings are part of the key (a CA bundle or proxy changed in config makes a new client); hashed, the key holds no secret.
-  const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(connection.transport ?? {}))}`;
+  // Everything that changes the client's behaviour is part of the key: settings (a CA bundle or
+  // proxy changed in config makes a new client; hashed, the key holds no secret) and the listener
+  // told of retry waits (two callers with different listeners get their own clients).
+  const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(connection.transport ?? {}))} ${listenerId(onRetryWait)}`;
   let client = clients.get(key);
   if (!client) {
     if (clients.size >= MAX_CACHED_CLIENTS) {
