@@ -1,10 +1,12 @@
 /**
  * What the scale benchmark and the soak run share: the real Pulumi CLI (Automation API) on
  * small JavaScript programs written to a temporary directory, a local file backend, and the
- * emulator in this process on loopback. Each program links `node_modules` to the repository's,
- * so it resolves `pulumi-forge` as the examples and the e2e programs do.
+ * emulator in this process on loopback. Each program has a `node_modules` folder of links to the
+ * repository's packages, and `pulumi-forge` linked to this checkout: it resolves the package as
+ * the examples and the e2e programs do, and always this checkout's build (a worktree whose
+ * `node_modules` is a link to another checkout's would otherwise run that checkout's `dist/`).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -21,7 +23,8 @@ export const MIX = ["GroupLabel", "BroadcastMessage", "ClusterAgent", "FeatureFl
 
 /**
  * The forge program: config `n` resources of the mix (config `types` narrows it, e.g.
- * `GroupLabel`), each with a name unique in the run.
+ * `GroupLabel`), each with a name unique in the run (config `prefix`, `bench-` by default, keeps
+ * two stacks that exist together apart).
  */
 export const FORGE_PROGRAM = `
 const pulumi = require("@pulumi/pulumi");
@@ -29,12 +32,13 @@ const forge = require("pulumi-forge");
 const config = new pulumi.Config();
 const n = Number(config.require("n"));
 const types = (config.get("types") || ${JSON.stringify(MIX.join(","))}).split(",");
+const prefix = config.get("prefix") || "bench-";
 for (let i = 0; i < n; i += 1) {
   switch (types[i % types.length]) {
-    case "GroupLabel": new forge.GroupLabel("label-" + i, { group: "acme", name: "bench-" + i, color: "#aa0000" }); break;
-    case "BroadcastMessage": new forge.BroadcastMessage("message-" + i, { message: "bench " + i }); break;
-    case "ClusterAgent": new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: "bench-" + i }); break;
-    case "FeatureFlagUserList": new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: "bench-" + i, userXids: ["user-1"] }); break;
+    case "GroupLabel": new forge.GroupLabel("label-" + i, { group: "acme", name: prefix + i, color: "#aa0000" }); break;
+    case "BroadcastMessage": new forge.BroadcastMessage("message-" + i, { message: prefix.replace("-", " ") + i }); break;
+    case "ClusterAgent": new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: prefix + i }); break;
+    case "FeatureFlagUserList": new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: prefix + i, userXids: ["user-1"] }); break;
     default: throw new Error("unknown type " + types[i % types.length]);
   }
 }
@@ -44,8 +48,11 @@ export interface BenchWorld {
   emulator: RunningEmulator;
   /** The seed's administrator, for looking at what the forge holds. */
   api: ForgeClient;
-  /** A stack named `bench` of `program` in a directory of its own. */
-  stack(name: string, program: string, config: Record<string, string>, env?: Record<string, string>): Promise<Stack>;
+  /**
+   * A stack named `bench` of `program` in a directory of its own. `packageRoot` is the checkout
+   * its `pulumi-forge` links to: this one by default, another (built) one to compare builds.
+   */
+  stack(name: string, program: string, config: Record<string, string>, env?: Record<string, string>, packageRoot?: string): Promise<Stack>;
   close(): Promise<void>;
 }
 
@@ -68,13 +75,13 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
   return {
     emulator,
     api,
-    async stack(name, program, config, env = {}) {
+    async stack(name, program, config, env = {}, packageRoot = REPO_ROOT) {
       const workDir = join(tmp, name);
       mkdirSync(workDir);
       writeFileSync(join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
       writeFileSync(join(workDir, "package.json"), JSON.stringify({ name, private: true }));
       writeFileSync(join(workDir, "index.js"), program);
-      symlinkSync(join(REPO_ROOT, "node_modules"), join(workDir, "node_modules"));
+      linkNodeModules(workDir, packageRoot);
       const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars: { ...envVars, ...env }, pulumiCommand });
       for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
       return stack;
@@ -85,6 +92,17 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
       rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/** `<workDir>/node_modules`: a link to each of the repository's packages, `pulumi-forge` to `packageRoot`. */
+function linkNodeModules(workDir: string, packageRoot: string): void {
+  const target = join(workDir, "node_modules");
+  mkdirSync(target);
+  const source = join(REPO_ROOT, "node_modules");
+  for (const entry of readdirSync(source)) {
+    if (entry !== "pulumi-forge") symlinkSync(join(source, entry), join(target, entry));
+  }
+  symlinkSync(packageRoot, join(target, "pulumi-forge"));
 }
 
 /** The last sequence number of the emulator's request log. */
