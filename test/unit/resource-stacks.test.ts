@@ -57,7 +57,7 @@ test("an error thrown while registering keeps the program's formatter, and the f
 });
 
 test("without a program formatter nothing is installed", () => {
-  Error.prepareStackTrace = undefined;
+  (Error as { prepareStackTrace?: unknown }).prepareStackTrace = undefined;
   new GroupLabel("plain", { group: "acme", name: "plain", color: "#aa0000" });
   expect(Error.prepareStackTrace).toBeUndefined();
 });
