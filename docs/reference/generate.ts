@@ -127,6 +127,18 @@ function fieldTable(heading: string, object: JsonSchema, describe: (name: string
   ];
 }
 
+/** The TSDoc of every field of a declaration (inputs and outputs), as the reference page gives it:
+ *  for the package schema's descriptions. */
+export function fieldDescriptions(): (declaration: AnyDeclaration, field: string) => string {
+  const docs = fieldDocs();
+  const files = new Map<string, string[]>();
+  return (declaration, field) => {
+    if (!files.has(declaration.name)) files.set(declaration.name, sourceFileOf(declaration));
+    // A table cell's escapes are not the schema's.
+    return docFor(docs, declaration, files.get(declaration.name)!, field).replace(/\\\|/g, "|");
+  };
+}
+
 function sourceFileOf(declaration: AnyDeclaration): string[] {
   return ts.sys.readDirectory(resourcesDir, [".ts"]).filter((file) => readFileSync(file, "utf8").includes(`name: "${declaration.name}"`));
 }

@@ -10,12 +10,13 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { readmeSections, referencePages, root } from "../../docs/reference/generate";
+import { fieldDescriptions, readmeSections, referencePages, root } from "../../docs/reference/generate";
 import type { AnyDeclaration } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
 import type { LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations } from "../lookups/registry";
 import { declarations } from "../resources";
+import { packageSchema, type PackageSchema } from "../plugin/schema";
 
 /** The one command that rewrites every generated file. */
 export const REGENERATE = "npm run generate";
@@ -157,6 +158,17 @@ export function replaceSection(text: string, name: string, content: string): str
   return `${text.slice(0, start + open.length)}\n\n${content.trim()}\n\n${text.slice(end)}`;
 }
 
+/** The Pulumi package schema of the library's declarations (provider/plugin/schema.ts). */
+export function pluginSchema(): PackageSchema {
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+  return packageSchema({
+    version,
+    declarations: Object.values(declarations) as AnyDeclaration[],
+    lookups: Object.values(lookupDeclarations as Record<string, LookupDeclaration>),
+    describe: fieldDescriptions(),
+  });
+}
+
 /** Every generated file, by path from the repository root, with the text it must have. */
 export function generatedFiles(): Map<string, string> {
   const files = new Map<string, string>([
@@ -164,6 +176,7 @@ export function generatedFiles(): Map<string, string> {
     ["provider/generated/resources.ts", resourcesModule()],
     ["provider/generated/lookups.ts", lookupsModule()],
   ]);
+  files.set("provider/plugin/schema.json", `${JSON.stringify(pluginSchema(), null, 2)}\n`);
   for (const [name, text] of referencePages()) files.set(`docs/reference/${name}`, text);
   let readme = readFileSync(join(root, "README.md"), "utf8");
   for (const [name, content] of Object.entries(readmeSections())) readme = replaceSection(readme, name, content);
