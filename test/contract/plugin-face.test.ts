@@ -1,0 +1,76 @@
+/**
+ * The contract table through the second face: every declaration through the provider interface a
+ * plugin binary serves (provider/plugin/provider.ts), addressed by URN and type token, over the
+ * same operations, against the emulator over HTTP. No engine: the interface is called in process.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as provider from "@pulumi/pulumi/provider";
+import { clientFor, resolveConnection } from "../../provider/client";
+import type { State } from "../../provider/engine/declaration";
+import { lookupDeclarations } from "../../provider/lookups/registry";
+import { forgeProvider, typeNameOf } from "../../provider/plugin/provider";
+import { pluginToken } from "../../provider/plugin/schema";
+import { implementation } from "../../provider/runtime";
+import { fixtures } from "./fixtures";
+import { startWorld, type World } from "./world";
+
+let world: World;
+let plugin: provider.Provider;
+beforeAll(async () => {
+  world = await startWorld();
+  plugin = forgeProvider({
+    version: "0.1.0",
+    schema: readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8"),
+    operationsOf: implementation,
+    lookups: lookupDeclarations,
+    clientOf: () => clientFor(resolveConnection()),
+  });
+});
+afterAll(async () => world?.close());
+
+const urnOf = (name: string) => `urn:pulumi:test::forge::${pluginToken(name)}::${name.toLowerCase()}`;
+
+it("reads the type from the URN's type token, a parent's types left out", () => {
+  expect(typeNameOf("urn:pulumi:dev::p::forge:index:GroupLabel::bug")).toBe("GroupLabel");
+  expect(typeNameOf("urn:pulumi:dev::p::my:index:Component$forge:index:Snippet::s")).toBe("Snippet");
+  expect(() => typeNameOf("urn:pulumi:dev::p::aws:s3:Bucket::b")).toThrow("aws:s3:Bucket is not a type of the forge package");
+});
+
+for (const fixture of fixtures) {
+  const name = fixture.declaration.name;
+  describe(name, () => {
+    it("check, create, read, no diff, import by id alone, update, delete: through the plugin's interface", async () => {
+      await world.reset();
+      world.actAs("root");
+      const urn = urnOf(name);
+      const inputs = await fixture.inputs(world);
+      const checked = await plugin.check!(urn, {}, inputs);
+      expect(checked.failures).toBeUndefined();
+      const created = await plugin.create!(urn, checked.inputs);
+      const id = created.id;
+      const outs = created.outs as State;
+      expect((await plugin.read!(id, urn, outs)).props).toEqual(outs);
+      expect(await plugin.diff!(id, urn, outs, checked.inputs)).toMatchObject({ changes: false });
+      const imported = await plugin.read!(id, urn, undefined);
+      expect(imported.id).toBe(id);
+      if (fixture.update) {
+        const news = fixture.update(inputs, world);
+        const diff = await plugin.diff!(id, urn, outs, news);
+        expect(diff.changes).toBe(true);
+        if ((diff.replaces ?? []).length === 0) await plugin.update!(id, urn, outs, news);
+      }
+      const current = (await plugin.read!(id, urn, outs)).props as State;
+      await plugin.delete!(id, urn, current);
+      if (!fixture.setting && !fixture.forgotten) expect((await plugin.read!(id, urn, current)).id).toBe("");
+    });
+  });
+}
+
+it("serves the lookups as invokes, and refuses a function it does not have", async () => {
+  world.actAs("root");
+  const { outputs } = await plugin.invoke!(pluginToken("getGroup"), { group: "acme" });
+  expect(outputs).toMatchObject({ result: { fullPath: "acme" } });
+  await expect(plugin.invoke!("forge:index:getNothing", {})).rejects.toThrow("no function forge:index:getNothing");
+});
