@@ -36,7 +36,7 @@ export async function configure(request: dynamic.ConfigureRequest | dynamic.Conf
 }
 
 /** The connection is resolved at each use (env or stack config), never stored in a provider. */
-function currentClient(): ForgeClient {
+export function currentClient(): ForgeClient {
   return clientFor(resolveConnection(stackConfig), logRetryWait);
 }
 

@@ -9,7 +9,8 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import type { ForgeClient } from "../client";
 import type { ResourceOperations } from "../engine/operations";
-import type { State } from "../engine/declaration";
+import { derivedOutputs, secretKeys, type State } from "../engine/declaration";
+import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
 import { PACKAGE } from "./schema";
 
@@ -36,19 +37,75 @@ export function typeNameOf(urn: string): string {
   return own.slice(PREFIX.length);
 }
 
+/** The wire's mark of a secret value (the provider accepts secrets: the engine sends them marked). */
+const SECRET_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+function isSecretValue(value: unknown): value is { value: unknown } {
+  return isPlainObject(value) && value[SECRET_KEY] === SECRET_SIG;
+}
+
+/** A value without secret marks (the operations work on plain values), and the top-level keys that had one. */
+export function reveal(state: State | undefined): { plain: State; secret: Set<string> } {
+  const secret = new Set<string>();
+  const strip = (value: unknown): unknown => {
+    if (isSecretValue(value)) return strip(value.value);
+    if (Array.isArray(value)) return value.map(strip);
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, strip(item)]));
+    return value;
+  };
+  const plain: State = {};
+  for (const [key, value] of Object.entries(state ?? {})) {
+    if (JSON.stringify(value)?.includes(SECRET_SIG)) secret.add(key);
+    plain[key] = strip(value);
+  }
+  return { plain, secret };
+}
+
+/** Marks the given keys of a state secret on the wire. */
+export function conceal(state: State | undefined, keys: Iterable<string>): State | undefined {
+  if (!state) return state;
+  const marked = { ...state };
+  for (const key of keys) if (marked[key] !== undefined && !isSecretValue(marked[key])) marked[key] = { [SECRET_KEY]: SECRET_SIG, value: marked[key] };
+  return marked;
+}
+
 /** The provider of every resource and lookup of the library. */
 export function forgeProvider(options: ForgeProviderOptions): provider.Provider {
   const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
+  /** What the state keeps secret: the declaration's secrets, inputs the program gave as secrets, and outputs derived from those. */
+  const secretsOf = (urn: string, given: Set<string>) => {
+    const declaration = ops(urn).declaration;
+    const derived = Object.entries(derivedOutputs(declaration)).filter(([, input]) => given.has(input)).map(([output]) => output);
+    return new Set([...secretKeys(declaration), ...given, ...derived]);
+  };
   return {
     version: options.version,
     schema: options.schema,
-    check: (urn, olds: State, news: State) => ops(urn).check(olds ?? {}, news ?? {}),
-    diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, olds ?? {}, news ?? {}),
-    create: (urn, inputs: State) => ops(urn).create(inputs ?? {}),
+    async check(urn, olds: State, news: State) {
+      const given = reveal(news);
+      const result = await ops(urn).check(reveal(olds).plain, given.plain);
+      return { ...result, inputs: conceal(result.inputs, given.secret) };
+    },
+    diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
+    async create(urn, inputs: State) {
+      const given = reveal(inputs);
+      const result = await ops(urn).create(given.plain);
+      return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
+    },
     // `pulumi import` reads with the id alone: no properties at all.
-    read: (id, urn, props?: State) => ops(urn).read(id, props ?? {}),
-    update: (id, urn, olds: State, news: State) => ops(urn).update(id, olds ?? {}, news ?? {}),
-    delete: (id, urn, props: State) => ops(urn).delete(id, props ?? {}),
+    async read(id, urn, props?: State) {
+      const known = reveal(props);
+      const result = await ops(urn).read(id, known.plain);
+      const secrets = secretsOf(urn, known.secret);
+      return { ...result, props: conceal(result.props, secrets), inputs: conceal(result.inputs, secrets) };
+    },
+    async update(id, urn, olds: State, news: State) {
+      const given = reveal(news);
+      const result = await ops(urn).update(id, reveal(olds).plain, given.plain);
+      return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
+    },
+    delete: (id, urn, props: State) => ops(urn).delete(id, reveal(props).plain),
     async invoke(token, inputs: Record<string, unknown>) {
       const name = token.startsWith(PREFIX) ? token.slice(PREFIX.length) : token;
       const lookup = options.lookups[name];
