@@ -1,5 +1,6 @@
 /** Grouping the resources of a stack by the cluster agent they belong to. */
 import { typeToken } from "../../provider/engine/declaration";
+import { pluginToken } from "../../provider/plugin/schema";
 import { clusterAgent } from "../../provider/resources/cluster-agent";
 import type { StackResource } from "./define";
 import { isKnown, refKey, show } from "./values";
@@ -23,7 +24,7 @@ function agentOf(member: StackResource): { key: string; label: string } | undefi
     if (!isKnown(project)) return undefined;
     return { key: `${refKey(project)}#${String(agentId)}`, label: `agent ${show(agentId)} of project ${show(project)}` };
   }
-  const sources = (resource.propertyDependencies?.["agentId"] ?? []).filter((dependency) => dependency.type === typeToken(clusterAgent));
+  const sources = (resource.propertyDependencies?.["agentId"] ?? []).filter((dependency) => dependency.type === typeToken(clusterAgent) || dependency.type === pluginToken(clusterAgent.name));
   const [source] = sources;
   if (sources.length !== 1 || !source) return undefined;
   return { key: `urn:${source.urn}`, label: `the agent of ClusterAgent "${source.name}"` };

@@ -16,6 +16,7 @@ import type {
 } from "@pulumi/policy";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { typeToken } from "../../provider/engine/declaration";
+import { pluginToken } from "../../provider/plugin/schema";
 import { plain, type Bag } from "./values";
 
 export type ForgePolicy = ResourceValidationPolicy | StackValidationPolicy;
@@ -61,11 +62,17 @@ export interface ResourceCheck<C> {
   report(message: string): void;
 }
 
+/** The declarations by both their type tokens: the dynamic class's (`pulumi-nodejs:dynamic/forge:X`)
+ *  and the provider plugin's (`forge:index:X`), so that a policy applies to either face. */
+function byEitherToken(declarations: AnyDeclaration[]): Map<string, AnyDeclaration> {
+  return new Map(declarations.flatMap((declaration) => [[typeToken(declaration), declaration] as const, [pluginToken(declaration.name), declaration] as const]));
+}
+
 export function resourcePolicy<C = Record<string, never>>(
   spec: Common & { resources: AnyDeclaration[]; check(ctx: ResourceCheck<C>): void },
 ): ResourceValidationPolicy {
   const tokens = spec.resources.map((declaration) => typeToken(declaration));
-  const byToken = new Map(spec.resources.map((declaration) => [typeToken(declaration), declaration]));
+  const byToken = byEitherToken(spec.resources);
   const validate = (args: ResourceValidationArgs, reportViolation: (message: string) => void) => {
     const declaration = byToken.get(args.type);
     if (!declaration) return;
@@ -78,8 +85,8 @@ export function resourcePolicy<C = Record<string, never>>(
       report: (message) => reportViolation(message),
     });
   };
-  // A single token lets the analyzer skip other resources without calling the function.
-  if (tokens.length === 1) Object.assign(validate, { __pulumiType: tokens[0] });
+  // (A single `__pulumiType` would let the analyzer skip other resources, but each declaration
+  // has two tokens: the dynamic class's and the plugin's.)
   const policy: ResourceValidationPolicy = {
     name: spec.name,
     description: spec.description,
@@ -112,7 +119,7 @@ export interface StackCheck<C> {
 export function stackPolicy<C = Record<string, never>>(
   spec: Common & { resources: AnyDeclaration[]; check(ctx: StackCheck<C>): void },
 ): StackValidationPolicy {
-  const byToken = new Map(spec.resources.map((declaration) => [typeToken(declaration), declaration]));
+  const byToken = byEitherToken(spec.resources);
   const policy: StackValidationPolicy = {
     name: spec.name,
     description: spec.description,
@@ -133,6 +140,6 @@ export function stackPolicy<C = Record<string, never>>(
       });
     },
   };
-  targets.set(policy, [...byToken.keys()]);
+  targets.set(policy, spec.resources.map((declaration) => typeToken(declaration)));
   return policy;
 }
