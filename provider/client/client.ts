@@ -154,8 +154,9 @@ export class ForgeClient {
     }
   }
 
-  /** Closes the connections once pending requests are done. */
+  /** Closes the connections once pending requests are done (for a client of clientFor, those of every client sharing them). */
   async close(): Promise<void> {
+    forget(this.#link);
     await this.#link.agent.close();
   }
 
@@ -194,8 +195,13 @@ export class ForgeClient {
   }
 }
 
-const clients = new Map<string, ForgeClient>();
-const MAX_CACHED_CLIENTS = 16;
+/** A link of clientFor, with its clients (one per retry-wait listener). */
+interface SharedLink extends Link {
+  clients: Map<RetryWaitListener | undefined, ForgeClient>;
+}
+
+const links = new Map<string, SharedLink>();
+const MAX_CACHED = 16;
 
 /** Short SHA-256 fingerprint of a token, safe to print or use as a key. */
 export function tokenFingerprint(token: string): string {
@@ -203,34 +209,52 @@ export function tokenFingerprint(token: string): string {
 }
 
 /**
- * The shared client for a connection, so that a provider process reuses one client (and its
- * connections) per (baseUrl, token) pair. Keys hold a hash of the token, never the token.
+ * The shared client for a connection, so that a provider process reuses one keep-alive Agent
+ * and one rate-limit pacer per (baseUrl, token, transport settings). Keys hold a hash of the
+ * token, never the token. Only that link is cached by settings; the client's own layers are
+ * cheap, so clients differing in their retry-wait listener are distinct clients over the same
+ * link (the same call returns the same client).
  */
 export function clientFor(connection: Connection, onRetryWait?: RetryWaitListener): ForgeClient {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
-  // Settings are part of the key (a CA bundle or proxy changed in config makes a new client); hashed, the key holds no secret.
-  const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(connection.transport ?? {}))}`;
-  let client = clients.get(key);
-  if (!client) {
-    if (clients.size >= MAX_CACHED_CLIENTS) {
-      // Evicted clients are not closed: a caller may still hold one; their idle sockets expire on their own.
-      const oldest = clients.keys().next().value;
-      if (oldest !== undefined) clients.delete(oldest);
-    }
-    client = new ForgeClient({
+  const transport = connection.transport ?? {};
+  // Every setting is part of the key (a CA bundle, proxy, timeout or retry budget changed in
+  // config makes a new link); hashed, the key holds no secret.
+  const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(transport))}`;
+  const link = remember(links, key, () => ({ agent: openAgent(baseUrl, transport), pacer: new RateLimitPacer(), clients: new Map() }));
+  return remember(link.clients, onRetryWait, () =>
+    new ForgeClient({
       baseUrl,
       token: connection.token,
       ...(connection.transport ? { transport: connection.transport } : {}),
       ...(onRetryWait ? { onRetryWait } : {}),
-    });
-    clients.set(key, client);
-  }
-  return client;
+    }, link),
+  );
 }
 
 /** Closes and forgets every client made by {@link clientFor} (tests, or a clean shutdown). */
 export async function closeClients(): Promise<void> {
-  const all = [...clients.values()];
-  clients.clear();
-  await Promise.all(all.map((client) => client.close()));
+  const all = [...links.values()];
+  links.clear();
+  await Promise.all(all.map((link) => link.agent.close()));
+}
+
+/** The cached value for `key`, made on a miss; the oldest entry goes beyond {@link MAX_CACHED}. */
+function remember<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= MAX_CACHED) {
+      // Evicted entries are not closed: a caller may still hold one; idle sockets expire on their own.
+      const oldest = cache.keys().next().value as K;
+      cache.delete(oldest);
+    }
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+/** Drops a closed link from the cache, so that clientFor opens a new one. */
+function forget(link: Link): void {
+  for (const [key, cached] of links) if (cached === link) links.delete(key);
 }
