@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { rootCertificates } from "node:tls";
+import { EnvHttpProxyAgent } from "undici";
 import { BASE_URL_HINT, ForgeConfigError, TOKEN_HINT } from "./errors";
 
 /** Where the forge is and how to authenticate. */
@@ -173,4 +175,61 @@ export function normalizeBaseUrl(raw: string): string {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
+}
+
+/** Requests in flight to one forge at once unless the transport sets `maxConnections`. */
+export const DEFAULT_MAX_CONNECTIONS = 16;
+
+/** How to trust a private CA, for messages. */
+export const PEM_HINT = `set ${TRANSPORT_SETTINGS.ca.env} or \`pulumi config set ${TRANSPORT_SETTINGS.ca.config} <file>\` to your CA's PEM bundle`;
+
+/**
+ * The one keep-alive dispatcher to a forge that every layer of the client goes through.
+ * EnvHttpProxyAgent is a plain Agent unless a proxy is set (the transport, or HTTP_PROXY /
+ * HTTPS_PROXY), and honours NO_PROXY. The TLS options go to the forge, directly or through the
+ * tunnel, and to an https:// proxy (often behind the same private CA). Timeouts are set per
+ * request by the client.
+ */
+export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAgent {
+  if (transport.insecure && baseUrl.startsWith("https:")) warnInsecure(baseUrl);
+  const tls = tlsOptions(transport);
+  return new EnvHttpProxyAgent({
+    ...pick(transport, ["httpProxy", "httpsProxy", "noProxy"]),
+    connect: tls,
+    requestTls: tls,
+    proxyTls: tls,
+    // Reuse connections across the many small calls of a deployment. The server's own
+    // keep-alive hint wins when shorter; idle sockets are unref'd and do not hold the process.
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+    // The per-host concurrency cap: Pulumi runs many operations at once, and more sockets would
+    // only draw rate limits; requests beyond it wait in undici's queue.
+    connections: transport.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+  });
+}
+
+/** TLS options for undici's connector: extra trusted CAs on top of Node's roots, a client certificate, the insecure switch. */
+function tlsOptions(transport: Transport): Record<string, unknown> {
+  return {
+    ...(transport.ca ? { ca: [...rootCertificates, transport.ca] } : {}),
+    ...(transport.cert ? { cert: transport.cert } : {}),
+    ...(transport.key ? { key: transport.key } : {}),
+    ...(transport.insecure ? { rejectUnauthorized: false } : {}),
+  };
+}
+
+const warnedInsecure = new Set<string>();
+
+/** Once per forge and process, on stderr (a diagnostic under Pulumi): the switch must never go unnoticed. */
+function warnInsecure(baseUrl: string): void {
+  if (warnedInsecure.has(baseUrl)) return;
+  warnedInsecure.add(baseUrl);
+  console.warn(
+    `WARNING: TLS certificate verification is OFF for ${baseUrl} (${TRANSPORT_SETTINGS.insecure.env} / ${TRANSPORT_SETTINGS.insecure.config}). ` +
+      `Anyone between this machine and the forge can read the token and change answers. Trust the forge's CA instead: ${PEM_HINT}.`,
+  );
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])) as Partial<Pick<T, K>>;
 }

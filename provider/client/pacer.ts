@@ -11,7 +11,6 @@
  * per origin queues the rest.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Dispatcher } from "undici";
 
 /** The longest the pacer holds a request, whatever the headers say. */
 const MAX_WAIT_MS = 60_000;
@@ -70,43 +69,4 @@ export class RateLimitPacer {
     }
     this.#resetAt = resetAt;
   }
-}
-
-/**
- * The pacer as an undici interceptor: each request waits for the window before it is dispatched,
- * and each answer's rate-limit headers are read as they arrive. Composed over the client's agent
- * (`agent.compose(pacing(pacer))`), so every request (retries and next pages included) is paced.
- */
-export function pacing(pacer: RateLimitPacer): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (options, handler) => {
-    const observed: Dispatcher.DispatchHandler = {
-      ...bound(handler),
-      onResponseStart(controller, statusCode, headers, statusMessage) {
-        pacer.observe(lowerCased(headers));
-        return handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-      },
-    };
-    pacer.acquire().then(
-      () => dispatch(options, observed),
-      (error: unknown) => handler.onResponseError?.(undefined as never, error as Error),
-    );
-    return true;
-  };
-}
-
-/** The handler's own methods, bound, so that a wrapper can pass the ones it does not change. */
-function bound(handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler {
-  const methods = ["onRequestStart", "onRequestUpgrade", "onResponseStart", "onResponseData", "onResponseEnd", "onResponseError"] as const;
-  const copy: Record<string, unknown> = {};
-  for (const name of methods) {
-    const method = handler[name] as ((...args: unknown[]) => unknown) | undefined;
-    if (method) copy[name] = method.bind(handler);
-  }
-  return copy as Dispatcher.DispatchHandler;
-}
-
-function lowerCased(headers: Record<string, string | string[] | undefined> | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) result[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  return result;
 }

@@ -1,9 +1,8 @@
 /*
- * Why not undici's RetryAgent / retry interceptor: its policy works per dispatch and cannot
- * (1) call `findExisting` before retrying an ambiguous POST/PATCH and return what it found
- * instead of a response, (2) bound the total time spent retrying, nor (3) retry a failure in the
- * middle of a body without sending a `Range` request, which a JSON API does not honour. One small
- * loop around single undici requests covers every method with one policy, so it lives here.
+ * When and how long to retry, as pure functions and one loop ({@link runWithRetry}); the client
+ * runs it as an undici interceptor (retry-interceptor.ts, which says why not undici's own retry
+ * interceptor). An attempt is one dispatch read to the end, so a failure half-way through a body
+ * is retried like any other (a JSON API does not honour the `Range` request undici would send).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HttpMethod } from "./route";
@@ -180,6 +179,8 @@ export interface RetryResult {
   attempts: number;
   /** True when the retries stopped because the next wait would cross `maxTotalMs`. */
   budgetSpent?: boolean;
+  /** True when the outcome is what `findExisting` found. */
+  found?: boolean;
 }
 
 /**
@@ -200,7 +201,7 @@ export async function runWithRetry(options: RunWithRetryOptions): Promise<RetryR
       if (!findExisting) return { outcome, attempts: attempt };
       const existing = await findExisting();
       if (existing !== undefined && existing !== null) {
-        return { outcome: { response: { status: 200, headers: {}, body: existing } }, attempts: attempt };
+        return { outcome: { response: { status: 200, headers: {}, body: existing } }, attempts: attempt, found: true };
       }
     }
     if (attempt >= policy.maxAttempts) return { outcome, attempts: attempt };

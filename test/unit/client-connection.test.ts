@@ -96,6 +96,24 @@ describe("connection reuse", () => {
     expect(clientFor({ baseUrl: server.url, token: "token-a" })).not.toBe(a);
   });
 
+  it("clientFor keeps clients apart by everything that changes behaviour, the retry-wait listener too, over one shared connection", async () => {
+    const connection = { baseUrl: server.url, token: "token-w" };
+    const heard: string[] = [];
+    const listener = (wait: { reason: string }) => void heard.push(wait.reason);
+    const quiet = clientFor(connection);
+    const loud = clientFor(connection, listener);
+    expect(loud).not.toBe(quiet);
+    expect(clientFor(connection, listener)).toBe(loud);
+    expect(clientFor({ ...connection, transport: { retryBudgetMs: 5_000 } })).not.toBe(quiet);
+    expect(clientFor({ ...connection, transport: { timeoutMs: 5_000 } })).not.toBe(quiet);
+    server.script({ status: 503, headers: { "retry-after": "0" }, body: { message: "503" } }, { body: {} });
+    await loud.request("GET", "/version");
+    expect(heard).toEqual(["503"]);
+    // The listener is the client's; the keep-alive connection is the link's.
+    await quiet.request("GET", "/version");
+    expect(new Set(server.requests.map((r) => r.socketId)).size).toBe(1);
+  });
+
   it("sends no PRIVATE-TOKEN when the client has none", async () => {
     const anonymous = new ForgeClient({ baseUrl: server.url });
     try {

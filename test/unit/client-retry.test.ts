@@ -184,6 +184,14 @@ describe("retries over HTTP", () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("sends a GET again whole when its body breaks off half-way (no Range request: the API does not honour one)", async () => {
+    server.script({ cut: true, body: { items: "x".repeat(2000) } }, { body: { items: "whole" } });
+    expect((await client.request("GET", "/projects/:id", { id: 1 })).body).toEqual({ items: "whole" });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]?.url).toBe("/api/v4/projects/1");
+    expect(server.requests[1]?.headers["range"]).toBeUndefined();
+  });
+
   it("does not retry a POST whose connection drops without findExisting", async () => {
     server.script({ drop: true }, { status: 201, body: {} });
     const error = await client.request("POST", "/projects", { name: "p" }).catch((e: unknown) => e);

@@ -28,6 +28,8 @@ export interface Reply {
   drop?: boolean;
   /** Never answer (until the server closes). */
   hang?: boolean;
+  /** Send the status, the headers and half the body, then destroy the socket. */
+  cut?: boolean;
 }
 
 export type Script = Reply | ((request: RecordedRequest, server: TestServer) => Reply);
@@ -115,6 +117,11 @@ function respond(res: ServerResponse, reply: Reply): void {
       payload = JSON.stringify(reply.body);
       headers["content-type"] ??= "application/json";
     }
+  }
+  if (reply.cut) {
+    res.writeHead(reply.status ?? 200, { ...headers, "content-length": String(Buffer.byteLength(payload)) });
+    res.write(payload.slice(0, Math.floor(payload.length / 2)), () => res.socket?.destroy());
+    return;
   }
   res.writeHead(reply.status ?? 200, headers);
   res.end(payload);
