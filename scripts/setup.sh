@@ -27,6 +27,8 @@ PULUMI_BIN="$(bash scripts/install-pulumi.sh | tail -n 1)"
 export PATH="$PULUMI_BIN:$PATH"
 export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 step "$(pulumi version) at $PULUMI_BIN"
+# Pulumi YAML programs (examples/yaml, the YAML end-to-end tests) need its language host beside the CLI.
+bash scripts/install-pulumi-yaml.sh >/dev/null
 
 step "tsc"
 # A clean build: tsc never deletes output whose source is gone, and a stale dist/provider/lookups.js
