@@ -94,7 +94,7 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
  * errors the SDK prepares for a failed registration (formatted when first read, after this) keep
  * the program's formatter.
  */
-function plainPromiseStacks(): () => void {
+export function plainPromiseStacks(): () => void {
   const programs = Error.prepareStackTrace;
   if (programs === undefined || programs === plainWhenDebugging) return () => {};
   programsFormatter = programs;

@@ -16,7 +16,7 @@ import { idFormat } from "../engine/ids";
 import type { LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations } from "../lookups/registry";
 import { declarations } from "../resources";
-import { packageSchema, type PackageSchema } from "../plugin/schema";
+import { packageSchema, pluginToken, type PackageSchema } from "../plugin/schema";
 
 /** The one command that rewrites every generated file. */
 export const REGENERATE = "npm run generate";
@@ -75,6 +75,29 @@ function resourcesModule(): string {
       `import { resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";`,
       `import { declarations as d } from "../resources";`,
       `import { serializableProvider } from "../serialized-provider";`,
+    ],
+    blocks,
+  );
+}
+
+/** The classes of the plugin face (`pulumi-forge/plugin`): the same names, arguments and outputs. */
+function pluginResourcesModule(): string {
+  const blocks = Object.entries(declarations as Record<string, AnyDeclaration>).map(([key, declaration]) => {
+    const { name } = declaration;
+    const d = `d.${key}`;
+    return [
+      tsdoc([declaration.summary, "", `Served by the provider plugin as \`${pluginToken(name)}\`. Import id: \`${idFormat(declaration)}\`. Reference: docs/reference/${name}.md`]),
+      `export const ${name} = pluginResourceClass(${d}) as PluginResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`,
+      `export type ${name} = InstanceType<typeof ${name}>;`,
+    ].join("\n");
+  });
+  const names = Object.values(declarations as Record<string, AnyDeclaration>).map((declaration) => `${declaration.name}Args`);
+  return tsModule(
+    "provider/resources/index.ts",
+    [
+      `import { declarations as d } from "../resources";`,
+      `import { pluginResourceClass, type PluginResourceClass } from "../plugin/resource-class";`,
+      `import type { ${names.join(", ")} } from "./resources";`,
     ],
     blocks,
   );
@@ -175,6 +198,7 @@ export function generatedFiles(): Map<string, string> {
     ["provider/resources/index.ts", registryModule()],
     ["provider/generated/resources.ts", resourcesModule()],
     ["provider/generated/lookups.ts", lookupsModule()],
+    ["provider/generated/plugin-resources.ts", pluginResourcesModule()],
   ]);
   files.set("provider/plugin/schema.json", `${JSON.stringify(pluginSchema(), null, 2)}\n`);
   for (const [name, text] of referencePages()) files.set(`docs/reference/${name}`, text);
