@@ -1,0 +1,109 @@
+/**
+ * A Pulumi project driven through the `pulumi` command itself (not the Automation API), for the
+ * provider plugin's programs in any runtime (TypeScript, YAML) and for the commands only the CLI
+ * has (`pulumi import`, `pulumi plugin install`). Local file backend and PULUMI_HOME in a
+ * temporary directory; the connection comes from stack config alone (FORGE_* cleared), as the
+ * plugin's Configure must carry it.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { PULUMI_ROOT, REPO_ROOT } from "./harness";
+
+/** The repository's plugin directory: the launcher users point `plugins.providers` at. */
+export const PLUGIN_DIR = join(REPO_ROOT, "plugin");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  /** stdout and stderr. */
+  output: string;
+}
+
+export interface CliProject {
+  /** The program's directory. */
+  readonly dir: string;
+  /** The temporary directory holding the program, the backend and PULUMI_HOME. */
+  readonly work: string;
+  run(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  /** Runs and throws with the output when the command fails. */
+  ok(args: string[], env?: Record<string, string>): Promise<string>;
+  /** The stack's state as `pulumi stack export` prints it (secrets encrypted). */
+  exportText(): Promise<string>;
+  /** The resources of the state. */
+  resources(): Promise<{ type: string; id?: string; urn: string; outputs?: Record<string, unknown> }[]>;
+  close(): void;
+}
+
+export interface CliProjectOptions {
+  /** Prefix of the temporary directory. */
+  name: string;
+  /** A directory to copy as the program (an example), or the program's files. */
+  from: string | Record<string, string>;
+  /** Link the repository's node_modules into the program (Node programs; never YAML ones, whose host walks the tree). */
+  nodeModules?: boolean;
+  /** Stack config, set before the first command (`secret: true` values with --secret). */
+  config?: Record<string, { value: string; secret?: boolean }>;
+}
+
+/** Makes the project and its stack `test`, with the given config. */
+export async function cliProject(options: CliProjectOptions): Promise<CliProject> {
+  const work = mkdtempSync(join(tmpdir(), `forge-${options.name}-`));
+  const dir = join(work, "program");
+  for (const sub of ["backend", "home"]) mkdirSync(join(work, sub));
+  if (typeof options.from === "string") cpSync(options.from, dir, { recursive: true });
+  else {
+    mkdirSync(dir);
+    for (const [file, text] of Object.entries(options.from)) writeFileSync(join(dir, file), text);
+  }
+  if (options.nodeModules) symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+
+  const baseEnv = {
+    ...process.env,
+    // This process's Node (>= 22.19) first: the plugin's launcher runs on the `node` of PATH.
+    PATH: [join(PULUMI_ROOT, "bin"), dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
+    PULUMI_BACKEND_URL: `file://${join(work, "backend")}`,
+    PULUMI_CONFIG_PASSPHRASE: "cli-project",
+    PULUMI_HOME: join(work, "home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+    FORGE_BASE_URL: "",
+    FORGE_TOKEN: "",
+  };
+  const run = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+    new Promise((resolve) => {
+      execFile("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: dir, env: { ...baseEnv, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` });
+      });
+    });
+  const ok = async (args: string[], env?: Record<string, string>): Promise<string> => {
+    const result = await run(args, env);
+    if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${result.code}):\n${result.output}`);
+    return result.output;
+  };
+  const exportText = async () => {
+    const result = await run(["stack", "export"]);
+    if (result.code !== 0) throw new Error(`pulumi stack export failed:\n${result.output}`);
+    return result.stdout;
+  };
+
+  await ok(["stack", "init", "test"]);
+  for (const [key, { value, secret }] of Object.entries(options.config ?? {})) {
+    await ok(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
+  }
+  return {
+    dir,
+    work,
+    run,
+    ok,
+    exportText,
+    async resources() {
+      const text = await exportText();
+      const state = JSON.parse(text) as { deployment: { resources?: { type: string; id?: string; urn: string; outputs?: Record<string, unknown> }[] } };
+      return state.deployment.resources ?? [];
+    },
+    close: () => rmSync(work, { recursive: true, force: true }),
+  };
+}
