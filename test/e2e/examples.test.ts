@@ -1,12 +1,12 @@
 /**
- * Every example program under examples/ (a directory with a Pulumi.yaml), as a user runs it:
+ * Every TypeScript example program under examples/ (a directory with a Pulumi.yaml), as a user runs it:
  * the real Pulumi CLI against an emulator of its own, `up`, then a `preview` and a `refresh`
  * that find nothing to change, then `destroy`, which leaves nothing in the forge. Modules added
  * to an example later are run with no edit here. Four CLI operations per program: the behaviours
  * of each resource type are shown elsewhere (all-types, kinds, the contract suite).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpMap } from "@pulumi/pulumi/automation";
@@ -17,7 +17,10 @@ import { filesContaining, REPO_ROOT, startE2eWorld, type E2eWorld, type StateRes
 
 const OP_TIMEOUT = 300_000;
 const EXAMPLES = join(REPO_ROOT, "examples");
-const programs = readdirSync(EXAMPLES).filter((name) => existsSync(join(EXAMPLES, name, "Pulumi.yaml"))).sort();
+/** The TypeScript programs; examples/yaml (Pulumi YAML through the provider plugin) is yaml.test.ts's. */
+const programs = readdirSync(EXAMPLES)
+  .filter((name) => existsSync(join(EXAMPLES, name, "Pulumi.yaml")) && !/^runtime: yaml$/m.test(readFileSync(join(EXAMPLES, name, "Pulumi.yaml"), "utf8")))
+  .sort();
 
 /** The step kinds of an operation other than `same`, with their counts. */
 const changesOf = (changes: OpMap) => Object.fromEntries(Object.entries(changes).filter(([kind, count]) => kind !== "same" && (count ?? 0) > 0));
