@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as provider from "@pulumi/pulumi/provider";
+import { actionDeclarations } from "../provider/actions";
 import { lookupDeclarations } from "../provider/lookups/registry";
 import { forgeProvider, reveal } from "../provider/plugin/provider";
 import { configure, currentClient, implementation } from "../provider/runtime";
@@ -85,6 +86,7 @@ void provider.main(
     schema: readFileSync(join(PACKAGE_ROOT, "provider", "plugin", "schema.json"), "utf8"),
     operationsOf: implementation,
     lookups: lookupDeclarations,
+    actions: actionDeclarations,
     clientOf: currentClient,
   }),
   process.argv.slice(2),

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { AVAILABILITY, describeOfferings, describeTier, type Availability } from "../spec/editions";
-import { clientFor, ForgeApiError } from "./client";
+import { clientFor, ForgeApiError, type ForgeClient } from "./client";
 import { fromWire } from "./engine/naming";
 import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";
 import { groupRef, serverId } from "./resources/common";
@@ -28,6 +28,61 @@ const geoSiteArgs = z.object({
   siteId: serverId,
 });
 
+/** An action as data: what the plugin serves as a function (`forge:index:<name>`) and the schema describes. */
+export interface ActionDeclaration<A extends z.ZodObject = z.ZodObject> {
+  name: string;
+  /** One sentence for the schema and the reference; the exported function's TSDoc says more. */
+  summary: string;
+  args: A;
+  run(args: z.output<A>, client: ForgeClient): Promise<unknown>;
+}
+
+const revoke: ActionDeclaration<typeof revokeArgs> = {
+  name: "revokeGroupToken",
+  summary: "Revokes a token that has access to a top-level group, its subgroups or projects (POST /groups/:id/tokens/revoke; Owner). Revoking a revoked token answers it again.",
+  args: revokeArgs,
+  async run({ group, token }, client) {
+    const response = await explained("revokeGroupToken", {}, {
+      403: "revoking needs the group's Owner role",
+      422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
+    }, () => client.request("POST", "/groups/:group/tokens/revoke", { group, token }));
+    return fromWire(response.body);
+  },
+};
+
+const ldapSync: ActionDeclaration<typeof groupArgs> = {
+  name: "syncGroupLdap",
+  summary: "Asks the forge to sync a group's members with its linked LDAP group (POST /groups/:id/ldap_sync; administrator or Owner; Premium, self-managed); it syncs in the background.",
+  args: groupArgs,
+  async run({ group }, client) {
+    await explained("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
+      client.request("POST", "/groups/:group/ldap_sync", { group }),
+    );
+    return null;
+  },
+};
+
+const geoRepair: ActionDeclaration<typeof geoSiteArgs> = {
+  name: "repairGeoSite",
+  summary: "Repairs the OAuth authentication between the Geo sites (POST /geo_sites/:id/repair; administrator; Premium, self-managed). Answers the site.",
+  args: geoSiteArgs,
+  async run({ siteId }, client) {
+    const response = await explained("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
+      client.request("POST", "/geo_sites/:siteId/repair", { siteId }),
+    );
+    return fromWire(response.body);
+  },
+};
+
+/** Every action, for the plugin face. */
+export const actionDeclarations: readonly ActionDeclaration[] = [revoke, ldapSync, geoRepair] as unknown as readonly ActionDeclaration[];
+
+/** Runs an action: its arguments checked first (a clear error before any request), then its request. */
+export async function runAction<A extends z.ZodObject>(declaration: ActionDeclaration<A>, args: unknown, client?: ForgeClient): Promise<unknown> {
+  const parsed = parseArguments(declaration.name, declaration.args, args);
+  return declaration.run(parsed, client ?? clientFor(programConnection()));
+}
+
 /**
  * Revokes a token that has access to a top-level group, its subgroups or projects
  * (`POST /groups/:id/tokens/revoke`; Owner of the group). Answers the token's details
@@ -40,12 +95,7 @@ const geoSiteArgs = z.object({
  * await revokeGroupToken({ group: "acme", token: process.env.LEAKED_TOKEN! });
  */
 export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promise<ForgeRecord> {
-  const { group, token } = parseArguments("revokeGroupToken", revokeArgs, args);
-  const response = await explained("revokeGroupToken", {}, {
-    403: "revoking needs the group's Owner role",
-    422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
-  }, () => clientFor(programConnection()).request("POST", "/groups/:group/tokens/revoke", { group, token }));
-  return fromWire(response.body) as ForgeRecord;
+  return (await runAction(revoke, args)) as ForgeRecord;
 }
 
 /**
@@ -54,10 +104,7 @@ export async function revokeGroupToken(args: z.input<typeof revokeArgs>): Promis
  * The forge answers 202 and syncs in the background: the promise resolves once it accepted.
  */
 export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<void> {
-  const { group } = parseArguments("syncGroupLdap", groupArgs, args);
-  await explained("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
-    clientFor(programConnection()).request("POST", "/groups/:group/ldap_sync", { group }),
-  );
+  await runAction(ldapSync, args);
 }
 
 /**
@@ -66,11 +113,7 @@ export async function syncGroupLdap(args: z.input<typeof groupArgs>): Promise<vo
  * Answers the site.
  */
 export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<ForgeRecord> {
-  const { siteId } = parseArguments("repairGeoSite", geoSiteArgs, args);
-  const response = await explained("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
-    clientFor(programConnection()).request("POST", "/geo_sites/:siteId/repair", { siteId }),
-  );
-  return fromWire(response.body) as ForgeRecord;
+  return (await runAction(geoRepair, args)) as ForgeRecord;
 }
 
 /**

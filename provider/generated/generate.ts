@@ -15,6 +15,7 @@ import type { AnyDeclaration } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
 import type { LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations } from "../lookups/registry";
+import { actionDeclarations } from "../actions";
 import { declarations } from "../resources";
 import { packageSchema, pluginToken, type PackageSchema } from "../plugin/schema";
 
@@ -188,6 +189,7 @@ export function pluginSchema(): PackageSchema {
     version,
     declarations: Object.values(declarations) as AnyDeclaration[],
     lookups: Object.values(lookupDeclarations as Record<string, LookupDeclaration>),
+    actions: actionDeclarations,
     describe: fieldDescriptions(),
   });
 }

@@ -4,7 +4,7 @@
  * `ResourceOperations` the dynamic providers use (check, diff, create, read, update, delete,
  * import, lost-create recovery, retries); only the addressing differs: the type comes from the
  * URN's type token (`forge:index:GroupLabel`) rather than from a serialized provider, and lookups
- * are invokes (`forge:index:getGroup`).
+ * and actions are invokes (`forge:index:getGroup`, `forge:index:revokeGroupToken`).
  */
 import type * as provider from "@pulumi/pulumi/provider";
 import type { ForgeClient } from "../client";
@@ -12,6 +12,7 @@ import type { ResourceOperations } from "../engine/operations";
 import { derivedOutputs, secretKeys, type State } from "../engine/declaration";
 import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
+import { runAction, type ActionDeclaration } from "../actions";
 import { PACKAGE } from "./schema";
 
 export interface ForgeProviderOptions {
@@ -22,7 +23,9 @@ export interface ForgeProviderOptions {
   operationsOf(typeName: string): ResourceOperations;
   /** The lookups by name, served as invokes. */
   lookups: Readonly<Record<string, LookupDeclaration>>;
-  /** The client lookups read with. */
+  /** The actions, served as invokes too. */
+  actions: readonly ActionDeclaration[];
+  /** The client lookups and actions send with. */
   clientOf(): ForgeClient;
 }
 
@@ -109,8 +112,10 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
     async invoke(token, inputs: Record<string, unknown>) {
       const name = token.startsWith(PREFIX) ? token.slice(PREFIX.length) : token;
       const lookup = options.lookups[name];
-      if (!lookup) throw new Error(`pulumi-resource-forge: no function ${token}`);
-      return { outputs: { result: await runLookup(lookup, inputs ?? {}, options.clientOf()) } };
+      if (lookup) return { outputs: { result: await runLookup(lookup, inputs ?? {}, options.clientOf()) } };
+      const action = options.actions.find((candidate) => candidate.name === name);
+      if (action) return { outputs: { result: await runAction(action, inputs ?? {}, options.clientOf()) } };
+      throw new Error(`pulumi-resource-forge: no function ${token}`);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The Pulumi package schema of the library, derived from the declarations (issue 20's second
  * face): every resource with its inputs, outputs, required inputs, secrets, descriptions and
- * import id; every lookup as a function; the provider's configuration. Types come from the zod
+ * import id; every lookup and action as a function; the provider's configuration. Types come from the zod
  * schemas through zod's JSON Schema, mapped onto Pulumi's type system (object inputs become named
  * types, unions `oneOf`, enums strings with their values in the description).
  */
@@ -10,6 +10,7 @@ import { TRANSPORT_SETTINGS } from "../client/connection";
 import type { AnyDeclaration } from "../engine/declaration";
 import { inputKeys, outputKeys, secretKeys } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
+import type { ActionDeclaration } from "../actions";
 import type { LookupDeclaration } from "../lookups/lookup";
 
 /** The package name, and the module of every token: `forge:index:GroupLabel`. */
@@ -136,11 +137,13 @@ function resourceDescription(declaration: AnyDeclaration): string {
     .join("\n\n");
 }
 
-/** The schema of the package: resources, lookups as functions, configuration. */
+/** The schema of the package: resources, lookups and actions as functions, configuration. */
 export function packageSchema(options: {
   version: string;
   declarations: readonly AnyDeclaration[];
   lookups: readonly LookupDeclaration[];
+  /** The actions, served as functions like the lookups. */
+  actions?: readonly ActionDeclaration[];
   /** A field's documentation (the reference page's words); the schema's own description otherwise. */
   describe?: (declaration: AnyDeclaration, field: string) => string;
 }): PackageSchema {
@@ -166,20 +169,22 @@ export function packageSchema(options: {
     };
   }
   const functions: PackageSchema["functions"] = {};
-  for (const lookup of options.lookups) {
-    const args = fieldSchema(lookup.args, "input");
-    const inputs = mapper.map(args, `${capitalized(lookup.name)}Args`);
+  const addFunction = (name: string, description: string, args: z.ZodType, result: string) => {
+    const inputs = mapper.map(fieldSchema(args, "input"), `${capitalized(name)}Args`);
     const inputType = inputs.$ref ? mapper.types[inputs.$ref.slice("#/types/".length)] : undefined;
-    functions[pluginToken(lookup.name)] = {
-      description: lookup.summary,
+    functions[pluginToken(name)] = {
+      description,
       inputs: inputType ?? { type: "object", properties: {} },
-      outputs: {
-        type: "object",
-        properties: { result: { $ref: "pulumi.json#/Any", description: lookup.raw ? "The text the forge answered." : "The record or records the forge answered, in its wire names." } },
-        required: ["result"],
-      },
+      outputs: { type: "object", properties: { result: { $ref: "pulumi.json#/Any", description: result } }, required: ["result"] },
     };
     if (inputs.$ref) delete mapper.types[inputs.$ref.slice("#/types/".length)];
+  };
+  for (const lookup of options.lookups) {
+    addFunction(lookup.name, lookup.summary, lookup.args, lookup.raw ? "The text the forge answered." : "The record or records the forge answered, in its wire names.");
+  }
+  // An invoke runs on every preview and update of a program that calls it: the descriptions say so.
+  for (const action of options.actions ?? []) {
+    addFunction(action.name, `${action.summary} An action: it runs each time a program calls it, previews included; call it from a one-off program or script.`, action.args, "What the forge answered (null when it answers nothing).");
   }
   const settings = Object.values(TRANSPORT_SETTINGS).map(({ config, kind }) => [config.slice(`${PACKAGE}:`.length), kind] as const);
   const configType = (kind: string): TypeSpec => (kind === "boolean" ? { type: "boolean" } : kind === "milliseconds" || kind === "count" ? { type: "integer" } : { type: "string" });

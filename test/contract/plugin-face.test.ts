@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as provider from "@pulumi/pulumi/provider";
 import { clientFor, resolveConnection } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
+import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
 import { forgeProvider, typeNameOf } from "../../provider/plugin/provider";
 import { pluginToken } from "../../provider/plugin/schema";
@@ -25,6 +26,7 @@ beforeAll(async () => {
     schema: readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8"),
     operationsOf: implementation,
     lookups: lookupDeclarations,
+    actions: actionDeclarations,
     clientOf: () => clientFor(resolveConnection()),
   });
 });
@@ -73,4 +75,15 @@ it("serves the lookups as invokes, and refuses a function it does not have", asy
   const { outputs } = await plugin.invoke!(pluginToken("getGroup"), { group: "acme" });
   expect(outputs).toMatchObject({ result: { fullPath: "acme" } });
   await expect(plugin.invoke!("forge:index:getNothing", {})).rejects.toThrow("no function forge:index:getNothing");
+});
+
+it("serves the actions as invokes: arguments checked before any request, the forge's refusal named", async () => {
+  await world.reset();
+  world.actAs("olivia");
+  const { outputs } = await plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "forge-seed-web-deployer" });
+  expect(outputs).toMatchObject({ result: { name: "web-deployer", revoked: true } });
+  expect((await plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).outputs).toEqual({ result: null });
+  await expect(plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "" })).rejects.toThrow("revokeGroupToken: invalid arguments: token: is empty");
+  world.actAs("max");
+  await expect(plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).rejects.toThrow(/403 Forbidden \(syncGroupLdap needs the Premium tier/);
 });

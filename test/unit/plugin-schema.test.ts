@@ -1,7 +1,7 @@
 /**
  * The Pulumi package schema generated from the declarations (provider/plugin/schema.json, kept
  * current by the generated-files test): every resource, input and output with its type, required
- * inputs, secrets and description, the import id; every lookup as a function; the configuration.
+ * inputs, secrets and description, the import id; every lookup and action as a function; the configuration.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { inputKeys, outputKeys, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import { declarations } from "../../provider/resources";
+import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
 import { pluginToken, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
 
@@ -35,8 +36,9 @@ describe("the package schema", () => {
     expect(resource.description).toContain(`pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}`);
   });
 
-  it("has every lookup as a function, the connection as configuration with the token secret, and only types it defines", () => {
-    expect(Object.keys(pkg.functions).sort()).toEqual(Object.keys(lookupDeclarations).map(pluginToken).sort());
+  it("has every lookup and action as a function, the connection as configuration with the token secret, and only types it defines", () => {
+    expect(Object.keys(pkg.functions).sort()).toEqual([...Object.keys(lookupDeclarations), ...actionDeclarations.map((action) => action.name)].map(pluginToken).sort());
+    expect(pkg.functions[pluginToken("revokeGroupToken")]?.inputs.required?.sort()).toEqual(["group", "token"]);
     expect(pkg.config.variables["baseUrl"]?.type).toBe("string");
     expect(pkg.config.variables["token"]?.secret).toBe(true);
     const everyRef = [
