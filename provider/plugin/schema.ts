@@ -137,6 +137,18 @@ function resourceDescription(declaration: AnyDeclaration): string {
     .join("\n\n");
 }
 
+/**
+ * A lookup's result: a record is a map (YAML and the typed SDKs can index a map, `${group["id"]}`,
+ * where Pulumi YAML refuses any property access on `Any`), a listing a list of them, raw text a string.
+ */
+function lookupResult(lookup: LookupDeclaration): TypeSpec {
+  if (lookup.raw) return { type: "string", description: "The text the forge answered." };
+  const record: TypeSpec = { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
+  return lookup.many
+    ? { type: "array", items: record, description: "Every record of the listing, with camelCase keys." }
+    : { ...record, description: "The record the forge answered, with camelCase keys." };
+}
+
 /** The schema of the package: resources, lookups and actions as functions, configuration. */
 export function packageSchema(options: {
   version: string;
@@ -169,22 +181,23 @@ export function packageSchema(options: {
     };
   }
   const functions: PackageSchema["functions"] = {};
-  const addFunction = (name: string, description: string, args: z.ZodType, result: string) => {
+  const addFunction = (name: string, description: string, args: z.ZodType, result: TypeSpec) => {
     const inputs = mapper.map(fieldSchema(args, "input"), `${capitalized(name)}Args`);
     const inputType = inputs.$ref ? mapper.types[inputs.$ref.slice("#/types/".length)] : undefined;
     functions[pluginToken(name)] = {
       description,
       inputs: inputType ?? { type: "object", properties: {} },
-      outputs: { type: "object", properties: { result: { $ref: "pulumi.json#/Any", description: result } }, required: ["result"] },
+      outputs: { type: "object", properties: { result }, required: ["result"] },
     };
     if (inputs.$ref) delete mapper.types[inputs.$ref.slice("#/types/".length)];
   };
-  for (const lookup of options.lookups) {
-    addFunction(lookup.name, lookup.summary, lookup.args, lookup.raw ? "The text the forge answered." : "The record or records the forge answered, in its wire names.");
-  }
+  for (const lookup of options.lookups) addFunction(lookup.name, lookup.summary, lookup.args, lookupResult(lookup));
   // An invoke runs on every preview and update of a program that calls it: the descriptions say so.
   for (const action of options.actions ?? []) {
-    addFunction(action.name, `${action.summary} An action: it runs each time a program calls it, previews included; call it from a one-off program or script.`, action.args, "What the forge answered (null when it answers nothing).");
+    addFunction(action.name, `${action.summary} An action: it runs each time a program calls it, previews included; call it from a one-off program or script.`, action.args, {
+      $ref: "pulumi.json#/Any",
+      description: "What the forge answered (null when it answers nothing).",
+    });
   }
   const settings = Object.values(TRANSPORT_SETTINGS).map(({ config, kind }) => [config.slice(`${PACKAGE}:`.length), kind] as const);
   const configType = (kind: string): TypeSpec => (kind === "boolean" ? { type: "boolean" } : kind === "milliseconds" || kind === "count" ? { type: "integer" } : { type: "string" });

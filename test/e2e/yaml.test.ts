@@ -62,12 +62,14 @@ it("up creates every resource; a second preview and a refresh change nothing", a
   expect(agents.map((agent) => agent.name)).toEqual(["production"]);
   expect((await api<{ name: string; status: string }[]>(`/projects/${DEPLOYER}/cluster_agents/${agents[0]!.id}/tokens`)).map((token) => token.name)).toEqual(["primary"]);
   expect((await api<{ active: boolean }>("/groups/acme/integrations/monitoring")).active).toBe(true);
+  // The lookup (an invoke of the plugin) read the group: acme is the seed's group 1.
+  expect(JSON.parse((await project.run(["stack", "output", "groupId", "--json"])).stdout)).toBe(1);
   expect(await project.ok(["preview", "--expect-no-changes"])).toContain("unchanged");
   await project.ok(["refresh", "--yes", "--expect-no-changes"]);
 }, 600_000);
 
 it("keeps the secret config, the agent's token and the forge token out of the state in plain text", async () => {
-  const token = (await project.ok(["stack", "output", "agentToken", "--show-secrets"])).trim().split("\n")[0]!;
+  const token = (await project.run(["stack", "output", "agentToken", "--show-secrets"])).stdout.trim();
   expect(token.length).toBeGreaterThan(10);
   const state = await project.exportText();
   expect(state).toContain("forge:index:ClusterAgentToken");
