@@ -93,7 +93,18 @@ it("pulumi import takes an object made by hand into the state (no code generatio
   expect(imported.map((resource) => resource.id)).toContain(`acme:${id}`);
 }, 600_000);
 
-it("destroy leaves nothing", async () => {
-  await project.ok(["destroy", "--yes"]);
+it("without a token, up fails with the dynamic providers' message naming both ways to set it, and creates nothing", async () => {
+  await project.ok(["config", "rm", "forge:token"]);
+  const failed = await project.run(["up", "--yes"], { FORGE_TOKEN: "" });
+  expect(failed.code).not.toBe(0);
+  expect(failed.output).toMatch(/FORGE_TOKEN/);
+  expect(failed.output).toContain("pulumi config set --secret forge:token");
+  expect((await labels()).map((label) => label.name).sort()).toEqual(["bug", "by-hand"]);
+}, 600_000);
+
+it("destroy, on the last deployment's provider configuration (no token) and FORGE_TOKEN, leaves nothing", async () => {
+  // Pulumi destroys with the provider configuration the state holds: the failed up's, without a
+  // token; the plugin falls back to the environment as the dynamic providers do.
+  await project.ok(["destroy", "--yes"], { FORGE_TOKEN: seedToken("root") });
   expect(await labels()).toEqual([]);
 }, 600_000);
