@@ -15,6 +15,10 @@
  *                                HTTP request) against the floors, BENCH_ROUNDS interleaved rounds
  *                                (default 3), medians; 0 skips it
  *   BENCH_ONLY=preview          only the preview ratio (quick: BENCH_PREVIEW_N=200 BENCH_ROUNDS=5)
+ *   BENCH_PLUGIN_N=500          the plugin's faces (bench/plugin.ts): N labels through the plugin
+ *                                from TypeScript and YAML vs the dynamic classes vs the floor, and
+ *                                YAML vs the client alone; BENCH_PLUGIN_ROUNDS (default 1); 0 skips
+ *   BENCH_ONLY=plugin           only the plugin's faces
  *   BENCH_TABLE_ROUNDS=1        rounds of the table (fresh stacks each round, alternating order;
  *                                the table shows medians)
  *   BENCH_BASELINE=<checkout>   also the same forge stacks with `pulumi-forge` linked to another
@@ -29,11 +33,11 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { files, summarise } from "./profile-summary";
-import { FORGE_PROGRAM, lastSeq, PULUMI_VERSION, requestsSince, startBenchWorld, type BenchWorld } from "./stacks";
+import { pluginFaces } from "./plugin";
+import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
+import { FORGE_PROGRAM, PULUMI_VERSION, startBenchWorld, type BenchWorld } from "./stacks";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 
-const OPS = ["up", "preview", "refresh", "destroy"] as const;
-type Op = (typeof OPS)[number];
 
 /** A floor: the same number of dynamic resources whose provider does nothing. */
 const FLOOR_PROGRAM = (provider: string) => `
@@ -57,13 +61,6 @@ const FLOORS = {
   "create-only": `{ async create(inputs) { return { id: inputs.key, outs: inputs }; } }`,
 };
 
-interface Measured {
-  ms: Record<Op, number>;
-  requests: Record<Op, number>;
-  throttled: Record<Op, number>;
-  stateBytesPerResource: number;
-  providerBytes: number;
-}
 
 async function main(): Promise<void> {
   const sizes = (process.env["BENCH_N"] ?? "100,500").split(",").map(Number);
@@ -72,26 +69,8 @@ async function main(): Promise<void> {
   const { emulator } = world;
   const stackOf = (name: string, program: string, n: number) => world.stack(name, program, { n: String(n) });
 
-  const measure = async (stack: Stack, n: number, ops: readonly Op[] = OPS): Promise<Measured> => {
-    const result: Measured = { ms: {} as Record<Op, number>, requests: {} as Record<Op, number>, throttled: {} as Record<Op, number>, stateBytesPerResource: 0, providerBytes: 0 };
-    for (const op of ops) {
-      const since = await lastSeq(emulator);
-      const started = performance.now();
-      await stack[op]({ color: "never", onOutput: () => {} });
-      result.ms[op] = performance.now() - started;
-      const logged = await requestsSince(emulator, since);
-      result.requests[op] = logged.length;
-      result.throttled[op] = logged.filter((entry) => entry.status === 429).length;
-      if (op === "up") {
-        const deployment = (await stack.exportStack()).deployment as { resources?: { type: string; inputs?: Record<string, unknown> }[] };
-        const managed = (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic"));
-        if (managed.length !== n) throw new Error(`expected ${n} resources in the state, found ${managed.length}`);
-        result.stateBytesPerResource = JSON.stringify(managed).length / n;
-        result.providerBytes = String(managed[0]?.inputs?.["__provider"] ?? "").length;
-      }
-    }
-    return result;
-  };
+  const dynamic = (type: string) => type.startsWith("pulumi-nodejs:dynamic");
+  const measure = (stack: Stack, n: number, ops: readonly Op[] = OPS) => measureStack(emulator, stack, n, dynamic, ops);
 
   const previewN = Number(process.env["BENCH_PREVIEW_N"] ?? "500");
   const rounds = Number(process.env["BENCH_ROUNDS"] ?? "3");
@@ -103,6 +82,12 @@ async function main(): Promise<void> {
     console.log(`scale benchmark: Pulumi ${PULUMI_VERSION}, Node ${process.version}, emulator ${emulator.url}`);
     if (only === "preview") {
       await previewRatio(world, previewN, rounds, process.env["BENCH_PROFILE"], baseline);
+      return;
+    }
+    const pluginN = Number(process.env["BENCH_PLUGIN_N"] ?? "500");
+    const pluginRounds = Number(process.env["BENCH_PLUGIN_ROUNDS"] ?? "1");
+    if (only === "plugin") {
+      await pluginFaces(world, pluginN, pluginRounds, FLOOR_PROGRAM(FLOORS["create-only"]));
       return;
     }
     for (const n of sizes) {
@@ -138,6 +123,7 @@ async function main(): Promise<void> {
       );
     }
     if (previewN > 0) await previewRatio(world, previewN, rounds, undefined, baseline);
+    if (pluginN > 0) await pluginFaces(world, pluginN, pluginRounds, FLOOR_PROGRAM(FLOORS["create-only"]));
   } finally {
     await world.close();
   }
@@ -193,25 +179,6 @@ async function previewRatio(world: BenchWorld, n: number, rounds: number, profil
   if (baseline) console.log(`  baseline (${baseline}): ${ratios(medians.get(`${n} GroupLabel (baseline)`)!)}`);
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-/** The median of each figure over rounds. */
-function medianMeasured(runs: Measured[]): Measured {
-  const per = <K extends "ms" | "requests" | "throttled">(key: K) =>
-    Object.fromEntries(OPS.map((op) => [op, median(runs.map((run) => run[key][op]))])) as Record<Op, number>;
-  return {
-    ms: per("ms"),
-    requests: per("requests"),
-    throttled: per("throttled"),
-    stateBytesPerResource: median(runs.map((run) => run.stateBytesPerResource)),
-    providerBytes: median(runs.map((run) => run.providerBytes)),
-  };
-}
-
 function report(n: number, floors: Record<string, Measured>, forge: Measured, baseline: Measured | undefined, rounds: number): void {
   const names = Object.keys(floors);
   console.log(`\nN = ${n}${rounds > 1 ? ` (median of ${rounds} interleaved rounds)` : ""}`);
@@ -238,7 +205,6 @@ function report(n: number, floors: Record<string, Measured>, forge: Measured, ba
   );
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 main().catch((error: unknown) => {
   console.error(error);

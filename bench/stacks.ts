@@ -18,6 +18,9 @@ const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pu
 /** The repository root, from bench/ (ts) or dist/bench/ (compiled). */
 const REPO_ROOT = [resolve(__dirname, ".."), resolve(__dirname, "..", "..")].find((dir) => !dir.endsWith("dist"))!;
 
+/** The provider plugin's launcher directory, for `plugins.providers` in a program's Pulumi.yaml. */
+export const PLUGIN_DIR = join(REPO_ROOT, "plugin");
+
 /** The four resource types of the mix, in rotation; none depends on another. */
 export const MIX = ["GroupLabel", "BroadcastMessage", "ClusterAgent", "FeatureFlagUserList"] as const;
 
@@ -53,6 +56,12 @@ export interface BenchWorld {
    * its `pulumi-forge` links to: this one by default, another (built) one to compare builds.
    */
   stack(name: string, program: string, config: Record<string, string>, env?: Record<string, string>, packageRoot?: string): Promise<Stack>;
+  /**
+   * A stack of a project given as files (its Pulumi.yaml among them): a YAML program, or a Node
+   * one with `nodeModules` (linked as for `stack`). Programs of the provider plugin name
+   * {@link PLUGIN_DIR} in their Pulumi.yaml.
+   */
+  project(name: string, files: Record<string, string>, config: Record<string, string>, options?: { nodeModules?: boolean }): Promise<Stack>;
   close(): Promise<void>;
 }
 
@@ -72,20 +81,23 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
   };
   for (const dir of ["backend", "home"]) mkdirSync(join(tmp, dir), { recursive: true });
   const api = new ForgeClient({ baseUrl: emulator.url, token: seedToken("root") });
+  const open = async (name: string, files: Record<string, string>, config: Record<string, string>, env: Record<string, string>, packageRoot?: string) => {
+    const workDir = join(tmp, name);
+    mkdirSync(workDir);
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(workDir, file), text);
+    if (packageRoot) linkNodeModules(workDir, packageRoot);
+    const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars: { ...envVars, ...env }, pulumiCommand });
+    for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
+    return stack;
+  };
   return {
     emulator,
     api,
     async stack(name, program, config, env = {}, packageRoot = REPO_ROOT) {
-      const workDir = join(tmp, name);
-      mkdirSync(workDir);
-      writeFileSync(join(workDir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
-      writeFileSync(join(workDir, "package.json"), JSON.stringify({ name, private: true }));
-      writeFileSync(join(workDir, "index.js"), program);
-      linkNodeModules(workDir, packageRoot);
-      const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars: { ...envVars, ...env }, pulumiCommand });
-      for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
-      return stack;
+      const files = { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`, "package.json": JSON.stringify({ name, private: true }), "index.js": program };
+      return open(name, files, config, env, packageRoot);
     },
+    project: (name, files, config, options = {}) => open(name, files, config, {}, options.nodeModules ? REPO_ROOT : undefined),
     async close() {
       await api.close();
       await emulator.close();

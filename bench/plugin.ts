@@ -1,0 +1,132 @@
+/**
+ * The two faces of the engine compared (issue 20), in `npm run bench` (`BENCH_ONLY=plugin` for it
+ * alone): N group labels through the provider plugin from a TypeScript program
+ * (`pulumi-forge/plugin`) and from a Pulumi YAML program, against the same labels through the
+ * dynamic classes and N no-op dynamic resources (the engine's floor), one emulator, one run,
+ * fresh stacks in interleaved rounds, medians. Then the YAML program's `up` against bare loops of
+ * the client creating the same labels at the engine's concurrency: POSTs alone, and the engine's
+ * own create (the read that proves what it makes, then the POST) with no engine around it.
+ *
+ * Not a test: it asserts nothing about time. It fails only if an operation fails.
+ */
+import { availableParallelism } from "node:os";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { ResourceOperations } from "../provider/engine/operations";
+import { declarationByName } from "../provider/resources";
+import { measureStack, median, medianMeasured, OPS, seconds, type Measured } from "./measure";
+import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
+
+/** `pulumi up`'s default parallelism: GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go). */
+const ENGINE_PARALLEL = availableParallelism() * 4;
+
+const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
+
+const PLUGIN_TS_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const forge = require("pulumi-forge/plugin");
+const n = Number(new pulumi.Config().require("n"));
+for (let i = 0; i < n; i += 1) new forge.GroupLabel("label-" + i, { group: "acme", name: "bench-" + i, color: "#aa0000" });
+`;
+
+function yamlProgram(name: string, n: number): string {
+  const resources = Array.from({ length: n }, (_, i) => `  label-${i}:\n    type: forge:index:GroupLabel\n    properties:\n      group: acme\n      name: bench-${i}\n      color: "#aa0000"\n`);
+  return `name: ${name}\nruntime: yaml\n${pluginBlock}resources:\n${resources.join("")}`;
+}
+
+interface Face {
+  label: string;
+  managed: (type: string) => boolean;
+  open(world: BenchWorld, name: string, n: number): Promise<Stack>;
+}
+
+/** The faces measured; `floorProgram` is the scale benchmark's strictest floor (a create-only no-op provider). */
+function faces(floorProgram: string): Face[] {
+  const plugin = (type: string) => type === "forge:index:GroupLabel";
+  return [
+    { label: "floor (create-only)", managed: (type) => type === "pulumi-nodejs:dynamic/floor:Noop", open: (world, name, n) => world.stack(name, floorProgram, { n: String(n) }) },
+    {
+      label: "dynamic",
+      managed: (type) => type.startsWith("pulumi-nodejs:dynamic/forge:"),
+      open: (world, name, n) => world.stack(name, FORGE_PROGRAM, { n: String(n), types: "GroupLabel" }),
+    },
+    {
+      label: "plugin (TS)",
+      managed: plugin,
+      open: (world, name, n) =>
+        world.project(name, { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n${pluginBlock}`, "package.json": JSON.stringify({ name, private: true }), "index.js": PLUGIN_TS_PROGRAM }, { n: String(n) }, { nodeModules: true }),
+    },
+    { label: "plugin (YAML)", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) },
+  ];
+}
+
+/** Runs `work` over the items with `parallel` workers; resolves to the milliseconds it took. */
+async function timedPool<T>(items: T[], parallel: number, work: (item: T) => Promise<unknown>): Promise<number> {
+  const queue = [...items];
+  const started = performance.now();
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  }));
+  return performance.now() - started;
+}
+
+/** The same N labels made by the client alone: POSTs, or the engine's create; each round's labels deleted after. */
+async function bareLoops(world: BenchWorld, n: number): Promise<{ post: number; create: number }> {
+  const names = Array.from({ length: n }, (_, i) => `bench-${i}`);
+  const clear = async () => {
+    const labels = await world.api.list<{ id: number }>("/groups/:group/labels", { group: "acme" });
+    await timedPool(labels, ENGINE_PARALLEL, (label) => world.api.request("DELETE", "/groups/:group/labels/:id", { group: "acme", id: label.id }));
+  };
+  const post = await timedPool(names, ENGINE_PARALLEL, (name) => world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: "#aa0000" }));
+  await clear();
+  const operations = new ResourceOperations(declarationByName("GroupLabel"), () => world.api);
+  const create = await timedPool(names, ENGINE_PARALLEL, async (name) => {
+    const checked = await operations.check({}, { group: "acme", name, color: "#aa0000" });
+    await operations.create(checked.inputs ?? {});
+  });
+  await clear();
+  return { post, create };
+}
+
+/** Measures the faces and the bare loops at N labels over `rounds` interleaved rounds, and prints them. */
+export async function pluginFaces(world: BenchWorld, n: number, rounds: number, floorProgram: string): Promise<void> {
+  const measured = faces(floorProgram);
+  const runs = new Map<string, Measured[]>(measured.map((face) => [face.label, []]));
+  const loops: { post: number; create: number }[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    for (const face of round % 2 === 0 ? measured : [...measured].reverse()) {
+      const name = `faces-${face.label.replace(/\W+/g, "-")}-${n}-${round}`.replace(/-+/g, "-");
+      runs.get(face.label)!.push(await measureStack(world.emulator, await face.open(world, name, n), n, face.managed));
+    }
+    loops.push(await bareLoops(world, n));
+  }
+  const results = new Map([...runs].map(([label, list]) => [label, medianMeasured(list)]));
+  report(n, rounds, results, { post: median(loops.map((loop) => loop.post)), create: median(loops.map((loop) => loop.create)) });
+}
+
+function report(n: number, rounds: number, results: Map<string, Measured>, loop: { post: number; create: number }): void {
+  const labels = [...results.keys()];
+  const of = (label: string) => results.get(label)!;
+  const ratio = (label: string, op: (typeof OPS)[number], to: string) => `${(of(label).ms[op] / of(to).ms[op]).toFixed(2)}x`;
+  console.log(`\nthe plugin's faces, N = ${n} group labels (median of ${rounds} interleaved round${rounds > 1 ? "s" : ""}, fresh stacks)`);
+  console.log(`| op | ${labels.join(" | ")} | plugin (TS) to dynamic | plugin (YAML) to dynamic | plugin (TS) to floor | requests (dynamic / TS / YAML) |`);
+  console.log(`|---|${labels.map(() => "---|").join("")}---|---|---|---|`);
+  for (const op of OPS) {
+    console.log(
+      `| ${op} | ${labels.map((label) => seconds(of(label).ms[op])).join(" | ")} | ${ratio("plugin (TS)", op, "dynamic")} | ${ratio("plugin (YAML)", op, "dynamic")} | ` +
+        `${ratio("plugin (TS)", op, "floor (create-only)")} | ${["dynamic", "plugin (TS)", "plugin (YAML)"].map((label) => of(label).requests[op]).join(" / ")} |`,
+    );
+  }
+  console.log(`state bytes per resource: ${labels.map((label) => `${label} ${Math.round(of(label).stateBytesPerResource)}`).join(", ")}`);
+  const ts = of("plugin (TS)");
+  const dynamic = of("dynamic");
+  console.log(
+    `targets, plugin from TypeScript to the dynamic labels: up ${(ts.ms.up / dynamic.ms.up).toFixed(2)}x (<= 0.7x), destroy ${(ts.ms.destroy / dynamic.ms.destroy).toFixed(2)}x (<= 0.5x), ` +
+      `state ${(ts.stateBytesPerResource / 1024).toFixed(2)} KB per label (<= 2.5 KB)`,
+  );
+  const yamlUp = of("plugin (YAML)").ms.up;
+  console.log(
+    `YAML up of ${n} labels ${seconds(yamlUp)}; the client alone at ${ENGINE_PARALLEL} in flight (pulumi up's default parallelism): ` +
+      `${n} POSTs ${seconds(loop.post)} (YAML ${(yamlUp / loop.post).toFixed(2)}x, target <= 2x), ` +
+      `${n} of the engine's creates, read then POST, ${seconds(loop.create)} (YAML ${(yamlUp / loop.create).toFixed(2)}x)`,
+  );
+}
