@@ -50,8 +50,10 @@ export interface Identity {
   describe(state: State): string;
   /** Where an object of this identity is looked up when the resource's read cannot (its id holds
    *  a server id): a route read by the inputs, or a listing whose records are matched on the
-   *  identity's fields that are not in its path. Default: the resource's read. */
-  find?: Route | { list: Route };
+   *  identity's fields that are not in its path (`search` names the identity field whose value
+   *  the listing's `search` filter takes: one page instead of all, the exact match still
+   *  decides). Default: the resource's read. */
+  find?: Route | { list: Route; search?: string };
   /** Why a create writes over an object of this identity that is already there (an avatar is a
    *  field of its group). Without it, a create refuses one and names its import id; a
    *  `setting` always takes over (and restores on delete). */

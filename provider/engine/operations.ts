@@ -311,7 +311,7 @@ export class ResourceOperations {
     return {
       readRecord: (state) => this.readRecord(ctx, state),
       get: (route, state) => ctx.call<WireRecord>(route, state),
-      list: (route, state) => this.listed(ctx, route, state),
+      list: (route, state, query) => this.listed(ctx, route, state, query),
       project: (record) => project(this.declaration, record, desired),
       keyOf: (record) => String(recordKeyOf(this.declaration, record)),
       ...(remove ? { remove: async (record: WireRecord) => void (await send(ctx, remove, withRecordId(this.declaration, desired, record))) } : {}),
@@ -336,8 +336,8 @@ export class ResourceOperations {
       .sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
   }
 
-  private listed(ctx: OperationContext, route: Route, state: State): Promise<WireRecord[]> {
-    return ctx.client.list<WireRecord>(parseRoute(route).path, pathParams(route, state));
+  private listed(ctx: OperationContext, route: Route, state: State, query: Record<string, unknown> = {}): Promise<WireRecord[]> {
+    return ctx.client.list<WireRecord>(parseRoute(route).path, { ...pathParams(route, state), ...query });
   }
 
   private async mustRead(ctx: OperationContext, state: State): Promise<WireRecord> {

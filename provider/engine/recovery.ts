@@ -47,8 +47,8 @@ export interface RecoveryReads {
   readRecord(state: State): Promise<WireRecord | undefined>;
   /** A route read with the state's path fields; a 404 is an error here. */
   get(route: Route, state: State): Promise<WireRecord>;
-  /** Every record of a listing, path fields from the state. */
-  list(route: Route, state: State): Promise<WireRecord[]>;
+  /** Every record of a listing, path fields from the state, filtered by `query` when given. */
+  list(route: Route, state: State, query?: Record<string, unknown>): Promise<WireRecord[]>;
   /** A record's fields under TypeScript names (the declaration's projection). */
   project(record: WireRecord): State;
   /** The record's key among its kind (its id). */
@@ -101,8 +101,9 @@ export function identityFinder(declaration: AnyDeclaration, identity: Identity, 
   if (find) {
     const inPath = new Set(parseRoute(find.list).parameters);
     const compared = identity.fields.filter((field) => !inPath.has(field));
+    const query = find.search ? { search: desired[find.search] } : undefined;
     return async () =>
-      (await reads.list(find.list, desired)).find((record) => {
+      (await reads.list(find.list, desired, query)).find((record) => {
         const found = reads.project(record);
         return compared.every((field) => sameIdentityValue(declaration, identity, field, desired[field], found[field]));
       });

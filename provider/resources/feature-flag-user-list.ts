@@ -54,7 +54,7 @@ export const featureFlagUserList = defineResource({
   identity: {
     fields: ["project", "name"],
     describe: (state) => `the feature flag user list ${show(state["name"])} of project ${show(state["project"])}`,
-    find: { list: "GET /projects/:project/feature_flags_user_lists" },
+    find: { list: "GET /projects/:project/feature_flags_user_lists", search: "name" },
   },
   replaceOn: ["project"],
   wireFormats: { userXids: commaSeparated },

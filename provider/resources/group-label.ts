@@ -54,12 +54,13 @@ export const groupLabel = defineResource({
   }),
   recordId: "labelId",
   idParts: ["group", "labelId"],
-  // A label after a lost answer is found by listing and matching the name exactly: read by
-  // title, a name made of digits would be taken for another label's id.
+  // A label is found by listing and matching the name exactly: read by title, a name made of
+  // digits would be taken for another label's id. The listing's search narrows it to a page:
+  // all of a group's labels, page after page, made every create cost O(labels) requests.
   identity: {
     fields: ["group", "name"],
     describe: (state) => `the label ${show(state["name"])} of group ${show(state["group"])}`,
-    find: { list: "GET /groups/:group/labels" },
+    find: { list: "GET /groups/:group/labels", search: "name" },
   },
   create: "POST /groups/:group/labels",
   read: "GET /groups/:group/labels/:labelId",
