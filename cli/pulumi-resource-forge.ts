@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import * as provider from "@pulumi/pulumi/provider";
 import { actionDeclarations } from "../provider/actions";
 import { lookupDeclarations } from "../provider/lookups/registry";
+import { importPresenter } from "../provider/plugin/present";
 import { forgeProvider, reveal } from "../provider/plugin/provider";
 import { configure, currentClient, implementation } from "../provider/runtime";
 
@@ -88,6 +89,7 @@ void provider.main(
     lookups: lookupDeclarations,
     actions: actionDeclarations,
     clientOf: currentClient,
+    presentImport: importPresenter(currentClient),
   }),
   process.argv.slice(2),
 );

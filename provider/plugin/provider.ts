@@ -25,6 +25,12 @@ export interface ForgeProviderOptions {
   lookups: Readonly<Record<string, LookupDeclaration>>;
   /** The actions, served as invokes too. */
   actions: readonly ActionDeclaration[];
+  /**
+   * The inputs a program writes for an object read by its id alone (`pulumi import`): forge-adopt's
+   * presentation (a feature's `User:4` as `dev`), so that the engine's diff after the import
+   * compares like with like. Default: the read's inputs as they are.
+   */
+  presentImport?(typeName: string, inputs: State, props: State): Promise<State>;
   /** The client lookups and actions send with. */
   clientOf(): ForgeClient;
 }
@@ -85,10 +91,12 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
   return {
     version: options.version,
     schema: options.schema,
+    // Declared secret inputs are kept secret even when the program gives them in plain text
+    // (a literal in a YAML program): the state never holds them readable.
     async check(urn, olds: State, news: State) {
       const given = reveal(news);
       const result = await ops(urn).check(reveal(olds).plain, given.plain);
-      return { ...result, inputs: conceal(result.inputs, given.secret) };
+      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...secretKeys(ops(urn).declaration)]) };
     },
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
     async create(urn, inputs: State) {
@@ -99,7 +107,12 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
     // `pulumi import` reads with the id alone: no properties at all.
     async read(id, urn, props?: State) {
       const known = reveal(props);
-      const result = await ops(urn).read(id, known.plain);
+      let result = await ops(urn).read(id, known.plain);
+      const imported = Object.keys(known.plain).length === 0 && result.id !== "" && options.presentImport;
+      if (imported) {
+        const inputs = await imported(typeNameOf(urn), (result.inputs ?? {}) as State, result.props as State);
+        result = { ...result, inputs, props: { ...result.props, ...inputs } };
+      }
       const secrets = secretsOf(urn, known.secret);
       return { ...result, props: conceal(result.props, secrets), inputs: conceal(result.inputs, secrets) };
     },

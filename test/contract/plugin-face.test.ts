@@ -11,6 +11,7 @@ import { clientFor, resolveConnection } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
 import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
+import { importPresenter } from "../../provider/plugin/present";
 import { forgeProvider, typeNameOf } from "../../provider/plugin/provider";
 import { pluginToken } from "../../provider/plugin/schema";
 import { implementation } from "../../provider/runtime";
@@ -28,6 +29,7 @@ beforeAll(async () => {
     lookups: lookupDeclarations,
     actions: actionDeclarations,
     clientOf: () => clientFor(resolveConnection()),
+    presentImport: importPresenter(() => clientFor(resolveConnection())),
   });
 });
 afterAll(async () => world?.close());
@@ -55,8 +57,11 @@ for (const fixture of fixtures) {
       const outs = created.outs as State;
       expect((await plugin.read!(id, urn, outs)).props).toEqual(outs);
       expect(await plugin.diff!(id, urn, outs, checked.inputs)).toMatchObject({ changes: false });
+      // pulumi import: the id alone, then the engine's check and diff against the program's inputs.
       const imported = await plugin.read!(id, urn, undefined);
       expect(imported.id).toBe(id);
+      const recheck = await plugin.check!(urn, imported.inputs ?? {}, inputs);
+      expect(await plugin.diff!(id, urn, imported.props ?? {}, recheck.inputs)).toMatchObject({ changes: false });
       if (fixture.update) {
         const news = fixture.update(inputs, world);
         const diff = await plugin.diff!(id, urn, outs, news);
@@ -86,4 +91,16 @@ it("serves the actions as invokes: arguments checked before any request, the for
   await expect(plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "" })).rejects.toThrow("revokeGroupToken: invalid arguments: token: is empty");
   world.actAs("max");
   await expect(plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).rejects.toThrow(/403 Forbidden \(syncGroupLdap needs the Premium tier/);
+});
+
+it("pulumi import of a feature whose actors and force the forge shows its own way changes nothing", async () => {
+  await world.reset();
+  world.actAs("root");
+  const urn = urnOf("Feature");
+  const inputs = { name: "imported_gate", percentageOfActors: 25, users: ["dev"], projects: ["acme/web"], groups: ["acme/platform"], force: true };
+  const created = await plugin.create!(urn, (await plugin.check!(urn, {}, inputs)).inputs);
+  const imported = await plugin.read!(created.id, urn, undefined);
+  expect(imported.inputs).toMatchObject({ users: ["dev"], projects: ["acme/web"], groups: ["acme/platform"], force: true });
+  const recheck = await plugin.check!(urn, imported.inputs ?? {}, inputs);
+  expect(await plugin.diff!(created.id, urn, imported.props ?? {}, recheck.inputs)).toMatchObject({ changes: false });
 });
