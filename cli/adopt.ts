@@ -10,11 +10,13 @@ import { z } from "zod";
 import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provider/client";
 import { readForge, withoutFiles } from "../provider/adopt/read";
 import { renderProgram, scopeArguments } from "../provider/adopt/render";
+import { renderImportList, renderYamlProgram } from "../provider/adopt/render-yaml";
 
-export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--snippets] [--out <file> [--force]] [--list]
+export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--snippets]
+                   [--language typescript|yaml] [--format program|list|pulumi-import] [--out <file> [--force]]
 
-Reads what exists on the forge and writes a Pulumi TypeScript program that declares it, every
-resource with the \`import\` option, so that \`pulumi up\` adopts it without changing anything.
+Reads what exists on the forge and writes a Pulumi program that declares it, every resource
+with the \`import\` option, so that \`pulumi up\` adopts it without changing anything.
 
 Scope (at least one):
   --group <path>     a group, with its subgroups and their projects (repeatable)
@@ -28,7 +30,16 @@ Output:
                      files it names (group avatars) under assets/ beside it; on standard
                      output, objects that need a file are left out and noted
   --force            replace the file if it exists
-  --list             print what would be declared (type, name, import id), write no program
+  --language <name>  typescript (default): an index.ts of the library's classes; yaml: a whole
+                     Pulumi.yaml for the provider plugin (forge:index:<Name> resources, secrets
+                     in its configuration: block), to write with --out Pulumi.yaml
+  --plugin-path <dir>
+                     with --language yaml: the plugin directory the program names (default
+                     node_modules/pulumi-forge/plugin); "" for none (a plugin installed with
+                     \`pulumi plugin install\`)
+  --format <format>  program (default); list: what would be declared (type, name, import id),
+                     no program (--list says the same); pulumi-import: the JSON list that
+                     \`pulumi import --file <file>\` takes (the plugin's type tokens)
 
 Connection: FORGE_BASE_URL and FORGE_TOKEN (the token is never taken on the command line, so
 it stays out of shell history), and the FORGE_CA_BUNDLE, HTTPS_PROXY, ... settings of the library.
@@ -36,6 +47,9 @@ The same forge gives the same program: nothing in it depends on the time or the 
 
 Exit status: 0 done, 1 error (no token, an unreachable forge, a group or project not found),
 2 wrong usage.`;
+
+/** Where an npm-installed package's plugin is, from a program beside the project's node_modules. */
+const DEFAULT_PLUGIN_PATH = "node_modules/pulumi-forge/plugin";
 
 const argsSchema = z.object({
   group: z.array(z.string().min(1, "--group needs a group's full path")).default([]),
@@ -45,6 +59,9 @@ const argsSchema = z.object({
   out: z.string().min(1, "--out needs a file name").optional(),
   force: z.boolean().default(false),
   list: z.boolean().default(false),
+  language: z.enum(["typescript", "yaml"], { error: "--language is typescript or yaml" }).optional(),
+  pluginPath: z.string().default(DEFAULT_PLUGIN_PATH),
+  format: z.enum(["program", "list", "pulumi-import"], { error: "--format is program, list or pulumi-import" }).optional(),
   help: z.boolean().default(false),
 });
 
@@ -64,7 +81,9 @@ const processIo: AdoptIo = {
 /** A mistake in the command line: exit status 2, with the usage. */
 class UsageError extends Error {}
 
-function parse(argv: string[]): z.output<typeof argsSchema> {
+type Args = Omit<z.output<typeof argsSchema>, "format" | "language"> & { format: "program" | "list" | "pulumi-import"; language: "typescript" | "yaml" };
+
+function parse(argv: string[]): Args {
   let values: Record<string, unknown>;
   try {
     values = parseArgs({
@@ -77,6 +96,9 @@ function parse(argv: string[]): z.output<typeof argsSchema> {
         out: { type: "string" },
         force: { type: "boolean" },
         list: { type: "boolean" },
+        language: { type: "string" },
+        "plugin-path": { type: "string" },
+        format: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       allowPositionals: false,
@@ -85,20 +107,24 @@ function parse(argv: string[]): z.output<typeof argsSchema> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const parsed = argsSchema.safeParse(values);
+  const parsed = argsSchema.safeParse({ ...values, pluginPath: values["plugin-path"] });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const args = parsed.data;
   if (!args.help && args.group.length === 0 && args.project.length === 0 && !args.instance && !args.snippets) {
     throw new UsageError("say what to adopt: --group, --project, --instance or --snippets");
   }
   if (args.force && !args.out) throw new UsageError("--force goes with --out");
-  if (args.list && args.out) throw new UsageError("--list writes no program: leave out --out");
-  return args;
+  if (args.list && args.format !== undefined && args.format !== "list") throw new UsageError(`--list and --format ${args.format} ask for different things`);
+  const format = args.list ? "list" : (args.format ?? "program");
+  if (format === "list" && args.out) throw new UsageError("--list writes no program: leave out --out");
+  if (format !== "program" && args.language) throw new UsageError(`--language is the program's: --format ${format} writes none`);
+  if (values["plugin-path"] !== undefined && args.language !== "yaml") throw new UsageError("--plugin-path goes with --language yaml");
+  return { ...args, format, language: args.language ?? "typescript" };
 }
 
 /** Runs the command; resolves to the exit status. */
 export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Promise<number> {
-  let args: z.output<typeof argsSchema>;
+  let args: Args;
   try {
     args = parse(argv);
   } catch (error) {
@@ -119,17 +145,22 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     const client = clientFor(connection);
     const scope = { groups: args.group, projects: args.project, instance: args.instance, snippets: args.snippets };
     const read = await readForge(client, scope);
-    // A file goes beside a program written to a file; --list writes none, so it lists them all.
-    const adoption = args.out || args.list ? read : withoutFiles(read);
+    // A file goes beside a program written to a file; the lists write none, so they list them all.
+    const adoption = args.out || args.format !== "program" ? read : withoutFiles(read);
     for (const skipped of adoption.skipped) io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${skipped.what}: ${skipped.reason}\n`);
-    if (args.list) {
+    if (args.format === "list") {
       for (const resource of adoption.resources) io.stdout(`${resource.declaration.name}\t${resource.name}\t${resource.importId}\n`);
       return 0;
     }
-    const command = scopeArguments(scope);
-    const program = renderProgram(adoption, command, { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) });
+    const rendered = { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) };
+    const program =
+      args.format === "pulumi-import"
+        ? renderImportList(adoption)
+        : args.language === "yaml"
+          ? renderYamlProgram(adoption, `${scopeArguments(scope)} --language yaml`, { ...rendered, project: "forge-adopted", pluginPath: args.pluginPath || undefined })
+          : renderProgram(adoption, scopeArguments(scope), rendered);
     if (args.out) {
-      const files = adoption.resources.flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(dirname(args.out!), file.path) }));
+      const files = (args.format === "pulumi-import" ? [] : adoption.resources).flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(dirname(args.out!), file.path) }));
       const existing = files.find((file) => existsSync(file.target));
       if (existing && !args.force) throw new Error(`${existing.target} exists: pass --force to replace it`);
       for (const file of files) {

@@ -26,6 +26,7 @@ export interface CliProject {
   readonly dir: string;
   /** The temporary directory holding the program, the backend and PULUMI_HOME. */
   readonly work: string;
+  /** `pulumi <args>` (the global flags go first, so that `--` may end a command's own). */
   run(args: string[], env?: Record<string, string>): Promise<CliResult>;
   /** Runs and throws with the output when the command fails. */
   ok(args: string[], env?: Record<string, string>): Promise<string>;
@@ -74,7 +75,7 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
   };
   const run = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
     new Promise((resolve) => {
-      execFile("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: dir, env: { ...baseEnv, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      execFile("pulumi", ["--non-interactive", "--color", "never", ...args], { cwd: dir, env: { ...baseEnv, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
         resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` });
       });
     });
@@ -91,7 +92,7 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
 
   await ok(["stack", "init", "test"]);
   for (const [key, { value, secret }] of Object.entries(options.config ?? {})) {
-    await ok(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
+    await ok(["config", "set", ...(secret ? ["--secret"] : []), "--", key, value]);
   }
   return {
     dir,
