@@ -35,3 +35,6 @@ step "tsc"
 # once shadowed the lookups/ folder (require resolves the file first). The build takes seconds.
 rm -rf dist
 npx tsc -p tsconfig.json >&2
+
+step "SDKs (Python, Go) from the plugin's schema"
+bash scripts/gen-sdks.sh >/dev/null
