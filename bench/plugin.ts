@@ -16,8 +16,13 @@ import { declarationByName } from "../provider/resources";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured } from "./measure";
 import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
 
-/** `pulumi up`'s default parallelism: GOMAXPROCS × 4 (pkg/cmd/pulumi/operations/up.go). */
-const ENGINE_PARALLEL = availableParallelism() * 4;
+/**
+ * `pulumi up`'s parallelism when no `--parallel` is given (pkg/cmd/pulumi/operations/up.go,
+ * 3.259): PULUMI_PARALLEL if set (the CLI inherits this process's environment), else GOMAXPROCS × 4.
+ */
+const PULUMI_PARALLEL = Number(process.env["PULUMI_PARALLEL"]);
+const ENGINE_PARALLEL = PULUMI_PARALLEL > 0 ? PULUMI_PARALLEL : availableParallelism() * 4;
+const PARALLEL_SOURCE = PULUMI_PARALLEL > 0 ? "PULUMI_PARALLEL" : "pulumi up's default parallelism, cores x 4";
 
 const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
 
@@ -124,9 +129,11 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
       `state ${(ts.stateBytesPerResource / 1024).toFixed(2)} KB per label (<= 2.5 KB)`,
   );
   const yamlUp = of("plugin (YAML)").ms.up;
+  // Milliseconds: the loops take well under a second against the in-process emulator.
+  const ms = (value: number) => `${Math.round(value)} ms`;
   console.log(
-    `YAML up of ${n} labels ${seconds(yamlUp)}; the client alone at ${ENGINE_PARALLEL} in flight (pulumi up's default parallelism): ` +
-      `${n} POSTs ${seconds(loop.post)} (YAML ${(yamlUp / loop.post).toFixed(2)}x, target <= 2x), ` +
-      `${n} of the engine's creates, read then POST, ${seconds(loop.create)} (YAML ${(yamlUp / loop.create).toFixed(2)}x)`,
+    `YAML up of ${n} labels ${seconds(yamlUp)}; the client alone at ${ENGINE_PARALLEL} in flight (${PARALLEL_SOURCE}): ` +
+      `${n} POSTs ${ms(loop.post)} (YAML ${(yamlUp / loop.post).toFixed(2)}x, target <= 2x), ` +
+      `${n} of the engine's creates, read then POST, ${ms(loop.create)} (YAML ${(yamlUp / loop.create).toFixed(2)}x)`,
   );
 }
