@@ -34,6 +34,8 @@ export interface ActionDeclaration<A extends z.ZodObject = z.ZodObject> {
   /** One sentence for the schema and the reference; the exported function's TSDoc says more. */
   summary: string;
   args: A;
+  /** Arguments that are secrets (a token's value): marked so in the schema. */
+  secretArgs?: readonly string[];
   run(args: z.output<A>, client: ForgeClient): Promise<unknown>;
 }
 
@@ -41,6 +43,7 @@ const revoke: ActionDeclaration<typeof revokeArgs> = {
   name: "revokeGroupToken",
   summary: "Revokes a token that has access to a top-level group, its subgroups or projects (POST /groups/:id/tokens/revoke; Owner). Revoking a revoked token answers it again.",
   args: revokeArgs,
+  secretArgs: ["token"],
   async run({ group, token }, client) {
     const response = await explained("revokeGroupToken", {}, {
       403: "revoking needs the group's Owner role",

@@ -122,12 +122,18 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
       return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
     },
     delete: (id, urn, props: State) => ops(urn).delete(id, reveal(props).plain),
+    // Arguments may come marked secret (a token from secret config); a lookup that answers
+    // secret fields answers as a secret, as its `.output` does in a TypeScript program.
     async invoke(token, inputs: Record<string, unknown>) {
       const name = token.startsWith(PREFIX) ? token.slice(PREFIX.length) : token;
+      const args = reveal(inputs).plain;
       const lookup = options.lookups[name];
-      if (lookup) return { outputs: { result: await runLookup(lookup, inputs ?? {}, options.clientOf()) } };
+      if (lookup) {
+        const outputs = { result: await runLookup(lookup, args, options.clientOf()) };
+        return { outputs: lookup.secretFields?.length ? conceal(outputs, ["result"]) : outputs };
+      }
       const action = options.actions.find((candidate) => candidate.name === name);
-      if (action) return { outputs: { result: await runAction(action, inputs ?? {}, options.clientOf()) } };
+      if (action) return { outputs: { result: await runAction(action, args, options.clientOf()) } };
       throw new Error(`pulumi-resource-forge: no function ${token}`);
     },
   };

@@ -142,11 +142,13 @@ function resourceDescription(declaration: AnyDeclaration): string {
  * where Pulumi YAML refuses any property access on `Any`), a listing a list of them, raw text a string.
  */
 function lookupResult(lookup: LookupDeclaration): TypeSpec {
+  // A lookup that answers secret fields answers them all as one secret, as its `.output` does.
+  const secret = lookup.secretFields?.length ? { secret: true } : {};
   if (lookup.raw) return { type: "string", description: "The text the forge answered." };
   const record: TypeSpec = { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } };
   return lookup.many
-    ? { type: "array", items: record, description: "Every record of the listing, with camelCase keys." }
-    : { ...record, description: "The record the forge answered, with camelCase keys." };
+    ? { type: "array", items: record, description: "Every record of the listing, with camelCase keys.", ...secret }
+    : { ...record, description: "The record the forge answered, with camelCase keys.", ...secret };
 }
 
 /** The schema of the package: resources, lookups and actions as functions, configuration. */
@@ -181,9 +183,10 @@ export function packageSchema(options: {
     };
   }
   const functions: PackageSchema["functions"] = {};
-  const addFunction = (name: string, description: string, args: z.ZodType, result: TypeSpec) => {
+  const addFunction = (name: string, description: string, args: z.ZodType, result: TypeSpec, secretArgs: readonly string[] = []) => {
     const inputs = mapper.map(fieldSchema(args, "input"), `${capitalized(name)}Args`);
     const inputType = inputs.$ref ? mapper.types[inputs.$ref.slice("#/types/".length)] : undefined;
+    for (const arg of secretArgs) if (inputType?.properties?.[arg]) inputType.properties[arg] = { ...inputType.properties[arg], secret: true };
     functions[pluginToken(name)] = {
       description,
       inputs: inputType ?? { type: "object", properties: {} },
@@ -197,7 +200,7 @@ export function packageSchema(options: {
     addFunction(action.name, `${action.summary} An action: it runs each time a program calls it, previews included; call it from a one-off program or script.`, action.args, {
       $ref: "pulumi.json#/Any",
       description: "What the forge answered (null when it answers nothing).",
-    });
+    }, action.secretArgs);
   }
   const settings = Object.values(TRANSPORT_SETTINGS).map(({ config, kind }) => [config.slice(`${PACKAGE}:`.length), kind] as const);
   const configType = (kind: string): TypeSpec => (kind === "boolean" ? { type: "boolean" } : kind === "milliseconds" || kind === "count" ? { type: "integer" } : { type: "string" });

@@ -12,7 +12,7 @@ import type { State } from "../../provider/engine/declaration";
 import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
 import { importPresenter } from "../../provider/plugin/present";
-import { forgeProvider, typeNameOf } from "../../provider/plugin/provider";
+import { conceal, forgeProvider, reveal, typeNameOf } from "../../provider/plugin/provider";
 import { pluginToken } from "../../provider/plugin/schema";
 import { implementation } from "../../provider/runtime";
 import { fixtures } from "./fixtures";
@@ -79,12 +79,18 @@ it("serves the lookups as invokes, and refuses a function it does not have", asy
   world.actAs("root");
   const { outputs } = await plugin.invoke!(pluginToken("getGroup"), { group: "acme" });
   expect(outputs).toMatchObject({ result: { fullPath: "acme" } });
+  // A lookup that answers secret fields answers a secret, as its .output() does.
+  const keys = await plugin.invoke!(pluginToken("listErrorTrackingClientKeys"), { project: "acme/web" });
+  expect(reveal(keys.outputs as State).secret).toEqual(new Set(["result"]));
   await expect(plugin.invoke!("forge:index:getNothing", {})).rejects.toThrow("no function forge:index:getNothing");
 });
 
 it("serves the actions as invokes: arguments checked before any request, the forge's refusal named", async () => {
   await world.reset();
   world.actAs("olivia");
+  // A token from secret config arrives marked secret on the wire.
+  const marked = conceal({ group: "acme", token: "forge-seed-acme-bot" }, ["token"])!;
+  expect((await plugin.invoke!(pluginToken("revokeGroupToken"), marked)).outputs).toMatchObject({ result: { revoked: true } });
   const { outputs } = await plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "forge-seed-web-deployer" });
   expect(outputs).toMatchObject({ result: { name: "web-deployer", revoked: true } });
   expect((await plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).outputs).toEqual({ result: null });

@@ -39,6 +39,9 @@ describe("the package schema", () => {
   it("has every lookup and action as a function, the connection as configuration with the token secret, and only types it defines", () => {
     expect(Object.keys(pkg.functions).sort()).toEqual([...Object.keys(lookupDeclarations), ...actionDeclarations.map((action) => action.name)].map(pluginToken).sort());
     expect(pkg.functions[pluginToken("revokeGroupToken")]?.inputs.required?.sort()).toEqual(["group", "token"]);
+    expect(pkg.functions[pluginToken("revokeGroupToken")]?.inputs.properties["token"]?.secret).toBe(true);
+    expect(pkg.functions[pluginToken("listErrorTrackingClientKeys")]?.outputs.properties["result"]?.secret).toBe(true);
+    expect(pkg.functions[pluginToken("getGroup")]?.outputs.properties["result"]?.secret).toBeUndefined();
     expect(pkg.config.variables["baseUrl"]?.type).toBe("string");
     expect(pkg.config.variables["token"]?.secret).toBe(true);
     const everyRef = [
