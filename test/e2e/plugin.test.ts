@@ -35,7 +35,7 @@ beforeAll(async () => {
       "index.js": `const pulumi = require("@pulumi/pulumi");
 const forge = require("pulumi-forge/plugin");
 const config = new pulumi.Config();
-const label = new forge.GroupLabel("bug", { group: "acme", name: "bug", color: "red", description: config.requireSecret("description") });
+const label = new forge.GroupLabel("bug", { group: "acme", name: "bug", color: config.get("color") || "red", description: config.requireSecret("description") });
 exports.labelId = label.labelId;
 exports.type = forge.GroupLabel.typeToken;
 `,
@@ -95,4 +95,30 @@ it("destroy, on the last deployment's provider configuration (no token) and FORG
   // token; the plugin falls back to the environment as the dynamic providers do.
   await project.ok(["destroy", "--yes"], { FORGE_TOKEN: seedToken("root") });
   expect(await labels()).toEqual([]);
+}, 600_000);
+
+it("a failing preview names the field, and never the secret input's value", async () => {
+  await project.ok(["config", "set", "color", "not-a-colour"]);
+  const failed = await project.run(["preview"], { FORGE_TOKEN: seedToken("root") });
+  await project.ok(["config", "rm", "color"]);
+  expect(failed.code).not.toBe(0);
+  expect(failed.output).toContain("color");
+  expect(failed.output).not.toContain(SECRET_DESCRIPTION);
+}, 600_000);
+
+it("a label of the same name made by hand: up refuses it, naming its import id, and neither up nor destroy touches it", async () => {
+  const response = await fetch(`${emulator.url}/api/v4/groups/acme/labels`, {
+    method: "POST",
+    headers: { "PRIVATE-TOKEN": seedToken("root"), "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "bug", color: "#0000FF" }),
+  });
+  const { id } = (await response.json()) as { id: number };
+  const env = { FORGE_TOKEN: seedToken("root") };
+  const refused = await project.run(["up", "--yes"], env);
+  expect(refused.code).not.toBe(0);
+  expect(refused.output).toContain(`acme:${id}`);
+  expect(refused.output).not.toContain(SECRET_DESCRIPTION);
+  await project.ok(["destroy", "--yes"], env);
+  const left = (await labels()) as { name: string; description: string | null; color: string }[];
+  expect(left.map((label) => [label.name, label.color.toUpperCase(), label.description])).toEqual([["bug", "#0000FF", null]]);
 }, 600_000);
