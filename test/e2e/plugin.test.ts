@@ -2,9 +2,10 @@
  * The provider plugin through the real engine: a program that declares `forge:index:*` resources
  * with the classes of `pulumi-forge/plugin` (no dynamic provider), the plugin found through `plugins.providers` in
  * Pulumi.yaml (the repository's launcher, plugin/pulumi-resource-forge), its connection from the
- * provider configuration (`forge:baseUrl`, secret `forge:token`). up, a no-op preview and refresh,
- * drift caught, a secret input kept out of the state in plain text, `pulumi import`, destroy
- * leaving nothing.
+ * provider configuration (`forge:baseUrl`, secret `forge:token`). up, a no-op preview, a secret
+ * input kept out of the state in plain text, `pulumi import`, a missing token, destroy leaving
+ * nothing; a failing preview without the secret, and a same-named label made by hand that neither
+ * up nor destroy touches. Drift through the plugin is yaml.test.ts's.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
