@@ -28,9 +28,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Options of {@link ForgeClient.request}. */
 export interface RequestOptions {
-  /** POST only: on an ambiguous failure (502/503/504, reset) called before a retry;
-   *  an object it returns is taken as the result, so nothing is created twice. */
-  findExisting?: () => Promise<unknown | undefined>;
   /** Statuses taken as success besides 2xx (e.g. 304 for label subscribe). */
   acceptStatuses?: number[];
   /** Send as multipart/form-data (any Buffer/Blob param also implies it). */
@@ -162,10 +159,7 @@ export class ForgeClient {
 
   async #execute<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
     const { method, target, body, contentType } = prepared;
-    const forgeRetry: RetryRequestOptions = {
-      ...(options.acceptStatuses ? { acceptStatuses: options.acceptStatuses } : {}),
-      ...(options.findExisting ? { findExisting: options.findExisting } : {}),
-    };
+    const forgeRetry: RetryRequestOptions = options.acceptStatuses ? { acceptStatuses: options.acceptStatuses } : {};
     const result = await exchange(this.#dispatch, {
       origin: this.#target.origin,
       path: target,

@@ -29,6 +29,9 @@ export interface ForgeApiErrorInit {
   retryBudgetMs?: number;
   /** Removed from every message, should the server echo it. */
   token?: string;
+  /** The request may have been acted on and its answer was lost (a POST or PATCH answered
+   *  502/503/504, or whose connection dropped): the client did not send it again. */
+  answerLost?: boolean;
 }
 
 /**
@@ -49,6 +52,8 @@ export class ForgeApiError extends Error {
   readonly body: unknown;
   /** How many attempts were made before giving up. */
   readonly attempts: number;
+  /** See {@link ForgeApiErrorInit.answerLost}. */
+  readonly answerLost: boolean;
 
   constructor(init: ForgeApiErrorInit) {
     const serverMessage = redact(extractServerMessage(init.body, init.status), init.token);
@@ -57,6 +62,7 @@ export class ForgeApiError extends Error {
     const reason = serverMessage.startsWith(`${init.status} `) ? serverMessage : `${init.status} ${serverMessage}`;
     let message = `${init.method} ${init.path} failed: ${reason}`;
     message += gaveUp(attempts, init.retryBudgetMs);
+    if (init.answerLost) message += LOST;
     if (init.status === 401) message += `. Check the token: ${TOKEN_HINT}`;
     super(redact(message, init.token));
     this.method = init.method;
@@ -65,6 +71,7 @@ export class ForgeApiError extends Error {
     this.serverMessage = serverMessage;
     this.body = init.body;
     this.attempts = attempts;
+    this.answerLost = init.answerLost === true;
   }
 }
 
@@ -88,6 +95,9 @@ export interface ForgeNetworkErrorInit {
   retryBudgetMs?: number;
   /** Removed from every message. */
   token?: string;
+  /** The request may have been acted on and its answer was lost (a POST or PATCH answered
+   *  502/503/504, or whose connection dropped): the client did not send it again. */
+  answerLost?: boolean;
 }
 
 /**
@@ -106,6 +116,8 @@ export class ForgeNetworkError extends Error {
   readonly timedOut: boolean;
   /** How many attempts were made before giving up. */
   readonly attempts: number;
+  /** See {@link ForgeNetworkErrorInit.answerLost}. */
+  readonly answerLost: boolean;
 
   constructor(init: ForgeNetworkErrorInit) {
     const attempts = init.attempts ?? 1;
@@ -119,12 +131,14 @@ export class ForgeNetworkError extends Error {
       message = `${init.method} ${init.path} failed: ${init.code} (${causeMessage})`;
     }
     message += gaveUp(attempts, init.retryBudgetMs);
+    if (init.answerLost) message += LOST;
     super(redact(message, init.token), { cause: init.cause });
     this.method = init.method;
     this.path = redact(init.path, init.token);
     this.code = init.code;
     this.timedOut = init.timedOut;
     this.attempts = attempts;
+    this.answerLost = init.answerLost === true;
   }
 }
 
@@ -255,4 +269,12 @@ function gaveUp(attempts: number, retryBudgetMs: number | undefined): string {
   if (retryBudgetMs === undefined) return ` (gave up after ${attempts} attempts)`;
   const seconds = Math.round(retryBudgetMs / 100) / 10;
   return ` (gave up after ${attempts} attempts: the retry budget of ${seconds} s is spent; raise it with stack config forge:retryBudgetMs or FORGE_RETRY_BUDGET_MS)`;
+}
+
+const LOST = " (its answer was lost: the forge may have done the work, so the request was not sent again)";
+
+/** True when a write may have been acted on and its answer was lost: whether the forge did the
+ *  work is unknown, and the client did not send it again (engine/recovery.ts decides for creates). */
+export function isAnswerLost(error: unknown): error is ForgeApiError | ForgeNetworkError {
+  return (error instanceof ForgeApiError || error instanceof ForgeNetworkError) && error.answerLost;
 }

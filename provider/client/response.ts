@@ -2,8 +2,9 @@
  * What a request came to, in the client's terms: the parsed answer, or a typed error. One step
  * after the layers (retry, redirects) are done: an HTML page is a {@link ForgeNotApiError}, a
  * status that is neither 2xx nor accepted a {@link ForgeApiError}, no answer a
- * {@link ForgeNetworkError} with what to do about it; errors of the layers themselves (a refused
- * redirect, a failing `findExisting`) are the request's as they are.
+ * {@link ForgeNetworkError} with what to do about it (either marked `answerLost` when a POST or
+ * PATCH may have been acted on); errors of the layers themselves (a refused redirect) are the
+ * request's as they are.
  */
 import { PEM_HINT, TRANSPORT_SETTINGS } from "./connection";
 import { ForgeApiError, ForgeNetworkError, ForgeNotApiError } from "./errors";
@@ -12,7 +13,7 @@ import type { RetryReport } from "./retry-interceptor";
 
 /** A successful answer. */
 export interface ForgeResponse<T = unknown> {
-  /** HTTP status (200 when `findExisting` supplied the result). */
+  /** HTTP status. */
   status: number;
   /** Response headers, names lower-cased, repeated headers joined with `, `. */
   headers: Record<string, string>;
@@ -47,6 +48,7 @@ export function interpret<T>(exchange: Exchange, facts: RequestFacts): ForgeResp
     attempts,
     ...(report?.budgetSpent ? { retryBudgetMs: facts.retryBudgetMs } : {}),
     ...(token ? { token } : {}),
+    ...(report?.answerLost ? { answerLost: true } : {}),
   };
   if ("error" in exchange) {
     const code = report?.failureCode;
@@ -62,7 +64,6 @@ export function interpret<T>(exchange: Exchange, facts: RequestFacts): ForgeResp
     });
     throw withConnectionHint(error, facts.baseUrl, url);
   }
-  if (report?.found) return { status: 200, headers: {}, body: report.found.value as T };
   const { status, headers } = exchange.answer;
   const body = parseBody(exchange.answer.body, headers["content-type"]);
   // A sign-in page, a proxy's or load balancer's error page: say so, with the URL, rather than

@@ -1,13 +1,13 @@
 /**
  * The retry layer as an undici interceptor: each attempt is dispatched to the layer below and
  * read to the end, {@link runWithRetry} decides (retry.ts: which methods, Retry-After, the time
- * budget, `findExisting`), and only the last answer goes up.
+ * budget), and only the last answer goes up, with a report (attempts, an answer lost).
  *
- * Why not undici's `interceptors.retry` / RetryHandler: its `retry` callback can only resend or
- * pass the last answer through, so the answer `findExisting` finds cannot replace a POST's 503;
- * and it resumes a body that failed half-way with a `Range` request, which the forge's JSON API
- * does not honour (a GET is sent again whole here). The decision, the time budget and the
- * onRetryWait report would all live in that callback anyway; this is the loop around it.
+ * Why not undici's `interceptors.retry` / RetryHandler: it resumes a body that failed half-way
+ * with a `Range` request, which the forge's JSON API does not honour (a GET is sent again whole
+ * here), and it cannot report that a POST's answer was lost rather than refused, which the
+ * ownership rule needs (engine/recovery.ts). The decision, the time budget and the onRetryWait
+ * report would all live in its callback anyway; this is the loop around it.
  */
 import type { Dispatcher } from "undici";
 import { exchange, replay, SettledController, type Answer, type Dispatch, type DispatchOptions } from "./exchange";
@@ -18,8 +18,6 @@ import { runWithRetry, type AttemptOutcome, type RetryWait } from "./retry";
 export interface RetryRequestOptions {
   /** Statuses taken as success besides 2xx (never retried). */
   acceptStatuses?: readonly number[];
-  /** Called on an ambiguous failure of a POST/PATCH; what it returns is the result. */
-  findExisting?: () => Promise<unknown>;
 }
 
 /** What the layer reports, as `context.retry` of `onRequestStart` (filled in before the answer or the error goes up). */
@@ -30,8 +28,8 @@ export interface RetryReport {
   budgetSpent: boolean;
   /** Set when the last attempt got no answer: its error code (the error goes to `onResponseError`). */
   failureCode?: string;
-  /** Set when `findExisting` found the object: the answer that goes up is an empty 200. */
-  found?: { value: unknown };
+  /** The request may have been acted on and its answer was lost (retry.ts#RetryResult). */
+  answerLost?: boolean;
 }
 
 /** Settings of the layer, per client. */
@@ -56,25 +54,21 @@ export function retryInterceptor(layer: RetryLayerOptions): Dispatcher.Dispatche
         policy: layer.policy,
         send: () => send(dispatch as Dispatch, attempt, controller),
         ...(forgeRetry?.acceptStatuses ? { acceptStatuses: forgeRetry.acceptStatuses } : {}),
-        ...(forgeRetry?.findExisting ? { findExisting: forgeRetry.findExisting } : {}),
         ...(onWait ? { onWait: (wait: RetryWait) => onWait(wait, { method, path: options.path }) } : {}),
       }).then(
-        ({ outcome, attempts, budgetSpent, found }) => {
+        ({ outcome, attempts, budgetSpent, answerLost }) => {
           report.attempts = attempts;
           report.budgetSpent = budgetSpent === true;
+          if (answerLost) report.answerLost = true;
           if (controller.reason) {
             handler.onResponseError?.(controller, controller.reason);
           } else if ("failure" in outcome) {
             report.failureCode = outcome.failure.code;
             handler.onResponseError?.(controller, outcome.failure.error as Error);
-          } else if (found) {
-            report.found = { value: outcome.response.body };
-            replay(handler, controller, { status: 200, headers: {}, body: Buffer.alloc(0) });
           } else {
             replay(handler, controller, outcome.response as Answer);
           }
         },
-        // findExisting threw: that error is the request's.
         (error: unknown) => handler.onResponseError?.(controller, error as Error),
       );
       return true;

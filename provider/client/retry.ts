@@ -66,7 +66,8 @@ export type AttemptOutcome = { response: RawResponse } | { failure: NetworkFailu
 
 /**
  * What to do after an attempt: `done` (return it), `retry`, or `ambiguous` (the server may have
- * acted on a non-idempotent request: retry only after `findExisting` says nothing was created).
+ * acted on a non-idempotent request whose answer was lost: never sent again here; the caller
+ * decides, engine/recovery.ts for creates).
  */
 export type RetryVerdict = "done" | "retry" | "ambiguous";
 
@@ -159,8 +160,6 @@ export interface RunWithRetryOptions {
   policy: Required<RetryPolicy>;
   /** Statuses taken as success besides 2xx. */
   acceptStatuses?: readonly number[];
-  /** Called on an ambiguous failure; a value it returns (not undefined/null) is the result. */
-  findExisting?: () => Promise<unknown>;
   /** Told of each wait before a retry (the provider logs it, so that a user sees why a run is slow). */
   onWait?: (wait: RetryWait) => void;
   /** Injected for tests. */
@@ -173,23 +172,24 @@ export interface RunWithRetryOptions {
 
 /** Final outcome of {@link runWithRetry}. */
 export interface RetryResult {
-  /** The last attempt's outcome, or a synthetic 200 holding what `findExisting` returned. */
+  /** The last attempt's outcome. */
   outcome: AttemptOutcome;
   /** Attempts made. */
   attempts: number;
   /** True when the retries stopped because the next wait would cross `maxTotalMs`. */
   budgetSpent?: boolean;
-  /** True when the outcome is what `findExisting` found. */
-  found?: boolean;
+  /** True when the request may have been acted on and its answer was lost (a POST or PATCH
+   *  that got a 502/503/504 or a dropped connection): it was not sent again. */
+  answerLost?: boolean;
 }
 
 /**
  * Sends until the outcome is final, the attempts are spent, or the next wait would cross the total
- * time bound. Ambiguous failures of POST/PATCH are retried only when `findExisting` is given and,
- * called first, finds nothing; otherwise they are final.
+ * time bound. An ambiguous failure of a POST/PATCH is final and reported as an answer lost: only
+ * the caller can tell whether sending it again is safe.
  */
 export async function runWithRetry(options: RunWithRetryOptions): Promise<RetryResult> {
-  const { method, send, policy, acceptStatuses = [], findExisting } = options;
+  const { method, send, policy, acceptStatuses = [] } = options;
   const now = options.now ?? Date.now;
   const wait = options.wait ?? sleep;
   const started = now();
@@ -197,13 +197,7 @@ export async function runWithRetry(options: RunWithRetryOptions): Promise<RetryR
     const outcome = await send();
     const verdict = classifyAttempt(method, outcome, acceptStatuses);
     if (verdict === "done") return { outcome, attempts: attempt };
-    if (verdict === "ambiguous") {
-      if (!findExisting) return { outcome, attempts: attempt };
-      const existing = await findExisting();
-      if (existing !== undefined && existing !== null) {
-        return { outcome: { response: { status: 200, headers: {}, body: existing } }, attempts: attempt, found: true };
-      }
-    }
+    if (verdict === "ambiguous") return { outcome, attempts: attempt, answerLost: true };
     if (attempt >= policy.maxAttempts) return { outcome, attempts: attempt };
     const response = "response" in outcome ? outcome.response : undefined;
     const delay = retryDelayMs(attempt, response, policy, now(), options.random);

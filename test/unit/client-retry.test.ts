@@ -3,6 +3,7 @@ import {
   ForgeApiError,
   ForgeClient,
   ForgeNetworkError,
+  isAnswerLost,
   classifyAttempt,
   retryDelayMs,
   serverDelayMs,
@@ -114,41 +115,26 @@ describe("retries over HTTP", () => {
     expect(server.requests.map((r) => r.method)).toEqual([method, method, method]);
   });
 
-  it("does not retry a POST 503 without findExisting", async () => {
+  it("never sends a POST again after a 503: it reports the answer lost (the forge may have done the work)", async () => {
     server.script(unavailable, { status: 201, body: { id: 1 } });
     const error = await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForgeApiError);
     expect((error as ForgeApiError).status).toBe(503);
+    expect(isAnswerLost(error)).toBe(true);
+    expect((error as ForgeApiError).message).toContain("its answer was lost");
     expect(server.requests).toHaveLength(1);
   });
 
-  it("returns what findExisting finds instead of retrying a POST", async () => {
-    server.script(unavailable);
-    let calls = 0;
-    const result = await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }, {
-      findExisting: async () => {
-        calls += 1;
-        return { id: 77, name: "x" };
-      },
-    });
-    expect(result).toEqual({ status: 200, headers: {}, body: { id: 77, name: "x" } });
-    expect(calls).toBe(1);
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("retries a POST when findExisting finds nothing", async () => {
-    server.script({ status: 504, body: "" }, { status: 201, body: { id: 8 } });
-    const order: string[] = [];
-    server.fallback = { status: 500 };
-    const result = await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }, {
-      findExisting: async () => {
-        order.push(`find after ${server.requests.length}`);
-        return undefined;
-      },
-    });
-    expect(result).toMatchObject({ status: 201, body: { id: 8 } });
-    expect(order).toEqual(["find after 1"]);
-    expect(server.requests).toHaveLength(2);
+  it("a POST refused outright (4xx) or a GET that ran out of retries is not an answer lost", async () => {
+    server.script({ status: 409, body: { message: "Label already exists" } });
+    expect(isAnswerLost(await client.request("POST", "/groups/:id/labels", { id: 2, name: "x" }).catch((e: unknown) => e))).toBe(false);
+    const once = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { ...FAST, maxAttempts: 1 } });
+    try {
+      server.script(unavailable);
+      expect(isAnswerLost(await once.request("GET", "/projects").catch((e: unknown) => e))).toBe(false);
+    } finally {
+      await once.close();
+    }
   });
 
   it("respects the attempts bound and says so", async () => {
@@ -192,22 +178,14 @@ describe("retries over HTTP", () => {
     expect(server.requests[1]?.headers["range"]).toBeUndefined();
   });
 
-  it("does not retry a POST whose connection drops without findExisting", async () => {
+  it("never sends a POST again after its connection drops: it reports the answer lost", async () => {
     server.script({ drop: true }, { status: 201, body: {} });
     const error = await client.request("POST", "/projects", { name: "p" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForgeNetworkError);
+    expect(isAnswerLost(error)).toBe(true);
     expect((error as ForgeNetworkError).message).toMatch(/^POST \/projects failed: /);
     expect((error as ForgeNetworkError).message).not.toContain(TOKEN);
     expect(server.requests).toHaveLength(1);
-  });
-
-  it("checks findExisting after a dropped POST, then retries", async () => {
-    server.script({ drop: true }, { status: 201, body: { id: 1 } });
-    let calls = 0;
-    const result = await client.request("POST", "/projects", { name: "p" }, { findExisting: async () => void (calls += 1) });
-    expect(result.status).toBe(201);
-    expect(calls).toBe(1);
-    expect(server.requests).toHaveLength(2);
   });
 });
 
@@ -228,7 +206,7 @@ describe("timeouts", () => {
     }
   });
 
-  it("does not retry a timed-out POST without findExisting", async () => {
+  it("never sends a timed-out POST again", async () => {
     const impatient = new ForgeClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: FAST });
     try {
       server.fallback = { hang: true };
