@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Availability, describeOfferings, describeTier } from "../../spec/editions";
 import { parseRoute, type ForgeClient, type Route } from "../client";
 import { endpointOf } from "../../spec/routes";
+import { typeTokenOf } from "../type-tokens";
 
 export type { Route } from "../client";
 
@@ -20,19 +21,19 @@ export interface ListRead {
 }
 
 /**
- * How a create whose answer was lost finds what it made, for objects that nothing in the program
- * identifies (no name, or a name that need not be unique): creates of the kind under one parent
- * take turns, the listing is read inside the turn just before the create, and exactly one new
- * record that `where` matches is this create's (several: the create fails naming them). One more
- * GET per create.
+ * How a create whose answer was lost looks for what it may have made, for objects that nothing in
+ * the program identifies (no name, or a name that need not be unique): the listing is read just
+ * before the create, and after a lost answer the new records that `where` matches are candidates.
+ * A candidate is never adopted (nothing proves who made it, engine/recovery.ts): the create fails
+ * naming them; with none, it is sent again. One more GET per create.
  */
 export interface LostCreateSearch {
   list: Route;
   /** True for a record that could be this create's (its name or content matches). */
   where: (record: WireRecord, state: State) => boolean;
-  /** The lost answer held the only copy of a secret (a token's value): the record proven to be
-   *  this create's is deleted and the create sent again, rather than recorded without its secret. */
-  discardFound?: boolean;
+  /** Where the record names the user who made it (`created_by_user_id`, `user.id`): a record
+   *  another user made is not a candidate (the only evidence the forge gives). */
+  madeBy?: string;
 }
 
 /**
@@ -138,7 +139,6 @@ export function optionsOf(request: Request | undefined): Omit<RouteOptions, "rou
 
 export interface CallOptions {
   acceptStatuses?: number[];
-  findExisting?: () => Promise<unknown | undefined>;
 }
 
 /** Where a hook says what it is doing: Pulumi's log in the provider process. */
@@ -154,14 +154,11 @@ export interface OperationContext {
   call<T = unknown>(route: Route, state: State, params?: Record<string, unknown>, options?: CallOptions): Promise<T>;
   /** The generic read of this resource (its `read` route or listing); undefined when gone. */
   readRecord(state: State): Promise<WireRecord | undefined>;
-  /** In a create: how it finds what it made when its answer is lost (the declaration's
-   *  `findExisting`, under the ownership rule of recovery.ts); a create hook passes it on in its
-   *  call's options. */
-  findExisting?: () => Promise<unknown | undefined>;
   /** For a create hook that resolves the object's identity itself (a member's user id): runs
-   *  `attempt` under the identity rule for the object `state` names by its id parts: fails
-   *  without sending when it exists already, and hands `attempt` the finder for a lost answer. */
-  createOwned<T>(state: State, attempt: (findExisting?: () => Promise<WireRecord | undefined>) => Promise<T>): Promise<T>;
+   *  `attempt` under the ownership rule (recovery.ts) for the object `state` names by its id
+   *  parts: fails without sending when it exists already, and after a lost answer sends again
+   *  only when nothing is there. */
+  createOwned<T>(state: State, attempt: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -423,9 +420,9 @@ export function digestKey(field: string): string {
   return `${field}Sha256`;
 }
 
-/** The Pulumi type token of a declaration. */
+/** The Pulumi type token of a declaration's dynamic class (type-tokens.ts spells both faces'). */
 export function typeToken(declaration: Pick<AnyDeclaration, "name">): string {
-  return `pulumi-nodejs:dynamic/forge:${declaration.name}`;
+  return typeTokenOf("dynamic", declaration.name);
 }
 
 /**

@@ -21,15 +21,18 @@ import { formatId, parseId } from "./ids";
 import { getPath, withoutPath } from "./paths";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
+import { currentUserId, parentId } from "./parents";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState } from "./wait";
 
-/** An object on the forge that a pending create may have made: its import id, and when it was made. */
+/** An object on the forge that a pending create may have made: its import id, when it was made
+ *  (the forge's clock), and whether the forge records that another user made it. */
 export interface PendingCandidate {
   id: string;
   createdAt?: string;
+  madeByOther?: boolean;
 }
 
 /** Where progress of long operations goes: Pulumi's log in the provider process. */
@@ -85,10 +88,8 @@ export class ResourceOperations {
     if (declaration.setting) return this.createSetting(ctx, desired, inputs["__provider"]);
     const hook = declaration.hooks?.create;
     const record = await explained(declaration, desired, () =>
-      createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), (findExisting) =>
-        hook
-          ? hook(findExisting ? { ...ctx, findExisting } : ctx, desired)
-          : send<WireRecord | undefined>(ctx, declaration.create, desired, createBody(declaration, desired), findExisting ? { findExisting } : {}),
+      createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), () =>
+        hook ? hook(ctx, desired) : send<WireRecord | undefined>(ctx, declaration.create, desired, createBody(declaration, desired)),
       ),
     );
     // The object exists from here on: a failure below must still record it, or it is orphaned.
@@ -289,15 +290,16 @@ export class ResourceOperations {
     const ctx = this.context();
     const plan = this.recoveryPlan(ctx, desired);
     const subject = this.recoverySubject(desired);
-    const describe = (record: WireRecord): PendingCandidate => ({
+    const describe = async (record: WireRecord): Promise<PendingCandidate> => ({
       id: subject.importIdOf(record),
       ...(typeof record["created_at"] === "string" ? { createdAt: record["created_at"] } : {}),
+      ...(plan.kind === "newer" && (await plan.madeByOther(record)) ? { madeByOther: true } : {}),
     });
     if (plan.kind === "identity") {
       const found = await plan.find();
-      return { rule: plan.kind, candidates: found ? [describe(found)] : [] };
+      return { rule: plan.kind, candidates: found ? [await describe(found)] : [] };
     }
-    if (plan.kind === "newer") return { rule: plan.kind, candidates: (await plan.list()).filter(plan.matches).map(describe) };
+    if (plan.kind === "newer") return { rule: plan.kind, candidates: await Promise.all((await plan.list()).filter(plan.matches).map(describe)) };
     return { rule: plan.kind, candidates: [] };
   }
 
@@ -307,14 +309,14 @@ export class ResourceOperations {
   }
 
   private recoveryReads(ctx: OperationContext, desired: State): RecoveryReads {
-    const remove = this.declaration.delete;
     return {
       readRecord: (state) => this.readRecord(ctx, state),
       get: (route, state) => ctx.call<WireRecord>(route, state),
       list: (route, state, query) => this.listed(ctx, route, state, query),
       project: (record) => project(this.declaration, record, desired),
       keyOf: (record) => String(recordKeyOf(this.declaration, record)),
-      ...(remove ? { remove: async (record: WireRecord) => void (await send(ctx, remove, withRecordId(this.declaration, desired, record))) } : {}),
+      parentId: (field, value) => parentId(ctx.client, field, value),
+      currentUserId: () => currentUserId(ctx.client),
     };
   }
 
@@ -400,7 +402,11 @@ export class ResourceOperations {
       readRecord: (state: State) => this.readRecord(ctx, state),
       createOwned: (state, attempt) =>
         createOwned(
-          { kind: "identity", turn: `${this.declaration.name} ${formatIdOrNothing(this.declaration, state)}`, find: () => this.readRecord(ctx, state) },
+          {
+            kind: "identity",
+            turn: async () => `${this.declaration.name} ${formatIdOrNothing(this.declaration, state)}`,
+            find: () => this.readRecord(ctx, state),
+          },
           this.recoverySubject(state),
           attempt,
         ),

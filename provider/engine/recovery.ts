@@ -1,44 +1,56 @@
-import { ForgeApiError, isNotFound, parseRoute } from "../client";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ForgeApiError, isAnswerLost, isNotFound, parseRoute } from "../client";
 import { sameValue } from "./compare";
 import type { AnyDeclaration, Identity, Route, State, WireRecord } from "./declaration";
 import { hasIdentity, inputKeys, routeOf } from "./declaration";
+import { getPath } from "./paths";
 
 /**
- * Lost-create recovery under the ownership rule: a create whose answer was lost (a dropped
- * connection, a 502 after the work) takes over an object only when it can prove that it made it.
+ * The ownership rule for creates, in one place: a create takes over an object only when it can
+ * prove that this resource made it, and never revokes or deletes on inference. The client only
+ * reports that a write's answer was lost (`isAnswerLost`); what follows is decided here.
  *
- * - **Identity** (a label's name in its group, an agent's name in its project, a member's user):
- *   the object is looked up by its identity before the first attempt. One that is there already
- *   is the forge's conflict: the create fails, naming its import id, and touches nothing. One
- *   found after a lost answer was not there before, and creates of one identity take turns in the
- *   provider process, so this create made it.
- * - **Newer** (tokens, keys, snippets, broadcast messages, clusters: nothing tells them apart):
- *   creates of one kind and parent take turns in the provider process (Pulumi creates resources
- *   in parallel, all in one process), the listing's keys are taken inside the turn, and after a
- *   lost answer exactly one new record that matches is this create's. None: the create is sent
- *   again. Several: fail, listing them, nothing deleted.
+ * Evidence, per kind (docs/ownership.md has the table):
+ * - **Before the create**, an object of the resource's unique identity (a label's name in its
+ *   group) is looked up: one already there was not made by this create. The create fails naming
+ *   its import id, and sends nothing.
+ * - **After a lost answer** (a 502/503/504 or a dropped connection on the POST), nothing the forge
+ *   shows proves who made an object that appeared meanwhile: another pipeline, stack or person may
+ *   have made it with the same name at the same time ("it appeared after our request" is not
+ *   proof). So an object found then is never adopted, changed, revoked or deleted: the create
+ *   fails with an {@link UnprovenCreateError} naming the candidates' import ids and what to do.
+ *   Only an object the forge records as made by another user is disproved, and ignored.
+ * - **Nothing found** after a lost answer: the create is sent again (a few times, after growing
+ *   pauses that let a slow forge finish the first). Where the forge refuses duplicates (a unique
+ *   identity), a second object cannot come of it; for kinds nothing identifies, a forge that
+ *   finishes the lost request after the look can leave a second object, and the error or the
+ *   docs say how to find it.
+ * - Kinds with no way to look (no identity, no listing): a lost answer is final.
  */
 export type RecoveryPlan =
   | { kind: "none" }
   | {
       kind: "identity";
-      /** Creates with the same key take turns. */
-      turn: string;
+      /** Creates of one identity take turns in the provider process. */
+      turn: () => Promise<string>;
       /** The object with this identity, or undefined. */
       find: () => Promise<WireRecord | undefined>;
     }
   | {
       kind: "newer";
-      turn: string;
+      /** Creates of the kind under one parent take turns in the provider process (so that the
+       *  listing before each is its own); the key names the parent by its id, however spelled. */
+      turn: () => Promise<string>;
       /** Every record of the kind under the parent. */
       list: () => Promise<WireRecord[]>;
       /** The record's key (its id). */
       key: (record: WireRecord) => string;
-      /** Whether a new record could be this create's (its name or content matches). */
+      /** Whether a record could be this create's (its name or content matches). */
       matches: (record: WireRecord) => boolean;
-      /** Deletes the record this create proved its own and sends the create again (the lost
-       *  answer held the only copy of a secret); absent: the record is taken as it is. */
-      discard?: (record: WireRecord) => Promise<void>;
+      /** Whether the forge records that another user made the record (disproof). */
+      madeByOther: (record: WireRecord) => Promise<boolean>;
+      /** The lost answer held the only copy of a secret (a token's value). */
+      secretInAnswer: boolean;
     };
 
 /** What the plan of a create may use: the engine's reads of the declaration. */
@@ -53,36 +65,56 @@ export interface RecoveryReads {
   project(record: WireRecord): State;
   /** The record's key among its kind (its id). */
   keyOf(record: WireRecord): string;
-  /** Deletes a record this create made (to send it again). */
-  remove?(record: WireRecord): Promise<void>;
+  /** The id of a group or project however the program spells it (`acme/platform` or `3`). */
+  parentId(field: "group" | "project", value: unknown): Promise<unknown>;
+  /** The id of the user the provider acts as. */
+  currentUserId(): Promise<unknown>;
 }
+
+/** The fields that name a parent (a group or project, by id or full path). */
+const PARENT_FIELDS = new Set(["group", "project"]);
 
 /**
  * How a create of `declaration` proves what it made, derived from its identity:
  * - a unique identity is looked up before the create (by `identity.find`, else the read when the
  *   id is made of inputs), unless the create takes over what is there (a setting, `takesOver`) or
  *   a create hook runs the rule itself (`ctx.createOwned`);
- * - no identity, with a search: creates take turns and the one new matching record is this create's;
- * - no identity, no search: the create is never sent twice.
+ * - no identity, with a search: a lost answer looks for new matching records;
+ * - no identity, no search: a lost answer is final.
  */
 export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads: RecoveryReads): RecoveryPlan {
   const identity = declaration.identity;
   if (!hasIdentity(identity)) {
     const search = identity.search;
     if (!search) return { kind: "none" };
+    const madeBy = search.madeBy;
     return {
       kind: "newer",
-      turn: `${declaration.name} ${search.list} ${JSON.stringify(pathValues(search.list, desired))}`,
+      turn: () => turnKey(declaration.name, search.list, parseRoute(search.list).parameters, desired, reads),
       list: () => reads.list(search.list, desired),
       key: reads.keyOf,
       matches: (record) => search.where(record, desired),
-      ...(search.discardFound && reads.remove ? { discard: reads.remove } : {}),
+      madeByOther: async (record) => {
+        const creator = madeBy ? getPath(record, madeBy) : undefined;
+        if (creator === undefined || creator === null) return false;
+        const me = await reads.currentUserId();
+        return me !== undefined && String(creator) !== String(me);
+      },
+      secretInAnswer: (declaration.secretOutputs ?? []).some((field) => !inputKeys(declaration).includes(field)),
     };
   }
   if (declaration.setting || identity.takesOver || declaration.hooks?.create) return { kind: "none" };
   const find = identityFinder(declaration, identity, desired, reads);
   if (!find) return { kind: "none" };
-  return { kind: "identity", turn: `${declaration.name} ${JSON.stringify(identityKey(declaration, identity, desired))}`, find };
+  // The forge refuses a second object of an identity, however its parent is spelled: the turn
+  // only spares a second create its conflict, and needs no request to resolve the parent.
+  return { kind: "identity", turn: async () => JSON.stringify([declaration.name, identityKey(declaration, identity, desired)]), find };
+}
+
+/** A turn's key: the kind and what names the object or parent, with groups and projects by id. */
+async function turnKey(kind: string, what: unknown, fields: readonly string[], state: State, reads: RecoveryReads): Promise<string> {
+  const parents = await Promise.all(fields.filter((field) => PARENT_FIELDS.has(field)).map(async (field) => [field, await reads.parentId(field as "group" | "project", state[field])]));
+  return JSON.stringify([kind, what, Object.fromEntries(parents)]);
 }
 
 /** How the object of an identity is looked up, or undefined when nothing can (checked by a unit test). */
@@ -133,13 +165,6 @@ export function identityKey(declaration: AnyDeclaration, identity: Identity, sta
   });
 }
 
-function pathValues(route: Route, state: State): unknown[] {
-  return parseRoute(route).parameters.map((field) => state[field]);
-}
-
-/** What a finder hands the retry layer: the record this create made, or undefined to send again. */
-export type LostCreateFinder = () => Promise<WireRecord | undefined>;
-
 /** Describes records for messages: the import id of each. */
 export interface RecoverySubject {
   declaration: AnyDeclaration;
@@ -147,34 +172,81 @@ export interface RecoverySubject {
   importIdOf(record: WireRecord): string;
 }
 
+/** How often, and after which pauses, a create whose answer was lost and that made nothing visible is sent again. */
+export interface ResendPolicy {
+  /** Pauses before each look (and resend), in milliseconds: a slow forge may still finish the lost request. */
+  pausesMs: readonly number[];
+  /** Injected for tests. */
+  pause?: (ms: number) => Promise<unknown>;
+}
+
+/** One second, then two, then four: about the time a gateway's lost request takes to land. */
+export const DEFAULT_RESEND_POLICY: ResendPolicy = { pausesMs: [1_000, 2_000, 4_000] };
+
 /**
- * Runs one create under its plan: `attempt` sends it, passing the finder on to the request
- * (the retry layer calls it after an ambiguous failure, before sending again).
+ * Runs one create under its plan. `attempt` sends it once; when its answer is lost, the plan's
+ * look decides: nothing there, send again; something there, fail naming it (never adopt it).
  */
-export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubject, attempt: (finder?: LostCreateFinder) => Promise<T>): Promise<T> {
+export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubject, attempt: () => Promise<T>, resend: ResendPolicy = DEFAULT_RESEND_POLICY): Promise<T> {
   if (plan.kind === "none") return attempt();
-  if (plan.kind === "identity") {
-    return inTurn(plan.turn, async () => {
-      const before = await unlessRefused(plan.find);
-      if (before === REFUSED) return attempt();
-      if (before) throw new ExistingObjectError(subject, [before]);
-      return attempt(plan.find);
-    });
-  }
-  return inTurn(plan.turn, async () => {
-    const listed = await unlessRefused(plan.list);
-    if (listed === REFUSED) return attempt();
-    const before = new Set(listed.map(plan.key));
-    return attempt(async () => {
-      const mine = (await plan.list()).filter((record) => !before.has(plan.key(record)) && plan.matches(record));
-      if (mine.length > 1) throw new UnprovenCreateError(subject, mine);
-      const [found] = mine;
-      if (!found || !plan.discard) return found;
-      await plan.discard(found);
-      before.add(plan.key(found));
-      return undefined;
-    });
+  const pause = resend.pause ?? sleep;
+  const look = plan.kind === "identity" ? identityLook(plan, subject) : newerLook(plan);
+  return inTurn(await plan.turn(), async () => {
+    const candidatesNow = await look.before();
+    if (candidatesNow === REFUSED) return attempt();
+    for (let sent = 0; ; sent++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        // A lost answer, or a resend the forge refuses (its conflict may be the first request's work).
+        const lost = isAnswerLost(error);
+        if (!lost && !(sent > 0 && error instanceof ForgeApiError && error.status < 500)) throw error;
+        if (lost && sent < resend.pausesMs.length) await pause(resend.pausesMs[sent]!);
+        const found = await look.after();
+        if (found.length > 0) throw new UnprovenCreateError(subject, found, error, plan.kind === "newer" && plan.secretInAnswer);
+        if (!lost || sent >= resend.pausesMs.length) throw error;
+      }
+    }
   });
+}
+
+/** The two looks of a plan: before the first attempt, and after a lost answer (the candidates). */
+interface Look {
+  /** Fails when the identity is taken; REFUSED when the forge refuses the read. */
+  before(): Promise<typeof REFUSED | undefined>;
+  after(): Promise<WireRecord[]>;
+}
+
+function identityLook(plan: Extract<RecoveryPlan, { kind: "identity" }>, subject: RecoverySubject): Look {
+  return {
+    before: async () => {
+      const existing = await unlessRefused(plan.find);
+      if (existing === REFUSED) return REFUSED;
+      if (existing) throw new ExistingObjectError(subject, [existing]);
+      return undefined;
+    },
+    after: async () => {
+      const found = await plan.find();
+      return found ? [found] : [];
+    },
+  };
+}
+
+function newerLook(plan: Extract<RecoveryPlan, { kind: "newer" }>): Look {
+  let known = new Set<string>();
+  return {
+    before: async () => {
+      const listed = await unlessRefused(plan.list);
+      if (listed === REFUSED) return REFUSED;
+      known = new Set(listed.map(plan.key));
+      return undefined;
+    },
+    after: async () => {
+      const fresh = (await plan.list()).filter((record) => !known.has(plan.key(record)) && plan.matches(record));
+      const disproved = await Promise.all(fresh.map(plan.madeByOther));
+      return fresh.filter((_, index) => !disproved[index]);
+    },
+  };
 }
 
 /** A create found its object already there, made by something else: it touched nothing. */
@@ -186,26 +258,39 @@ export class ExistingObjectError extends Error {
     super(
       `${name}: ${ids.length === 1 ? `"${ids[0]}" already exists` : `${ids.map((id) => `"${id}"`).join(", ")} already exist`} on the forge, and this ` +
         `resource did not make it (it was there before the create). Nothing was changed. To manage it with this resource, ` +
-        `add the resource option { import: "${ids[0]}" } with inputs that match it; otherwise give this resource another identity. ` +
-        `If an earlier run was killed while creating this resource, run \`npx forge-recover\` first (README, "Pipelines").`,
+        `add the resource option { import: "${ids[0]}" } with inputs that match it (Pulumi YAML: options: import: ${ids[0]}); otherwise give this resource another identity. ` +
+        `If an earlier run was killed while creating this resource, run \`npx forge-recover\` first (README, "Own only what you made").`,
     );
     this.name = "ExistingObjectError";
     this.candidates = ids;
   }
 }
 
-/** A create whose answer was lost found several new objects that could be its own: it cannot
- *  tell which, so it takes none and deletes none. */
+/**
+ * A create whose answer was lost found objects that could be its own, and nothing proves which
+ * (or whether any) is: another pipeline, stack or person may have made them at the same time. It
+ * adopted, revoked and deleted nothing.
+ */
 export class UnprovenCreateError extends Error {
   readonly candidates: string[];
-  constructor(subject: RecoverySubject, records: WireRecord[]) {
+  constructor(subject: RecoverySubject, records: WireRecord[], cause: unknown, secretInAnswer: boolean) {
     const ids = records.map((record) => subject.importIdOf(record));
+    const name = subject.declaration.name;
+    const quoted = ids.map((id) => `"${id}"`).join(", ");
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const what = ids.length === 1 ? `an object that could be this resource's is there now (import id ${quoted})` : `${ids.length} objects that could be this resource's are there now (import ids ${quoted})`;
+    const decide = secretInAnswer
+      ? `Its secret value was only in the lost answer, so it cannot be adopted with its value. If one of them is this resource's, revoke it ` +
+        `(delete it on the forge), then run the update again; if none is, run the update again (if the forge's limit then refuses the create, ` +
+        `one of ${quoted} is in the way: revoke the one nobody uses).`
+      : `If ${ids.length === 1 ? "it is" : "one of them is"} this resource's, add the resource option { import: "<id>" } with inputs that match it ` +
+        `(Pulumi YAML: options: import: <id>) and run the update again; if not, run the update again as it is` +
+        (subject.declaration.identity && hasIdentity(subject.declaration.identity) ? ` after giving this resource another identity.` : `.`);
     super(
-      `${subject.declaration.name}: the answer to the create was lost, and ${ids.length} objects that could be this ` +
-        `resource's appeared meanwhile (import ids: ${ids.map((id) => `"${id}"`).join(", ")}); something else created ` +
-        `objects of this kind at the same time, so none of them is proven to be this resource's. Nothing was adopted or ` +
-        `deleted. Decide which one is this resource's and add the resource option { import: "<id>" } (remove the ` +
-        `others by hand if nobody needs them), then run the update again.`,
+      `${name}: the answer to the create was lost (${reason}), and ${what}. Nothing proves that this create made ` +
+        `${ids.length === 1 ? "it" : "any of them"}: another pipeline, stack or person may have made ${ids.length === 1 ? "it" : "them"} at the same time. ` +
+        `Nothing was adopted, revoked or deleted. ${decide}`,
+      { cause },
     );
     this.name = "UnprovenCreateError";
     this.candidates = ids;
@@ -217,8 +302,7 @@ const REFUSED = Symbol("refused");
 /**
  * The read taken before the create. The forge may refuse it (an edition without the feature, a
  * token that may create but not list, a parent that does not exist): the create is then sent
- * without recovery, so that its own answer says what is wrong, and an ambiguous failure of it is
- * final rather than resolved by guessing.
+ * without recovery, so that its own answer says what is wrong, and a lost answer to it is final.
  */
 async function unlessRefused<T>(read: () => Promise<T>): Promise<T | typeof REFUSED> {
   try {

@@ -89,8 +89,8 @@ export const broadcastMessage = defineResource({
   delete: "DELETE /broadcast_messages/:messageId",
   identity: {
     none: "messages are not named: two of the same text may show at once",
-    // A create whose answer was lost is the one new message with its content, made while
-    // broadcast message creates took turns (an older one with the same text is not this one).
+    // After a lost answer, a new message with its content is a candidate, reported and never
+    // adopted (an older one with the same text is not even that).
     search: {
       list: "GET /broadcast_messages",
       where: (record, state) =>

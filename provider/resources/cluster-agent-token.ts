@@ -32,14 +32,14 @@ export const clusterAgentToken = defineResource({
   }),
   recordId: "tokenId",
   idParts: ["project", "agentId", "tokenId"],
-  // Names need not be unique, and the value is only in the create's answer: a token a lost
-  // answer made is found among the newer ones, revoked, and made again with its value.
+  // Names need not be unique, and the value is only in the create's answer: a token that may be
+  // the one a lost answer made is reported, never revoked (nothing proves whose it is).
   identity: {
     none: "token names need not be unique on an agent",
     search: {
       list: "GET /projects/:project/cluster_agents/:agentId/tokens",
       where: (record, state) => record["name"] === state["name"],
-      discardFound: true,
+      madeBy: "created_by_user_id",
     },
   },
   limits: [

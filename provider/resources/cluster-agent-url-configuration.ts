@@ -85,7 +85,7 @@ export const clusterAgentUrlConfiguration = defineResource({
   create: "POST /projects/:project/cluster_agents/:agentId/url_configurations",
   read: "GET /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
-  // Nothing names a configuration: one a lost answer made is the agent's newer one.
+  // Nothing names a configuration: after a lost answer, the agent's new one is a candidate (reported).
   identity: { none: "a configuration has no name", search: { list: "GET /projects/:project/cluster_agents/:agentId/url_configurations", where: () => true } },
   limits: [
     {

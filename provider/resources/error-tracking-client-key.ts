@@ -38,7 +38,7 @@ export const errorTrackingClientKey = defineResource({
   }),
   recordId: "keyId",
   idParts: ["project", "keyId"],
-  // Keys have no name: one a lost answer made is the project's newer key.
+  // Keys have no name: after a lost answer, any new key of the project is a candidate (reported).
   identity: { none: "keys have no name", search: { list: "GET /projects/:project/error_tracking/client_keys", where: () => true } },
   // The create takes no parameters (Document 2): `rotateOn` stays in the program.
   create: { route: "POST /projects/:project/error_tracking/client_keys", sends: "none" },

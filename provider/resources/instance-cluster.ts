@@ -88,8 +88,8 @@ export const instanceCluster = defineResource({
   read: "GET /admin/clusters/:clusterId",
   update: "PUT /admin/clusters/:clusterId",
   delete: "DELETE /admin/clusters/:clusterId",
-  // Names are not unique: a lost create is the one new cluster with its name and API URL, made
-  // while cluster creates took turns (an older one with the same name is not this one).
+  // Names are not unique: after a lost answer, a new cluster with its name and API URL that
+  // another user did not make is a candidate, reported and never adopted.
   identity: {
     none: "cluster names need not be unique",
     search: {
@@ -97,6 +97,7 @@ export const instanceCluster = defineResource({
       where: (record, state) =>
         record["name"] === state["name"] &&
         (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url === (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,
+      madeBy: "user.id",
     },
   },
   // Every cluster this resource adds came through the add-existing path, so the forge lets

@@ -186,9 +186,8 @@ export const projectMember = defineResource({
       const body: Record<string, unknown> = { ...writeBody(state), ...(typeof ref === "number" ? { user_id: ref } : { username: ref }) };
       const withId = userId === undefined ? state : { ...state, userId };
       // One membership per user and project: a direct one there before the create is not this
-      // resource's (a conflict naming its import id), one found after a lost answer is.
-      const send = (findExisting?: () => Promise<WireRecord | undefined>) =>
-        ctx.call<WireRecord>(`POST ${MEMBERS}`, withId, body, findExisting ? { findExisting } : {});
+      // resource's (a conflict naming its import id), nor is one found after a lost answer.
+      const send = () => ctx.call<WireRecord>(`POST ${MEMBERS}`, withId, body);
       const answer = userId === undefined ? await send() : await ctx.createOwned(withId, send);
       const notice = queuedNotice(answer);
       if (notice) noteQueued(state, notice);

@@ -99,9 +99,9 @@ export const snippet = defineResource({
   read: "GET /snippets/:snippetId",
   update: { route: "PUT /snippets/:snippetId", readBack: true },
   delete: "DELETE /snippets/:snippetId",
-  // No natural key (titles repeat): a create whose answer was lost is the one new snippet of the
-  // caller's with its title, made while snippet creates took turns.
-  identity: { none: "titles repeat", search: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"] } },
+  // No natural key (titles repeat): after a lost answer, a new snippet of the caller's with its
+  // title is a candidate, reported and never adopted.
+  identity: { none: "titles repeat", search: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"], madeBy: "author.id" } },
   replaceOn: [],
   collections: {
     files: {

@@ -1,6 +1,6 @@
 /**
  * GroupLabel against the emulator: names as the forge stores them, a nullable description,
- * re-adoption after a lost answer by the exact name, and archived with and without the flag.
+ * the object a lost answer made named by its exact name, and archived with and without the flag.
  */
 import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
@@ -29,7 +29,7 @@ describe("GroupLabel", () => {
     expect(await label().diff(created.id, created.outs as State, inputs)).toMatchObject({ changes: false });
   });
 
-  it("finds the label it made after a lost answer by its exact name, even when the name is another label's id", async () => {
+  it("names the label a lost answer made by its exact name, even when the name is another label's id", async () => {
     const other = await world().api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "other", color: "blue" });
     const name = String(other.body.id);
     await world().emulator.admin("/faults", {
@@ -37,12 +37,12 @@ describe("GroupLabel", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "^/groups/[^/]+/labels$", status: 504, after: true, times: 1 }),
     });
-    const created = await label().create({ group: "acme", name, color: "red" });
+    const error = (await label().create({ group: "acme", name, color: "red" }).catch((caught: unknown) => caught)) as { candidates?: string[] };
     const listed = await world().api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" });
     const made = listed.find((candidate) => candidate.name === name);
     expect(listed).toHaveLength(2);
-    expect(created.outs).toMatchObject({ name, labelId: made?.id });
-    expect(created.outs["labelId"]).not.toBe(other.body.id);
+    expect(error.candidates).toEqual([`acme:${made?.id}`]);
+    expect(made?.id).not.toBe(other.body.id);
   });
 
   it("archives with the labels_archive flag; without it the forge ignores archived, and the difference shows", async () => {

@@ -15,6 +15,8 @@ const noReads: RecoveryReads = {
   list: async () => [],
   project: (record) => record,
   keyOf: (record) => String(record["id"]),
+  parentId: async (_field, value) => value,
+  currentUserId: async () => 1,
 };
 
 describe("identity", () => {
