@@ -8,6 +8,7 @@ import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulum
 import { APPLIED_KEY, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { configure, implementation } from "../provider/runtime";
+import { parseTypeToken } from "../provider/type-tokens";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
 
 /** One field whose value on the forge differs from the stack's. */
@@ -24,7 +25,7 @@ export interface DriftedField {
 export interface DriftedResource {
   /** Logical name in the program. */
   name: string;
-  /** Pulumi type token (`pulumi-nodejs:dynamic/forge:GroupLabel`). */
+  /** Pulumi type token (`pulumi-nodejs:dynamic/forge:GroupLabel` or `forge:index:GroupLabel`). */
   type: string;
   urn: string;
   /** `changed`: fields differ; `deleted`: the object is gone from the forge. */
@@ -184,10 +185,10 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
 
 /** The engine's provider of a forge type, for its comparison rules; undefined for other types. */
 function forgeOperations(type: string): ResourceOperations | undefined {
-  const prefix = "pulumi-nodejs:dynamic/forge:";
-  if (!type.startsWith(prefix)) return undefined;
+  const token = parseTypeToken(type);
+  if (!token) return undefined;
   try {
-    return implementation(type.slice(prefix.length));
+    return implementation(token.name);
   } catch {
     return undefined;
   }

@@ -13,7 +13,7 @@ import { derivedOutputs, secretKeys, type State } from "../engine/declaration";
 import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
 import { runAction, type ActionDeclaration } from "../actions";
-import { PACKAGE } from "./schema";
+import { PACKAGE } from "../type-tokens";
 
 export interface ForgeProviderOptions {
   version: string;

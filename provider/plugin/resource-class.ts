@@ -3,7 +3,8 @@ import type { z } from "zod";
 import type { ResourceDeclaration } from "../engine/declaration";
 import { inputKeys, outputKeys, secretKeys } from "../engine/declaration";
 import { plainPromiseStacks, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";
-import { PACKAGE, pluginToken } from "./schema";
+import { PACKAGE } from "../type-tokens";
+import { pluginToken } from "./schema";
 
 /** A resource class of the plugin face: the same arguments and outputs as the dynamic class. */
 export interface PluginResourceClass<I extends z.ZodObject, O extends z.ZodObject, A = ResourceArgs<I>> {

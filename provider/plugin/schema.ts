@@ -12,13 +12,12 @@ import { inputKeys, outputKeys, secretKeys } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
 import type { ActionDeclaration } from "../actions";
 import type { LookupDeclaration } from "../lookups/lookup";
+import { PACKAGE, typeTokenOf } from "../type-tokens";
 
-/** The package name, and the module of every token: `forge:index:GroupLabel`. */
-export const PACKAGE = "forge";
 
 /** The type token of a declaration in the plugin's face. */
 export function pluginToken(name: string): string {
-  return `${PACKAGE}:index:${name}`;
+  return typeTokenOf("plugin", name);
 }
 
 type JsonSchema = {
