@@ -9,6 +9,7 @@ import { APPLIED_KEY, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { configure, implementation } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
+import { lockedBy, StackLockedError } from "./lock-gate";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
 
 /** One field whose value on the forge differs from the stack's. */
@@ -64,6 +65,7 @@ const MASK = "[secret]";
 /**
  * Refreshes the stack without writing it and lists what drifted.
  *
+ * @throws StackLockedError while a run holds the stack's lock (nothing is read).
  * @throws Error when the refresh fails (an unreachable forge, a rejected token, no such stack).
  */
 export async function detectDrift(options: DriftOptions = {}): Promise<DriftReport> {
@@ -71,6 +73,9 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   const workspace = await LocalWorkspace.create({ workDir, ...(options.envVars ? { envVars: options.envVars } : {}) });
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${workDir}: pass --stack <name> or set PULUMI_STACK`);
+  // A run in progress (a deploy) holds the lock: its updates in flight are not drift.
+  const lock = await lockedBy(workDir, stackName, options.envVars);
+  if (lock) throw new StackLockedError(lock);
   const stack = await LocalWorkspace.selectStack({ stackName, workDir }, { ...(options.envVars ? { envVars: options.envVars } : {}) });
   // The state with its secrets in plain (the Automation API exports with --show-secrets), kept in
   // this process: which fields are secret, and their values for the comparison below.
@@ -257,10 +262,12 @@ function cell(value: unknown): string {
 const USAGE = `usage: forge-drift [--stack <name>] [--cwd <project dir>] [--format ${DRIFT_FORMATS.join("|")}] [--preview-only]
 
 Refreshes the stack without writing it (pulumi refresh --preview-only) and prints which
-resources drifted on the forge. Exit status: 0 no drift, 2 drift, 1 error.`;
+resources drifted on the forge. While a run (a deploy) holds the stack's lock, it reads nothing:
+the run's own changes in flight are not drift. Exit status: 0 no drift, 2 drift, 1 error,
+3 the stack is locked.`;
 
 /** Exit statuses of {@link runDriftCli}. */
-export const EXIT = { noDrift: 0, error: 1, drift: 2 } as const;
+export const EXIT = { noDrift: 0, error: 1, drift: 2, locked: 3 } as const;
 
 /** The `forge-drift` command: returns its exit status. */
 export async function runDriftCli(
@@ -302,6 +309,10 @@ export async function runDriftCli(
     io.out(formatDrift(report, format));
     return report.drifted.length > 0 ? EXIT.drift : EXIT.noDrift;
   } catch (error) {
+    if (error instanceof StackLockedError) {
+      io.err(`forge-drift: ${error.message}\nDrift was not checked.\n`);
+      return EXIT.locked;
+    }
     io.err(`forge-drift: the refresh failed, drift unknown:\n${refreshFailure(error)}\n`);
     return EXIT.error;
   }

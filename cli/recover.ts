@@ -1,22 +1,27 @@
 /**
  * `forge-recover`: after a run that was killed (a pipeline cancelled, a runner lost), the state
  * holds pending creates: objects the engine asked for and never heard back about. Pulumi keeps
- * them until someone says what became of each. This command says it, under the ownership rule:
- * an object is taken as a pending create's only when the create can be proven to have made it.
+ * them until someone says what became of each. This command says what can be proven, and asks
+ * the user for the rest; it never adopts, deletes or revokes on inference.
  *
- * - Kinds with a unique identity (a label's name in its group, ...): the object of the pending
- *   inputs' identity that no resource of the stack holds is the pending create's: imported.
- * - Kinds nothing identifies (snippets, client keys, tokens, ...): objects that match the pending
- *   inputs, that no resource holds, and that the forge made at or after the create's claim
- *   (`__createdAfter`, stamped by check just before the create, less {@link CLOCK_MARGIN_MS}):
- *   as many as there are pending creates of those inputs are theirs. More, or a candidate without
- *   a creation time: the user decides (the candidates and the commands are printed).
- * - No candidate: the create never happened, and is cleared.
- * - A pending create whose resource is in the state too (`up` was run again before recovering,
- *   and made the object again): a proven candidate is an orphan of this stack, and is deleted.
+ * - A pending create's candidates are the objects of its identity (a label's name in its group),
+ *   or for kinds nothing identifies the objects matching its inputs. Disproved, and dropped: one
+ *   a resource of the stack holds, one the forge records as made by another user, and one made
+ *   before the create's claim (`__createdAfter`, stamped by check just before the create) by the
+ *   forge's own clock (its `Date` header gives the offset to this machine's).
+ * - No candidate left: the create made nothing that is there now; it is cleared (the next up
+ *   makes the object).
+ * - Candidates left: nothing proves the create made one (another pipeline, stack or person may
+ *   have made it meanwhile). The user decides, by name: `--adopt <resource>=<import id>` takes
+ *   an object into the stack, `--clear <resource>` drops the pending create; the report prints
+ *   both commands with the candidates.
+ * - A pending create whose resource a later `up` made again: cleared; candidates left are
+ *   reported as possible second copies, never deleted.
+ * - The stack's lock is checked first: while a run holds it, nothing is read or written and the
+ *   exit status is {@link EXIT_LOCKED}.
  *
  * The decisions are written into the state (`pulumi stack export` / `import`, values still
- * encrypted), then `pulumi refresh` reads the imported objects through the provider.
+ * encrypted), then `pulumi refresh` reads the adopted objects through the provider.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -26,18 +31,26 @@ import { parseArgs, promisify } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
-import { configure, implementation } from "../provider/runtime";
+import type { PendingCandidate } from "../provider/engine/operations";
+import { configure, currentClient, implementation } from "../provider/runtime";
+import { parseTypeToken } from "../provider/type-tokens";
+import { lockedBy } from "./lock-gate";
 import { plainState } from "./state";
 
-const FORGE_TYPE = "pulumi-nodejs:dynamic/forge:";
+/** Exit statuses: nothing left, an error, left to the user, the stack locked by a running operation. */
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_UNDECIDED = 2;
+export const EXIT_LOCKED = 3;
 
-/** How far the forge's clock may be behind the runner's when a claim is compared with a creation time. */
-export const CLOCK_MARGIN_MS = 2_000;
+/** Slack on the claim when the forge's clock is compared with it: the `Date` header's whole
+ *  seconds, and the time between the claim and the request. */
+export const CLOCK_SLACK_MS = 2_000;
 
 /** A create a killed run left pending. */
 export interface PendingCreate {
   urn: string;
-  /** The declaration's name (`GroupLabel`). */
+  /** The declaration's name (`GroupLabel`), whichever face the stack uses. */
   type: string;
   /** The inputs the create was sent with (secrets in plain, never printed). */
   inputs: State;
@@ -45,62 +58,54 @@ export interface PendingCreate {
   inState: boolean;
 }
 
-/** An object on the forge a pending create may have made. */
-export interface Candidate {
-  id: string;
-  createdAt?: string;
-}
-
 /** What happens to each pending create. */
 export interface RecoveryPlan {
-  imports: { urn: string; id: string }[];
+  /** Objects taken into the stack: only those the user named (`--adopt`). */
+  adopts: { urn: string; id: string }[];
   clears: string[];
-  /** Objects of this stack made twice: deleted (type, id, the inputs for the delete). */
-  orphans: { type: string; id: string; inputs: State }[];
   /** Left to the user: the pending creates and their candidates. */
-  undecided: { urns: string[]; type: string; candidates: Candidate[]; why: string }[];
+  undecided: { urns: string[]; type: string; candidates: PendingCandidate[]; why: string }[];
+  /** Said, nothing done: objects that may be a second copy this stack made. */
+  notes: string[];
+}
+
+/** How the forge's clock stands to this machine's: forge minus local, in milliseconds. */
+export interface ForgeClock {
+  offsetMs: number;
 }
 
 /**
  * Decides a group of pending creates of one type and the same inputs (interchangeable), from the
- * forge's candidates. Pure, for tests.
+ * forge's candidates. Pure, for tests. Only disproof removes a candidate; no candidate is ever
+ * taken as proven.
  */
-export function decide(group: PendingCreate[], rule: "identity" | "newer" | "none", candidates: Candidate[], claimed: ReadonlySet<string>, plan: RecoveryPlan): void {
+export function decide(group: PendingCreate[], candidates: PendingCandidate[], claimed: ReadonlySet<string>, clock: ForgeClock, plan: RecoveryPlan): void {
   const type = group[0]!.type;
-  const unclaimed = candidates.filter((candidate) => !claimed.has(`${type} ${candidate.id}`));
   const urns = group.map((pending) => pending.urn);
-  if (rule === "none") {
-    plan.undecided.push({ urns, type, candidates: unclaimed, why: `${type} has no way to tell its objects apart` });
+  const claims = group.map((pending) => Date.parse(String(pending.inputs[CLAIM_KEY] ?? ""))).filter(Number.isFinite);
+  // The earliest moment, on the forge's clock, at which any of these creates could have been sent.
+  const since = claims.length === group.length ? Math.min(...claims) + clock.offsetMs - CLOCK_SLACK_MS : undefined;
+  const left = candidates.filter(
+    (candidate) =>
+      !claimed.has(`${type} ${candidate.id}`) &&
+      !candidate.madeByOther &&
+      !(since !== undefined && candidate.createdAt !== undefined && Date.parse(candidate.createdAt) < since),
+  );
+  if (left.length === 0) {
+    plan.clears.push(...urns);
     return;
   }
-  let proven = unclaimed;
-  if (rule === "newer") {
-    const claims = group.map((pending) => Date.parse(String(pending.inputs[CLAIM_KEY] ?? ""))).filter(Number.isFinite);
-    if (claims.length < group.length || unclaimed.some((candidate) => candidate.createdAt === undefined)) {
-      if (unclaimed.length === 0) {
-        plan.clears.push(...urns);
-        return;
-      }
-      plan.undecided.push({ urns, type, candidates: unclaimed, why: "the forge gives no creation time (or the state no claim) to prove which objects these creates made" });
-      return;
-    }
-    const since = Math.min(...claims) - CLOCK_MARGIN_MS;
-    proven = unclaimed.filter((candidate) => Date.parse(candidate.createdAt!) >= since);
-  }
-  const needImport = group.filter((pending) => !pending.inState);
-  const alreadyMade = group.filter((pending) => pending.inState);
-  if (proven.length <= needImport.length) {
-    needImport.forEach((pending, index) => (index < proven.length ? plan.imports.push({ urn: pending.urn, id: proven[index]!.id }) : plan.clears.push(pending.urn)));
-    plan.clears.push(...alreadyMade.map((pending) => pending.urn));
+  if (group.every((pending) => pending.inState)) {
+    plan.clears.push(...urns);
+    plan.notes.push(`${type} ${left.map((candidate) => candidate.id).join(", ")}: may be a second copy made by the interrupted create (a later run made the resource again); nothing was deleted: delete ${left.length === 1 ? "it" : "them"} by hand if nobody uses ${left.length === 1 ? "it" : "them"}`);
     return;
   }
-  if (proven.length - needImport.length <= alreadyMade.length) {
-    needImport.forEach((pending, index) => plan.imports.push({ urn: pending.urn, id: proven[index]!.id }));
-    for (const orphan of proven.slice(needImport.length)) plan.orphans.push({ type, id: orphan.id, inputs: group[0]!.inputs });
-    plan.clears.push(...alreadyMade.map((pending) => pending.urn));
-    return;
-  }
-  plan.undecided.push({ urns, type, candidates: proven, why: `${proven.length} objects could be these ${group.length} creates' (something else made objects of the kind meanwhile)` });
+  plan.undecided.push({
+    urns,
+    type,
+    candidates: left,
+    why: `nothing proves that the interrupted create made ${left.length === 1 ? "it" : "any of them"} (another pipeline, stack or person may have made ${left.length === 1 ? "it" : "them"} meanwhile)`,
+  });
 }
 
 interface Io {
@@ -109,42 +114,73 @@ interface Io {
 }
 
 const USAGE = `usage: forge-recover [--stack <name>] [--cwd <project dir>] [--dry-run]
+                     [--adopt <resource>=<import id>]... [--clear <resource>]...
 
-After a run that was killed, finds what each pending create of the stack made on the forge and
-resolves it with pulumi refresh: imports an object proven to be the create's, clears a create that
-never happened, deletes an object this stack made twice; lists what it cannot prove, with the
-commands to decide. Run it before pulumi up (it does nothing when nothing is pending).
-Exit status: 0 resolved or nothing pending, 1 error, 2 left to decide.`;
+After a run that was killed, finds what each pending create of the stack may have made on the
+forge. A create that made nothing is cleared; objects that may be its own are listed with their
+import ids, and nothing is taken without your word: --adopt <resource>=<import id> takes one into
+the stack, --clear <resource> drops the pending create (<resource> is the resource's name or URN).
+Nothing is ever deleted. Run it before pulumi up (it does nothing when nothing is pending); it
+changes nothing while a run holds the stack's lock.
+Exit status: 0 resolved or nothing pending, 1 error, 2 left to decide, 3 the stack is locked.`;
 
 /** The `forge-recover` command: returns its exit status. */
 export async function runRecoverCli(argv: readonly string[], io: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }): Promise<number> {
-  let values: { stack?: string; cwd?: string; "dry-run"?: boolean; help?: boolean };
+  let values: { stack?: string; cwd?: string; "dry-run"?: boolean; help?: boolean; adopt?: string[]; clear?: string[] };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { stack: { type: "string", short: "s" }, cwd: { type: "string", short: "C" }, "dry-run": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        "dry-run": { type: "boolean" },
+        adopt: { type: "string", multiple: true },
+        clear: { type: "string", multiple: true },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
     }));
   } catch (error) {
     io.err(`forge-recover: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return 1;
+    return EXIT_ERROR;
   }
   if (values.help) {
     io.out(`${USAGE}\n`);
-    return 0;
+    return EXIT_OK;
   }
   try {
-    return await recover({ workDir: values.cwd ?? process.cwd(), stackName: values.stack, dryRun: values["dry-run"] === true }, io);
+    const adopt = new Map<string, string>();
+    for (const entry of values.adopt ?? []) {
+      const at = entry.lastIndexOf("=");
+      if (at <= 0 || at === entry.length - 1) throw new Error(`--adopt takes <resource>=<import id>, not "${entry}"`);
+      adopt.set(entry.slice(0, at), entry.slice(at + 1));
+    }
+    return await recover({ workDir: values.cwd ?? process.cwd(), stackName: values.stack, dryRun: values["dry-run"] === true, adopt, clear: new Set(values.clear ?? []) }, io);
   } catch (error) {
     io.err(`forge-recover: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return EXIT_ERROR;
   }
 }
 
-async function recover(options: { workDir: string; stackName: string | undefined; dryRun: boolean }, io: Io): Promise<number> {
+interface RecoverOptions {
+  workDir: string;
+  stackName: string | undefined;
+  dryRun: boolean;
+  /** The user's decisions: a resource (name or URN) and the object to take into it. */
+  adopt: ReadonlyMap<string, string>;
+  /** The user's decisions: resources whose pending create is dropped. */
+  clear: ReadonlySet<string>;
+}
+
+async function recover(options: RecoverOptions, io: Io): Promise<number> {
   const workspace = await LocalWorkspace.create({ workDir: options.workDir });
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${options.workDir}: pass --stack <name> or set PULUMI_STACK`);
+  const lock = await lockedBy(options.workDir, stackName);
+  if (lock) {
+    io.err(`forge-recover: ${lock}\nNothing was read or changed.\n`);
+    return EXIT_LOCKED;
+  }
   const stack = await LocalWorkspace.selectStack({ stackName, workDir: options.workDir });
   // Secrets arrive in plain (the export runs with --show-secrets): they stay in this process.
   const deployment = plainState((await stack.exportStack()).deployment) as {
@@ -153,73 +189,115 @@ async function recover(options: { workDir: string; stackName: string | undefined
   };
   const resources = deployment.resources ?? [];
   const inState = new Set(resources.map((resource) => resource.urn));
-  const pending: PendingCreate[] = (deployment.pending_operations ?? [])
-    .filter((op) => op.type === "creating" && op.resource.type.startsWith(FORGE_TYPE))
-    .map((op) => ({ urn: op.resource.urn, type: op.resource.type.slice(FORGE_TYPE.length), inputs: op.resource.inputs ?? {}, inState: inState.has(op.resource.urn) }));
+  const pending: PendingCreate[] = (deployment.pending_operations ?? []).flatMap((op) => {
+    const token = op.type === "creating" ? parseTypeToken(op.resource.type) : undefined;
+    return token ? [{ urn: op.resource.urn, type: token.name, inputs: op.resource.inputs ?? {}, inState: inState.has(op.resource.urn) }] : [];
+  });
+  const named = (urn: string, names: Iterable<string>) => [...names].find((name) => name === urn || name === nameOf(urn));
+  for (const name of [...options.adopt.keys(), ...options.clear]) {
+    if (!pending.some((create) => named(create.urn, [name]))) throw new Error(`no pending create of a resource named "${name}" in stack ${stackName}`);
+  }
   if (pending.length === 0) {
     io.out(`No pending creates in stack ${stackName}: nothing to recover.\n`);
-    return 0;
+    return EXIT_OK;
   }
   io.out(`Stack ${stackName}: ${pending.length} pending create${pending.length === 1 ? "" : "s"} left by an interrupted run.\n`);
   const config = await stack.getAllConfig();
   await configure({ get: (key: string) => config[key]?.value } as never);
-  const claimed = new Set(resources.filter((resource) => resource.type.startsWith(FORGE_TYPE) && resource.id).map((resource) => `${resource.type.slice(FORGE_TYPE.length)} ${resource.id}`));
+  const claimed = new Set(
+    resources.flatMap((resource) => {
+      const token = parseTypeToken(resource.type);
+      return token && resource.id ? [`${token.name} ${resource.id}`] : [];
+    }),
+  );
 
+  const plan: RecoveryPlan = { adopts: [], clears: [], undecided: [], notes: [] };
+  // The user's word first: an object named with --adopt must exist and be held by no other resource.
+  const decided = pending.filter((create) => named(create.urn, options.adopt.keys()) ?? named(create.urn, options.clear));
+  for (const create of decided) {
+    const adoptName = named(create.urn, options.adopt.keys());
+    if (!adoptName) {
+      plan.clears.push(create.urn);
+      continue;
+    }
+    const id = options.adopt.get(adoptName)!;
+    if (claimed.has(`${create.type} ${id}`)) throw new Error(`${create.type} ${id} is held by another resource of stack ${stackName}: not adopted`);
+    const read = await implementation(create.type).read(id, create.inputs);
+    if (!read.id) throw new Error(`${create.type} ${id} does not exist on the forge: not adopted`);
+    plan.adopts.push({ urn: create.urn, id: read.id });
+    claimed.add(`${create.type} ${read.id}`);
+  }
+  const clock = await forgeClock();
   const groups = new Map<string, PendingCreate[]>();
-  for (const create of pending) {
+  for (const create of pending.filter((candidate) => !decided.includes(candidate))) {
     const key = `${create.type} ${JSON.stringify(sorted(withoutEngineKeys(create.inputs)))}`;
     groups.set(key, [...(groups.get(key) ?? []), create]);
   }
-  const plan: RecoveryPlan = { imports: [], clears: [], orphans: [], undecided: [] };
   for (const group of groups.values()) {
-    const { rule, candidates } = await implementation(group[0]!.type).pendingCreateCandidates(group[0]!.inputs);
-    decide(group, rule, candidates, claimed, plan);
+    const { candidates } = await implementation(group[0]!.type).pendingCreateCandidates(group[0]!.inputs);
+    decide(group, candidates, claimed, clock, plan);
   }
 
-  for (const { urn, id } of plan.imports) io.out(`  import  ${nameOf(urn)}: ${id} (made by the interrupted create)\n`);
-  for (const urn of plan.clears) io.out(`  clear   ${nameOf(urn)}: the create made nothing that is not already in the stack\n`);
-  for (const orphan of plan.orphans) io.out(`  delete  ${orphan.type} ${orphan.id}: made twice by this stack (the interrupted create and a later run)\n`);
+  for (const { urn, id } of plan.adopts) io.out(`  adopt   ${nameOf(urn)}: ${id} (as you said)\n`);
+  for (const urn of plan.clears) io.out(`  clear   ${nameOf(urn)}: nothing on the forge is this create's\n`);
+  for (const note of plan.notes) io.out(`  note    ${note}\n`);
   for (const item of plan.undecided) {
-    io.out(`  decide  ${item.urns.map(nameOf).join(", ")}: ${item.why}; candidates: ${item.candidates.map((candidate) => candidate.id).join(", ") || "none"}\n`);
+    io.out(`  decide  ${item.urns.map(nameOf).join(", ")}: ${item.why}; candidates: ${item.candidates.map(describeCandidate).join(", ")}\n`);
   }
   if (options.dryRun) {
     io.out("Dry run: nothing changed.\n");
-    return plan.undecided.length > 0 ? 2 : 0;
+    return plan.undecided.length > 0 ? EXIT_UNDECIDED : EXIT_OK;
   }
-  for (const orphan of plan.orphans) await implementation(orphan.type).delete(orphan.id, orphan.inputs);
   await applyToState(stackName, options.workDir, plan, io);
   if (plan.undecided.length > 0) {
+    // One --adopt per create whose candidates are as many as its creates, in the listed order.
+    const adoptions = plan.undecided.flatMap((item) => (item.candidates.length === item.urns.length ? item.urns.map((urn, index) => `--adopt '${nameOf(urn)}=${item.candidates[index]!.id}'`) : []));
     io.out(
-      "Left to decide, for each create above: find which object is the resource's, and either delete the\n" +
-        "others by hand and run forge-recover again (the one left is then proven), or clear the pending\n" +
-        "creates (pulumi refresh --clear-pending-creates) and adopt the object with the resource option\n" +
-        "{ import: \"<id>\" }.\n",
+      "Left to decide. For each create above, find out whether one of its candidates is the resource's object (who made\n" +
+        "it, when); then take it with --adopt <resource>=<import id>, or drop the pending create with --clear <resource>\n" +
+        "(the next up then makes the object; an object of a unique identity is refused, naming its import id).\n" +
+        (adoptions.length > 0 ? `If every listed object is this stack's:\n  npx forge-recover --stack ${stackName} ${adoptions.join(" ")}\n` : "") +
+        `To drop them all: npx forge-recover --stack ${stackName} ${plan.undecided.flatMap((item) => item.urns.map((urn) => `--clear '${nameOf(urn)}'`)).join(" ")}\n`,
     );
-    return 2;
+    return EXIT_UNDECIDED;
   }
   io.out(`Recovered: the stack holds no pending create. Run pulumi up.\n`);
-  return 0;
+  return EXIT_OK;
+}
+
+/** The forge's clock against this machine's, from the `Date` header of one answer (0 when it has none). */
+export async function forgeClock(): Promise<ForgeClock> {
+  const sent = Date.now();
+  const response = await currentClient().request("GET", "/user").catch(() => undefined);
+  const received = Date.now();
+  const date = Date.parse(response?.headers["date"] ?? "");
+  // The header has whole seconds: its middle is half a second later.
+  return { offsetMs: Number.isFinite(date) ? date + 500 - (sent + received) / 2 : 0 };
+}
+
+function describeCandidate(candidate: PendingCandidate): string {
+  return candidate.createdAt ? `${candidate.id} (made ${candidate.createdAt})` : candidate.id;
 }
 
 /**
- * Writes the decisions into the stack's state: an imported create becomes a resource with the
+ * Writes the decisions into the stack's state: an adopted create becomes a resource with the
  * object's id (its stored inputs, still encrypted, as outputs until the refresh reads it), a
  * cleared one is dropped from the pending operations, an undecided one stays. Then `pulumi
- * refresh` reads every imported object through the provider. (Pulumi's own
+ * refresh` reads every adopted object through the provider. (Pulumi's own
  * `refresh --import-pending-creates` drops the resources it should import in 3.259.)
  */
 async function applyToState(stackName: string, workDir: string, plan: RecoveryPlan, io: Io): Promise<void> {
   const pulumi = (...args: string[]) => promisify(execFile)("pulumi", [...args, "--stack", stackName, "--non-interactive"], { cwd: workDir, maxBuffer: 256 * 1024 * 1024 });
-  if (plan.imports.length === 0 && plan.clears.length === 0) return;
+  if (plan.adopts.length === 0 && plan.clears.length === 0) return;
   const exported = JSON.parse((await pulumi("stack", "export")).stdout) as {
     deployment: { resources?: Record<string, unknown>[]; pending_operations?: { type: string; resource: Record<string, unknown> & { urn: string } }[] };
   };
   const deployment = exported.deployment;
-  const imports = new Map(plan.imports.map(({ urn, id }) => [urn, id]));
+  const adopts = new Map(plan.adopts.map(({ urn, id }) => [urn, id]));
   const clears = new Set(plan.clears);
   const kept: typeof deployment.pending_operations = [];
   for (const op of deployment.pending_operations ?? []) {
-    const id = op.type === "creating" ? imports.get(op.resource.urn) : undefined;
+    const id = op.type === "creating" ? adopts.get(op.resource.urn) : undefined;
     if (id !== undefined) {
       (deployment.resources ??= []).push({ ...op.resource, id, outputs: op.resource["inputs"] ?? {} });
     } else if (!(op.type === "creating" && clears.has(op.resource.urn))) {
@@ -235,8 +313,8 @@ async function applyToState(stackName: string, workDir: string, plan: RecoveryPl
   } finally {
     rmSync(dirname(file), { recursive: true, force: true });
   }
-  if (plan.imports.length > 0) {
-    io.out("Reading the imported objects (pulumi refresh) ...\n");
+  if (plan.adopts.length > 0) {
+    io.out("Reading the adopted objects (pulumi refresh) ...\n");
     await pulumi("refresh", "--yes", "--skip-preview");
   }
 }

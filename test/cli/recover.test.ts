@@ -1,53 +1,61 @@
 /**
- * `forge-recover`: a pipeline killed mid-run leaves pending creates; the recovery imports what
- * those creates made (proven), clears what never happened, deletes what a later run made twice,
- * and leaves to the user what it cannot prove. The decision rules on hand-built cases, then the
- * real CLI killed during an `up` whose creates are slow.
+ * `forge-recover`: a pipeline killed mid-run leaves pending creates; the recovery clears what
+ * never happened, drops what the forge disproves (older than the claim by its own clock, made by
+ * another user, held by the stack), deletes nothing, and leaves the rest to the user, who adopts
+ * by name. The decision rules on hand-built cases, then the real CLI killed during an `up` whose
+ * creates are slow.
  */
 import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLOCK_MARGIN_MS, decide, type PendingCreate, type RecoveryPlan } from "../../cli/recover";
+import { decide, type PendingCreate, type RecoveryPlan } from "../../cli/recover";
+import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
+import { cliProject, PLUGIN_DIR, type CliProject } from "../e2e/cli-project";
 import { skipEngineTests, PULUMI_ROOT, REPO_ROOT, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
 
 const RECOVER_BIN = join(REPO_ROOT, "dist", "cli", "forge-recover.js");
-const emptyPlan = (): RecoveryPlan => ({ imports: [], clears: [], orphans: [], undecided: [] });
+const emptyPlan = (): RecoveryPlan => ({ adopts: [], clears: [], undecided: [], notes: [] });
 const pending = (urn: string, inputs: Record<string, unknown> = {}, inState = false): PendingCreate => ({ urn, type: "Snippet", inputs: { title: "t", __createdAfter: "2026-01-01T00:00:10Z", ...inputs }, inState });
+const sameClock = { offsetMs: 0 };
 
 describe("forge-recover's decisions", () => {
-  it("imports the object of a unique identity no resource holds, and clears a create that made nothing", () => {
+  it("clears a create whose identity holds nothing (or only what a resource of the stack holds), and never takes an object on its own", () => {
     const plan = emptyPlan();
-    decide([{ ...pending("a"), type: "GroupLabel" }], "identity", [{ id: "acme:1" }], new Set(), plan);
-    decide([{ ...pending("b"), type: "GroupLabel" }], "identity", [], new Set(), plan);
-    decide([{ ...pending("c"), type: "GroupLabel" }], "identity", [{ id: "acme:3" }], new Set(["GroupLabel acme:3"]), plan);
-    expect(plan).toEqual({ imports: [{ urn: "a", id: "acme:1" }], clears: ["b", "c"], orphans: [], undecided: [] });
+    decide([{ ...pending("a"), type: "GroupLabel" }], [{ id: "acme:1" }], new Set(), sameClock, plan);
+    decide([{ ...pending("b"), type: "GroupLabel" }], [], new Set(), sameClock, plan);
+    decide([{ ...pending("c"), type: "GroupLabel" }], [{ id: "acme:3" }], new Set(["GroupLabel acme:3"]), sameClock, plan);
+    expect(plan.adopts).toEqual([]);
+    expect(plan.clears).toEqual(["b", "c"]);
+    // A label the person made before the run looks the same as one the run made: the user decides.
+    expect(plan.undecided).toEqual([expect.objectContaining({ urns: ["a"], candidates: [{ id: "acme:1" }] })]);
   });
 
-  it("takes only objects made after the claim for kinds nothing identifies; one made by hand before is never a candidate", () => {
+  it("drops what the forge made before the create's claim, by the forge's own clock", () => {
+    const madeTheDayBefore = { id: "1", createdAt: "2025-12-31T00:00:00Z" };
     const plan = emptyPlan();
-    const candidates = [
-      { id: "1", createdAt: "2025-12-31T00:00:00Z" }, // made by hand the day before
-      { id: "2", createdAt: "2026-01-01T00:00:11Z" },
-    ];
-    decide([pending("a")], "newer", candidates, new Set(), plan);
-    expect(plan.imports).toEqual([{ urn: "a", id: "2" }]);
-    const none = emptyPlan();
-    decide([pending("a")], "newer", [candidates[0]!], new Set(), none);
-    expect(none).toMatchObject({ imports: [], clears: ["a"] });
+    decide([pending("a")], [madeTheDayBefore], new Set(), sameClock, plan);
+    expect(plan.clears).toEqual(["a"]);
+    // A forge whose clock is 10 s behind the runner's: the create's own object (made a second
+    // after the claim, by the runner's clock) reads 9 s before it, and is still a candidate.
+    const behind = emptyPlan();
+    decide([pending("a")], [{ id: "2", createdAt: "2026-01-01T00:00:01Z" }], new Set(), { offsetMs: -10_000 }, behind);
+    expect(behind.clears).toEqual([]);
+    expect(behind.undecided).toEqual([expect.objectContaining({ urns: ["a"], candidates: [{ id: "2", createdAt: "2026-01-01T00:00:01Z" }] })]);
   });
 
-  it("deletes what this stack made twice (a later up made the resource again), and leaves to the user what it cannot prove", () => {
+  it("drops what the forge records as made by another user", () => {
     const plan = emptyPlan();
-    decide([pending("a", {}, true)], "newer", [{ id: "2", createdAt: "2026-01-01T00:00:11Z" }, { id: "3", createdAt: "2026-01-01T00:01:00Z" }], new Set(["Snippet 3"]), plan);
-    expect(plan).toMatchObject({ imports: [], clears: ["a"], orphans: [{ type: "Snippet", id: "2" }] });
-    const keys = emptyPlan();
-    decide([{ ...pending("k"), type: "ErrorTrackingClientKey" }], "newer", [{ id: "acme/web:5" }], new Set(), keys);
-    expect(keys.undecided).toEqual([expect.objectContaining({ urns: ["k"], candidates: [{ id: "acme/web:5" }] })]);
-    const crowded = emptyPlan();
-    decide([pending("a")], "newer", [{ id: "2", createdAt: "2026-01-01T00:00:11Z" }, { id: "3", createdAt: "2026-01-01T00:00:12Z" }], new Set(), crowded);
-    expect(crowded.undecided).toHaveLength(1);
-    expect(crowded.imports).toEqual([]);
+    decide([{ ...pending("t"), type: "ClusterAgentToken" }], [{ id: "acme/web:1:9", createdAt: "2026-01-01T00:00:20Z", madeByOther: true }], new Set(), sameClock, plan);
+    expect(plan).toEqual({ adopts: [], clears: ["t"], undecided: [], notes: [] });
+  });
+
+  it("a create that a later up made again is cleared, and what may be a second copy is named, never deleted", () => {
+    const plan = emptyPlan();
+    decide([pending("a", {}, true)], [{ id: "2", createdAt: "2026-01-01T00:00:11Z" }, { id: "3", createdAt: "2026-01-01T00:01:00Z" }], new Set(["Snippet 3"]), sameClock, plan);
+    expect(plan.clears).toEqual(["a"]);
+    expect(plan.notes).toEqual([expect.stringMatching(/^Snippet 2: may be a second copy.*nothing was deleted/)]);
+    expect(plan.undecided).toEqual([]);
   });
 });
 
@@ -71,7 +79,7 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     // Made by hand before: a snippet of the same title as one the program declares.
     const theirs = (await world.api.request<{ id: number }>("POST", "/snippets", { title: "team-notes", files: [{ file_path: "theirs.md", content: "not yours\n" }] })).body.id;
     const before = JSON.stringify((await world.api.request("GET", "/snippets/:id", { id: theirs })).body);
-    await sleep(CLOCK_MARGIN_MS + 500); // made before the run by more than the clocks' margin
+    await sleep(2500); // made before the run by more than the clock's slack (the Date header's whole seconds)
     const labels = Array.from({ length: 6 }, (_, index) => ({ type: "GroupLabel", name: `label-${index}`, inputs: { group: "acme", name: `killed-${index}`, color: "red" } }));
     const snippets = ["team-notes", "runbook"].map((title) => ({ type: "Snippet", name: `snippet-${title}`, inputs: { title, files: [{ filePath: "a.md", content: `${title}\n` }] } }));
     await stack.declare([...labels, ...snippets]);
@@ -99,10 +107,23 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     // The lock a killed run leaves (file backend) is removed as `pulumi cancel` would.
     await stack.cli("cancel", "--yes").catch(() => undefined);
 
-    const recovered = await recover();
-    expect(recovered.stderr, recovered.stdout).toBe("");
+    // Nothing is taken on inference: each create's object is listed, with the command that takes them.
+    const listed = await recover();
+    expect(listed.stderr, listed.stdout).toBe("");
+    expect(listed.code, listed.stdout).toBe(2);
+    expect(listed.stdout).not.toMatch(/^ {2}adopt/m);
+    expect(listed.stdout.match(/^ {2}decide/gm)).toHaveLength(labels.length + snippets.length);
+    // The snippet made by hand before the run is no candidate of the create of the same title.
+    const teamNotes = /decide {2}snippet-team-notes: .*candidates: (.*)$/m.exec(listed.stdout)?.[1] ?? "";
+    expect(teamNotes.split(", ").map((candidate) => candidate.split(" ")[0])).not.toContain(String(theirs));
+    expect(teamNotes.split(", ")).toHaveLength(1);
+    const command = /npx forge-recover (.*--adopt .*)$/m.exec(listed.stdout)?.[1];
+    expect(command, listed.stdout).toBeDefined();
+    const args = [...command!.matchAll(/--adopt '([^']+)'/g)].flatMap((match) => ["--adopt", match[1]!]);
+    expect(args).toHaveLength(2 * (labels.length + snippets.length));
+    const recovered = await recover(...args);
     expect(recovered.code, `${recovered.stdout}\n${recovered.stderr}`).toBe(0);
-    expect(recovered.stdout).toMatch(/import {2}/);
+    expect(recovered.stdout).toMatch(/adopt {3}/);
     expect(((await stack.exportedState()) as { deployment: { pending_operations?: unknown[] } }).deployment.pending_operations ?? []).toEqual([]);
 
     await stack.up();
@@ -114,5 +135,78 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     expect(titles).toEqual(["runbook", "team-notes", "team-notes"]);
     expect(JSON.stringify((await world.api.request("GET", "/snippets/:id", { id: theirs })).body)).toBe(before);
     expect((await recover()).stdout).toContain("nothing to recover");
+  }, 300_000);
+});
+
+describe.skipIf(skipEngineTests())("forge-recover on a plugin-face stack (forge:index:*), killed before a POST was sent", () => {
+  let emulator: RunningEmulator;
+  let project: CliProject;
+  const admin = (method: string, route: string, json?: unknown) => emulator.admin(route, { method, ...(json === undefined ? {} : { json }) });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${emulator.url}/api/v4${path}`, { ...init, headers: { "content-type": "application/json", "PRIVATE-TOKEN": seedToken("max"), ...(init.headers ?? {}) } });
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    project = await cliProject({
+      name: "recover-plugin",
+      nodeModules: true,
+      from: {
+        "Pulumi.yaml": `name: forge-recover-plugin\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+        "index.js": `const forge = require("pulumi-forge/plugin");
+new forge.GroupLabel("hand", { group: "acme", name: "hand", color: "red" });
+new forge.Snippet("notes", { title: "notes", files: [{ filePath: "a.md", content: "mine\\n" }] });
+`,
+      },
+      config: { "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true } },
+    });
+  }, 600_000);
+  afterAll(async () => {
+    await emulator?.close();
+    project?.close();
+  });
+
+  const recover = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [RECOVER_BIN, "--cwd", project.dir, "--stack", "test", ...args], { env: project.env }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+
+  it("never takes a person's label that was there before the run; finds the plugin's pending creates and adopts only by name", async () => {
+    // A person's label, made before the run, with the name the program declares.
+    const theirs = (await (await api("/groups/acme/labels", { method: "POST", body: JSON.stringify({ name: "hand", color: "#00ff00", description: "by hand" }) })).json()) as { id: number };
+    const labelBytes = async () => JSON.stringify(await (await api(`/groups/acme/labels/${theirs.id}`)).json());
+    const before = await labelBytes();
+    // The label's look-up before its create hangs; the snippet's POST takes its time.
+    expect((await admin("POST", "/faults", { method: "GET", path: "^/groups/[^/]+/labels$", latencyMs: 6000 })).status).toBeLessThan(300);
+    expect((await admin("POST", "/faults", { method: "POST", path: "^/snippets$", latencyMs: 2500 })).status).toBeLessThan(300);
+    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], { cwd: project.dir, env: project.env, detached: true, stdio: "ignore" });
+    const started = Date.now();
+    const listedSnippets = async () => ((await (await admin("GET", "/requests")).json()) as { method: string; path: string }[]).some((entry) => entry.method === "GET" && entry.path.endsWith("/snippets"));
+    while (!(await listedSnippets()) && Date.now() - started < 90_000) await sleep(100);
+    await sleep(800);
+    process.kill(-run.pid!, "SIGKILL");
+    await sleep(3000); // the forge finishes the POST it received
+    await admin("DELETE", "/faults");
+    await project.run(["cancel", "--yes"]);
+
+    const listed = await recover();
+    expect(listed.code, `${listed.stdout}\n${listed.stderr}`).toBe(2);
+    expect(listed.stdout).toContain("2 pending creates");
+    expect(listed.stdout).toMatch(new RegExp(`decide {2}hand: .*candidates: acme:${theirs.id}$`, "m"));
+    const snippetId = /decide {2}notes: .*candidates: (\d+) /m.exec(listed.stdout)?.[1];
+    expect(snippetId, listed.stdout).toBeDefined();
+
+    const decided = await recover("--clear", "hand", "--adopt", `notes=${snippetId}`);
+    expect(decided.code, `${decided.stdout}\n${decided.stderr}`).toBe(0);
+    // The next up refuses the person's label, naming its import id, and makes no second snippet.
+    const up = await project.run(["up", "--yes", "--skip-preview"]);
+    expect(up.code).not.toBe(0);
+    expect(up.output).toContain(`"acme:${theirs.id}" already exists`);
+    const snippets = (await (await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; title: string }[];
+    expect(snippets.filter((snippet) => snippet.title === "notes").map((snippet) => String(snippet.id))).toEqual([snippetId]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(await labelBytes()).toBe(before);
+    expect(((await (await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as unknown[]).length).toBe(0);
   }, 300_000);
 });

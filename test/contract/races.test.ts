@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
+import { decide, type RecoveryPlan } from "../../cli/recover";
 import { implementation } from "../../provider/runtime";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
@@ -99,4 +100,18 @@ it("one parent spelled two ways in one run takes one turn: neither create revoke
   expect(new Set(ids).size).toBe(2);
   expect((await tokensOf(agentId)).map((token) => token.id).sort()).toEqual([...ids].sort());
   expect((await writes()).filter((entry) => entry.method === "DELETE")).toEqual([]);
+});
+
+it("forge-recover's candidates: a same-named token another user made after the killed run is disproved by its creator, and cleared rather than adopted", async () => {
+  const agentId = await newAgent("killed-run");
+  const claim = new Date(Date.now() - 1000).toISOString();
+  const inputs = { project: "acme/web", agentId, name: "deploy", __createdAfter: claim };
+  // The person's token, made after the run was killed (no POST of the run ever reached the forge).
+  const theirs = (await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "deploy" })).body.id;
+  const { candidates } = await implementation("ClusterAgentToken").pendingCreateCandidates(inputs);
+  expect(candidates).toEqual([expect.objectContaining({ id: `acme/web:${agentId}:${theirs}`, madeByOther: true })]);
+  const plan: RecoveryPlan = { adopts: [], clears: [], undecided: [], notes: [] };
+  decide([{ urn: "urn:token", type: "ClusterAgentToken", inputs, inState: false }], candidates, new Set(), { offsetMs: 0 }, plan);
+  expect(plan).toEqual({ adopts: [], clears: ["urn:token"], undecided: [], notes: [] });
+  expect((await tokensOf(agentId)).map((token) => token.id)).toEqual([theirs]);
 });

@@ -26,6 +26,8 @@ export interface CliProject {
   readonly dir: string;
   /** The temporary directory holding the program, the backend and PULUMI_HOME. */
   readonly work: string;
+  /** The environment every command runs with (backend, PULUMI_HOME, passphrase, PATH). */
+  readonly env: NodeJS.ProcessEnv;
   /** `pulumi <args>` (the global flags go first, so that `--` may end a command's own). */
   run(args: string[], env?: Record<string, string>): Promise<CliResult>;
   /** Runs and throws with the output when the command fails. */
@@ -46,6 +48,8 @@ export interface CliProjectOptions {
   nodeModules?: boolean;
   /** Stack config, set before the first command (`secret: true` values with --secret). */
   config?: Record<string, { value: string; secret?: boolean }>;
+  /** The state backend (default a file backend in the temporary directory), and environment it needs (`PGPASSWORD`). */
+  backend?: { url: string; env?: Record<string, string> };
 }
 
 /** Makes the project and its stack `test`, with the given config. */
@@ -64,7 +68,8 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
     ...process.env,
     // This process's Node (>= 22.19) first: the plugin's launcher runs on the `node` of PATH.
     PATH: [join(PULUMI_ROOT, "bin"), dirname(process.execPath), process.env["PATH"] ?? ""].join(delimiter),
-    PULUMI_BACKEND_URL: `file://${join(work, "backend")}`,
+    PULUMI_BACKEND_URL: options.backend?.url ?? `file://${join(work, "backend")}`,
+    ...options.backend?.env,
     PULUMI_CONFIG_PASSPHRASE: "cli-project",
     PULUMI_HOME: join(work, "home"),
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -97,6 +102,7 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
   return {
     dir,
     work,
+    env: baseEnv,
     run,
     ok,
     exportText,

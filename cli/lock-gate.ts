@@ -1,0 +1,41 @@
+/**
+ * The tools that read or change a stack (forge-recover, forge-drift) ask first whether a run holds
+ * its lock: a deploy in progress has pending creates and updates in flight that are not theirs to
+ * judge. stack-lock.ts reads the lock where the backend keeps it.
+ */
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { describeLock, readStackLock } from "./stack-lock";
+
+/** A run holds the stack's lock: nothing was read or changed. The message names the holder. */
+export class StackLockedError extends Error {
+  override name = "StackLockedError";
+}
+
+/**
+ * Who holds the stack's lock, as a message for the user (with how to confirm that the holder is
+ * dead before `pulumi cancel`), or undefined when nobody does. The backend is the one the CLI
+ * uses for the project (`pulumi whoami`: PULUMI_BACKEND_URL, the project's `backend.url`, the
+ * login); one whose locks cannot be read here is reported to `onUnchecked` and taken as free.
+ */
+export async function lockedBy(workDir: string, stackName: string, envVars?: Record<string, string>, onUnchecked: (why: string) => void = warn): Promise<string | undefined> {
+  const workspace = await LocalWorkspace.create({ workDir, ...(envVars ? { envVars } : {}) });
+  const [{ url }, project] = await Promise.all([workspace.whoAmI(), workspace.projectSettings()]);
+  if (!url) {
+    onUnchecked("the CLI did not say which backend it uses");
+    return undefined;
+  }
+  // `org/project/stack` or `stack`: the lock is kept under the project and the stack's own name.
+  const parts = stackName.split("/");
+  const status = await readStackLock({
+    backendUrl: url,
+    project: parts.length === 3 ? parts[1]! : project.name,
+    stack: parts[parts.length - 1]!,
+    env: { ...process.env, ...envVars },
+  });
+  if (status.state === "unknown") onUnchecked(status.why);
+  return status.state === "held" ? describeLock(stackName, status.holders) : undefined;
+}
+
+function warn(why: string): void {
+  process.stderr.write(`warning: the stack's lock was not checked: ${why}\n`);
+}

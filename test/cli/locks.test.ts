@@ -1,0 +1,110 @@
+/**
+ * forge-recover and forge-drift during a live `pulumi up` (issue 27): a recovery or drift job that
+ * fires during a deploy must not judge the deploy's own pending creates and updates. On a file
+ * backend and on PostgreSQL (a throwaway server), while the run holds the stack's lock both exit 3
+ * naming the holder and change nothing; the run then finishes as if they had not run. The lock
+ * reader on its own: stack-lock.ts's parsing and redaction.
+ */
+import { execFile, spawn } from "node:child_process";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeLock, redactUrl } from "../../cli/stack-lock";
+import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
+import { cliProject, type CliProject } from "../e2e/cli-project";
+import { PULUMI_ROOT, REPO_ROOT, skipEngineTests } from "../e2e/harness";
+import { postgresBinaries, startPostgres, type RunningPostgres } from "../support/postgres";
+
+const BIN = (name: string) => join(REPO_ROOT, "dist", "cli", `${name}.js`);
+const PROGRAM = `const forge = require("pulumi-forge");
+for (const name of ["one", "two"]) new forge.GroupLabel(name, { group: "acme", name: "locked-" + name, color: "red" });
+`;
+
+describe("the lock reader", () => {
+  it("never prints a password of a backend URL", () => {
+    expect(redactUrl("could not connect to postgres://team:s3cr%40t@db.example:5432/pulumi?sslmode=require")).toBe("could not connect to postgres://team:***@db.example:5432/pulumi?sslmode=require");
+    expect(redactUrl("postgres://team@db.example/pulumi")).toBe("postgres://team@db.example/pulumi");
+  });
+
+  it("names the holder, says whether it still runs on this host, and how to confirm before pulumi cancel", () => {
+    const live = describeLock("prod", [{ pid: process.pid, host: hostname(), user: "ci", since: "2026-11-25T03:00:00Z" }]);
+    expect(live).toContain(`pid ${process.pid} on ${hostname()} as ci, since 2026-11-25T03:00:00Z (running on this host)`);
+    expect(live).toMatch(/confirm that the holder is dead first .*ps -p <pid>.*pulumi cancel/);
+    expect(describeLock("prod", [{ pid: 2 ** 22 + 17, host: hostname() }])).toContain("not running on this host: the lock looks stale");
+  });
+});
+
+const pgMissing = "missing" in postgresBinaries() ? (postgresBinaries() as { missing: string }).missing : undefined;
+if (pgMissing && !skipEngineTests()) console.warn(`locks.test.ts: the PostgreSQL backend case is skipped: ${pgMissing}`);
+
+describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live up", () => {
+  let emulator: RunningEmulator;
+  let postgres: RunningPostgres | undefined;
+  const projects: CliProject[] = [];
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    if (!pgMissing) postgres = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    for (const project of projects) project.close();
+    postgres?.stop();
+    await emulator?.close();
+  });
+
+  const tool = (project: CliProject, name: string, ...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [BIN(name), "--cwd", project.dir, "--stack", "test", ...args], { env: project.env }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+
+  const backends = [
+    { name: "a file backend", backend: () => undefined },
+    { name: "a PostgreSQL backend", backend: () => (postgres ? { url: postgres.url, env: { PGPASSWORD: postgres.password } } : undefined), skip: () => !postgres },
+  ];
+
+  for (const row of backends) {
+    it(`on ${row.name}: both exit 3 naming the holder, and the run finishes untouched`, async (context) => {
+      if (row.skip?.()) context.skip();
+      await emulator.admin("/reset", { method: "POST" });
+      const backend = row.backend();
+      const project = await cliProject({
+        name: "locks",
+        nodeModules: true,
+        from: { "Pulumi.yaml": "name: forge-locks\nruntime: nodejs\n", "index.js": PROGRAM },
+        config: { "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true } },
+        ...(backend ? { backend } : {}),
+      });
+      projects.push(project);
+      // The deploy's creates take their time: it holds the lock, with pending creates in its checkpoint.
+      expect((await emulator.admin("/faults", { method: "POST", json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 5000, times: 2 } })).status).toBeLessThan(300);
+      const up = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], { cwd: project.dir, env: project.env, stdio: "ignore" });
+      const finished = new Promise<number | null>((resolve) => up.on("exit", resolve));
+      const started = Date.now();
+      const posted = async () => ((await (await emulator.admin("/requests")).json()) as { method: string; path: string }[]).some((entry) => entry.method === "GET" && entry.path.endsWith("/labels"));
+      while (!(await posted()) && Date.now() - started < 60_000) await sleep(100);
+      const before = await project.exportText();
+
+      const [recover, drift] = await Promise.all([tool(project, "forge-recover"), tool(project, "forge-drift")]);
+      for (const result of [recover, drift]) {
+        expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(3);
+        expect(result.stderr).toMatch(/stack test is locked by a running operation:\n {2}pid \d+ on \S+/);
+        expect(result.stderr).toContain("pulumi cancel");
+      }
+      expect(recover.stdout).toBe("");
+      expect(drift.stdout).toBe("");
+      expect(await project.exportText()).toBe(before);
+
+      expect(await finished).toBe(0);
+      const labels = (await (await fetch(`${emulator.url}/api/v4/groups/acme/labels`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { name: string }[];
+      expect(labels.map((label) => label.name).sort()).toEqual(["locked-one", "locked-two"]);
+      // Once the run is over, both run as usual.
+      expect((await tool(project, "forge-drift")).code).toBe(0);
+      const quiet = await tool(project, "forge-recover");
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.stdout).toContain("nothing to recover");
+      await project.ok(["destroy", "--yes", "--skip-preview"]);
+    }, 180_000);
+  }
+});
