@@ -16,15 +16,21 @@ export const ADMIN_PREFIX = "/__emulator";
 const ADMIN_ONLY = "the emulator's admin endpoints take an administrator's token (PRIVATE-TOKEN header)";
 
 /**
- * Who may call the admin endpoints, checked before the request is parsed: no other site (a request
- * whose `Origin` is not one of `ownOrigins`, or that a browser marks `Sec-Fetch-Site:
- * cross-site`, is 403: a web page must not reset or seed a developer's emulator), and an active
- * administrator's token in a header (401 without a known token, 403 for another user). A token
- * in the query is not taken: it would ride on a link and stay in logs.
+ * Who may call the admin endpoints, checked before the request's body is read: only requests for
+ * the emulator itself (a `Host` that is not one of its own names is 403: a DNS-rebinding page
+ * sends its own host name there), from no other site (an `Origin` not one of its own, or a
+ * browser's `Sec-Fetch-Site: cross-site`, is 403: a web page must not reset or seed a developer's
+ * emulator), with an active administrator's token in a header (401 without a known token, 403
+ * for another user). A token in the query is not taken: it would ride on a link and stay in logs.
+ * `own` comes from the socket the server was reached on and its base URL, never from the request.
  */
-export function authorizeAdminRequest(context: EmulatorContext, headers: IncomingHttpHeaders, ownOrigins: readonly string[]): void {
-  const origin = headers.origin;
-  if (headers["sec-fetch-site"] === "cross-site" || (origin !== undefined && !ownOrigins.includes(origin))) {
+export function authorizeAdminRequest(context: EmulatorContext, headers: IncomingHttpHeaders, own: { origins: readonly string[]; hosts: readonly string[] }): void {
+  const host = headers.host?.toLowerCase();
+  if (host !== undefined && !own.hosts.includes(host)) {
+    throw forbidden("the emulator's admin endpoints answer only requests for the emulator's own address");
+  }
+  const origin = headers.origin?.toLowerCase();
+  if (headers["sec-fetch-site"] === "cross-site" || (origin !== undefined && !own.origins.includes(origin))) {
     throw forbidden("the emulator's admin endpoints refuse cross-site requests");
   }
   const token = headerToken(headers);

@@ -88,8 +88,19 @@ export const paged = (items: readonly unknown[], keyset?: KeysetRule): RouteAnsw
 export const file = (content: { data: Buffer; contentType: string; filename: string }): RouteAnswer => ({
   status: 200,
   body: content.data,
-  headers: { "Content-Type": content.contentType, "Content-Disposition": `inline; filename="${content.filename.replace(/"/g, "")}"` },
+  headers: { "Content-Type": content.contentType, "Content-Disposition": contentDisposition(content.filename) },
 });
+
+/**
+ * `inline` with the file's name as HTTP allows it (RFC 6266): an ASCII `filename` for old clients
+ * (other characters as `_`), and the exact name UTF-8 percent-encoded in `filename*` (RFC 8187).
+ * A name outside Latin-1 in a header would make Node refuse the whole answer.
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return ascii === filename ? `inline; filename="${filename}"` : `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
 /** 201 with a JSON body. */
 export const created = (body: unknown): RouteAnswer => ({ status: 201, body });
 /** 204 without a body. */

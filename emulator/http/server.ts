@@ -8,7 +8,7 @@ import type { EmulatorContext } from "../context";
 import { ApiError, ProjectMoved, routeNotFound, unauthorized } from "../core/errors";
 import type { Actor } from "../core/records";
 import { routeTable, type StoreRoute } from "../registry";
-import { resolveActor } from "./auth";
+import { headerToken, resolveActor } from "./auth";
 import { parseUrlEncoded } from "./bracket-params";
 import { paginate, paginateKeyset } from "./pagination";
 import { parseBody, readBody } from "./request-body";
@@ -50,6 +50,15 @@ async function handleRequest(
     return;
   }
   const segments = pathSegments(url.pathname);
+  const admin = `/${segments[0] ?? ""}` === ADMIN_PREFIX;
+  // Who may not send a body is told so before it is read: an anonymous 20 MB form must not hold
+  // the event loop for every other caller while it is parsed.
+  const refusal = admin ? refuseAdmin(context, request, scheme) : refuseUnauthenticated(context, router, method, segments, request.headers, url);
+  if (refusal) {
+    refuseUnread(request, response, refusal);
+    if (!admin) context.log.record({ method, path: url.pathname, query: {}, status: refusal.status, user: null });
+    return;
+  }
   let raw: Buffer;
   try {
     raw = await readBody(request);
@@ -64,9 +73,8 @@ async function handleRequest(
     return;
   }
 
-  if (`/${segments[0] ?? ""}` === ADMIN_PREFIX) {
+  if (admin) {
     send(response, answer(() => {
-      authorizeAdminRequest(context, request.headers, [url.origin, new URL(context.store.baseUrl).origin]);
       const body = parseBody(raw, request.headers["content-type"]);
       return handleAdminRequest(context, method, segments.slice(1).join("/"), parseUrlEncoded(url.search.slice(1)), body);
     }));
@@ -143,6 +151,62 @@ async function handleRequest(
   if (lostAnswer === undefined) send(response, throttle ? { ...result, headers: { ...result.headers, ...throttle.headers } } : result);
   const status = lostAnswer ?? result.status;
   context.log.record({ method, path: url.pathname, query, status, user: caller.actor?.username ?? null });
+}
+
+/**
+ * The admin routes' gate (admin-routes.ts), with what the server itself is: the origins and host
+ * names it answers to come from the socket it was reached on and its configured base URL, never
+ * from the request's Host header (a DNS-rebinding page sends its own host name there).
+ */
+function refuseAdmin(context: EmulatorContext, request: IncomingMessage, scheme: string): ApiResponse | undefined {
+  const port = request.socket.localPort;
+  const names = ["127.0.0.1", "localhost", "[::1]"];
+  const bound = request.socket.localAddress;
+  if (bound && bound !== "0.0.0.0" && bound !== "::") names.push(bound.includes(":") ? `[${bound.replace(/^::ffff:/, "")}]` : bound, bound.replace(/^::ffff:/, ""));
+  const hosts = names.map((name) => `${name}:${port}`);
+  const base = new URL(context.store.baseUrl);
+  hosts.push(base.host);
+  const origins = [...hosts.map((host) => `${scheme}://${host}`), base.origin];
+  return answerOrUndefined(() => authorizeAdminRequest(context, request.headers, { origins, hosts }));
+}
+
+/**
+ * A request with a body to a route that needs a token, sent without one (in a header or the
+ * query) or with one the forge does not know: 401 before the body is read. A token inside a
+ * form body is not looked at for this (clients send tokens in headers); such a request is
+ * refused as anonymous.
+ */
+function refuseUnauthenticated(
+  context: EmulatorContext,
+  router: Router<StoreRoute>,
+  method: string,
+  segments: string[],
+  headers: IncomingMessage["headers"],
+  url: URL,
+): ApiResponse | undefined {
+  const hasBody = (headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined;
+  if (!hasBody || segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) return undefined;
+  const route = router.match(method, segments.slice(2))?.handler;
+  if (!route || route.anonymous) return undefined;
+  const token = headerToken(headers) ?? url.searchParams.get("private_token") ?? undefined;
+  if (token !== undefined && context.store.users.byToken(token)) return undefined;
+  return errorResponse(unauthorized());
+}
+
+/** Answers without reading the request's body, and closes the connection rather than read the rest. */
+function refuseUnread(request: IncomingMessage, response: ServerResponse, refusal: ApiResponse): void {
+  request.pause();
+  send(response, { ...refusal, headers: { ...refusal.headers, Connection: "close" } });
+}
+
+function answerOrUndefined(check: () => void): ApiResponse | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    throw error;
+  }
 }
 
 /**

@@ -131,9 +131,22 @@ export async function runLookup(declaration: LookupDeclaration, args: Record<str
   return fromWire(body);
 }
 
+/** A file's name from `Content-Disposition`: the exact `filename*` (RFC 8187) when given, else `filename`. */
+function dispositionFilename(header: string): string | undefined {
+  const extended = /filename\*=UTF-8''([^;\s]+)/i.exec(header)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended);
+    } catch {
+      // a malformed encoding: fall back to the plain name
+    }
+  }
+  return /filename="([^"]*)"/.exec(header)?.[1];
+}
+
 function fileRecord(content: Buffer, headers: Record<string, string>): ForgeFile {
   return {
-    filename: /filename="([^"]*)"/.exec(headers["content-disposition"] ?? "")?.[1],
+    filename: dispositionFilename(headers["content-disposition"] ?? ""),
     contentType: headers["content-type"],
     size: content.length,
     sha256: fileDigest(content),

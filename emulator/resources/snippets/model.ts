@@ -191,6 +191,7 @@ export class Snippets {
     if (files.length === 0) throw parameterError("files is empty");
     files.forEach((file, index) => {
       if (file.file_path.trim() === "") throw parameterError(`files[${index}][file_path] is empty`);
+      checkFilePath(file.file_path, `files[${index}][file_path]`);
       if (file.content.trim() === "") throw parameterError(`files[${index}][content] is empty`);
     });
     const paths = files.map((file) => file.file_path);
@@ -286,6 +287,18 @@ function duplicatePath(): ApiError {
 }
 
 /**
+ * A file path inside the snippet's repository. The spec is silent; the service refuses a path
+ * that climbs out of the repository or is not a file's (`../x`, `/abs`, `.`, `a//b`, `dir/`) in
+ * its parameter validation, with its parameter error shape (`{"error": "<param> should be a
+ * valid file path"}`), before anything is written.
+ */
+function checkFilePath(path: string, param: string): void {
+  const segments = path.split(/[/\\]/);
+  const invalid = path.startsWith("/") || path.includes("\0") || segments.some((segment) => segment === "" || segment === "." || segment === "..");
+  if (invalid) throw parameterError(`${param} should be a valid file path`);
+}
+
+/**
  * Per-file actions in order (Document 3, PUT /snippets/:id): `create` a new path, `update` the
  * content of an existing one, `delete` one, `move` one from `previous_path` to `file_path` (new
  * content optional). Any failing action fails the whole update; a snippet keeps one file at least.
@@ -296,6 +309,8 @@ function applyActions(current: SnippetFile[], actions: z.output<typeof actionPar
     const name = (field: string) => `files[${index}][${field}]`;
     const path = action.file_path;
     if (path === undefined || path.trim() === "") throw parameterError(`${name("file_path")} is missing`);
+    checkFilePath(path, name("file_path"));
+    if (action.previous_path !== undefined && action.previous_path.trim() !== "") checkFilePath(action.previous_path, name("previous_path"));
     switch (action.action) {
       case "create":
         if (action.content === undefined || action.content.trim() === "") throw parameterError(`${name("content")} is empty`);
