@@ -8,6 +8,12 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { decide, type RecoveryPlan } from "../../cli/recover";
+import { clientFor, resolveConnection } from "../../provider/client";
+import { actionDeclarations } from "../../provider/actions";
+import { lookupDeclarations } from "../../provider/lookups/registry";
+import { importPresenter } from "../../provider/plugin/present";
+import { forgeProvider } from "../../provider/plugin/provider";
+import { pluginToken } from "../../provider/plugin/schema";
 import { implementation } from "../../provider/runtime";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
@@ -46,22 +52,44 @@ function createElsewhere(type: string, inputs: State, env: Record<string, string
   });
 }
 
-it("a label create answered 503 before any work, while a person makes the same label, fails naming the person's label, which survives byte for byte", async () => {
-  await fault({ method: "POST", path: "^/groups/[^/]+/labels$", status: 503, latencyMs: 600, times: 1 });
-  const ops = implementation("GroupLabel");
-  const creating = ops.create({ group: "acme", name: "race", color: "red" }).catch((error: unknown) => error);
-  await sleep(250); // the provider's look found nothing and its POST is on its way
-  const theirs = (await world().as("max").request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "race", color: "#00ff00", description: "mine, by hand" })).body;
-  const before = JSON.stringify((await api().request("GET", "/groups/:group/labels/:id", { group: "acme", id: theirs.id })).body);
-  const error = (await creating) as Error & { candidates?: string[] };
-  expect(error.name).toBe("UnprovenCreateError");
-  expect(error.candidates).toEqual([`acme:${theirs.id}`]);
-  expect(error.message).toMatch(/the answer to the create was lost.*Nothing was adopted, revoked or deleted/);
-  // The next up refuses it before sending anything, and names the same import id.
-  await expect(ops.create({ group: "acme", name: "race", color: "red" })).rejects.toThrow(`"acme:${theirs.id}" already exists`);
-  expect(JSON.stringify((await api().request("GET", "/groups/:group/labels/:id", { group: "acme", id: theirs.id })).body)).toBe(before);
-  expect((await writes()).map((entry) => `${entry.method} ${entry.status}`).sort()).toEqual(["POST 201", "POST 503"]);
-});
+/** A create on each face: the dynamic classes' operations, and the plugin's interface addressed by URN. */
+const faces: Array<{ face: string; create: (type: string, inputs: State) => Promise<unknown> }> = [
+  { face: "the dynamic classes", create: (type, inputs) => implementation(type).create(inputs) },
+  {
+    face: "the plugin",
+    create: async (type, inputs) => {
+      const plugin = forgeProvider({
+        version: "0.1.0",
+        schema: "{}",
+        operationsOf: implementation,
+        lookups: lookupDeclarations,
+        actions: actionDeclarations,
+        clientOf: () => clientFor(resolveConnection()),
+        presentImport: importPresenter(() => clientFor(resolveConnection())),
+      });
+      const urn = `urn:pulumi:test::forge::${pluginToken(type)}::race`;
+      const checked = await plugin.check!(urn, {}, inputs);
+      return plugin.create!(urn, checked.inputs);
+    },
+  },
+];
+
+for (const { face, create } of faces) {
+  it(`${face}: a label create answered 503 before any work, while a person makes the same label, fails naming the person's label, which survives byte for byte`, async () => {
+    await fault({ method: "POST", path: "^/groups/[^/]+/labels$", status: 503, latencyMs: 600, times: 1 });
+    const creating = create("GroupLabel", { group: "acme", name: "race", color: "red" }).catch((error: unknown) => error);
+    await sleep(250); // the provider's look found nothing and its POST is on its way
+    const theirs = (await world().as("max").request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "race", color: "#00ff00", description: "mine, by hand" })).body;
+    const before = JSON.stringify((await api().request("GET", "/groups/:group/labels/:id", { group: "acme", id: theirs.id })).body);
+    const error = (await creating) as Error & { candidates?: string[] };
+    expect(error.message).toMatch(/the answer to the create was lost.*Nothing was adopted, revoked or deleted/);
+    expect(error.message).toContain(`"acme:${theirs.id}"`);
+    // The next up refuses it before sending anything, and names the same import id.
+    await expect(create("GroupLabel", { group: "acme", name: "race", color: "red" })).rejects.toThrow(`"acme:${theirs.id}" already exists`);
+    expect(JSON.stringify((await api().request("GET", "/groups/:group/labels/:id", { group: "acme", id: theirs.id })).body)).toBe(before);
+    expect((await writes()).map((entry) => `${entry.method} ${entry.status}`).sort()).toEqual(["POST 201", "POST 503"]);
+  });
+}
 
 it("two provider processes, a forge too slow for the first: the second stack's token of the same name is never revoked", async () => {
   const agentId = await newAgent("slow-forge");
