@@ -35,7 +35,8 @@ export const clusterAgent = defineResource({
   create: "POST /projects/:project/cluster_agents",
   read: "GET /projects/:project/cluster_agents/:agentId",
   delete: "DELETE /projects/:project/cluster_agents/:agentId",
-  // Names are unique in a project: a create whose answer was lost is found by it, not made twice.
+  // Names are unique in a project: one there before the create is refused by name, and after a
+  // lost answer the forge refuses a second one (the one found is named, never adopted).
   identity: {
     fields: ["project", "name"],
     describe: (state) => `the cluster agent ${show(state["name"])} of project ${show(state["project"])}`,
