@@ -78,7 +78,7 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
       });
       projects.push(project);
       // The deploy's creates take their time: it holds the lock, with pending creates in its checkpoint.
-      expect((await emulator.admin("/faults", { method: "POST", json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 5000, times: 2 } })).status).toBeLessThan(300);
+      expect((await emulator.admin("/faults", { method: "POST", json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 3000, times: 2 } })).status).toBeLessThan(300);
       const up = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], { cwd: project.dir, env: project.env, stdio: "ignore" });
       const finished = new Promise<number | null>((resolve) => up.on("exit", resolve));
       const started = Date.now();
@@ -99,12 +99,10 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
       expect(await finished).toBe(0);
       const labels = (await (await fetch(`${emulator.url}/api/v4/groups/acme/labels`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { name: string }[];
       expect(labels.map((label) => label.name).sort()).toEqual(["locked-one", "locked-two"]);
-      // Once the run is over, both run as usual.
-      expect((await tool(project, "forge-drift")).code).toBe(0);
-      const quiet = await tool(project, "forge-recover");
-      expect(quiet.code, quiet.stderr).toBe(0);
-      expect(quiet.stdout).toContain("nothing to recover");
-      await project.ok(["destroy", "--yes", "--skip-preview"]);
+      // Once the run is over, both run as usual (the lock reader of either backend says "free").
+      const [quietRecover, quietDrift] = await Promise.all([tool(project, "forge-recover"), tool(project, "forge-drift")]);
+      expect(quietRecover.stdout, quietRecover.stderr).toContain("nothing to recover");
+      expect(quietDrift.code, quietDrift.stderr).toBe(0);
     }, 180_000);
   }
 });
