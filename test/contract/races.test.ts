@@ -78,7 +78,10 @@ for (const { face, create } of faces) {
   it(`${face}: a label create answered 503 before any work, while a person makes the same label, fails naming the person's label, which survives byte for byte`, async () => {
     await fault({ method: "POST", path: "^/groups/[^/]+/labels$", status: 503, latencyMs: 600, times: 1 });
     const creating = create("GroupLabel", { group: "acme", name: "race", color: "red" }).catch((error: unknown) => error);
-    await sleep(250); // the provider's look found nothing and its POST is on its way
+    // Once the provider's look has found nothing, its POST is on its way (and waits at the forge).
+    const started = Date.now();
+    while (!(await looked("/groups/acme/labels")) && Date.now() - started < 20_000) await sleep(25);
+    await sleep(100);
     const theirs = (await world().as("max").request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "race", color: "#00ff00", description: "mine, by hand" })).body;
     const before = JSON.stringify((await api().request("GET", "/groups/:group/labels/:id", { group: "acme", id: theirs.id })).body);
     const error = (await creating) as Error & { candidates?: string[] };
