@@ -1,9 +1,5 @@
 import type { ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
-import type { declarations } from "../resources";
-
-/** The key of a declaration in `provider/resources/index.ts` (`groupLabel`). */
-export type DeclarationKey = keyof typeof declarations;
 
 /** Where the objects of a resource live: in a group, in a project, on the instance, or among the
  *  token's user's own objects (personal snippets). */
@@ -38,8 +34,10 @@ export interface AdoptEntry {
    * Inputs that are another adopted resource's output, by the key of that resource's
    * declaration: `{ agentId: "clusterAgent" }`. The target is the resource whose import id this
    * object's inputs form with the target's id parts; its output of the same name is used.
+   * (A plain string here, so that this file need not import the registry, which imports every
+   * resource file, which imports this one: test/unit/adopt-coverage.test.ts checks each target.)
    */
-  references?: Partial<Record<string, DeclarationKey>>;
+  references?: Partial<Record<string, string>>;
   /** Turns values the forge shows by internal id into what a program names (a feature's
    *  `User:4` into `dev`), the adoption reading them back by those names; or adds an input the
    *  read state implies. `outputs` is the read state. */
@@ -85,8 +83,8 @@ export interface AdoptExemption {
   exempt: string;
 }
 
-/** The adopt entries of a resource file, by declaration key. */
-export type AdoptEntries = { [K in DeclarationKey]?: AdoptEntry | AdoptExemption };
+/** The adopt entries of a resource file, by declaration key (`groupLabel`). */
+export type AdoptEntries = Partial<Record<string, AdoptEntry | AdoptExemption>>;
 
 /** Identity function that keeps an entry's types. */
 export function defineAdopt(entry: AdoptEntry): AdoptEntry {

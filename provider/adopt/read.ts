@@ -11,9 +11,9 @@ import { inputKeys, resetValue, type AnyDeclaration, type State } from "../engin
 import { formatId } from "../engine/ids";
 import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
-import { declarations } from "../resources";
+import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
-import type { AdoptEntry, AdoptFile, AdoptScope, DeclarationKey } from "./entry";
+import type { AdoptEntry, AdoptFile, AdoptScope } from "./entry";
 
 /** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */
 const adoptScopeSchema = z.object({
@@ -372,7 +372,7 @@ function resolveReferences(resource: AdoptedResource, all: AdoptedResource[]): v
   const entry = adoptEntries[resource.key] as AdoptEntry;
   for (const [input, targetKey] of Object.entries(entry.references ?? {})) {
     if (!targetKey || resource.inputs[input] === undefined) continue;
-    const targetDeclaration = declarations[targetKey] as AnyDeclaration;
+    const targetDeclaration = declarations[targetKey as DeclarationKey] as AnyDeclaration;
     let targetId: string;
     try {
       targetId = formatId(targetDeclaration, resource.inputs);

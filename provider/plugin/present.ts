@@ -6,9 +6,8 @@
  * its programs declare, so an import of what forge-adopt writes changes nothing.
  */
 import type { ForgeClient } from "../client";
-import type { DeclarationKey } from "../adopt/entry";
 import type { State } from "../engine/declaration";
-import { adoptEntries, declarations } from "../resources";
+import { adoptEntries, declarations, type DeclarationKey } from "../resources";
 
 /** The `presentImport` of {@link forgeProvider}'s options, over the given client. */
 export function importPresenter(clientOf: () => ForgeClient): (typeName: string, inputs: State, props: State) => Promise<State> {

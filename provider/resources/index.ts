@@ -52,6 +52,9 @@ export const declarations = {
 } satisfies Record<string, AnyDeclaration>;
 
 /** forge-adopt's entry (or exemption) for every declaration. */
+/** The key of a declaration in {@link declarations} (`groupLabel`). */
+export type DeclarationKey = keyof typeof declarations;
+
 export const adoptEntries: AdoptEntries = {
   ...broadcastMessageAdopt,
   ...clusterAgentAdopt,

@@ -7,7 +7,7 @@
 import type { State } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { adoptEntries } from "../../provider/adopt/entries";
-import type { DeclarationKey } from "../../provider/adopt/entry";
+import type { DeclarationKey } from "../../provider/resources";
 import { declarations } from "../../provider/resources";
 import { toCamel } from "../../provider/engine/naming";
 import { integrationKindOf } from "../../provider/resources/group-integrations";

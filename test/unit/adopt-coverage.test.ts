@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { adoptEntries } from "../../provider/adopt/entries";
 import { formatId } from "../../provider/engine/ids";
-import { inputKeys } from "../../provider/engine/declaration";
+import { inputKeys, type AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 
 const keys = Object.keys(declarations) as (keyof typeof declarations)[];
@@ -25,16 +25,18 @@ it("refers only to declarations whose id the referring inputs can form, through 
   for (const key of keys) {
     const entry = adoptEntries[key]!;
     if (!("find" in entry)) continue;
-    for (const [input, target] of Object.entries(entry.references ?? {})) {
+    for (const [input, reference] of Object.entries(entry.references ?? {})) {
+      expect(Object.keys(declarations), `${key}.${input} refers to no declaration`).toContain(reference);
+      const target = reference as keyof typeof declarations;
       const declaration = declarations[key];
-      const targetDeclaration = declarations[target!];
+      const targetDeclaration: AnyDeclaration = declarations[target];
       expect(inputKeys(declaration), `${key}.${input}`).toContain(input);
       expect(Object.keys(targetDeclaration.outputs.shape), `${target} has no output ${input}`).toContain(input);
       const sample = Object.fromEntries(targetDeclaration.idParts.map((part) => [part, 1]));
       expect(targetDeclaration.idParts.every((part) => inputKeys(declaration).includes(part)), `${key} cannot form ${target}'s id`).toBe(true);
       expect(formatId(targetDeclaration, sample)).toBeTruthy();
       // A target comes first in declaration order, so that a scope declares it before its users.
-      expect(keys.indexOf(target!), `${target} is declared after ${key}`).toBeLessThan(keys.indexOf(key));
+      expect(keys.indexOf(target), `${target} is declared after ${key}`).toBeLessThan(keys.indexOf(key));
     }
   }
 });

@@ -6,28 +6,7 @@ import { describe, expect, it } from "vitest";
  * through types is still a cycle of the design).
  */
 
-import { importGraph, type ImportGraph } from "./import-graph";
-
-/** Every import cycle among the graph's own files, each as a path that returns to its start. */
-export function findCycles(graph: ImportGraph): string[][] {
-  const cycles: string[][] = [];
-  const done = new Set<string>();
-  const onPath: string[] = [];
-  const visit = (file: string): void => {
-    const at = onPath.indexOf(file);
-    if (at !== -1) {
-      cycles.push([...onPath.slice(at), file]);
-      return;
-    }
-    if (done.has(file)) return;
-    onPath.push(file);
-    for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next);
-    onPath.pop();
-    done.add(file);
-  };
-  for (const file of [...graph.keys()].sort()) visit(file);
-  return cycles;
-}
+import { findCycles, importGraph, type ImportGraph } from "./import-graph";
 
 const resourceOf = (file: string): string | undefined => /^emulator\/resources\/([^/]+)\//.exec(file)?.[1];
 /** Resolved files end in .ts; anything else is a package name. */

@@ -40,3 +40,23 @@ export function importGraph(folders: readonly string[]): ImportGraph {
   return graph;
 }
 
+/** Every import cycle among the graph's own files, each as a path that returns to its start. */
+export function findCycles(graph: ImportGraph): string[][] {
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const visit = (file: string): void => {
+    const at = onPath.indexOf(file);
+    if (at !== -1) {
+      cycles.push([...onPath.slice(at), file]);
+      return;
+    }
+    if (done.has(file)) return;
+    onPath.push(file);
+    for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next);
+    onPath.pop();
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) visit(file);
+  return cycles;
+}
