@@ -51,10 +51,10 @@ export const declarations = {
   ...virtualRegistryCleanupPolicy,
 } satisfies Record<string, AnyDeclaration>;
 
-/** forge-adopt's entry (or exemption) for every declaration. */
 /** The key of a declaration in {@link declarations} (`groupLabel`). */
 export type DeclarationKey = keyof typeof declarations;
 
+/** forge-adopt's entry (or exemption) for every declaration. */
 export const adoptEntries: AdoptEntries = {
   ...broadcastMessageAdopt,
   ...clusterAgentAdopt,
