@@ -24,13 +24,15 @@ import pulumi_forge as forge  # noqa: E402
 @pulumi.runtime.test
 def program():
     label = forge.GroupLabel("bug", group="acme", name="type::bug", color="red")
-    forge.ClusterAgentToken("token", project="acme/web", agent_id=3, name="primary")
+    token = forge.ClusterAgentToken("token", project="acme/web", agent_id=3, name="primary")
     group = forge.get_group(group="acme")
 
     def report(values):
         print(json.dumps({"seen": seen, "calls": calls, "labelId": values[0], "group": group.result}, sort_keys=True))
 
-    return pulumi.Output.all(label.label_id).apply(report)
+    # Both resources' ids: the report waits until the mocks have seen each registration (the
+    # label's output alone could resolve before the token was registered).
+    return pulumi.Output.all(label.label_id, token.id).apply(report)
 
 
 program()
