@@ -201,4 +201,31 @@ describe("snippet file paths", () => {
     expect((await update([{ action: "move", previous_path: "docs/a.md", file_path: "notes/b.md" }])).status).toBe(200);
     expect((await call(emulator().url, "GET", `/snippets/${created.body.id}/files/main/${encodeURIComponent("notes/b.md")}/raw`, { as: "max" })).status).toBe(200);
   });
+
+  it.each([
+    ["create", { action: "create", file_path: "docs//b.md", content: "y" }, "file_path"],
+    ["create", { action: "create", file_path: "./b.md", content: "y" }, "file_path"],
+    ["update", { action: "update", file_path: "docs/../docs/a.md", content: "y" }, "file_path"],
+    ["update", { action: "update", file_path: "/docs/a.md", content: "y" }, "file_path"],
+    ["move", { action: "move", previous_path: "docs/a.md", file_path: ".." }, "file_path"],
+    ["move", { action: "move", previous_path: "docs/./a.md", file_path: "b.md" }, "previous_path"],
+  ])("refuses a bad path in a %s action and writes nothing: %j", async (_action, action, param) => {
+    const created = await api("POST", "/snippets", { as: "max", json: { title: "t", files: [{ file_path: "docs/a.md", content: "x" }] } });
+    const refused = await api("PUT", `/snippets/${created.body.id}`, { as: "max", json: { files: [{ action: "create", file_path: "new.md", content: "z" }, action] } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: `files[1][${param}] should be a valid file path` });
+    const after = await api("GET", `/snippets/${created.body.id}`, { as: "max" });
+    expect(after.body.files.map((file: { path: string }) => file.path)).toEqual(["docs/a.md"]);
+  });
+
+  it("refuses a bad deprecated file_name on create and update", async () => {
+    const refused = await api("POST", "/snippets", { as: "max", json: { title: "t", content: "x", file_name: "../x.md" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: "file_name should be a valid file path" });
+    const created = await api("POST", "/snippets", { as: "max", json: { title: "t", content: "x", file_name: "x.md" } });
+    expect(created.status).toBe(201);
+    const update = await api("PUT", `/snippets/${created.body.id}`, { as: "max", json: { content: "y", file_name: "/etc/x.md" } });
+    expect(update.status).toBe(400);
+    expect(update.body).toEqual({ error: "file_name should be a valid file path" });
+  });
 });
