@@ -113,7 +113,7 @@ describe("a request that cannot be authorized", () => {
 
   it("answers an anonymous 20 MB form to an authenticated route with 401 while it is still being sent, and a concurrent authorized GET is not held up", async () => {
     // The largest body the emulator reads (MAX_BODY_BYTES). Parsed, this form held the event
-    // loop for 8 to 13 s on a 2-core machine; unread, it costs nothing.
+    // loop for 8 to 13 s on a 2-core machine (measured); unread, it costs nothing.
     const size = 20 * 1024 * 1024;
     const form = manyParameterForm(size);
     let settled = false;
