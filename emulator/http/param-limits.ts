@@ -11,6 +11,13 @@ import { paramName } from "../core/validation";
 /** The whole body, in bytes; larger bodies are answered 413 before they are read in full. */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
+/**
+ * The body of a request without a known token. Such a request reaches only the anonymous reads
+ * (GET), whose parameters come in the query; some clients send `{}` with them. Kept small so
+ * that nobody without a token can make the emulator parse megabytes while others wait.
+ */
+export const MAX_ANONYMOUS_BODY_BYTES = 64 * 1024;
+
 /** Levels of nested objects and arrays a body or a bracket parameter may have (the top object is one). */
 export const MAX_PARAM_DEPTH = 32;
 
@@ -33,9 +40,9 @@ export function tooDeep(name: string): ApiError {
   return parameterError(`${name} is nested too deeply (at most ${MAX_PARAM_DEPTH} levels)`);
 }
 
-/** 413 for a body over {@link MAX_BODY_BYTES}. */
-export function bodyTooLarge(): ApiError {
-  return new ApiError(413, { message: `413 Request Entity Too Large - bodies are limited to ${MAX_BODY_BYTES} bytes` });
+/** 413 for a body over `limit` ({@link MAX_BODY_BYTES} unless the request has a smaller one). */
+export function bodyTooLarge(limit = MAX_BODY_BYTES): ApiError {
+  return new ApiError(413, { message: `413 Request Entity Too Large - bodies are limited to ${limit} bytes` });
 }
 
 /**

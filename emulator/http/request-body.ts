@@ -9,29 +9,29 @@ const EMPTY = Buffer.alloc(0);
 /**
  * Reads the whole request body. A request that declares none (most reads) is answered without
  * waiting for the stream; the rest is read with plain events, which cost far less per request
- * than an async iterator (bench/emulator-throughput.ts). A body over MAX_BODY_BYTES (declared
- * or counted) rejects with a 413 ApiError; the caller answers it and closes the connection.
+ * than an async iterator (bench/emulator-throughput.ts). A body over `limit` (declared or
+ * counted) rejects with a 413 ApiError; the caller answers it and closes the connection.
  */
-export function readBody(request: IncomingMessage): Promise<Buffer> {
+export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = request.headers["content-length"];
   if (declared === undefined && request.headers["transfer-encoding"] === undefined) {
     request.resume();
     return Promise.resolve(EMPTY);
   }
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+  if (declared !== undefined && Number(declared) > limit) {
     request.pause();
-    return Promise.reject(bodyTooLarge());
+    return Promise.reject(bodyTooLarge(limit));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         request.off("data", onData);
         request.pause();
         chunks.length = 0;
-        reject(bodyTooLarge());
+        reject(bodyTooLarge(limit));
         return;
       }
       chunks.push(chunk);

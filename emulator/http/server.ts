@@ -11,6 +11,7 @@ import { routeTable, type StoreRoute } from "../registry";
 import { headerToken, resolveActor } from "./auth";
 import { parseUrlEncoded } from "./bracket-params";
 import { paginate, paginateKeyset } from "./pagination";
+import { MAX_ANONYMOUS_BODY_BYTES, MAX_BODY_BYTES } from "./param-limits";
 import { parseBody, readBody } from "./request-body";
 import { pathSegments, Router } from "./router";
 import type { ApiResponse } from "./types";
@@ -53,15 +54,15 @@ async function handleRequest(
   const admin = `/${segments[0] ?? ""}` === ADMIN_PREFIX;
   // Who may not send a body is told so before it is read: an anonymous 20 MB form must not hold
   // the event loop for every other caller while it is parsed.
-  const refusal = admin ? refuseAdmin(context, request, scheme) : refuseUnauthenticated(context, router, method, segments, request.headers, url);
-  if (refusal) {
-    refuseUnread(request, response, refusal);
-    if (!admin) context.log.record({ method, path: url.pathname, query: {}, status: refusal.status, user: null });
+  const gate = admin ? { refusal: refuseAdmin(context, request, scheme), bodyLimit: MAX_BODY_BYTES } : gateBeforeBody(context, router, method, segments, request.headers, url);
+  if (gate.refusal) {
+    refuseUnread(request, response, gate.refusal);
+    if (!admin) context.log.record({ method, path: url.pathname, query: {}, status: gate.refusal.status, user: null });
     return;
   }
   let raw: Buffer;
   try {
-    raw = await readBody(request);
+    raw = await readBody(request, gate.bodyLimit);
   } catch (error) {
     // Too large (413): answer, and close rather than read the rest. Anything else is an upload
     // the client broke off: nobody is left to answer.
@@ -161,8 +162,10 @@ async function handleRequest(
 function refuseAdmin(context: EmulatorContext, request: IncomingMessage, scheme: string): ApiResponse | undefined {
   const port = request.socket.localPort;
   const names = ["127.0.0.1", "localhost", "[::1]"];
-  const bound = request.socket.localAddress;
-  if (bound && bound !== "0.0.0.0" && bound !== "::") names.push(bound.includes(":") ? `[${bound.replace(/^::ffff:/, "")}]` : bound, bound.replace(/^::ffff:/, ""));
+  // The address the connection came in on (a LAN address when bound to all interfaces); an IPv4
+  // address may come mapped into IPv6 (`::ffff:10.0.0.5`), and an IPv6 host is written in brackets.
+  const bound = request.socket.localAddress?.replace(/^::ffff:(?=\d+\.)/, "");
+  if (bound && bound !== "0.0.0.0" && bound !== "::") names.push(bound.includes(":") ? `[${bound}]` : bound);
   const hosts = names.map((name) => `${name}:${port}`);
   const base = new URL(context.store.baseUrl);
   hosts.push(base.host);
@@ -171,26 +174,31 @@ function refuseAdmin(context: EmulatorContext, request: IncomingMessage, scheme:
 }
 
 /**
- * A request with a body to a route that needs a token, sent without one (in a header or the
- * query) or with one the forge does not know: 401 before the body is read. A token inside a
- * form body is not looked at for this (clients send tokens in headers); such a request is
- * refused as anonymous.
+ * What an API request with a body may do, decided from its line and headers before the body is
+ * read. Sent without a token the forge knows (in a header or the query): to a route that needs
+ * one, or with an unknown token, 401; to no route, 404 (the answer whatever the body holds); to
+ * an anonymous read, a body of at most MAX_ANONYMOUS_BODY_BYTES. A token inside a form body is
+ * not looked at for this (the spec puts tokens in headers or the query); such a request counts
+ * as anonymous.
  */
-function refuseUnauthenticated(
+function gateBeforeBody(
   context: EmulatorContext,
   router: Router<StoreRoute>,
   method: string,
   segments: string[],
   headers: IncomingMessage["headers"],
   url: URL,
-): ApiResponse | undefined {
+): { refusal?: ApiResponse; bodyLimit: number } {
+  const unlimited = { bodyLimit: MAX_BODY_BYTES };
   const hasBody = (headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined;
-  if (!hasBody || segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) return undefined;
-  const route = router.match(method, segments.slice(2))?.handler;
-  if (!route || route.anonymous) return undefined;
-  const token = headerToken(headers) ?? url.searchParams.get("private_token") ?? undefined;
-  if (token !== undefined && context.store.users.byToken(token)) return undefined;
-  return errorResponse(unauthorized());
+  if (!hasBody || segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) return unlimited;
+  const token = headerToken(headers) ?? (url.searchParams.get("private_token") || undefined);
+  if (token !== undefined && context.store.users.byToken(token)) return unlimited;
+  // HEAD is routed as GET (handleRequest).
+  const route = router.match(method === "HEAD" ? "GET" : method, segments.slice(2))?.handler;
+  if (!route) return { refusal: errorResponse(routeNotFound()), bodyLimit: 0 };
+  if (!route.anonymous || token !== undefined) return { refusal: errorResponse(unauthorized()), bodyLimit: 0 };
+  return { bodyLimit: MAX_ANONYMOUS_BODY_BYTES };
 }
 
 /** Answers without reading the request's body, and closes the connection rather than read the rest. */

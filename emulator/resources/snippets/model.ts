@@ -185,6 +185,7 @@ export class Snippets {
     if (params.files === undefined && params.content === undefined) throw parameterError("files, content are missing, exactly one parameter must be provided");
     if (params.content !== undefined) {
       if (params.content.trim() === "") throw parameterError("content is empty");
+      if (params.file_name !== undefined) checkFilePath(params.file_name, "file_name");
       return [{ path: params.file_name ?? "snippetfile1.txt", content: params.content }];
     }
     const files = params.files ?? [];
@@ -202,6 +203,7 @@ export class Snippets {
   /** The deprecated single-file update: only for a snippet with one file. */
   private legacyUpdate(files: SnippetFile[], content: string | undefined, fileName: string | undefined): SnippetFile[] {
     if (files.length > 1) throw parameterError("files is missing");
+    if (fileName !== undefined) checkFilePath(fileName, "file_name");
     const [only] = files;
     return [{ path: fileName ?? only?.path ?? "snippetfile1.txt", content: content ?? only?.content ?? "" }];
   }
@@ -290,7 +292,10 @@ function duplicatePath(): ApiError {
  * A file path inside the snippet's repository. The spec is silent; the service refuses a path
  * that climbs out of the repository or is not a file's (`../x`, `/abs`, `.`, `a//b`, `dir/`) in
  * its parameter validation, with its parameter error shape (`{"error": "<param> should be a
- * valid file path"}`), before anything is written.
+ * valid file path"}`), before anything is written. Not the model-validation shape
+ * (`{"message": {...}}`): the path is checked as a request parameter, like the service's
+ * `file_path` parameter validator, before any file record exists. The deprecated `file_name`
+ * names the one file's path and is checked alike.
  */
 function checkFilePath(path: string, param: string): void {
   const segments = path.split(/[/\\]/);
