@@ -2,10 +2,11 @@
  * A throwaway PostgreSQL server for a test, started as tests start the emulator: `initdb` into a
  * temporary directory, a free port on 127.0.0.1, password authentication for one user, one
  * database. As root (CI), the server runs as the `postgres` system user, since PostgreSQL refuses
- * to run as root. `postgresBinaries()` says why a test must skip when there are none.
+ * to run as root. `postgresBinaries()` says why a test must skip when it cannot start one.
+ * `stop()` removes everything; a server the test forgot to stop is stopped when the process exits.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,17 +19,23 @@ export interface RunningPostgres {
   port: number;
   /** Makes another database on the server (one per team, as the README suggests). */
   createDatabase(name: string): void;
+  /** Stops the server and removes its directory; safe to call twice. */
   stop(): void;
 }
 
-/** The directory of the PostgreSQL binaries (initdb, pg_ctl), or why there is none. */
+/** The directory of the PostgreSQL binaries (initdb, pg_ctl, createdb), or why a server cannot be started here. */
 export function postgresBinaries(): { dir: string } | { missing: string } {
   const candidates = [process.env["FORGE_PG_BIN"], ...listVersions("/usr/lib/postgresql").map((version) => `/usr/lib/postgresql/${version}/bin`)].filter((dir): dir is string => !!dir);
-  const dir = candidates.find((candidate) => existsSync(join(candidate, "initdb")) && existsSync(join(candidate, "pg_ctl")));
-  if (dir) return { dir };
-  const onPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout.trim();
-  if (onPath) return { dir: onPath.slice(0, onPath.lastIndexOf("/")) };
-  return { missing: "PostgreSQL's initdb and pg_ctl were not found (install PostgreSQL, or set FORGE_PG_BIN to their directory)" };
+  let dir = candidates.find((candidate) => ["initdb", "pg_ctl", "createdb"].every((name) => existsSync(join(candidate, name))));
+  if (!dir) {
+    const onPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout?.trim();
+    if (onPath) dir = onPath.slice(0, onPath.lastIndexOf("/"));
+  }
+  if (!dir) return { missing: "PostgreSQL's initdb, pg_ctl and createdb were not found (install PostgreSQL, or set FORGE_PG_BIN to their directory)" };
+  if (process.getuid?.() === 0 && spawnSync("runuser", ["-u", "postgres", "--", "true"]).status !== 0) {
+    return { missing: "running as root, and PostgreSQL will not run as root: a `postgres` system user and runuser are needed" };
+  }
+  return { dir };
 }
 
 function listVersions(root: string): string[] {
@@ -39,10 +46,11 @@ function listVersions(root: string): string[] {
   }
 }
 
-/** Starts a server; throws with the binaries' reason when there are none. */
+/** Starts a server; throws with the reason of `postgresBinaries()` when it cannot. */
 export async function startPostgres(database = "pulumi"): Promise<RunningPostgres> {
   const binaries = postgresBinaries();
   if ("missing" in binaries) throw new Error(binaries.missing);
+  const bin = (name: string) => join(binaries.dir, name);
   const work = mkdtempSync(join(tmpdir(), "forge-pg-"));
   const data = join(work, "data");
   const password = `pw-${Math.random().toString(36).slice(2)}`;
@@ -50,30 +58,55 @@ export async function startPostgres(database = "pulumi"): Promise<RunningPostgre
   // PostgreSQL will not run as root: hand the directory to its system user.
   const run = (command: string, args: string[]) =>
     execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, { stdio: "pipe", env: { ...process.env, PGPASSWORD: password } });
-  if (asRoot) chmodSync(work, 0o777);
-  const passwordFile = join(work, "password");
-  writeFileSync(passwordFile, password, { mode: 0o644 });
-  const port = await freePort();
-  run(join(binaries.dir, "initdb"), ["-D", data, "-U", "forge", "-A", "scram-sha-256", `--pwfile=${passwordFile}`, "--no-sync"]);
-  run(join(binaries.dir, "pg_ctl"), ["-D", data, "-w", "-l", join(work, "server.log"), "-o", `-p ${port} -k ${work} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+  let started = false;
+  let stopped = false;
   const stop = () => {
-    try {
-      run(join(binaries.dir, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
-    } catch {
-      // already stopped
+    if (stopped) return;
+    stopped = true;
+    process.off("exit", stop);
+    if (started) {
+      try {
+        run(bin("pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } catch {
+        // already stopped
+      }
     }
     rmSync(work, { recursive: true, force: true });
   };
-  const createDatabase = (name: string) => {
-    run(join(binaries.dir, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "forge", name]);
-  };
+  process.on("exit", stop);
   try {
+    if (asRoot) chmodSync(work, 0o777);
+    const passwordFile = join(work, "password");
+    writeFileSync(passwordFile, password, { mode: 0o644 });
+    run(bin("initdb"), ["-D", data, "-U", "forge", "-A", "scram-sha-256", `--pwfile=${passwordFile}`, "--no-sync"]);
+    // The port is free when asked and taken by the server a moment later: another process may win it in between.
+    let port = 0;
+    for (let attempt = 1; !started; attempt++) {
+      port = await freePort();
+      try {
+        run(bin("pg_ctl"), ["-D", data, "-w", "-t", "30", "-l", join(work, "server.log"), "-o", `-p ${port} -k ${work} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+        started = true;
+      } catch (error) {
+        if (attempt >= 3) throw new Error(`PostgreSQL did not start: ${String(error)}\n${readOr(join(work, "server.log"))}`);
+      }
+    }
+    const createDatabase = (name: string) => {
+      run(bin("createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "forge", name]);
+    };
     createDatabase(database);
+    return { url: `postgres://forge@127.0.0.1:${port}/${database}?sslmode=disable`, password, port, createDatabase, stop };
   } catch (error) {
     stop();
     throw error;
   }
-  return { url: `postgres://forge@127.0.0.1:${port}/${database}?sslmode=disable`, password, port, createDatabase, stop };
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 function freePort(): Promise<number> {
