@@ -31,6 +31,8 @@ export async function lockedBy(workDir: string, stackName: string, envVars?: Rec
     project: parts.length === 3 ? parts[1]! : project.name,
     stack: parts[parts.length - 1]!,
     env: { ...process.env, ...envVars },
+    // A relative `file://./state` is the CLI's, relative to the project, not to this process.
+    workDir,
   });
   if (status.state === "unknown") onUnchecked(status.why);
   return status.state === "held" ? describeLock(stackName, status.holders) : undefined;
