@@ -4,7 +4,7 @@
  * judge. stack-lock.ts reads the lock where the backend keeps it.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { describeLock, readStackLock } from "./stack-lock";
+import { backendUrlOf, describeLock, readStackLock } from "./stack-lock";
 
 /** A run holds the stack's lock: nothing was read or changed. The message names the holder. */
 export class StackLockedError extends Error {
@@ -14,12 +14,16 @@ export class StackLockedError extends Error {
 /**
  * Who holds the stack's lock, as a message for the user (with how to confirm that the holder is
  * dead before `pulumi cancel`), or undefined when nobody does. The backend is the one the CLI
- * uses for the project (`pulumi whoami`: PULUMI_BACKEND_URL, the project's `backend.url`, the
- * login); one whose locks cannot be read here is reported to `onUnchecked` and taken as free.
+ * uses for the project (PULUMI_BACKEND_URL, the project's `backend.url`, the login), resolved
+ * without starting the CLI (`backendUrlOf`); only when that cannot tell (an encrypted credential
+ * store) is `pulumi whoami` asked. One whose locks cannot be read here is reported to
+ * `onUnchecked` and taken as free.
  */
 export async function lockedBy(workDir: string, stackName: string, envVars?: Record<string, string>, onUnchecked: (why: string) => void = warn): Promise<string | undefined> {
+  const env = { ...process.env, ...envVars };
   const workspace = await LocalWorkspace.create({ workDir, ...(envVars ? { envVars } : {}) });
-  const [{ url }, project] = await Promise.all([workspace.whoAmI(), workspace.projectSettings()]);
+  const chosen = backendUrlOf(workDir, env);
+  const [url, project] = await Promise.all([chosen.url ?? workspace.whoAmI().then((whoami) => whoami.url), workspace.projectSettings()]);
   if (!url) {
     onUnchecked("the CLI did not say which backend it uses");
     return undefined;
@@ -30,7 +34,7 @@ export async function lockedBy(workDir: string, stackName: string, envVars?: Rec
     backendUrl: url,
     project: parts.length === 3 ? parts[1]! : project.name,
     stack: parts[parts.length - 1]!,
-    env: { ...process.env, ...envVars },
+    env,
     // A relative `file://./state` is the CLI's, relative to the project, not to this process.
     workDir,
   });

@@ -221,9 +221,10 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
       continue;
     }
     const id = options.adopt.get(adoptName)!;
-    if (claimed.has(`${create.type} ${id}`)) throw new Error(`${create.type} ${id} is held by another resource of stack ${stackName}: not adopted`);
     const read = await implementation(create.type).read(id, create.inputs);
     if (!read.id) throw new Error(`${create.type} ${id} does not exist on the forge: not adopted`);
+    // Compared as the forge names it (the id read back), however the user wrote it.
+    if (claimed.has(`${create.type} ${read.id}`)) throw new Error(`${create.type} ${read.id} is held by another resource of stack ${stackName}: not adopted`);
     plan.adopts.push({ urn: create.urn, id: read.id });
     claimed.add(`${create.type} ${read.id}`);
   }
