@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { isIPv4 } from "node:net";
 import { parseArgs } from "node:util";
-import { roleName } from "../spec";
-import { OFFERINGS, TIERS } from "../spec/editions";
+import { roleName } from "../api";
+import { OFFERINGS, TIERS } from "../api/editions";
 import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { Edition, Offering, Tier } from "../spec/editions";
+import type { Edition, Offering, Tier } from "../api/editions";
 import { FaultInjector } from "./admin/faults";
 import { RequestLog } from "./admin/request-log";
 import { ADMIN_PREFIX } from "./admin/admin-routes";

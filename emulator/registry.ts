@@ -1,6 +1,6 @@
 import { Core } from "./core/core";
 import { collectionViews, type ResourceDescriptor } from "./core/resource";
-import { endpointOf, type Endpoint } from "../spec/routes";
+import { endpointOf, type Endpoint } from "../api/routes";
 import type { RouteAnswer, RouteRequest } from "./core/routes";
 import { type StateData, emptyState as emptyCoreState, parseState as parseCoreState } from "./core/state";
 import { access } from "./resources/access";
@@ -69,7 +69,7 @@ export type EmulatorState = StateData<ResourceCollections>;
 export type Store = Core & { [R in Resource as R["name"]]: ReturnType<R["model"]> };
 
 /** A route of the table, bound to the store rather than to one model, with what the spec's
- *  route table (spec/routes.ts) says of its endpoint. */
+ *  route table (api/routes.ts) says of its endpoint. */
 export interface StoreRoute extends Pick<Endpoint, "anonymous" | "availability"> {
   method: string;
   path: string;
@@ -113,7 +113,7 @@ export function routeTable(): StoreRoute[] {
   return resources.flatMap((resource) =>
     resource.routes.map((route) => {
       const endpoint = endpointOf(route.method, route.path);
-      if (!endpoint) throw new Error(`emulator route ${route.method} ${route.path} (${resource.name}) is not an endpoint of spec/routes.ts`);
+      if (!endpoint) throw new Error(`emulator route ${route.method} ${route.path} (${resource.name}) is not an endpoint of api/routes.ts`);
       return {
         method: route.method,
         path: route.path,

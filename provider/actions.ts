@@ -5,7 +5,7 @@
  * Automation API program when the operation is wanted. They read the connection as lookups do.
  */
 import { z } from "zod";
-import { AVAILABILITY, describeOfferings, describeTier, type Availability } from "../spec/editions";
+import { AVAILABILITY, describeOfferings, describeTier, type Availability } from "../api/editions";
 import { clientFor, ForgeApiError, type ForgeClient } from "./client";
 import { fromWire } from "./engine/naming";
 import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";

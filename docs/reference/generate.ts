@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as ts from "typescript";
 import { z } from "zod";
-import { describeAvailability } from "../../spec/editions";
+import { describeAvailability } from "../../api/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { availabilityOf, inputKeys, replacedOnRemoval, replacementKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import type { EmulatorContext } from "../context";
-import { OFFERINGS, TIERS } from "../../spec/editions";
+import { OFFERINGS, TIERS } from "../../api/editions";
 import { ApiError, forbidden, modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
 import { VISIBILITIES } from "../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";

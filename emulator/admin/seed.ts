@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AccessLevel } from "../../spec";
+import { AccessLevel } from "../../api";
 import type { Core } from "../core/core";
 import type { GroupRecord, Membership, ProjectRecord, UserRecord } from "../core/records";
 import { type EmulatorState, emptyState } from "../registry";

@@ -1,4 +1,4 @@
-import { AccessLevel } from "../../spec";
+import { AccessLevel } from "../../api";
 import { Collection } from "./collection";
 import { recordNotFound } from "./errors";
 import type { Permissions } from "./permissions";

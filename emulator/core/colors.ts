@@ -3,7 +3,7 @@
  * hex. The table of names is the one the library uses to compare colours, so that the
  * emulator and the provider cannot disagree about which names the service knows.
  */
-import { CSS_COLORS } from "../../spec";
+import { CSS_COLORS } from "../../api";
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 

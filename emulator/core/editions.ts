@@ -5,7 +5,7 @@ import {
   offeringName,
   tierIncludes,
   tierName,
-} from "../../spec/editions";
+} from "../../api/editions";
 import { forbidden, routeNotFound, unauthorized } from "./errors";
 import type { Actor } from "./records";
 import type { Database } from "./state";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Collection } from "./collection";
-import { GROUP_SETTING_DEFAULTS, GROUP_SETTING_RULES } from "../../spec/group-settings";
-import { tierIncludes } from "../../spec/editions";
+import { GROUP_SETTING_DEFAULTS, GROUP_SETTING_RULES } from "../../api/group-settings";
+import { tierIncludes } from "../../api/editions";
 import type { GroupRecord } from "./records";
 import type { Database } from "./state";
 

@@ -1,4 +1,4 @@
-import { AccessLevel } from "../../spec";
+import { AccessLevel } from "../../api";
 import { forbidden, ProjectMoved, thingNotFound, unauthorized } from "./errors";
 import type { Groups } from "./groups";
 import type { Projects } from "./projects";

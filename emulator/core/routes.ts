@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../../spec";
+import type { HttpMethod } from "../../api";
 import type { Actor } from "./records";
 
 /*

@@ -1,4 +1,4 @@
-import { type Edition, HIGHEST_SELF_MANAGED } from "../../spec/editions";
+import { type Edition, HIGHEST_SELF_MANAGED } from "../../api/editions";
 
 /** Instance-wide application settings the emulated endpoints depend on. */
 export interface InstanceSettings extends Edition {

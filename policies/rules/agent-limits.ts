@@ -4,7 +4,7 @@
  * token that is deleted before its replacement is created (spec document 1, "Limits" and
  * "States and transitions"; document 2, "Agent tokens").
  */
-import { AGENT_TOKENS_MAX_ACTIVE } from "../../spec";
+import { AGENT_TOKENS_MAX_ACTIVE } from "../../api";
 import { clusterAgentToken } from "../../provider/resources/cluster-agent-token";
 import { byAgent } from "../lib/agents";
 import { stackPolicy } from "../lib/define";

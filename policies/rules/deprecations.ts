@@ -6,7 +6,7 @@ import { parseRoute } from "../../provider/client";
 import { routeOf, type AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 import { groupSettings } from "../../provider/resources/group-settings";
-import { endpointOf } from "../../spec/routes";
+import { endpointOf } from "../../api/routes";
 import { resourcePolicy } from "../lib/define";
 
 /** The deprecated endpoints a declaration's requests use, from the spec's route table. */
@@ -24,7 +24,7 @@ const usingDeprecated = (Object.values(declarations) as AnyDeclaration[]).filter
 
 export const deprecatedEndpointsPolicy = resourcePolicy({
   name: "deprecated-endpoints",
-  description: "A resource does not rest on endpoints the forge has deprecated (spec/routes.ts marks them): they still work, but a program that adds one today adds a migration for later.",
+  description: "A resource does not rest on endpoints the forge has deprecated (api/routes.ts marks them): they still work, but a program that adds one today adds a migration for later.",
   enforcementLevel: "advisory",
   resources: usingDeprecated,
   config: {},

@@ -3,7 +3,7 @@
  * group given by id is a subgroup), and what a security reviewer asks of a group (two-factor
  * authentication on top-level groups, no public groups by accident).
  */
-import { TOP_LEVEL_ONLY_SETTINGS } from "../../spec/group-settings";
+import { TOP_LEVEL_ONLY_SETTINGS } from "../../api/group-settings";
 import { fromWire } from "../../provider/engine/naming";
 import { groupAvatar } from "../../provider/resources/group-avatar";
 import { groupSettings } from "../../provider/resources/group-settings";

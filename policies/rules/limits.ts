@@ -2,7 +2,7 @@
  * The forge's limits on how many objects of a kind one parent holds (two active tokens per agent,
  * one URL configuration per agent, one cleanup policy per group, one primary Geo site), which no
  * single resource's schema can see: one policy per `limits` entry of the declarations, named as
- * the entry says. The numbers come from `spec/`.
+ * the entry says. The numbers come from `api/`.
  */
 import type { AnyDeclaration, ParentLimit } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";

@@ -2,7 +2,7 @@
  * Access that does not end by itself: a project membership at a high role without an expiry
  * stays until someone remembers to remove it.
  */
-import { PROJECT_MEMBER_ACCESS_LEVELS, roleName } from "../../spec";
+import { PROJECT_MEMBER_ACCESS_LEVELS, roleName } from "../../api";
 import { projectMember } from "../../provider/resources/project-member";
 import { resourcePolicy } from "../lib/define";
 import { isKnown } from "../lib/values";

@@ -3,7 +3,7 @@
  * practice; spec document 2, "Protected environments", rule 6: with approval rules, deployers
  * wait for the approvers).
  */
-import { DEPLOYMENT_TIERS } from "../../spec";
+import { DEPLOYMENT_TIERS } from "../../api";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "../../provider/resources/protected-environment";
 import { resourcePolicy } from "../lib/define";
 import { isKnown, isUnknown, show } from "../lib/values";

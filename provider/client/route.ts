@@ -4,7 +4,7 @@
  * routes with it, and the lookups place their arguments with it.
  */
 
-import { HTTP_METHODS, type HttpMethod } from "../../spec";
+import { HTTP_METHODS, type HttpMethod } from "../../api";
 
 export { HTTP_METHODS, type HttpMethod };
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { type Availability, describeOfferings, describeTier } from "../../spec/editions";
+import { type Availability, describeOfferings, describeTier } from "../../api/editions";
 import { parseRoute, type ForgeClient, type Route } from "../client";
-import { endpointOf } from "../../spec/routes";
+import { endpointOf } from "../../api/routes";
 import { typeTokenOf } from "../type-tokens";
 
 export type { Route } from "../client";
@@ -71,7 +71,7 @@ export interface NoIdentity {
 /**
  * A limit of the forge on how many objects of the kind one parent holds (two active tokens per
  * agent). The policy pack refuses a program over it, before any request; the number comes from
- * `spec/`.
+ * `api/`.
  */
 export interface ParentLimit {
   /** The policy's name, as users configure it (`cluster-agent-token-limit`). */

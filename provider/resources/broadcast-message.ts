@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, REPLACES } from "../engine/declaration";
-import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../spec";
+import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../api";
 import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";

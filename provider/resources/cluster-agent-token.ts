@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../spec";
+import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../api";
 import { nonBlank, normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { agentChildren, text } from "../adopt/find";

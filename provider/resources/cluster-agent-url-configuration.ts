@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../spec";
+import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../api";
 import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { agentChildren, text } from "../adopt/find";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AGENT_NAME, AGENT_NAME_MAX } from "../../spec";
+import { AGENT_NAME, AGENT_NAME_MAX } from "../../api";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { colorAsHex, isLabelColor, roleName } from "../../spec";
+import { colorAsHex, isLabelColor, roleName } from "../../api";
 
 /** A group: its numeric id or its full path (`acme/platform`). */
 export const groupRef = z.union([z.number().int().positive(), z.string().min(1)]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GEO_CAPACITY_DEFAULTS, GEO_PRIMARY_SITES_MAX } from "../../spec";
+import { GEO_CAPACITY_DEFAULTS, GEO_PRIMARY_SITES_MAX } from "../../api";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";

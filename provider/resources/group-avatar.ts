@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES } from "../../spec/group-settings";
+import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES } from "../../api/group-settings";
 import { defineResource, digestKey, fieldMeta, type WireRecord } from "../engine/declaration";
 import { fileDigest } from "../engine/files";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";

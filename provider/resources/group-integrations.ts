@@ -1,6 +1,6 @@
 /**
  * The sixteen group integrations of Document 3, one resource per slug, all interpreted from the
- * one table in spec/integrations.ts: each parameter becomes a typed input (camelCase here,
+ * one table in api/integrations.ts: each parameter becomes a typed input (camelCase here,
  * snake_case on the wire), credentials become write-only secrets, defaults become the resets of
  * inputs dropped from the program. Adding a slug to the table adds a resource.
  *
@@ -18,7 +18,7 @@ import {
   type IntegrationKind,
   type IntegrationParameter,
   type IntegrationSlug,
-} from "../../spec/integrations";
+} from "../../api/integrations";
 import { toCamel } from "../engine/naming";
 import { defineResource, type ResourceDeclaration } from "../engine/declaration";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
@@ -167,7 +167,7 @@ export function integrationKindOf(typeName: string): IntegrationKind | undefined
 
 /**
  * The entries of the sixteen group integrations, one loop over the declarations built from
- * spec/integrations.ts: a group's active integrations of each slug (the listing shows only
+ * api/integrations.ts: a group's active integrations of each slug (the listing shows only
  * active ones); their credentials, which the forge never returns, become stack config reads.
  */
 function integrationEntries(): Record<keyof typeof groupIntegrations, AdoptEntry> {

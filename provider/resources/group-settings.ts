@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeOfferings, describeTier } from "../../spec/editions";
+import { describeOfferings, describeTier } from "../../api/editions";
 import {
   BRANCH_PROTECTION_ACCESS_LEVELS,
   DEFAULT_BRANCH_PROTECTION_LEVELS,
@@ -20,7 +20,7 @@ import {
   USERNAME,
   VENDOR_AVAILABILITIES,
   WIKI_ACCESS_LEVELS,
-} from "../../spec/group-settings";
+} from "../../api/group-settings";
 import { defineResource, RESTORE_KEY, type State } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
 import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "./common";

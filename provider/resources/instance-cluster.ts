@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../spec";
+import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../api";
 import { defineResource } from "../engine/declaration";
 import { toWire } from "../engine/naming";
 import { nonBlank, serverId, show, valueRule, wordList } from "./common";
@@ -111,7 +111,7 @@ export const instanceCluster = defineResource({
   normalize: { platformVendorAttributes: platformMeaning, domain: (value) => (value === "" ? null : value) },
   resets: { domain: "", environmentScope: "*", managementProjectId: null, enabled: true, managed: true },
   notes: [
-    "Deprecated by the forge: certificate-based clusters are being removed in favour of cluster agents (`ClusterAgent`); its endpoints are marked deprecated in the route table (spec/routes.ts) and the policy `deprecated-endpoints` says so at preview.",
+    "Deprecated by the forge: certificate-based clusters are being removed in favour of cluster agents (`ClusterAgent`); its endpoints are marked deprecated in the route table (api/routes.ts) and the policy `deprecated-endpoints` says so at preview.",
     "Deleting the cluster disconnects it; what runs inside the cluster is not removed.",
     "`platformVendorAttributes.authorizationType` cannot be changed on an existing cluster: a change replaces it.",
   ],

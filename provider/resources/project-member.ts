@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS } from "../../spec";
+import { isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS } from "../../api";
 import { isNotFound } from "../client";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "./common";

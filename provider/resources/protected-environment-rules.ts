@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEPLOY_ACCESS_LEVELS, DEPLOYMENT_TIERS } from "../../spec";
+import { DEPLOY_ACCESS_LEVELS, DEPLOYMENT_TIERS } from "../../api";
 import type { NestedCollection } from "../engine/declaration";
 import { crossFieldRule, roleList, show, wordList } from "./common";
 

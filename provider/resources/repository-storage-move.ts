@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STORAGE_MOVE_KINDS } from "../../spec";
+import { STORAGE_MOVE_KINDS } from "../../api";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, show, wordList } from "./common";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SNIPPET_VISIBILITIES } from "../../spec";
+import { SNIPPET_VISIBILITIES } from "../../api";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../spec/cleanup-policy";
-import { CLEANUP_POLICIES_PER_GROUP } from "../../spec";
+import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../api/cleanup-policy";
+import { CLEANUP_POLICIES_PER_GROUP } from "../../api";
 import { defineResource } from "../engine/declaration";
 import { normalizers, serverId, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";

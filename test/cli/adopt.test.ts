@@ -14,7 +14,7 @@ import { runAdoptCli } from "../../cli/adopt";
 import { closeClients } from "../../provider/client";
 import { instanceSettings, startWorld, type World } from "../contract/world";
 import { toCamel } from "../../provider/engine/naming";
-import { INTEGRATIONS } from "../../spec/integrations";
+import { INTEGRATIONS } from "../../api/integrations";
 import { sampleValue } from "../contract/integration-fixtures";
 import { parse } from "yaml";
 import { CLIENT_KEY, CLUSTER_TOKEN, fillForge } from "./adopt-forge";

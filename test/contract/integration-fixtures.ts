@@ -1,6 +1,6 @@
 /**
  * The contract rows of the sixteen group integrations, derived from Document 3's table
- * (spec/integrations.ts) rather than written sixteen times: sample values by parameter kind,
+ * (api/integrations.ts) rather than written sixteen times: sample values by parameter kind,
  * the required parameters as inputs, every optional one for the removal steps, a credential
  * rotated (or the required text changed) as the update, a readable setting changed by hand as
  * the drift.
@@ -8,7 +8,7 @@
 import type { State } from "../../provider/engine/declaration";
 import { toCamel } from "../../provider/engine/naming";
 import { groupIntegrations } from "../../provider/resources/group-integrations";
-import { INTEGRATIONS, integrationTypeSuffix, type IntegrationKind, type IntegrationParameter } from "../../spec/integrations";
+import { INTEGRATIONS, integrationTypeSuffix, type IntegrationKind, type IntegrationParameter } from "../../api/integrations";
 import type { ContractFixture } from "./fixtures";
 
 type Variant = 1 | 2;

@@ -9,7 +9,7 @@ import { ExistingObjectError } from "../../provider/engine/recovery";
 import type { Request, State } from "../../provider/engine/declaration";
 import { inputKeys, optionsOf, routeOf } from "../../provider/engine/declaration";
 import { parseRoute } from "../../provider/client";
-import type { HttpMethod } from "../../spec";
+import type { HttpMethod } from "../../api";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { implementation } from "../../provider/runtime";
 import { declarations } from "../../provider/resources";

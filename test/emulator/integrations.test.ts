@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_FLAG_DEFAULTS, INTEGRATIONS } from "../../spec/integrations";
+import { EVENT_FLAG_DEFAULTS, INTEGRATIONS } from "../../api/integrations";
 import { useEmulator } from "./helpers";
 
 const { api, admin } = useEmulator();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedState } from "../../emulator/admin/seed";
 import { createStore } from "../../emulator/registry";
-import { AccessLevel } from "../../spec";
+import { AccessLevel } from "../../api";
 import { type SeedUser, useEmulator } from "./helpers";
 
 const { api } = useEmulator();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 /*
  * The emulator's layering, checked on the real import graph: every import, export-from and
- * dynamic import of every .ts file under emulator/ and spec/, type-only ones included (a cycle
+ * dynamic import of every .ts file under emulator/ and api/, type-only ones included (a cycle
  * through types is still a cycle of the design).
  */
 
@@ -11,7 +11,7 @@ import { findCycles, importGraph, type ImportGraph } from "./import-graph";
 const resourceOf = (file: string): string | undefined => /^emulator\/resources\/([^/]+)\//.exec(file)?.[1];
 /** Resolved files end in .ts; anything else is a package name. */
 const isPackage = (target: string): boolean => !target.endsWith(".ts");
-const inCoreOrSpec = (target: string): boolean => /^(emulator\/core|spec)\//.test(target);
+const inCoreOrApi = (target: string): boolean => /^(emulator\/core|api)\//.test(target);
 
 /** The layering rules, as `importer -> imported: why` lines. */
 export function boundaryViolations(graph: ImportGraph): string[] {
@@ -19,21 +19,21 @@ export function boundaryViolations(graph: ImportGraph): string[] {
   for (const [file, targets] of graph) {
     for (const target of targets) {
       const edge = `${file} -> ${target}`;
-      const outside = isPackage(target) ? /^pulumi-forge(\/|$)/.test(target) : !/^(emulator|spec)\//.test(target);
+      const outside = isPackage(target) ? /^pulumi-forge(\/|$)/.test(target) : !/^(emulator|api)\//.test(target);
       if (file.startsWith("emulator/") && outside) {
-        violations.push(`${edge}: the emulator imports only spec/ and its own code`);
+        violations.push(`${edge}: the emulator imports only api/ and its own code`);
       }
-      if (file.startsWith("spec/") && !target.startsWith("spec/") && target !== "zod") {
-        violations.push(`${edge}: spec/ is neutral and imports nothing outside itself`);
+      if (file.startsWith("api/") && !target.startsWith("api/") && target !== "zod") {
+        violations.push(`${edge}: api/ is neutral and imports nothing outside itself`);
       }
-      if (file.startsWith("emulator/core/") && !isPackage(target) && !inCoreOrSpec(target)) {
+      if (file.startsWith("emulator/core/") && !isPackage(target) && !inCoreOrApi(target)) {
         violations.push(`${edge}: core knows no resource, registry or HTTP`);
       }
       const resource = resourceOf(file);
       if (resource === undefined || isPackage(target)) continue;
       const own = target.startsWith(`emulator/resources/${resource}/`);
-      if (!own && !inCoreOrSpec(target)) {
-        violations.push(`${edge}: a resource imports only its own folder, core/ and spec/`);
+      if (!own && !inCoreOrApi(target)) {
+        violations.push(`${edge}: a resource imports only its own folder, core/ and api/`);
       }
     }
   }
@@ -59,25 +59,25 @@ describe("the import checks themselves", () => {
       ["emulator/resources/labels/model.ts", ["emulator/resources/groups/model.ts", "emulator/core/core.ts", "zod"]],
       ["emulator/resources/labels/index.ts", ["emulator/registry.ts", "emulator/resources/labels/model.ts"]],
       ["emulator/resources/labels/routes.ts", ["emulator/http/types.ts", "test/emulator/helpers.ts"]],
-      ["emulator/core/core.ts", ["emulator/resources/labels/model.ts", "node:fs", "spec/index.ts"]],
-      ["spec/index.ts", ["provider/engine/ids.ts", "zod"]],
+      ["emulator/core/core.ts", ["emulator/resources/labels/model.ts", "node:fs", "api/index.ts"]],
+      ["api/index.ts", ["provider/engine/ids.ts", "zod"]],
     ]);
     expect(boundaryViolations(graph)).toEqual([
-      "emulator/http/server.ts -> provider/client/index.ts: the emulator imports only spec/ and its own code",
-      "emulator/http/server.ts -> pulumi-forge/runtime: the emulator imports only spec/ and its own code",
-      "emulator/resources/labels/model.ts -> emulator/resources/groups/model.ts: a resource imports only its own folder, core/ and spec/",
-      "emulator/resources/labels/index.ts -> emulator/registry.ts: a resource imports only its own folder, core/ and spec/",
-      "emulator/resources/labels/routes.ts -> emulator/http/types.ts: a resource imports only its own folder, core/ and spec/",
-      "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: the emulator imports only spec/ and its own code",
-      "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: a resource imports only its own folder, core/ and spec/",
+      "emulator/http/server.ts -> provider/client/index.ts: the emulator imports only api/ and its own code",
+      "emulator/http/server.ts -> pulumi-forge/runtime: the emulator imports only api/ and its own code",
+      "emulator/resources/labels/model.ts -> emulator/resources/groups/model.ts: a resource imports only its own folder, core/ and api/",
+      "emulator/resources/labels/index.ts -> emulator/registry.ts: a resource imports only its own folder, core/ and api/",
+      "emulator/resources/labels/routes.ts -> emulator/http/types.ts: a resource imports only its own folder, core/ and api/",
+      "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: the emulator imports only api/ and its own code",
+      "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: a resource imports only its own folder, core/ and api/",
       "emulator/core/core.ts -> emulator/resources/labels/model.ts: core knows no resource, registry or HTTP",
-      "spec/index.ts -> provider/engine/ids.ts: spec/ is neutral and imports nothing outside itself",
+      "api/index.ts -> provider/engine/ids.ts: api/ is neutral and imports nothing outside itself",
     ]);
   });
 });
 
-describe("emulator and spec boundaries (real import graph)", () => {
-  const graph = importGraph(["emulator", "spec"]);
+describe("emulator and api boundaries (real import graph)", () => {
+  const graph = importGraph(["emulator", "api"]);
 
   it("reads the real graph", () => {
     // Guards against a parser that finds nothing and so passes everything.

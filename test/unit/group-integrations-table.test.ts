@@ -1,5 +1,5 @@
 /**
- * The sixteen integration resources are the table of spec/integrations.ts, interpreted: every
+ * The sixteen integration resources are the table of api/integrations.ts, interpreted: every
  * row a resource, every parameter an input of its type, every credential write-only and secret,
  * every optional input a reset; and their types reach users precisely.
  */
@@ -11,7 +11,7 @@ import { ResourceOperations } from "../../provider/engine/operations";
 import type { GroupIntegrationChatWebhookArgs, GroupIntegrationEmailsOnPushArgs } from "../../provider/generated/resources";
 import { declarations } from "../../provider/resources";
 import { groupIntegrations } from "../../provider/resources/group-integrations";
-import { CHAT_WEBHOOK_EVENT_PAIRS, INTEGRATIONS } from "../../spec/integrations";
+import { CHAT_WEBHOOK_EVENT_PAIRS, INTEGRATIONS } from "../../api/integrations";
 
 const kinds = Object.values(INTEGRATIONS);
 const byName = new Map(Object.values(groupIntegrations).map((declaration) => [declaration.name, declaration]));

@@ -1,5 +1,5 @@
 /**
- * Routes are written once, in spec/routes.ts: the emulator serves exactly its endpoints, and
+ * Routes are written once, in api/routes.ts: the emulator serves exactly its endpoints, and
  * every route the provider (declarations, hooks, lookups, actions, forge-adopt) or the CLI sends
  * is one of them. The provider's routes are gathered twice: from the declarations themselves,
  * and from the source text of provider/ and cli/ (string and template literals of a method and a
@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS, endpointOf, templateShape } from "../../spec/routes";
-import { HTTP_METHODS } from "../../spec";
+import { ENDPOINTS, endpointOf, templateShape } from "../../api/routes";
+import { HTTP_METHODS } from "../../api";
 import { routeTable } from "../../emulator/registry";
 import { routeOf, type AnyDeclaration, type Request } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
@@ -23,7 +23,7 @@ const key = (method: string, path: string) => `${method} ${templateShape(path)}`
 /** Routes built by a function of an input, which the scan cannot read: each with where the table covers it. */
 const COMPUTED: Record<string, string> = {
   "provider/resources/repository-storage-move.ts": "movesPath(kind): /<kind>_repository_storage_moves for the spec's three kinds, each in the table",
-  "provider/resources/group-integrations.ts": "one route per slug of spec/integrations.ts: the declarations' own routes are checked above",
+  "provider/resources/group-integrations.ts": "one route per slug of api/integrations.ts: the declarations' own routes are checked above",
   "provider/resources/job-token-scope-allowlist.ts": "one route per allowlist (projects, groups): the declarations' own routes are checked above",
 };
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
-import { tierIncludes } from "../../../spec/editions";
+import { AccessLevel } from "../../../api";
+import { tierIncludes } from "../../../api/editions";
 import type { Core } from "../../core/core";
 import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../../core/records";
 import type { KeysetRule } from "../../core/routes";

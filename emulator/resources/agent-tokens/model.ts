@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../../spec";
+import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../../api";
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { ApiError, badRequest, recordNotFound } from "../../core/errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../../spec";
+import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
-import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../../spec/cleanup-policy";
+import { AccessLevel } from "../../../api";
+import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../../api/cleanup-policy";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { forbidden, modelValidationError, recordNotFound } from "../../core/errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AGENT_NAME, AGENT_NAME_MAX } from "../../../spec";
+import { AGENT_NAME, AGENT_NAME_MAX } from "../../../api";
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentLink } from "../../core/agents";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";

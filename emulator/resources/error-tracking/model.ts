@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
+import { AccessLevel } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, recordNotFound, thingNotFound } from "../../core/errors";

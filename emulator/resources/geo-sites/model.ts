@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GEO_CAPACITY_DEFAULTS } from "../../../spec";
+import { GEO_CAPACITY_DEFAULTS } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";

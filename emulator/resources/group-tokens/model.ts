@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
+import { AccessLevel } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, badRequest } from "../../core/errors";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
-import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES, GROUP_AVATAR_TYPES } from "../../../spec/group-settings";
+import { AccessLevel } from "../../../api";
+import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES, GROUP_AVATAR_TYPES } from "../../../api/group-settings";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";

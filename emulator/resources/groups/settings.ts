@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeOfferings, describeTier, offeringIncludes, tierIncludes } from "../../../spec/editions";
+import { describeOfferings, describeTier, offeringIncludes, tierIncludes } from "../../../api/editions";
 import {
   BRANCH_PROTECTION_ACCESS_LEVELS,
   DEFAULT_BRANCH_PROTECTION_LEVELS,
@@ -19,7 +19,7 @@ import {
   USERNAME,
   VENDOR_AVAILABILITIES,
   WIKI_ACCESS_LEVELS,
-} from "../../../spec/group-settings";
+} from "../../../api/group-settings";
 import type { Core } from "../../core/core";
 import { forbidden, modelValidationError } from "../../core/errors";
 import type { Actor, GroupRecord } from "../../core/records";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../../spec";
+import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError, recordNotFound } from "../../core/errors";

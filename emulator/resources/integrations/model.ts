@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel } from "../../../spec";
+import { AccessLevel } from "../../../api";
 import {
   EVENT_FLAG_DEFAULTS,
   INTEGRATION_FORMATS,
@@ -7,7 +7,7 @@ import {
   USE_INHERITED_SETTINGS,
   type IntegrationKind,
   type IntegrationParameter,
-} from "../../../spec/integrations";
+} from "../../../api/integrations";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError, thingNotFound } from "../../core/errors";

@@ -1,4 +1,4 @@
-import { INTEGRATIONS } from "../../../spec/integrations";
+import { INTEGRATIONS } from "../../../api/integrations";
 import { noContent, ok, type Route, routesOf } from "../../core/routes";
 import type { Integrations } from "./model";
 

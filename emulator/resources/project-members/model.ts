@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel, isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS, roleName } from "../../../spec";
+import { AccessLevel, isCalendarDate, PROJECT_MEMBER_ACCESS_LEVELS as MEMBER_ACCESS_LEVELS, roleName } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { conflict, forbidden, modelValidationError, parameterError, recordNotFound, thingNotFound } from "../../core/errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEPLOY_ACCESS_LEVELS } from "../../../spec";
+import { DEPLOY_ACCESS_LEVELS } from "../../../api";
 import { parameterError, recordNotFound } from "../../core/errors";
 import {
   paramBoolean,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AccessLevel, DEPLOYMENT_TIERS } from "../../../spec";
+import { AccessLevel, DEPLOYMENT_TIERS } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, conflict, recordNotFound, unprocessable } from "../../core/errors";

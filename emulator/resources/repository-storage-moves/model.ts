@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { STORAGE_MOVE_KINDS } from "../../../spec";
+import type { STORAGE_MOVE_KINDS } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, parameterError, recordNotFound } from "../../core/errors";

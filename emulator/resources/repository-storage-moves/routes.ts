@@ -1,4 +1,4 @@
-import { STORAGE_MOVE_KINDS } from "../../../spec";
+import { STORAGE_MOVE_KINDS } from "../../../api";
 import { ok, paged, routesOf, type Route } from "../../core/routes";
 import { type MoveKind, type RepositoryStorageMoves } from "./model";
 

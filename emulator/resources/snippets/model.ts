@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { SNIPPET_VISIBILITIES } from "../../../spec";
+import { SNIPPET_VISIBILITIES } from "../../../api";
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, forbidden, modelValidationError, parameterError, thingNotFound } from "../../core/errors";

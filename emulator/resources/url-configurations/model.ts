@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { z } from "zod";
-import { isAgentUrl } from "../../../spec";
+import { isAgentUrl } from "../../../api";
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError } from "../../core/errors";
