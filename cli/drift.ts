@@ -5,9 +5,9 @@
  */
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulumi/pulumi/automation";
-import { APPLIED_KEY, secretKeys } from "../provider/engine/declaration";
+import { APPLIED_KEY, currentBookkeeping, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { configure, implementation } from "../provider/runtime";
+import { configure, operations } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
@@ -130,7 +130,7 @@ function stateResources(deployment: unknown): Map<string, StateResource> {
   for (const resource of listed) {
     const secrets = new Set<string>();
     for (const bag of [resource.inputs ?? {}, resource.outputs ?? {}]) for (const [field, value] of Object.entries(bag)) if (holdsSecret(value)) secrets.add(field);
-    const outputs = plainState(resource.outputs ?? {}) as Record<string, unknown>;
+    const outputs = currentBookkeeping(plainState(resource.outputs ?? {}) as Record<string, unknown>);
     const applied = Array.isArray(outputs[APPLIED_KEY]) ? (outputs[APPLIED_KEY] as string[]) : [];
     const operations = forgeOperations(resource.type);
     if (operations) for (const field of secretKeys(operations.declaration)) secrets.add(field);
@@ -159,7 +159,7 @@ async function changedSecrets(resource: StateResource): Promise<string[]> {
 
 /**
  * The drift one refresh step shows, or undefined when the resource matches. Drift is what the
- * engine calls drift: a field the program set (the state's `appliedInputs`) whose value on the
+ * engine calls drift: a field the program set (the state's `__appliedInputs`) whose value on the
  * forge differs by the resource's own comparison (the same one `pulumi preview` uses). A field the
  * program never set is not drift; server-side fields that changed with it are named apart.
  * Values are compared as they are, and secrets (`secrets`, the resource's secret outputs, and
@@ -171,8 +171,8 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
   if (metadata.op === "delete" || (metadata.old && metadata.new?.id === "") || (metadata.old && !metadata.new)) {
     return { ...base, drift: "deleted", fields: [] };
   }
-  const before = unwrapped(metadata.old?.outputs ?? {}) as Record<string, unknown>;
-  const after = unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>;
+  const before = currentBookkeeping(unwrapped(metadata.old?.outputs ?? {}) as Record<string, unknown>);
+  const after = currentBookkeeping(unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>);
   const programInputs = unwrapped(metadata.old?.inputs ?? {}) as Record<string, unknown>;
   const operations = forgeOperations(metadata.type);
   const secret = new Set([...secrets, ...(operations ? secretKeys(operations.declaration) : []), ...markedSecret(metadata)]);
@@ -193,7 +193,7 @@ function forgeOperations(type: string): ResourceOperations | undefined {
   const token = parseTypeToken(type);
   if (!token) return undefined;
   try {
-    return implementation(token.name);
+    return operations(token.name);
   } catch {
     return undefined;
   }

@@ -32,7 +32,8 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
-import { configure, currentClient, implementation } from "../provider/runtime";
+import { configure, currentClient, operations } from "../provider/runtime";
+import { engineBag } from "../provider/faces/dynamic";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy } from "./lock-gate";
 import { plainState } from "./state";
@@ -221,7 +222,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
       continue;
     }
     const id = options.adopt.get(adoptName)!;
-    const read = await implementation(create.type).read(id, create.inputs);
+    const read = await operations(create.type).read(id, engineBag(create.inputs));
     if (!read.id) throw new Error(`${create.type} ${id} does not exist on the forge: not adopted`);
     // Compared as the forge names it (the id read back), however the user wrote it.
     if (claimed.has(`${create.type} ${read.id}`)) throw new Error(`${create.type} ${read.id} is held by another resource of stack ${stackName}: not adopted`);
@@ -235,7 +236,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     groups.set(key, [...(groups.get(key) ?? []), create]);
   }
   for (const group of groups.values()) {
-    const { candidates } = await implementation(group[0]!.type).pendingCreateCandidates(group[0]!.inputs);
+    const { candidates } = await operations(group[0]!.type).pendingCreateCandidates(engineBag(group[0]!.inputs));
     decide(group, candidates, claimed, clock, plan);
   }
 

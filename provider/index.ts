@@ -13,5 +13,5 @@ export * from "./generated/resources";
 export * from "./lookups";
 export { repairGeoSite, revokeGroupToken, syncGroupLdap } from "./actions";
 export { declarations } from "./resources";
-export { typeToken } from "./engine/declaration";
+export { typeToken, pluginToken } from "./type-tokens";
 export { ForgeApiError, ForgeConfigError } from "./client";

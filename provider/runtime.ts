@@ -1,8 +1,11 @@
 /**
- * The composition root: what runs inside the Pulumi provider process, where the engine meets the
- * registry of declarations and the client. Nothing in `engine/` imports it or the registry. The serialized providers hold only a type
- * name and load this module by package name (`pulumi-forge/runtime`), so no code, client or
- * credential is ever captured in a closure or written to state.
+ * The composition root: what runs inside a Pulumi provider process, where the engine meets the
+ * registry of declarations and the client, and where both faces are built over the same
+ * operations: the dynamic one (the functions below, and {@link implementation}) and the plugin
+ * one ({@link pluginProvider}, which `pulumi-resource-forge` serves). Nothing in `engine/` imports
+ * it or the registry. The serialized providers hold only a type name and load this module by
+ * package name (`pulumi-forge/runtime`), so no code, client or credential is ever captured in a
+ * closure or written to state.
  *
  * The serialized provider is `{ typeName }` with this module's exports as its prototype
  * (serialized-provider.ts): the provider methods below take the type from `this`. `configure` and
@@ -16,9 +19,16 @@ import type { RetryWaitListener } from "./client/client";
 import { declarationByName } from "./resources";
 import type { State } from "./engine/declaration";
 import { ResourceOperations } from "./engine/operations";
+import { dynamicOperations, type DynamicOperations } from "./faces/dynamic";
+import { forgeProvider } from "./faces/plugin";
+import { lookupDeclarations } from "./lookups/registry";
+import { actionDeclarations } from "./actions";
+import { importPresenter } from "./plugin/present";
+import type * as providerApi from "@pulumi/pulumi/provider";
 
 let stackConfig: dynamic.Config | undefined;
-const implementations = new Map<string, ResourceOperations>();
+const operationsByType = new Map<string, ResourceOperations>();
+const dynamicByType = new Map<string, DynamicOperations>();
 
 /** A serialized provider: the type name, with this module as its prototype. */
 interface Provider {
@@ -48,14 +58,37 @@ const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayM
   );
 };
 
-/** The operations of one resource type, created once per process. */
-export function implementation(typeName: string): ResourceOperations {
-  let operations = implementations.get(typeName);
-  if (!operations) {
-    operations = new ResourceOperations(declarationByName(typeName), currentClient);
-    implementations.set(typeName, operations);
+/** The engine's operations of one resource type, created once per process (both faces use them). */
+export function operations(typeName: string): ResourceOperations {
+  let found = operationsByType.get(typeName);
+  if (!found) {
+    found = new ResourceOperations(declarationByName(typeName), currentClient, (message) => log.info(message));
+    operationsByType.set(typeName, found);
   }
-  return operations;
+  return found;
+}
+
+/** The dynamic face of a type's operations: what serialized providers call, those of this
+ *  version through the functions below and those of earlier versions directly. */
+export function implementation(typeName: string): DynamicOperations {
+  let found = dynamicByType.get(typeName);
+  if (!found) {
+    found = dynamicOperations(operations(typeName));
+    dynamicByType.set(typeName, found);
+  }
+  return found;
+}
+
+/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
+export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
+  return forgeProvider({
+    ...identity,
+    operationsOf: operations,
+    lookups: lookupDeclarations,
+    actions: actionDeclarations,
+    clientOf: currentClient,
+    presentImport: importPresenter(currentClient),
+  });
 }
 
 export async function check(this: Provider, olds: State, news: State) {

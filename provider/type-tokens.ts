@@ -29,3 +29,13 @@ export function parseTypeToken(type: string): { name: string; face: Face } | und
   }
   return undefined;
 }
+
+/** The type token of a declaration's dynamic class: `pulumi-nodejs:dynamic/forge:GroupLabel`. */
+export function typeToken(declaration: { name: string }): string {
+  return typeTokenOf("dynamic", declaration.name);
+}
+
+/** The type token of a declaration (or a lookup, as an invoke) on the plugin: `forge:index:GroupLabel`. */
+export function pluginToken(name: string): string {
+  return typeTokenOf("plugin", name);
+}

@@ -10,7 +10,8 @@ import { join, resolve, sep } from "node:path";
 import type { z } from "zod";
 import { policies } from "../../policies/all";
 import { policyTargets } from "../../policies/lib/define";
-import { typeToken, type AnyDeclaration } from "../../provider/engine/declaration";
+import { type AnyDeclaration } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { ruleWording, show, wordList } from "../../provider/resources/common";
 

@@ -1,6 +1,5 @@
 /** Grouping the resources of a stack by the cluster agent they belong to. */
-import { typeToken } from "../../provider/engine/declaration";
-import { pluginToken } from "../../provider/plugin/schema";
+import { pluginToken, typeToken } from "../../provider/type-tokens";
 import { clusterAgent } from "../../provider/resources/cluster-agent";
 import type { StackResource } from "./define";
 import { isKnown, refKey, show } from "./values";

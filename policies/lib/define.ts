@@ -15,8 +15,7 @@ import type {
   StackValidationPolicy,
 } from "@pulumi/policy";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { typeToken } from "../../provider/engine/declaration";
-import { pluginToken } from "../../provider/plugin/schema";
+import { pluginToken, typeToken } from "../../provider/type-tokens";
 import { plain, type Bag } from "./values";
 
 export type ForgePolicy = ResourceValidationPolicy | StackValidationPolicy;

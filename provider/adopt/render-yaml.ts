@@ -5,7 +5,7 @@
  * the list `pulumi import --file` reads.
  */
 import type { State } from "../engine/declaration";
-import { pluginToken } from "../plugin/schema";
+import { pluginToken } from "../type-tokens";
 import type { AdoptedResource, Adoption } from "./read";
 import { configLine, configOf, headerLines, isCommented, isFile, isReference, isSecret, placeTitle, type RenderOptions } from "./render";
 

@@ -1,5 +1,5 @@
-import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { AnyDeclaration, State } from "./declaration";
+import type { InputFailure } from "./outcomes";
 import { inputKeys } from "./declaration";
 import { containsUnknown, isUnknown } from "./unknowns";
 
@@ -10,15 +10,16 @@ import { containsUnknown, isUnknown } from "./unknowns";
  */
 export const CLAIM_KEY = "__createdAfter";
 
-/** Keys the engine adds to every property bag; never user inputs. */
-export const RESERVED_KEYS = ["__provider", "importId", CLAIM_KEY];
+/** Keys the engine adds to the inputs it keeps; never user inputs. (A face strips its own keys,
+ *  such as the dynamic face's `__provider`, before the engine sees a property bag.) */
+export const RESERVED_KEYS = [CLAIM_KEY];
 
 /**
  * Validates inputs with the declaration's zod schema before any request. Values still unknown
  * at preview pass; every other failure names the field (`deployAccessLevels[0].accessLevel`).
  */
-export function checkInputs(declaration: AnyDeclaration, news: State): CheckFailure[] {
-  const failures: CheckFailure[] = [];
+export function checkInputs(declaration: AnyDeclaration, news: State): InputFailure[] {
+  const failures: InputFailure[] = [];
   const known = new Set([...inputKeys(declaration), ...RESERVED_KEYS]);
   for (const key of Object.keys(news)) {
     if (!known.has(key) && news[key] !== undefined) {
@@ -93,6 +94,6 @@ function inProductWords(issue: { code: string; message: string; maximum?: unknow
  * is how a secret (`clientKey`, `webhook`) reached the output and why a nested path printed
  * `{<nil>}`; on the resource it prints the reason alone.
  */
-export function forEngine(failures: CheckFailure[]): CheckFailure[] {
+export function forEngine(failures: InputFailure[]): InputFailure[] {
   return failures.map((failure) => ({ property: "", reason: failure.property ? `${failure.property}: ${failure.reason}` : failure.reason }));
 }

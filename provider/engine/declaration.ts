@@ -2,7 +2,6 @@ import { z } from "zod";
 import { type Availability, describeOfferings, describeTier } from "../../api/editions";
 import { parseRoute, type ForgeClient, type Route } from "../client";
 import { endpointOf } from "../../api/routes";
-import { typeTokenOf } from "../type-tokens";
 
 export type { Route } from "../client";
 
@@ -234,14 +233,15 @@ export interface ErrorHint {
 }
 
 /**
- * One resource of the API, declared as data. The engine turns it into a Pulumi dynamic
- * provider and a resource class; the contract tests and the policy pack read it too.
+ * One resource of the API, declared as data. The engine runs its life cycle; each face serves it
+ * (a dynamic class, a type of the provider plugin); the contract tests and the policy pack read
+ * it too.
  */
 export interface ResourceDeclaration<
   Inputs extends z.ZodObject = z.ZodObject,
   Outputs extends z.ZodObject = z.ZodObject,
 > {
-  /** PascalCase type name; the type token is `pulumi-nodejs:dynamic/forge:<name>`. */
+  /** PascalCase type name; each face's type token is made from it (provider/type-tokens.ts). */
   name: string;
   /** One sentence for the docs. */
   summary: string;
@@ -409,20 +409,31 @@ export function engineKeys(declaration: AnyDeclaration): string[] {
 }
 
 /** Where the state lists the inputs the program set at the last create or update, so that an
- *  input dropped since is told from one never set. */
-export const APPLIED_KEY = "appliedInputs";
+ *  input dropped since is told from one never set. Its `__` keeps it out of what the Pulumi CLI
+ *  shows (previews, diffs, `pulumi stack output`): bookkeeping, not a property of the object. */
+export const APPLIED_KEY = "__appliedInputs";
 
-/** Where a setting keeps the values it found before it was created. */
-export const RESTORE_KEY = "restore";
+/** Where a setting keeps the values it found before it was created (bookkeeping too). */
+export const RESTORE_KEY = "__restore";
+
+/** The names the bookkeeping had in states written before version 0.9: read, never written. */
+const LEGACY_BOOKKEEPING: Readonly<Record<string, string>> = { appliedInputs: APPLIED_KEY, restore: RESTORE_KEY };
+
+/** A state as this version keeps it: bookkeeping under an earlier name moved to its own. */
+export function currentBookkeeping(state: State): State {
+  if (!Object.keys(LEGACY_BOOKKEEPING).some((legacy) => legacy in state)) return state;
+  const upgraded: State = {};
+  for (const [key, value] of Object.entries(state)) {
+    const current = LEGACY_BOOKKEEPING[key];
+    if (current === undefined) upgraded[key] = value;
+    else if (state[current] === undefined) upgraded[current] = value;
+  }
+  return upgraded;
+}
 
 /** Where the SHA-256 of a file input is kept. */
 export function digestKey(field: string): string {
   return `${field}Sha256`;
-}
-
-/** The Pulumi type token of a declaration's dynamic class (type-tokens.ts spells both faces'). */
-export function typeToken(declaration: Pick<AnyDeclaration, "name">): string {
-  return typeTokenOf("dynamic", declaration.name);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
-import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
 import { CLAIM_KEY, checkInputs, forEngine, withoutReserved } from "./check";
 import { comparable, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
 import {
   APPLIED_KEY,
+  currentBookkeeping,
   digestKey,
   fileInputs,
   inputKeys,
@@ -19,6 +19,7 @@ import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
 import { explained, withHint } from "./hints";
 import { formatId, parseId } from "./ids";
 import { getPath, withoutPath } from "./paths";
+import { PartialCreateError, type Checked, type CreateOptions, type Created, type Diffed, type Found, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, parentId } from "./parents";
@@ -39,8 +40,8 @@ export interface PendingCandidate {
 export type ProgressSink = (message: string) => void;
 
 /**
- * The life cycle of a declaration as a dynamic provider: check, diff, create, read, update,
- * delete, import. Every resource goes through here; what a request carries is requests.ts, how a
+ * The life cycle of a declaration: check, diff, create, read, update, delete, import, in the
+ * engine's own types (outcomes.ts); each face adapts them to its wire (provider/faces/). Every resource goes through here; what a request carries is requests.ts, how a
  * record becomes state projection.ts, the settings strategy settings.ts, lost creates
  * recovery.ts. A declaration's hooks replace single requests, never the flow.
  */
@@ -51,7 +52,8 @@ export class ResourceOperations {
     private readonly progress: ProgressSink = defaultProgress,
   ) {}
 
-  async check(olds: State, news: State): Promise<dynamic.CheckResult> {
+  async check(previous: State, news: State): Promise<Checked> {
+    const olds = currentBookkeeping(previous);
     const failures = checkInputs(this.declaration, news);
     const files = withFileDigests(this.declaration, news);
     failures.push(...files.failures);
@@ -59,7 +61,8 @@ export class ResourceOperations {
     return failures.length > 0 ? { inputs, failures: forEngine(failures) } : { inputs };
   }
 
-  async diff(_id: string, olds: State, news: State): Promise<dynamic.DiffResult> {
+  async diff(_id: string, previous: State, news: State): Promise<Diffed> {
+    const olds = currentBookkeeping(previous);
     const changed = this.changedInputs(olds, news);
     const removed = this.removedInputs(olds, news);
     const replacing = replacementKeys(this.declaration);
@@ -78,14 +81,13 @@ export class ResourceOperations {
     };
   }
 
-  async create(inputs: State): Promise<dynamic.CreateResult> {
+  async create(inputs: State, options: CreateOptions = {}): Promise<Created> {
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(inputs)));
-    const importId = inputs["importId"];
-    if (typeof importId === "string" && importId !== "") return this.importObject(importId, desired);
+    if (options.importId) return this.importObject(options.importId, desired);
 
     const ctx = this.context();
-    if (declaration.setting) return this.createSetting(ctx, desired, inputs["__provider"]);
+    if (declaration.setting) return this.createSetting(ctx, desired);
     const hook = declaration.hooks?.create;
     const record = await explained(declaration, desired, () =>
       createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), () =>
@@ -106,12 +108,12 @@ export class ResourceOperations {
       return { id: formatId(declaration, outs), outs };
     } catch (error) {
       const last = error instanceof AwaitError ? error.record : seen;
-      throw this.partialFailure(error, last ? this.outputsOrState(last, partial, desired) : partial, inputs["__provider"]);
+      throw this.partialFailure(error, last ? this.outputsOrState(last, partial, desired) : partial);
     }
   }
 
-  async read(id: string, props: State): Promise<dynamic.ReadResult> {
-    const previous = withoutReserved(props);
+  async read(id: string, props: State): Promise<Found> {
+    const previous = withoutReserved(currentBookkeeping(props));
     const state = { ...previous, ...parseId(this.declaration, id) };
     const record = await this.readRecord(this.context(), state);
     if (!record) return { id: "", props: {} };
@@ -119,7 +121,8 @@ export class ResourceOperations {
     return { id: formatId(this.declaration, outs), props: outs, inputs: inputsOf(this.declaration, outs) };
   }
 
-  async update(id: string, olds: State, news: State): Promise<dynamic.UpdateResult> {
+  async update(id: string, previous: State, news: State): Promise<Updated> {
+    const olds = currentBookkeeping(previous);
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(news)));
     const state = { ...withoutReserved(olds), ...parseId(declaration, id), ...desired };
@@ -152,7 +155,7 @@ export class ResourceOperations {
 
   async delete(id: string, props: State): Promise<void> {
     const declaration = this.declaration;
-    const state = { ...withoutReserved(props), ...parseId(declaration, id) };
+    const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
     const ctx = this.context();
     try {
       const hook = declaration.hooks?.delete;
@@ -237,7 +240,7 @@ export class ResourceOperations {
   }
 
   /** A setting: remember what is there, then write the program's values over it. */
-  private async createSetting(ctx: OperationContext, desired: State, provider: unknown): Promise<dynamic.CreateResult> {
+  private async createSetting(ctx: OperationContext, desired: State): Promise<Created> {
     const declaration = this.declaration;
     const before = await this.readRecord(ctx, desired);
     if (!before) throw new Error(`${declaration.name}: the object whose settings these are does not exist (${formatId(declaration, desired)})`);
@@ -249,7 +252,7 @@ export class ResourceOperations {
       const outs = outputs(declaration, current, state, desired);
       return { id: formatId(declaration, outs), outs };
     } catch (error) {
-      throw this.partialFailure(error, state, provider);
+      throw this.partialFailure(error, state);
     }
   }
 
@@ -264,7 +267,7 @@ export class ResourceOperations {
 
   /** Takes over an existing object (the `import` resource option), as Pulumi's import does:
    *  the program's inputs must already match it. */
-  private async importObject(importId: string, desired: State): Promise<dynamic.CreateResult> {
+  private async importObject(importId: string, desired: State): Promise<Created> {
     const declaration = this.declaration;
     const state = { ...desired, ...parseId(declaration, importId) };
     const record = await this.readRecord(this.context(), state);
@@ -371,18 +374,12 @@ export class ResourceOperations {
     }
   }
 
-  /**
-   * The error of a create that failed after the object exists: Pulumi records the object (id and
-   * properties) as created but not initialised, shows the reasons, and acts on it later (refresh,
-   * destroy, a replacing up). The properties carry the serialized provider, as a created
-   * resource's do, or every later step would fail to load it.
-   */
-  private partialFailure(error: unknown, state: State, provider?: unknown): unknown {
+  /** The error of a create that failed after the object exists ({@link PartialCreateError}), or
+   *  the error as it is when the state has no id to record. */
+  private partialFailure(error: unknown, state: State): unknown {
     try {
       const id = formatId(this.declaration, state);
-      const message = error instanceof Error ? error.message : String(error);
-      const properties = provider === undefined ? state : { ...state, __provider: provider };
-      return Object.assign(new Error(message), { id, properties, reasons: [message] });
+      return new PartialCreateError(error instanceof Error ? error.message : String(error), id, state);
     } catch {
       return error;
     }
@@ -434,13 +431,8 @@ function formatIdOrNothing(declaration: AnyDeclaration, state: State): string {
   }
 }
 
-/** Progress in the provider process: Pulumi's log when the engine is attached, stderr otherwise. */
+/** Progress where no sink was given (tools and tests): stderr. The composition root gives
+ *  Pulumi's log, which the engine shows in the run's output. */
 function defaultProgress(message: string): void {
-  try {
-    // Loaded here: the engine module must stay loadable without an attached Pulumi engine.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    void (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.info(message);
-  } catch {
-    process.stderr.write(`${message}\n`);
-  }
+  process.stderr.write(`${message}\n`);
 }

@@ -55,8 +55,8 @@ function resourcesModule(): string {
     return [
       tsdoc([declaration.summary, "", `Import id: \`${idFormat(declaration)}\` (the \`import\` resource option). Reference: docs/reference/${name}.md`]),
       described.length > 0
-        ? `export const ${name} = resourceClass(${d}, serializableProvider) as ForgeResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`
-        : `export const ${name} = resourceClass(${d}, serializableProvider);`,
+        ? `export const ${name} = resourceClass(${d}, dynamic) as ForgeResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`
+        : `export const ${name} = resourceClass(${d}, dynamic);`,
       `export type ${name} = InstanceType<typeof ${name}>;`,
       ...(described.length > 0
         ? [
@@ -73,9 +73,12 @@ function resourcesModule(): string {
   return tsModule(
     "provider/resources/index.ts",
     [
-      `import { resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../engine/resource-class";`,
+      `import { dynamicFace, resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../faces/resource-class";`,
       `import { declarations as d } from "../resources";`,
       `import { serializableProvider } from "../serialized-provider";`,
+      "",
+      "/** The dynamic face: each class registers with the provider Pulumi stores in its state. */",
+      "const dynamic = dynamicFace(serializableProvider);",
     ],
     blocks,
   );
@@ -88,7 +91,7 @@ function pluginResourcesModule(): string {
     const d = `d.${key}`;
     return [
       tsdoc([declaration.summary, "", `Served by the provider plugin as \`${pluginToken(name)}\`. Import id: \`${idFormat(declaration)}\`. Reference: docs/reference/${name}.md`]),
-      `export const ${name} = pluginResourceClass(${d}) as PluginResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`,
+      `export const ${name} = resourceClass(${d}, pluginFace) as PluginResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`,
       `export type ${name} = InstanceType<typeof ${name}>;`,
     ].join("\n");
   });
@@ -97,7 +100,7 @@ function pluginResourcesModule(): string {
     "provider/resources/index.ts",
     [
       `import { declarations as d } from "../resources";`,
-      `import { pluginResourceClass, type PluginResourceClass } from "../plugin/resource-class";`,
+      `import { pluginFace, resourceClass, type PluginResourceClass } from "../faces/resource-class";`,
       `import type { ${names.join(", ")} } from "./resources";`,
     ],
     blocks,

@@ -15,5 +15,5 @@
  */
 export * from "../generated/plugin-resources";
 export * from "../generated/lookups";
-export { Provider, type ProviderArgs } from "./resource-class";
+export { Provider, type ProviderArgs } from "./provider-resource";
 export { ForgeApiError, ForgeConfigError } from "../client";

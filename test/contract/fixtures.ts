@@ -191,7 +191,7 @@ export const fixtures: ContractFixture[] = [
     setting: {
       restored: async (world, outs) => {
         const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", { project: outs["project"] });
-        if (scope.body.inbound_enabled !== (outs["restore"] as { enabled?: boolean } | undefined)?.enabled) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
+        if (scope.body.inbound_enabled !== (outs["__restore"] as { enabled?: boolean } | undefined)?.enabled) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
       },
     },
     invalid: { inputs: (inputs) => ({ ...inputs, enabled: "yes" }), property: "enabled" },
@@ -513,7 +513,7 @@ export const fixtures: ContractFixture[] = [
       restored: async (_world, outs) => {
         // Every value create found (and update added) is back, as the engine reads it.
         const read = await implementation("GroupSettings").read(String(outs["id"] ?? outs["group"]), { group: outs["group"] });
-        const restore = (outs["restore"] ?? {}) as State;
+        const restore = (outs["__restore"] ?? {}) as State;
         const differing = Object.keys(restore).filter((key) => !sameValue(d.groupSettings, key, restore[key], read.props?.[key]));
         if (differing.length > 0 || Object.keys(restore).length === 0) throw new Error(`not restored: ${differing.map((key) => `${key} is ${JSON.stringify(read.props?.[key])}, was ${JSON.stringify(restore[key])}`).join("; ")}`);
       },

@@ -7,14 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as provider from "@pulumi/pulumi/provider";
-import { clientFor, resolveConnection } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
-import { actionDeclarations } from "../../provider/actions";
-import { lookupDeclarations } from "../../provider/lookups/registry";
-import { importPresenter } from "../../provider/plugin/present";
-import { conceal, forgeProvider, reveal, typeNameOf } from "../../provider/plugin/provider";
+import { conceal, reveal, typeNameOf } from "../../provider/faces/plugin";
 import { pluginToken } from "../../provider/plugin/schema";
-import { implementation } from "../../provider/runtime";
+import { pluginProvider } from "../../provider/runtime";
 import { fixtures } from "./fixtures";
 import { startWorld, type World } from "./world";
 
@@ -22,15 +18,8 @@ let world: World;
 let plugin: provider.Provider;
 beforeAll(async () => {
   world = await startWorld();
-  plugin = forgeProvider({
-    version: "0.1.0",
-    schema: readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8"),
-    operationsOf: implementation,
-    lookups: lookupDeclarations,
-    actions: actionDeclarations,
-    clientOf: () => clientFor(resolveConnection()),
-    presentImport: importPresenter(() => clientFor(resolveConnection())),
-  });
+  // The composition root's plugin, as pulumi-resource-forge serves it.
+  plugin = pluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8") });
 });
 afterAll(async () => world?.close());
 

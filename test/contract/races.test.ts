@@ -8,13 +8,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { decide, type RecoveryPlan } from "../../cli/recover";
-import { clientFor, resolveConnection } from "../../provider/client";
-import { actionDeclarations } from "../../provider/actions";
-import { lookupDeclarations } from "../../provider/lookups/registry";
-import { importPresenter } from "../../provider/plugin/present";
-import { forgeProvider } from "../../provider/plugin/provider";
 import { pluginToken } from "../../provider/plugin/schema";
-import { implementation } from "../../provider/runtime";
+import { implementation, operations, pluginProvider } from "../../provider/runtime";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 
@@ -58,15 +53,7 @@ const faces: Array<{ face: string; create: (type: string, inputs: State) => Prom
   {
     face: "the plugin",
     create: async (type, inputs) => {
-      const plugin = forgeProvider({
-        version: "0.1.0",
-        schema: "{}",
-        operationsOf: implementation,
-        lookups: lookupDeclarations,
-        actions: actionDeclarations,
-        clientOf: () => clientFor(resolveConnection()),
-        presentImport: importPresenter(() => clientFor(resolveConnection())),
-      });
+      const plugin = pluginProvider({ version: "0.1.0", schema: "{}" });
       const urn = `urn:pulumi:test::forge::${pluginToken(type)}::race`;
       const checked = await plugin.check!(urn, {}, inputs);
       return plugin.create!(urn, checked.inputs);
@@ -139,7 +126,7 @@ it("forge-recover's candidates: a same-named token another user made after the k
   const inputs = { project: "acme/web", agentId, name: "deploy", __createdAfter: claim };
   // The person's token, made after the run was killed (no POST of the run ever reached the forge).
   const theirs = (await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "deploy" })).body.id;
-  const { candidates } = await implementation("ClusterAgentToken").pendingCreateCandidates(inputs);
+  const { candidates } = await operations("ClusterAgentToken").pendingCreateCandidates(inputs);
   expect(candidates).toEqual([expect.objectContaining({ id: `acme/web:${agentId}:${theirs}`, madeByOther: true })]);
   const plan: RecoveryPlan = { adopts: [], clears: [], undecided: [], notes: [] };
   decide([{ urn: "urn:token", type: "ClusterAgentToken", inputs, inState: false }], candidates, new Set(), { offsetMs: 0 }, plan);

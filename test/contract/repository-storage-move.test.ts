@@ -8,6 +8,7 @@ import type { ForgeApiError } from "../../provider/client";
 import * as lookups from "../../provider/lookups";
 import { declarations } from "../../provider/resources";
 import { ResourceOperations } from "../../provider/engine/operations";
+import { dynamicOperations } from "../../provider/faces/dynamic";
 import type { State } from "../../provider/engine/declaration";
 import { instanceSettings, useWorld } from "./world";
 
@@ -42,7 +43,8 @@ describe("RepositoryStorageMove", () => {
 
   it("fails with the forge's reason when repositories fail to move, and is still recorded", async () => {
     await instanceSettings(world(), { storage_move_ms: 0, storage_move_error: "checksum mismatch" });
-    const error = (await move().create({ ...PROJECTS, __provider: "provider-code" }).catch((caught: unknown) => caught)) as Error & { id?: string };
+    // On the dynamic face, whose recorded object must carry its serialized provider.
+    const error = (await dynamicOperations(move()).create({ ...PROJECTS, __provider: "provider-code" }).catch((caught: unknown) => caught)) as Error & { id?: string };
     expect(error.message).toBe("RepositoryStorageMove project:default:secondary ended failed: 3 of 3 repositories failed to move: checksum mismatch");
     expect(error.id).toBe("project:default:secondary");
     // The state Pulumi records: the object as the forge last showed it (failed, with its reason),

@@ -10,7 +10,7 @@ import type { Request, State } from "../../provider/engine/declaration";
 import { inputKeys, optionsOf, routeOf } from "../../provider/engine/declaration";
 import { parseRoute } from "../../provider/client";
 import type { HttpMethod } from "../../api";
-import { ResourceOperations } from "../../provider/engine/operations";
+import type { DynamicOperations } from "../../provider/faces/dynamic";
 import { implementation } from "../../provider/runtime";
 import { declarations } from "../../provider/resources";
 import { fixtures } from "./fixtures";
@@ -33,7 +33,7 @@ const asPulumiInputs = (inputs: State): State => ({ ...inputs, __provider: "seri
 
 for (const fixture of fixtures) {
   describe(fixture.declaration.name, () => {
-    let ops: ResourceOperations;
+    let ops: DynamicOperations;
     let inputs: State;
     let id: string;
     let outs: State;

@@ -3,7 +3,7 @@ import { inputSchema } from "../../policies/input-schema";
 import { limitPolicyNamed } from "../../policies/rules/limits";
 
 const virtualRegistryCleanupPolicyOnePerGroup = limitPolicyNamed("virtual-registry-cleanup-policy-one-per-group");
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
 

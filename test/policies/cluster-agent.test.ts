@@ -4,7 +4,7 @@ import { clusterAgentTokenRotation } from "../../policies/rules/agent-limits";
 import { limitPolicyNamed } from "../../policies/rules/limits";
 import { clusterAgentTokenNotInStackOutputs } from "../../policies/rules/secrets";
 import { clusterAgentTokenDescription } from "../../policies/rules/token-descriptions";
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
 

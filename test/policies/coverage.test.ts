@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { policies } from "../../policies/all";
 import { inputSchema } from "../../policies/input-schema";
 import { policyTargets } from "../../policies/lib/define";
-import { inputKeys, typeToken, type AnyDeclaration } from "../../provider/engine/declaration";
+import { inputKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { validateResource } from "./harness";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { groupIntegrationHttps, groupIntegrationSslVerification } from "../../policies/rules/integrations";
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations as d } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack } from "./harness";
 

@@ -3,7 +3,7 @@ import { groupSettingsDeprecatedInputs } from "../../policies/rules/deprecations
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
 import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettingsTwoFactor } from "../../policies/rules/group-settings";
 import { inputSchema } from "../../policies/input-schema";
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
 

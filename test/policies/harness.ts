@@ -13,7 +13,8 @@ import {
   type StackValidationArgs,
   type StackValidationPolicy,
 } from "@pulumi/policy";
-import { typeToken, type AnyDeclaration } from "../../provider/engine/declaration";
+import { type AnyDeclaration } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { UNKNOWN } from "../../provider/engine/unknowns";
 
 export { UNKNOWN };

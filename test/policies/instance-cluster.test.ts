@@ -3,7 +3,7 @@ import { deprecatedEndpointsPolicy } from "../../policies/rules/deprecations";
 import { declarations } from "../../provider/resources";
 import { validateResource } from "./harness";
 import { policyTargets } from "../../policies/lib/define";
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 
 describe("deprecated-endpoints", () => {
   it("points every instance cluster to cluster agents", async () => {

@@ -3,7 +3,7 @@ import { limitPolicyNamed } from "../../policies/rules/limits";
 import { projectMemberExpiry } from "../../policies/rules/memberships";
 import { snippetNoConfidentialContent } from "../../policies/rules/secrets";
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
-import { typeToken } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateStack, type StackCase } from "./harness";
 

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { checkInputs } from "../../provider/engine/check";
+import { currentBookkeeping } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/engine/unknowns";
 import { declarations } from "../../provider/resources";
 
 describe("check", () => {
-  it("accepts valid inputs and the engine's reserved keys", () => {
-    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __provider: "x" })).toEqual([]);
+  it("accepts valid inputs and the engine's create claim", () => {
+    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __createdAfter: "2026-11-25T00:00:00Z" })).toEqual([]);
+  });
+
+  it("refuses a face's key: each face strips its own before the engine sees the inputs", () => {
+    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __provider: "x" })).toEqual([{ property: "__provider", reason: expect.stringContaining('has no input "__provider"') }]);
   });
 
   it("names the field and the reason", () => {
@@ -94,5 +99,19 @@ describe("dates the forge would refuse", () => {
     expect(member("2020-01-01")).toEqual([{ property: "expiresAt", reason: expect.stringContaining("is in the past") }]);
     expect(member("2032-02-29")).toEqual([]);
     expect(member(new Date().toISOString().slice(0, 10))).toEqual([]);
+  });
+});
+
+describe("bookkeeping in states of earlier versions", () => {
+  it("reads appliedInputs and restore under their old names, and writes only the new ones", () => {
+    const old = { group: "acme", appliedInputs: ["group"], restore: { active: false } };
+    expect(currentBookkeeping(old)).toEqual({ group: "acme", __appliedInputs: ["group"], __restore: { active: false } });
+  });
+
+  it("keeps the current name when a state has both, and leaves a current state as it is", () => {
+    const both = { appliedInputs: ["a"], __appliedInputs: ["b"] };
+    expect(currentBookkeeping(both)).toEqual({ __appliedInputs: ["b"] });
+    const current = { group: "acme", __appliedInputs: ["group"] };
+    expect(currentBookkeeping(current)).toBe(current);
   });
 });

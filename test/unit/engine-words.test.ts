@@ -12,6 +12,7 @@ import { z } from "zod";
 import { ForgeClient } from "../../provider/client";
 import { defineResource, fieldMeta, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
+import { dynamicOperations } from "../../provider/faces/dynamic";
 import { startTestServer, type RecordedRequest, type TestServer } from "./client-test-server";
 
 let server: TestServer;
@@ -29,6 +30,8 @@ beforeEach(() => {
 });
 
 const run = (declaration: AnyDeclaration) => new ResourceOperations(declaration, () => client, (message) => progress.push(message));
+/** The same operations on the dynamic face, whose property bags carry the serialized provider. */
+const runDynamic = (declaration: AnyDeclaration) => dynamicOperations(run(declaration));
 const bodyOf = (request: RecordedRequest | undefined) => JSON.parse(request?.body.toString() || "{}") as Record<string, unknown>;
 const requestLine = (request: RecordedRequest) => `${request.method} ${request.rawPath}`;
 
@@ -196,7 +199,7 @@ describe("a setting of an existing object", () => {
   it("remembers what it found for the fields it sets, and writes it back on delete", async () => {
     server.script({ body: { active: false, mode: "strict" } }, { status: 204 }, { body: { active: true, mode: "strict" } });
     const { outs } = await run(setting).create({ project: "acme/web", active: true });
-    expect(outs["restore"]).toEqual({ active: false });
+    expect(outs["__restore"]).toEqual({ active: false });
     expect(bodyOf(server.requests[1])).toEqual({ active: true });
     server.reset();
     server.script({ status: 204 });
@@ -238,7 +241,7 @@ describe("an input the create request does not take", () => {
 
   it("records the created object when the update after it fails", async () => {
     server.script({ status: 404, body: { message: "404 Not found" } }, { status: 201, body: { name: "testing", count: 0 } }, { status: 400, body: { message: "no" } });
-    await expect(run(environment).create({ group: "acme", name: "testing", count: 9, __provider: "provider-code" })).rejects.toMatchObject({
+    await expect(runDynamic(environment).create({ group: "acme", name: "testing", count: 9, __provider: "provider-code" })).rejects.toMatchObject({
       id: "acme:testing",
       // The object as created, with the serialized provider, and the reason Pulumi shows.
       properties: { name: "testing", count: 0, __provider: "provider-code" },
@@ -293,7 +296,7 @@ describe("a create whose read-back fails after the object exists", () => {
 
   it("records the object with the serialized provider and the reason", async () => {
     server.script({ status: 201, body: { id: 7 } }, { status: 403, body: { message: "403 Forbidden" } });
-    await expect(run(item).create({ group: "acme", title: "t", __provider: "provider-code" })).rejects.toMatchObject({
+    await expect(runDynamic(item).create({ group: "acme", title: "t", __provider: "provider-code" })).rejects.toMatchObject({
       id: "acme:7",
       properties: { group: "acme", title: "t", itemId: 7, __provider: "provider-code" },
       reasons: [expect.stringContaining("403")],

@@ -5,7 +5,8 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ForgeClient } from "../../provider/client";
-import { inputKeys, secretKeys, typeToken } from "../../provider/engine/declaration";
+import { inputKeys, secretKeys } from "../../provider/engine/declaration";
+import { typeToken } from "../../provider/type-tokens";
 import { toCamel } from "../../provider/engine/naming";
 import { ResourceOperations } from "../../provider/engine/operations";
 import type { GroupIntegrationChatWebhookArgs, GroupIntegrationEmailsOnPushArgs } from "../../provider/generated/resources";

@@ -5,14 +5,17 @@
  * (provider/runtime.ts, provider/serialized-provider.ts) and in what is generated from it.
  */
 import { describe, expect, it } from "vitest";
-import { findCycles, importGraph } from "./import-graph";
+import { findCycles, importGraph, type ImportGraph } from "./import-graph";
+
+/** What the engine must not reach: either face, and Pulumi's SDK (the faces speak it). */
+const FACES = ["provider/faces/", "provider/plugin/", "@pulumi/", "pulumi-forge/plugin"];
 
 const graph = importGraph(["provider", "api"]);
-const importsOf = (prefix: string) => [...graph].filter(([file]) => file.startsWith(prefix));
+const importsOf = (prefix: string, of: ImportGraph = graph) => [...of].filter(([file]) => file.startsWith(prefix));
 
-/** The imports of files under `prefix` that reach into one of `forbidden` (folders or files). */
-function crossings(prefix: string, forbidden: string[]): string[] {
-  return importsOf(prefix).flatMap(([file, imports]) => imports.filter((target) => forbidden.some((entry) => target === entry || target.startsWith(entry))).map((target) => `${file} -> ${target}`));
+/** The imports of files under `prefix` that reach into one of `forbidden` (folders, files or packages). */
+function crossings(prefix: string, forbidden: string[], of: ImportGraph = graph): string[] {
+  return importsOf(prefix, of).flatMap(([file, imports]) => imports.filter((target) => forbidden.some((entry) => target === entry || target.startsWith(entry))).map((target) => `${file} -> ${target}`));
 }
 
 describe("provider boundaries", () => {
@@ -28,6 +31,15 @@ describe("provider boundaries", () => {
   it("engine/ imports no resource, lookup, action, generated class or composition root", () => {
     const outside = ["provider/resources/", "provider/lookups/", "provider/adopt/", "provider/generated/", "provider/plugin/", "provider/actions.ts", "provider/runtime.ts", "provider/serialized-provider.ts", "provider/index.ts", "pulumi-forge/runtime", "@pulumi/pulumi/provider"];
     expect(crossings("provider/engine/", outside)).toEqual([]);
+  });
+
+  it("engine/ serves no face: it imports neither face's adapter nor anything of Pulumi's SDK", () => {
+    expect(crossings("provider/engine/", FACES)).toEqual([]);
+  });
+
+  it("the check sees an engine import of a face, by import or require", () => {
+    const probe: ImportGraph = new Map([["provider/engine/x.ts", ["provider/faces/dynamic.ts", "@pulumi/pulumi", "provider/engine/y.ts"]]]);
+    expect(crossings("provider/engine/", FACES, probe)).toEqual(["provider/engine/x.ts -> provider/faces/dynamic.ts", "provider/engine/x.ts -> @pulumi/pulumi"]);
   });
 
   it("client/ imports no engine and no declaration", () => {

@@ -1,15 +1,17 @@
 /**
- * The second face of the engine: the declarations as a Pulumi provider (`@pulumi/pulumi/provider`'s
- * interface, which a plugin binary serves over the provider protocol). Every step is the same
- * `ResourceOperations` the dynamic providers use (check, diff, create, read, update, delete,
- * import, lost-create recovery, retries); only the addressing differs: the type comes from the
- * URN's type token (`forge:index:GroupLabel`) rather than from a serialized provider, and lookups
- * and actions are invokes (`forge:index:getGroup`, `forge:index:revokeGroupToken`).
+ * The plugin face: the engine's life cycle as a Pulumi provider (`@pulumi/pulumi/provider`'s
+ * interface, which `pulumi-resource-forge` serves over the provider protocol: plugin/serve.ts).
+ * Every step is the same `ResourceOperations` the dynamic face uses; what only this face has
+ * lives here: the type comes from the URN's type token (`forge:index:GroupLabel`) rather than
+ * from a serialized provider, values arrive and leave with the wire's secret marks, `pulumi
+ * import` reads with the id alone, and lookups and actions are invokes (`forge:index:getGroup`).
  */
 import type * as provider from "@pulumi/pulumi/provider";
 import type { ForgeClient } from "../client";
 import type { ResourceOperations } from "../engine/operations";
-import { derivedOutputs, secretKeys, type State } from "../engine/declaration";
+import { secretKeys, type State } from "../engine/declaration";
+import { PartialCreateError } from "../engine/outcomes";
+import { secretProperties } from "../engine/secrets";
 import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
 import { runAction, type ActionDeclaration } from "../actions";
@@ -82,12 +84,8 @@ export function conceal(state: State | undefined, keys: Iterable<string>): State
 /** The provider of every resource and lookup of the library. */
 export function forgeProvider(options: ForgeProviderOptions): provider.Provider {
   const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
-  /** What the state keeps secret: the declaration's secrets, inputs the program gave as secrets, and outputs derived from those. */
-  const secretsOf = (urn: string, given: Set<string>) => {
-    const declaration = ops(urn).declaration;
-    const derived = Object.entries(derivedOutputs(declaration)).filter(([, input]) => given.has(input)).map(([output]) => output);
-    return new Set([...secretKeys(declaration), ...given, ...derived]);
-  };
+  /** What the state keeps secret (engine/secrets.ts), given the inputs the program sent as secrets. */
+  const secretsOf = (urn: string, given: Set<string>) => secretProperties(ops(urn).declaration, given);
   return {
     version: options.version,
     schema: options.schema,
@@ -101,8 +99,14 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
     async create(urn, inputs: State) {
       const given = reveal(inputs);
-      const result = await ops(urn).create(given.plain);
-      return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
+      try {
+        const result = await ops(urn).create(given.plain);
+        return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
+      } catch (error) {
+        // The object the engine records from a half-done create keeps its secrets too.
+        if (error instanceof PartialCreateError) error.properties = conceal(error.properties, secretsOf(urn, given.secret)) ?? {};
+        throw error;
+      }
     },
     // `pulumi import` reads with the id alone: no properties at all.
     async read(id, urn, props?: State) {

@@ -1,0 +1,72 @@
+/**
+ * What the life cycle answers, in the engine's own words. The engine serves no face: each face
+ * turns these into its wire (provider/faces/dynamic.ts for the dynamic classes,
+ * provider/faces/plugin.ts for `pulumi-resource-forge`). The shapes match what both of Pulumi's
+ * provider servers expect, so an adapter adds or removes only what its face needs.
+ */
+import type { State } from "./declaration";
+
+/** An input the engine refuses, and why (the field's path leads the reason; see check.ts). */
+export interface InputFailure {
+  property: string;
+  reason: string;
+}
+
+/** The inputs as the engine keeps them (file digests, the create claim), or why they are refused. */
+export interface Checked {
+  inputs: State;
+  failures?: InputFailure[];
+}
+
+/** What a change of inputs does to the object. */
+export interface Diffed {
+  changes: boolean;
+  /** Inputs whose change replaces the object. */
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/** The object made (or taken over with the `import` option): its id and outputs. */
+export interface Created {
+  id: string;
+  outs: State;
+}
+
+/** The object as the forge holds it now; `id` is empty when it no longer exists. */
+export interface Found {
+  id: string;
+  props: State;
+  /** The inputs a program would write for it (what later diffs compare with). */
+  inputs?: State;
+}
+
+/** The object after an update. */
+export interface Updated {
+  outs: State;
+}
+
+/** What a create is asked besides its inputs. */
+export interface CreateOptions {
+  /** Take over this existing object instead of making one (the `import` resource option). */
+  importId?: string;
+}
+
+/**
+ * A create that failed after the object came to exist: the engine records the object (id and
+ * properties) as created but not initialised, shows the reasons, and acts on it later (refresh,
+ * destroy, a replacing up). Both of Pulumi's provider servers read `id`, `properties` and
+ * `reasons` off the error; a face adds what its state needs (the dynamic face its provider) and
+ * marks its secrets.
+ */
+export class PartialCreateError extends Error {
+  readonly reasons: string[];
+  constructor(
+    message: string,
+    readonly id: string,
+    public properties: State,
+  ) {
+    super(message);
+    this.name = "PartialCreateError";
+    this.reasons = [message];
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Serves the plugin face over the provider protocol: `@pulumi/pulumi/provider`'s server, with the
+ * two requests it leaves to us. Its `Configure` acknowledges without reading the configuration
+ * (the SDK's `Provider` interface has no configure method, 3.259 to 3.270), and its `Read` calls
+ * `getProperties().toJavaScript()` on the properties that `pulumi import` leaves out. The SDK
+ * does not export its server class, so the handlers are wrapped as the service is added to the
+ * gRPC server, which is the one seam it has.
+ */
+import { dirname } from "node:path";
+import * as providerApi from "@pulumi/pulumi/provider";
+import { configure } from "../runtime";
+import { reveal } from "../faces/plugin";
+
+/** What the configure handler receives: the provider's arguments and the stack's variables. */
+interface ConfigureRequest {
+  getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
+  getVariablesMap(): { toObject(): [string, string][] };
+}
+
+interface ReadRequest {
+  getProperties(): object | undefined;
+  setProperties(value: object): void;
+}
+
+type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
+
+/** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
+export function configOf(request: ConfigureRequest): { get(key: string): string | undefined } {
+  const args = reveal(request.getArgs()?.toJavaScript() ?? {}).plain;
+  const variables = new Map(request.getVariablesMap().toObject());
+  return {
+    get(key: string): string | undefined {
+      const name = key.slice(key.indexOf(":") + 1);
+      const value = args[name] ?? variables.get(key) ?? variables.get(key.replace(":", ":config:"));
+      return value === undefined || value === null ? undefined : typeof value === "string" ? value : JSON.stringify(value);
+    },
+  };
+}
+
+/** The SDK's own copy of a package (its gRPC server and protobuf types), not ours. */
+function sdkRequire<T>(name: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(require.resolve(name, { paths: [dirname(require.resolve("@pulumi/pulumi"))] })) as T;
+}
+
+let wrapped = false;
+
+/** Wraps `configure` and `read` of the provider service when the SDK's server adds it. */
+function wrapServiceHandlers(): void {
+  if (wrapped) return;
+  wrapped = true;
+  const grpc = sdkRequire<{ Server: { prototype: { addService(service: unknown, handlers: Record<string, unknown>): void } } }>("@grpc/grpc-js");
+  const { Struct } = sdkRequire<{ Struct: new () => object }>("google-protobuf/google/protobuf/struct_pb");
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (service, handlers) {
+    const configureHandler = handlers["configure"] as Handler<ConfigureRequest> | undefined;
+    if (configureHandler) {
+      handlers["configure"] = (call: { request: ConfigureRequest }, callback: unknown) => {
+        void configure(configOf(call.request) as unknown as Parameters<typeof configure>[0]);
+        return configureHandler.call(handlers, call, callback);
+      };
+    }
+    const readHandler = handlers["read"] as Handler<ReadRequest> | undefined;
+    if (readHandler) {
+      handlers["read"] = (call: { request: ReadRequest }, callback: unknown) => {
+        if (!call.request.getProperties()) call.request.setProperties(new Struct());
+        return readHandler.call(handlers, call, callback);
+      };
+    }
+    return addService.call(this, service, handlers);
+  };
+}
+
+/** Serves a provider to the engine at the address in `args` (what the engine starts the plugin with). */
+export function servePlugin(provider: providerApi.Provider, args: string[]): Promise<void> {
+  wrapServiceHandlers();
+  return providerApi.main(provider, args);
+}

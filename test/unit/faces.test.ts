@@ -1,0 +1,63 @@
+/**
+ * What each face adds to the engine's answers, on the adapters alone (the life cycle itself runs
+ * against the emulator in the contract layer): the dynamic face's provider and `import` input,
+ * the plugin face's secret marks, both on the object a half-done create leaves.
+ */
+import { describe, expect, it } from "vitest";
+import type { State } from "../../provider/engine/declaration";
+import type { ResourceOperations } from "../../provider/engine/operations";
+import { PartialCreateError } from "../../provider/engine/outcomes";
+import { dynamicOperations } from "../../provider/faces/dynamic";
+import { forgeProvider, reveal } from "../../provider/faces/plugin";
+import { declarations } from "../../provider/resources";
+
+/** Operations of a cluster agent token whose create records what it was given, and can fail half-way. */
+function recordingOperations(failHalfWay: boolean) {
+  const calls: { inputs: State; options: unknown }[] = [];
+  const operations = {
+    declaration: declarations.clusterAgentToken,
+    async create(inputs: State, options: unknown) {
+      calls.push({ inputs, options });
+      if (failHalfWay) throw new PartialCreateError("read back failed", "acme/web:1:2", { ...inputs, tokenId: 2, token: "glagent-plain" });
+      return { id: "acme/web:1:2", outs: { ...inputs, tokenId: 2, token: "glagent-plain" } };
+    },
+  } as unknown as ResourceOperations;
+  return { operations, calls };
+}
+
+const INPUTS = { project: "acme/web", agentId: 1, name: "ci" };
+
+describe("the dynamic face", () => {
+  it("hands the engine neither its provider nor the import input, and the import id as an option", async () => {
+    const { operations, calls } = recordingOperations(false);
+    await dynamicOperations(operations).create({ ...INPUTS, __provider: "code", importId: "acme/web:1:2" });
+    expect(calls).toEqual([{ inputs: INPUTS, options: { importId: "acme/web:1:2" } }]);
+  });
+
+  it("puts its provider on the object a half-done create records", async () => {
+    const { operations } = recordingOperations(true);
+    const error = await dynamicOperations(operations).create({ ...INPUTS, __provider: "code" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PartialCreateError);
+    expect((error as PartialCreateError).properties).toMatchObject({ tokenId: 2, __provider: "code" });
+  });
+});
+
+describe("the plugin face", () => {
+  const plugin = (operations: ResourceOperations) =>
+    forgeProvider({ version: "0.0.0", schema: "{}", operationsOf: () => operations, lookups: {}, actions: [], clientOf: () => { throw new Error("no client"); } });
+  const urn = "urn:pulumi:dev::p::forge:index:ClusterAgentToken::ci";
+
+  it("marks the declared secrets of what it creates", async () => {
+    const { operations } = recordingOperations(false);
+    const result = await plugin(operations).create!(urn, INPUTS);
+    expect([...reveal(result.outs).secret]).toEqual(["token"]);
+  });
+
+  it("marks them on the object a half-done create records, so the state never holds them in plain text", async () => {
+    const { operations } = recordingOperations(true);
+    const error = (await plugin(operations).create!(urn, INPUTS).catch((caught: unknown) => caught)) as PartialCreateError;
+    expect(error).toBeInstanceOf(PartialCreateError);
+    expect(JSON.stringify(error.properties)).not.toContain('"token":"glagent-plain"');
+    expect([...reveal(error.properties).secret]).toEqual(["token"]);
+  });
+});
