@@ -26,7 +26,7 @@ import { currentUserId, parentId } from "./parents";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
-import { AwaitError, awaitFinalState } from "./wait";
+import { AwaitError, awaitFinalState, progressSince } from "./wait";
 
 /** An object on the forge that a pending create may have made: its import id, when it was made
  *  (the forge's clock), and whether the forge records that another user made it. */
@@ -118,7 +118,11 @@ export class ResourceOperations {
     const record = await this.readRecord(this.context(), state);
     if (!record) return { id: "", props: {} };
     const outs = outputs(this.declaration, record, state, previous);
-    return { id: formatId(this.declaration, outs), props: outs, inputs: inputsOf(this.declaration, outs) };
+    const foundId = formatId(this.declaration, outs);
+    const work = optionsOf(this.declaration.create).await;
+    const moved = work && progressSince(work, previous, outs, `${this.declaration.name} ${foundId}`);
+    if (moved) this.progress(moved);
+    return { id: foundId, props: outs, inputs: inputsOf(this.declaration, outs) };
   }
 
   async update(id: string, previous: State, news: State): Promise<Updated> {

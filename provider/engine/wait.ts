@@ -59,3 +59,17 @@ export async function awaitFinalState(spec: AwaitState, first: WireRecord, optio
     record = next;
   }
 }
+
+/**
+ * What a read tells of asynchronous work since the state was written (a move left to run with
+ * `waitForCompletion: false`, read again by `pulumi refresh`): the progress field's old and new
+ * values, and the reason when it failed; undefined when it has not moved. The engine's refresh
+ * compares inputs (the provider's diff is given the new outputs and the old inputs), so a change
+ * of an output alone is counted as `same`: this line is how the run shows it.
+ */
+export function progressSince(spec: AwaitState, previous: State, current: State, subject: string): string | undefined {
+  const [before, after] = [previous[spec.field], current[spec.field]];
+  if (before === undefined || after === undefined || before === after) return undefined;
+  const reason = spec.failed?.includes(after) && spec.reasonField ? current[spec.reasonField] : undefined;
+  return `${subject}: ${spec.field} was ${String(before)}, is ${String(after)}${reason ? `: ${String(reason)}` : ""}`;
+}

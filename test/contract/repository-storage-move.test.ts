@@ -38,7 +38,13 @@ describe("RepositoryStorageMove", () => {
     const created = await move().create({ ...PROJECTS, waitForCompletion: false });
     expect(created.outs).toMatchObject({ state: "scheduled", remaining: 3, moved: 0 });
     await new Promise((done) => setTimeout(done, 300));
-    expect((await move().read(created.id, created.outs as State)).props).toMatchObject({ state: "finished", remaining: 0, moved: 3 });
+    progress.length = 0;
+    const refreshed = await move().read(created.id, created.outs as State);
+    expect(refreshed.props).toMatchObject({ state: "finished", remaining: 0, moved: 3 });
+    // The refresh says how it went (the engine counts an output's change as `same`), once.
+    expect(progress).toEqual(["RepositoryStorageMove project:default:secondary: state was scheduled, is finished"]);
+    await move().read(created.id, refreshed.props);
+    expect(progress).toHaveLength(1);
   });
 
   it("fails with the forge's reason when repositories fail to move, and is still recorded", async () => {

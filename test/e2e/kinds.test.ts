@@ -350,6 +350,8 @@ describe("e2e: one resource of each kind through the Pulumi CLI", () => {
     // the new outputs, which say how the move ended and why.
     const refresh = await moves.refresh();
     expect(namesWith(refresh, "refresh", "same")).toEqual(["move"]);
+    // ...and the run says how the move went since the state was written.
+    expect(refresh.output).toContain("RepositoryStorageMove project:secondary:default: state was scheduled, is failed: 3 of 3 repositories failed to move: destination storage unavailable");
     expect((await moves.resources())[0]?.outputs).toMatchObject({
       state: "failed",
       remaining: 3,
