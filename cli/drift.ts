@@ -41,7 +41,7 @@ export interface DriftedResource {
 /** What {@link detectDrift} found. */
 export interface DriftReport {
   stack: string;
-  /** Resources that drifted, in the engine's order. */
+  /** Resources that drifted, by name. */
   drifted: DriftedResource[];
 }
 
@@ -108,6 +108,9 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
       else drifted.push({ name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2), type: resource.type, urn: resource.urn, drift: "changed", fields });
     }
   }
+  // By name, not in the order the engine's reads happened to finish: two runs over the same
+  // drift print the same report, whichever face the stack uses.
+  drifted.sort((a, b) => a.name.localeCompare(b.name) || a.urn.localeCompare(b.urn));
   return { stack: stackName, drifted };
 }
 

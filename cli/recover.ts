@@ -250,8 +250,11 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     io.out("Dry run: nothing changed.\n");
     return plan.undecided.length > 0 ? EXIT_UNDECIDED : EXIT_OK;
   }
-  await applyToState(stackName, options.workDir, plan, io);
   if (plan.undecided.length > 0) {
+    // Writing a state goes through `pulumi stack import`, which removes every pending operation:
+    // the undecided creates would be lost with their evidence. So nothing is written until every
+    // create is decided; the clears found here are found again then.
+    io.out(`Nothing written: ${plan.undecided.length === 1 ? "a create needs" : "creates need"} your decision first (the stack's state can only be written whole, and it would lose the undecided ones).\n`);
     // One --adopt per create whose candidates are as many as its creates, in the listed order.
     const adoptions = plan.undecided.flatMap((item) => (item.candidates.length === item.urns.length ? item.urns.map((urn, index) => `--adopt '${nameOf(urn)}=${item.candidates[index]!.id}'`) : []));
     io.out(
@@ -263,6 +266,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     );
     return EXIT_UNDECIDED;
   }
+  await applyToState(stackName, options.workDir, plan, io);
   io.out(`Recovered: the stack holds no pending create. Run pulumi up.\n`);
   return EXIT_OK;
 }
@@ -284,7 +288,8 @@ function describeCandidate(candidate: PendingCandidate): string {
 /**
  * Writes the decisions into the stack's state: an adopted create becomes a resource with the
  * object's id (its stored inputs, still encrypted, as outputs until the refresh reads it), a
- * cleared one is dropped from the pending operations, an undecided one stays. Then `pulumi
+ * cleared one is dropped from the pending operations. Called only when none is left undecided:
+ * `pulumi stack import` removes every pending operation it is given. Then `pulumi
  * refresh` reads every adopted object through the provider. (Pulumi's own
  * `refresh --import-pending-creates` drops the resources it should import in 3.259.)
  */
