@@ -3,11 +3,13 @@
  * (`pulumi refresh --preview-only`, the Automation API's `previewRefresh`), read from the
  * engine's events, reported per resource and field as text, markdown or JSON.
  */
-import { isDeepStrictEqual, parseArgs } from "node:util";
+import { isDeepStrictEqual } from "node:util";
 import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulumi/pulumi/automation";
 import { APPLIED_KEY, currentBookkeeping, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { configure, operations } from "../provider/runtime";
+import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
+import { engineBag } from "../provider/faces/dynamic";
+import { operations, operationsOver } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
@@ -53,6 +55,8 @@ export interface DriftOptions {
   stackName?: string;
   /** Extra environment for the CLI (backend, passphrase, forge connection). */
   envVars?: Record<string, string>;
+  /** Stops the refresh (the fleet's per-stack timeout): the CLI gets SIGINT and writes nothing. */
+  signal?: AbortSignal;
 }
 
 /** Output formats of {@link formatDrift}. */
@@ -84,6 +88,7 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   const gone = new Set<string>();
   await stack.previewRefresh({
     color: "never",
+    ...(options.signal ? { signal: options.signal } : {}),
     onEvent: (event: EngineEvent) => {
       // The outputs event carries what the read found (the pre-event, the state only).
       const metadata = event.resOutputsEvent?.metadata;
@@ -98,9 +103,10 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   const checked = [...resources.values()].filter((resource) => !gone.has(resource.urn) && resource.managedSecrets.length > 0);
   if (checked.length > 0) {
     const config = await stack.getAllConfig();
-    await configure({ get: (key: string) => config[key]?.value } as never);
+    // This stack's own connection: a fleet checks stacks of other forges in the same process.
+    const client = clientFor(resolveConnection({ get: (key: string) => config[key]?.value }));
     for (const resource of checked) {
-      const changed = await changedSecrets(resource);
+      const changed = await changedSecrets(resource, client);
       if (changed.length === 0) continue;
       const fields = changed.map((field) => ({ field, program: MASK, forge: MASK }));
       const entry = drifted.find((candidate) => candidate.urn === resource.urn);
@@ -151,10 +157,11 @@ function stateResources(deployment: unknown): Map<string, StateResource> {
 }
 
 /** The managed secret fields of a resource whose value on the forge differs from the program's. */
-async function changedSecrets(resource: StateResource): Promise<string[]> {
-  const operations = forgeOperations(resource.type);
-  if (!operations) return [];
-  const read = await operations.read(resource.id, resource.outputs);
+async function changedSecrets(resource: StateResource, client: ForgeClient): Promise<string[]> {
+  const token = parseTypeToken(resource.type);
+  if (!token) return [];
+  const operations = operationsOver(token.name, client);
+  const read = await operations.read(resource.id, engineBag(resource.outputs));
   if (!read.id) return [];
   const set = Object.fromEntries(resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]));
   return operations.changedInputs(read.props as Record<string, unknown>, set);
@@ -262,69 +269,3 @@ function cell(value: unknown): string {
   return value === undefined ? "_(none)_" : `\`${show(value).replace(/\|/g, "\\|").replace(/`/g, "'")}\``;
 }
 
-const USAGE = `usage: forge-drift [--stack <name>] [--cwd <project dir>] [--format ${DRIFT_FORMATS.join("|")}] [--preview-only]
-
-Refreshes the stack without writing it (pulumi refresh --preview-only) and prints which
-resources drifted on the forge. While a run (a deploy) holds the stack's lock, it reads nothing:
-the run's own changes in flight are not drift. Exit status: 0 no drift, 2 drift, 1 error,
-3 the stack is locked.`;
-
-/** Exit statuses of {@link runDriftCli}. */
-export const EXIT = { noDrift: 0, error: 1, drift: 2, locked: 3 } as const;
-
-/** The `forge-drift` command: returns its exit status. */
-export async function runDriftCli(
-  argv: readonly string[],
-  io: { out(text: string): void; err(text: string): void } = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
-): Promise<number> {
-  let values: { stack?: string; cwd?: string; format?: string; "preview-only"?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        stack: { type: "string", short: "s" },
-        cwd: { type: "string", short: "C" },
-        format: { type: "string", short: "f" },
-        // Always on: the command never writes the stack. Accepted so pipelines can say so.
-        "preview-only": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    io.err(`forge-drift: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-    return EXIT.error;
-  }
-  if (values.help) {
-    io.out(`${USAGE}\n`);
-    return EXIT.noDrift;
-  }
-  const format = (values.format ?? "text") as DriftFormat;
-  if (!DRIFT_FORMATS.includes(format)) {
-    io.err(`forge-drift: unknown --format ${values.format}: one of ${DRIFT_FORMATS.join(", ")}\n`);
-    return EXIT.error;
-  }
-  try {
-    const report = await detectDrift({
-      ...(values.cwd !== undefined ? { workDir: values.cwd } : {}),
-      ...(values.stack !== undefined ? { stackName: values.stack } : {}),
-    });
-    io.out(formatDrift(report, format));
-    return report.drifted.length > 0 ? EXIT.drift : EXIT.noDrift;
-  } catch (error) {
-    if (error instanceof StackLockedError) {
-      io.err(`forge-drift: ${error.message}\nDrift was not checked.\n`);
-      return EXIT.locked;
-    }
-    io.err(`forge-drift: the refresh failed, drift unknown:\n${refreshFailure(error)}\n`);
-    return EXIT.error;
-  }
-}
-
-/** The CLI's own diagnostics from an Automation API error, without its long command dump. */
-function refreshFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
-  const diagnostics = (stderr || message).split("\n").filter((line) => line.trim() !== "");
-  return diagnostics.slice(0, 40).join("\n");
-}

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npx forge-drift [--stack <name>] [--format text|markdown|json]`: refreshes the stack without
- * writing it and prints what drifted; exit 0 no drift, 2 drift, 1 error. Logic: cli/drift.ts.
+ * writing it and prints what drifted; exit 0 no drift, 2 drift, 1 error. Logic: cli/drift-cli.ts, cli/drift.ts, cli/fleet.ts.
  */
-import { runDriftCli } from "./drift";
+import { runDriftCli } from "./drift-cli";
 
 runDriftCli(process.argv.slice(2)).then(
   (status) => {

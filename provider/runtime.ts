@@ -68,6 +68,15 @@ export function operations(typeName: string): ResourceOperations {
   return found;
 }
 
+/**
+ * The operations of a type over a client of the caller's, for a tool that serves several stacks
+ * (several forges) in one process: forge-drift's fleet reads each stack's objects with its own
+ * connection, never through the process's current configuration.
+ */
+export function operationsOver(typeName: string, client: ForgeClient): ResourceOperations {
+  return new ResourceOperations(declarationByName(typeName), () => client, (message) => log.info(message));
+}
+
 /** The dynamic face of a type's operations: what serialized providers call, those of this
  *  version through the functions below and those of earlier versions directly. */
 export function implementation(typeName: string): DynamicOperations {

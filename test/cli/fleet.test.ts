@@ -1,0 +1,178 @@
+/**
+ * `forge-drift` over a fleet: the stack list (repeated --stack, a fleet file), one forge check
+ * per forge, the report and the run's exit status; then, with the real CLI, ten stacks of one
+ * project on shared PostgreSQL state (a throwaway server, as the tests start the emulator), one
+ * of them drifted, checked in one call; and a stack whose forge cannot be reached, reported
+ * without a refresh.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fleetExit, forgeUrlOf, formatFleet, readFleetFile, tcpReachable, type FleetReport, type StackResult } from "../../cli/fleet";
+import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
+import { cliProject, type CliProject } from "../e2e/cli-project";
+import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
+import { postgresBinaries, startPostgres, type RunningPostgres } from "../support/postgres";
+
+const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
+
+describe("the fleet's parts", () => {
+  const dir = mkdtempSync(join(tmpdir(), "forge-fleet-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reads a fleet file (YAML or JSON; cwd relative to the file, default its directory) and refuses an entry without a stack", () => {
+    writeFileSync(join(dir, "fleet.yaml"), "stacks:\n  - stack: prod\n    cwd: infra/prod\n  - stack: dev\n  - { stack: abs, cwd: /srv/x }\n");
+    expect(readFleetFile(join(dir, "fleet.yaml"))).toEqual([
+      { stack: "prod", workDir: join(dir, "infra", "prod") },
+      { stack: "dev", workDir: dir },
+      { stack: "abs", workDir: "/srv/x" },
+    ]);
+    writeFileSync(join(dir, "fleet.json"), JSON.stringify([{ stack: "a" }]));
+    expect(readFleetFile(join(dir, "fleet.json"))).toEqual([{ stack: "a", workDir: dir }]);
+    writeFileSync(join(dir, "bad.yaml"), "- cwd: x\n");
+    expect(() => readFleetFile(join(dir, "bad.yaml"))).toThrow("bad.yaml: entry 1 has no stack name");
+  });
+
+  it("finds a stack's forge in its settings, the project's, then FORGE_BASE_URL", () => {
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: p\nruntime: nodejs\nconfig:\n  forge:baseUrl: https://project.example\n");
+    writeFileSync(join(dir, "Pulumi.prod.yaml"), "config:\n  forge:baseUrl: https://prod.example\n");
+    expect(forgeUrlOf({ stack: "prod", workDir: dir }, {})).toBe("https://prod.example");
+    expect(forgeUrlOf({ stack: "dev", workDir: dir }, {})).toBe("https://project.example");
+    expect(forgeUrlOf({ stack: "dev", workDir: join(dir, "nowhere") }, { FORGE_BASE_URL: "https://env.example" })).toBe("https://env.example");
+    expect(forgeUrlOf({ stack: "dev", workDir: join(dir, "nowhere") }, {})).toBeUndefined();
+  });
+
+  it("says why a forge cannot be reached", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    expect(await tcpReachable(`http://127.0.0.1:${port}`)).toContain("ECONNREFUSED");
+    expect(await tcpReachable("not a url")).toBe("not a url is not a URL");
+  });
+
+  const entry = (stack: string, status: StackResult["status"], message?: string): StackResult => ({
+    stack,
+    workDir: `/p/${stack}`,
+    status,
+    durationMs: 1200,
+    drifted: status === "drift" ? [{ name: "bug", type: "forge:index:GroupLabel", urn: "u", drift: "changed", fields: [{ field: "color", program: "#FF0000", forge: "#00FF00" }] }] : [],
+    ...(message ? { message } : {}),
+  });
+  const report = (...stacks: StackResult[]): FleetReport => {
+    const summary = { stacks: stacks.length, clean: 0, drift: 0, error: 0, locked: 0 };
+    for (const stack of stacks) summary[stack.status] += 1;
+    return { generatedAt: "2026-11-25T08:00:00.000Z", tool: { name: "forge-drift", version: "1.2.3" }, durationMs: 5000, summary, stacks };
+  };
+
+  it("exits 1 when a stack could not be checked, else 2 on drift, else 3 when one was locked, else 0", () => {
+    expect(fleetExit(report(entry("a", "clean"), entry("b", "drift"), entry("c", "error", "boom"), entry("d", "locked", "held")))).toBe(1);
+    expect(fleetExit(report(entry("a", "clean"), entry("b", "drift"), entry("d", "locked", "held")))).toBe(2);
+    expect(fleetExit(report(entry("a", "clean"), entry("d", "locked", "held")))).toBe(3);
+    expect(fleetExit(report(entry("a", "clean")))).toBe(0);
+  });
+
+  it("writes a markdown table with each drifted stack's details, and text for a log", () => {
+    const fleet = report(entry("prod", "drift"), entry("dev", "clean"), entry("old", "error", "the forge x cannot be reached | really"));
+    const markdown = formatFleet(fleet, "markdown");
+    expect(markdown).toContain("## Drift over 3 stacks: 1 drifted, 1 clean, 1 failed, 0 locked (5.0 s)");
+    expect(markdown).toContain("| `prod` | `/p/prod` | drift | `bug` | 1.2 s |");
+    expect(markdown).toContain("| `old` | `/p/old` | error | the forge x cannot be reached \\| really | 1.2 s |");
+    expect(markdown).toContain("### Drift in stack `prod`: 1 resource");
+    expect(markdown).toContain("_forge-drift 1.2.3, 2026-11-25T08:00:00.000Z_");
+    const text = formatFleet(fleet, "text");
+    expect(text).toMatch(/^ {2}prod {2}drift +1\.2 s {2}1 resource$/m);
+    expect(text).toContain("    color: program \"#FF0000\", forge \"#00FF00\"");
+    expect(JSON.parse(formatFleet(fleet, "json"))).toEqual(fleet);
+  });
+});
+
+const pgMissing = "missing" in postgresBinaries() ? (postgresBinaries() as { missing: string }).missing : undefined;
+if (pgMissing && !skipEngineTests()) console.warn(`fleet.test.ts: the PostgreSQL fleet is skipped: ${pgMissing}`);
+
+describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over ten stacks on PostgreSQL state", () => {
+  const STACKS = Array.from({ length: 10 }, (_, index) => `team-${index}`);
+  let emulator: RunningEmulator;
+  let postgres: RunningPostgres;
+  let project: CliProject;
+
+  const drift = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [DRIFT_BIN, ...args], { env: project.env, cwd: project.dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    postgres = await startPostgres();
+    // One project, one stack per team (its own label), on the shared PostgreSQL state.
+    project = await cliProject({
+      name: "fleet",
+      nodeModules: true,
+      from: {
+        "Pulumi.yaml": "name: forge-fleet\nruntime: nodejs\n",
+        "index.js": `const pulumi = require("@pulumi/pulumi");\nconst forge = require("pulumi-forge");\nnew forge.GroupLabel("team", { group: "acme", name: new pulumi.Config().require("label"), color: "#FF0000" });\n`,
+      },
+      backend: { url: postgres.url, env: { PGPASSWORD: postgres.password } },
+    });
+    for (const stack of STACKS) {
+      if (stack !== "test") await project.ok(["stack", "init", stack]);
+      await project.ok(["config", "set", "--stack", stack, "forge:baseUrl", emulator.url]);
+      await project.ok(["config", "set", "--stack", stack, "--secret", "forge:token", seedToken("root")]);
+      await project.ok(["config", "set", "--stack", stack, "label", `fleet-${stack}`]);
+    }
+    for (let index = 0; index < STACKS.length; index += 2) {
+      await Promise.all(STACKS.slice(index, index + 2).map((stack) => project.ok(["up", "--yes", "--skip-preview", "--stack", stack])));
+    }
+  }, 600_000);
+  afterAll(async () => {
+    project?.close();
+    postgres?.stop();
+    await emulator?.close();
+  });
+
+  it("one call reports the one drifted stack, exits 2, and writes no state", async () => {
+    const labels = (await (await fetch(`${emulator.url}/api/v4/groups/acme/labels?per_page=100`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; name: string }[];
+    const drifted = labels.find((label) => label.name === "fleet-team-7")!;
+    await fetch(`${emulator.url}/api/v4/groups/acme/labels/${drifted.id}`, {
+      method: "PUT",
+      headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" },
+      body: JSON.stringify({ color: "#00FF00" }),
+    });
+    writeFileSync(join(project.work, "fleet.yaml"), `stacks:\n${STACKS.map((stack) => `  - stack: ${stack}\n    cwd: ${project.dir}\n`).join("")}`);
+    const before = await project.run(["stack", "export", "--stack", "team-7"]);
+
+    const run = await drift("--stacks-file", join(project.work, "fleet.yaml"), "--format", "json", "--concurrency", "4");
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
+    const report = JSON.parse(run.stdout) as FleetReport;
+    expect(report.summary).toEqual({ stacks: 10, clean: 9, drift: 1, error: 0, locked: 0 });
+    expect(report.stacks.map((entry) => entry.stack)).toEqual(STACKS);
+    const seven = report.stacks.find((entry) => entry.stack === "team-7")!;
+    expect(seven.status).toBe("drift");
+    expect(seven.drifted).toEqual([expect.objectContaining({ name: "team", drift: "changed", fields: [{ field: "color", program: "#FF0000", forge: "#00FF00" }] })]);
+    expect(report.tool.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Date.parse(report.generatedAt)).not.toBeNaN();
+    expect((await project.run(["stack", "export", "--stack", "team-7"])).stdout).toBe(before.stdout);
+  }, 300_000);
+
+  it("repeated --stack checks each stack named; a stack whose forge cannot be reached is an error without a refresh", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    await project.ok(["stack", "init", "gone"]);
+    await project.ok(["config", "set", "--stack", "gone", "forge:baseUrl", `http://127.0.0.1:${port}`]);
+    const run = await drift("--stack", "team-0", "--stack", "gone", "--format", "markdown");
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(run.stdout).toContain("## Drift over 2 stacks: 0 drifted, 1 clean, 1 failed, 0 locked");
+    expect(run.stdout).toMatch(/\| `gone` \| .* \| error \| the forge http:\/\/127\.0\.0\.1:\d+ cannot be reached \(127\.0\.0\.1:\d+: connect ECONNREFUSED/);
+  }, 300_000);
+});
