@@ -22,7 +22,7 @@ export function collectionMeaning(collection: NestedCollection, value: unknown):
 
 /**
  * What turns `current` into `desired`, element by element. Unchanged elements are left out; with
- * `file-actions`, a removed element and an added one that mean the same apart from their key
+ * `fileActions`, a removed element and an added one that mean the same apart from their key
  * make a move.
  */
 export function elementChanges(collection: NestedCollection, current: State[], desired: State[]): ElementChange[] {
@@ -36,13 +36,12 @@ export function elementChanges(collection: NestedCollection, current: State[], d
     else if (!isDeepStrictEqual(collection.meaning(element), collection.meaning(existing))) changes.push({ kind: "update", element, existing });
   }
   const removed = [...remaining.values()];
-  if (collection.style === "file-actions") return pairMoves(collection, changes, removed);
+  if (collection.style !== "nested-attributes") return pairMoves(collection, collection.style.fileActions.keyField, changes, removed);
   return [...changes, ...removed.map((existing): ElementChange => ({ kind: "delete", existing }))];
 }
 
 /** Creates whose content equals a removed element's become moves of it. */
-function pairMoves(collection: NestedCollection, changes: ElementChange[], removed: State[]): ElementChange[] {
-  const keyField = requireKeyField(collection);
+function pairMoves(collection: NestedCollection, keyField: string, changes: ElementChange[], removed: State[]): ElementChange[] {
   const content = (element: State) => collection.meaning({ ...element, [keyField]: undefined });
   const result: ElementChange[] = [];
   for (const change of changes) {
@@ -66,8 +65,8 @@ export function wireChanges(collection: NestedCollection, changes: ElementChange
       return toWire(element) as Record<string, unknown>;
     });
   }
-  const keyField = requireKeyField(collection);
-  const previous = toSnake(collection.previousKeyField ?? `previous_${toSnake(keyField)}`);
+  const { keyField, previousKeyField } = collection.style.fileActions;
+  const previous = toSnake(previousKeyField ?? `previous_${toSnake(keyField)}`);
   return changes.map((change) => {
     switch (change.kind) {
       case "delete":
@@ -78,9 +77,4 @@ export function wireChanges(collection: NestedCollection, changes: ElementChange
         return { action: change.kind, ...(toWire(change.element) as object) };
     }
   });
-}
-
-function requireKeyField(collection: NestedCollection): string {
-  if (!collection.keyField) throw new Error("a file-actions collection needs its keyField");
-  return collection.keyField;
 }

@@ -189,14 +189,12 @@ export interface NestedCollection {
   /**
    * `nested-attributes`: changed elements with their server `id`, new ones without, removed ones
    * as `{id, _destroy: true}` (the live record gives the ids).
-   * `file-actions`: `{action: create|update|delete|move, ...}` per element, computed from the
-   * last applied list; an element whose content is unchanged under a new key is a `move`.
+   * `fileActions`: `{action: create|update|delete|move, ...}` per element, computed from the
+   * last applied list; an element whose content is unchanged under a new key is a `move`. Its
+   * `keyField` is the element field that holds the key (`filePath`); a move names the old key in
+   * `previousKeyField` (default `previous_<key>`).
    */
-  style: "nested-attributes" | "file-actions";
-  /** file-actions: the element field that holds the key (`filePath`); a move names the old one
-   *  in `previous<Key>` (`previousPath` for `filePath`: set `previousKeyField`). */
-  keyField?: string;
-  previousKeyField?: string;
+  style: "nested-attributes" | { fileActions: { keyField: string; previousKeyField?: string } };
 }
 
 /**

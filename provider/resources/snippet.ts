@@ -105,9 +105,7 @@ export const snippet = defineResource({
   replaceOn: [],
   collections: {
     files: {
-      style: "file-actions",
-      keyField: "filePath",
-      previousKeyField: "previousPath",
+      style: { fileActions: { keyField: "filePath", previousKeyField: "previousPath" } },
       key: (element) => String(element["filePath"]),
       meaning: (element) => ({ filePath: element["filePath"], content: element["content"] }),
     },

@@ -38,9 +38,7 @@ describe("nested attributes (protected environment entries)", () => {
 
 describe("file actions (snippet files)", () => {
   const files: NestedCollection = {
-    style: "file-actions",
-    keyField: "filePath",
-    previousKeyField: "previousPath",
+    style: { fileActions: { keyField: "filePath", previousKeyField: "previousPath" } },
     key: (file) => String(file["filePath"]),
     meaning: (file) => ({ filePath: file["filePath"], content: file["content"] }),
   };
