@@ -292,7 +292,7 @@ function resourceDescription(declaration: AnyDeclaration): string {
  * A lookup's result: a record is a map (YAML and the typed SDKs can index a map, `${group["id"]}`,
  * where Pulumi YAML refuses any property access on `Any`), a listing a list of them, raw text a string.
  */
-function lookupResult(lookup: LookupDeclaration): TypeSpec {
+export function lookupResult(lookup: LookupDeclaration): TypeSpec {
   // A lookup that answers secret fields answers them all as one secret, as its `.output` does.
   const secret = lookup.secretFields?.length ? { secret: true } : {};
   if (lookup.raw) return { type: "string", description: "The text the forge answered." };
