@@ -10,9 +10,13 @@ import * as ts from "typescript";
 import { z } from "zod";
 import { describeAvailability } from "../../api/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { availabilityOf, inputKeys, replacedOnRemoval, replacementKeys, secretKeys } from "../../provider/engine/declaration";
-import { typeToken } from "../../provider/type-tokens";
-import { idFormat } from "../../provider/engine/ids";
+import { availabilityOf, inputKeys, optionsOf, outputKeys, replacedOnRemoval, replacementKeys, secretKeys, type State } from "../../provider/engine/declaration";
+import { parseTypeToken, typeTokenOf } from "../../provider/type-tokens";
+import { formatId, idFormat } from "../../provider/engine/ids";
+import { actionDeclarations } from "../../provider/actions";
+import { isEnumType, lookupResult, packageSchema, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
+import { lookupArgumentSamples, OutputOf, resourceExamples, SecretConfig, type ExampleResource, type ResourceExample } from "./examples";
+import { sampleOf, typescriptLookup, typescriptProgram, yamlLookup, yamlProgram } from "./snippets";
 import type { LookupDeclaration } from "../../provider/lookups/lookup";
 import { lookupDeclarations } from "../../provider/lookups/registry";
 import { declarations } from "../../provider/resources";
@@ -117,13 +121,13 @@ function describeType(schema: JsonSchema | undefined): string {
   return schema.type ?? "object";
 }
 
-/** A table of an object schema's fields: name, type, whether required, description. */
-function fieldTable(heading: string, object: JsonSchema, describe: (name: string, schema: JsonSchema) => string): string[] {
+/** A table of an object schema's fields: name, type (and `typeNote`'s words after it), whether required, description. */
+function fieldTable(heading: string, object: JsonSchema, describe: (name: string, schema: JsonSchema) => string, typeNote: (name: string) => string = () => ""): string[] {
   return [
     `| ${heading} | Type | Required | Description |`,
     "|---|---|---|---|",
     ...Object.entries(object.properties ?? {}).map(
-      ([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${object.required?.includes(name) ? "yes" : "no"} | ${describe(name, schema)} |`,
+      ([name, schema]) => `| \`${name}\` | ${describeType(schema)}${typeNote(name)} | ${object.required?.includes(name) ? "yes" : "no"} | ${describe(name, schema)} |`,
     ),
   ];
 }
@@ -165,26 +169,133 @@ function whenDropped(declaration: AnyDeclaration, name: string): string {
   return "";
 }
 
+/** The marker of the reference pages' TypeScript programs: example values, compiled by a test rather than run. */
+const EXAMPLE_FRAGMENT = "<!-- fragment: example values (test/unit/reference-examples.test.ts type-checks it; nothing runs it) -->";
+
+/** The package schema (provider/plugin/schema.ts), for the enum types the plugin gives fields. */
+let schemaCache: PackageSchema | undefined;
+function pluginSchema(): PackageSchema {
+  schemaCache ??= packageSchema({
+    version: "0.0.0",
+    declarations: Object.values(declarations) as AnyDeclaration[],
+    lookups: Object.values(lookupDeclarations) as LookupDeclaration[],
+    actions: actionDeclarations,
+  });
+  return schemaCache;
+}
+
+/** ` (enum \`Visibility\`)`: the enum type of a property of the plugin's schema (or of its list's items), for the SDKs. */
+function enumNote(property: TypeSpec | undefined): string {
+  const ref = property?.$ref ?? property?.items?.$ref;
+  if (!ref?.startsWith("#/types/")) return "";
+  const token = ref.slice("#/types/".length);
+  const type = pluginSchema().types[token];
+  return type && isEnumType(type) ? ` (enum \`${parseTypeToken(token)?.name ?? token}\`)` : "";
+}
+
+/** The example of a declaration's page: its resources, the page's last. */
+function exampleOf(declaration: AnyDeclaration): { resources: ExampleResource[]; example: ResourceExample } {
+  const example = resourceExamples[declaration.name];
+  if (!example) throw new Error(`docs/reference/examples.ts: no example of ${declaration.name}`);
+  return { example, resources: [...(example.before ?? []), { type: declaration.name, name: example.name, inputs: example.inputs }] };
+}
+
+/** The example's import id: its inputs, the values the forge assigns, and the fields the declaration fixes (an integration's slug). */
+export function exampleImportId(declaration: AnyDeclaration): string {
+  const example = exampleOf(declaration).example;
+  const fixed = Object.fromEntries(
+    Object.entries(declaration.outputs.shape as Record<string, z.ZodType>).flatMap(([key, schema]) => (schema instanceof z.ZodLiteral ? [[key, schema.value]] : [])),
+  );
+  return formatId(declaration, { ...fixed, ...(sampleOf(example.inputs) as State), ...example.assigned });
+}
+
+/** An input that is another resource's output is its sample value in an import: that resource is not declared there. */
+function withOutputSamples(value: unknown): unknown {
+  if (value instanceof OutputOf) return value.sample;
+  if (Array.isArray(value)) return value.map(withOutputSamples);
+  if (value !== null && typeof value === "object" && !(value instanceof SecretConfig)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withOutputSamples(item)]));
+  return value;
+}
+
+function list(keys: string[]): string {
+  return keys.map((key) => `\`${key}\``).join(", ");
+}
+
+/** What `pulumi refresh` does with the resource, from its declaration. */
+function refreshSection(declaration: AnyDeclaration, importId: string): string[] {
+  const answerOnly = optionsOf(declaration.create).answerOnly ?? [];
+  const outputs = outputKeys(declaration).filter((key) => !answerOnly.includes(key));
+  const byMeaning = Object.keys(declaration.normalize ?? {}).filter((key) => !["group", "project"].includes(key));
+  const collections = Object.keys(declaration.collections ?? {});
+  const waits = optionsOf(declaration.create).await;
+  const gone = declaration.setting
+    ? "The settings belong to an existing object: the resource reads as gone only when that object is."
+    : "An object deleted on the forge reads as gone: refresh drops the resource from the state, and the next `up` creates it again.";
+  return [
+    "## Refresh",
+    "",
+    `\`pulumi refresh\` reads the object by its id (\`${importId}\`), the same on both faces, and records what the forge holds in the state.` +
+      " It shows the resource as changed only when an input the program sets has another value on the forge: that is drift, which `pulumi preview --refresh` and `forge-drift` report and the next `up` puts back." +
+      " An optional input the program does not set is not compared." +
+      (outputs.length ? ` Outputs (${list(outputs)}) take the forge's values without showing as a change.` : ""),
+    "",
+    ...[
+      byMeaning.length ? `- Compared by meaning, not spelling: ${list(byMeaning)}; a value the forge stores in another form is no drift, and the state keeps the program's.` : "",
+      answerOnly.length ? `- Only the create's answer has ${list(answerOnly)}: refresh keeps the value from the create (an imported resource has none).` : "",
+      collections.length ? `- ${list(collections)}: compared as sets of entries, whatever their order and the forge's ids.` : "",
+      declaration.writeOnly?.length ? `- Never read back (write-only): ${list(declaration.writeOnly)}; refresh keeps the value last applied, encrypted.` : "",
+      secretKeys(declaration).length ? `- Secrets stay encrypted in the state after a refresh: ${list(secretKeys(declaration))}.` : "",
+      waits ? `- A create that returned before the work ended${waits.skipInput ? ` (\`${waits.skipInput}: false\`)` : ""}: refresh records \`${waits.field}\` as the forge has it now and logs how it went since the state was written (\`${waits.field} was <then>, is <now>\`, with the reason of a failure); the step itself stays unchanged, as the inputs are.` : "",
+      `- ${gone}`,
+    ].filter((line) => line !== ""),
+  ];
+}
+
 function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
   const files = sourceFileOf(declaration);
   const inputs = z.toJSONSchema(declaration.inputs, { unrepresentable: "any", io: "input" }) as JsonSchema;
   const outputs = z.toJSONSchema(declaration.outputs, { unrepresentable: "any" }) as JsonSchema;
   const replacing = replacementKeys(declaration);
   const secrets = secretKeys(declaration);
+  const plugin = typeTokenOf("plugin", declaration.name);
+  const schema = pluginSchema().resources[plugin];
+  const { resources, example } = exampleOf(declaration);
+  const importId = exampleImportId(declaration);
+  const imported = { type: declaration.name, name: example.name, inputs: withOutputSamples(example.inputs) as Record<string, unknown> };
   const lines = [
     `# ${declaration.name}`,
     "",
     declaration.summary,
     "",
-    `- Type token: \`${typeToken(declaration)}\``,
-    `- Id and import id: \`${idFormat(declaration)}\``,
+    `- Type tokens: \`${typeTokenOf("dynamic", declaration.name)}\` (the TypeScript classes, \`import * as forge from "pulumi-forge"\`); \`${plugin}\` (the provider plugin: Pulumi YAML, \`pulumi-forge/plugin\`, the generated SDKs)`,
+    `- Id and import id: \`${idFormat(declaration)}\` on both faces (the example's: \`${importId}\`)`,
     `- Replacement: ${replacing.length === inputKeys(declaration).length ? "every input change replaces it (the API has no update)" : replacing.length ? replacing.map((k) => `\`${k}\``).join(", ") : "never; every change is an update"}${declaration.deleteBeforeReplace ? " (the old object is deleted first)" : ""}`,
     `- Secrets in state (encrypted): ${secrets.length ? secrets.map((k) => `\`${k}\``).join(", ") : "none"}`,
     `- Availability: ${describeAvailability(availabilityOf(declaration))}`,
     "",
+    "## Example",
+    "",
+    "TypeScript, the dynamic classes:",
+    "",
+    EXAMPLE_FRAGMENT,
+    "```ts",
+    typescriptProgram(resources).trimEnd(),
+    "```",
+    "",
+    "Pulumi YAML, the provider plugin (the same values):",
+    "",
+    "```yaml",
+    yamlProgram(resources).trimEnd(),
+    "```",
+    "",
     "## Inputs",
     "",
-    ...fieldTable("Name", inputs, (name, schema) => `${schema.description ?? docFor(docs, declaration, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`),
+    ...fieldTable(
+      "Name",
+      inputs,
+      (name, schema) => `${schema.description ?? docFor(docs, declaration, files, name)}${declaration.writeOnly?.includes(name) ? " (write-only)" : ""}${inputs.required?.includes(name) ? "" : whenDropped(declaration, name)}`,
+      (name) => enumNote(schema?.inputProperties[name]),
+    ),
     "",
     "## Outputs",
     "",
@@ -192,36 +303,79 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "",
     "| Name | Type | Description |",
     "|---|---|---|",
-    ...Object.entries(outputs.properties ?? {}).map(([name, schema]) => `| \`${name}\` | ${describeType(schema)} | ${schema.description ?? docFor(docs, declaration, files, name)} |`),
+    ...Object.entries(outputs.properties ?? {}).map(([name, field]) => `| \`${name}\` | ${describeType(field)}${enumNote(schema?.properties[name])} | ${field.description ?? docFor(docs, declaration, files, name)} |`),
     "",
     "## Import",
     "",
-    "<!-- fragment: the settings and the id are placeholders to fill in -->",
+    `The import id is \`${idFormat(declaration)}\` on both faces. The program's inputs must match the object; afterwards the resource is managed like any other.`,
+    "",
+    "TypeScript: the `import` resource option, removed once the object is in the state. The `pulumi import` command does not work for the dynamic classes (Pulumi's engine cannot import a dynamic resource); `forge-adopt` writes the declarations instead.",
+    "",
+    EXAMPLE_FRAGMENT,
     "```ts",
-    `new forge.${declaration.name}("name", { /* the object's current settings */ }, { import: "${idFormat(declaration)}" });`,
+    typescriptProgram([imported], `{ import: ${JSON.stringify(importId)} }`).trimEnd(),
     "```",
     "",
-    "The program's inputs must match the object; afterwards the resource is managed like any other.",
+    "The provider plugin: the command, which adds the object to the stack's state,",
+    "",
+    "```sh",
+    `pulumi import ${plugin} ${example.name} ${importId}`,
+    "```",
+    "",
+    "or the `import` resource option in the YAML program:",
+    "",
+    "```yaml",
+    yamlProgram([imported], { import: importId }).trimEnd(),
+    "```",
+    "",
+    ...refreshSection(declaration, importId),
   ];
   if (declaration.notes?.length) lines.push("", "## Notes", "", ...declaration.notes.map((note) => `- ${note}`));
   return `${GENERATED}\n${lines.join("\n")}\n`;
 }
 
+/** The example arguments of a lookup: its required arguments, with the samples of examples.ts. */
+export function exampleArguments(lookup: LookupDeclaration): Record<string, unknown> {
+  const args = z.toJSONSchema(lookup.args, { unrepresentable: "any", io: "input" }) as JsonSchema;
+  return Object.fromEntries(
+    (args.required ?? []).map((name) => {
+      if (!(name in lookupArgumentSamples)) throw new Error(`docs/reference/examples.ts: no sample value of the argument ${name} (${lookup.name})`);
+      return [name, lookupArgumentSamples[name]];
+    }),
+  );
+}
+
+/** The name of a lookup's answer in the examples: `getGroup` answers `group`, `listGroups` `groups`. */
+function answerName(name: string): string {
+  const rest = name.replace(/^(get|list)(?=[A-Z])/, "");
+  return rest.charAt(0).toLowerCase() + rest.slice(1);
+}
+
 function lookupsPage(): string {
   const docs = lookupArgDocs();
   const all = Object.values(lookupDeclarations) as LookupDeclaration[];
+  const functions = pluginSchema().functions;
   const lines = [
     "# Lookups",
     "",
-    "Functions that read the forge from a program, for values a stack needs but does not manage. Each",
-    "is `await getX({...})` with plain values, or `getX.output({...})` with Pulumi inputs (outputs of",
-    "other resources), which returns an output. Records come with camelCase keys. They use the",
-    "resources' connection: `FORGE_BASE_URL` / `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`.",
+    "Functions that read the forge from a program, for values a stack needs but does not manage. They use",
+    "the resources' connection: `FORGE_BASE_URL` / `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`.",
     "Arguments are checked before any request. Where one argument picks the listing (`all`, `scope`),",
     "the route shown is the default one and the argument's description names the others.",
     "",
+    "- **TypeScript** (`pulumi-forge`): each is `await getX({...})` with plain values, or",
+    "  `getX.output({...})` with Pulumi inputs (outputs of other resources), which returns an output.",
+    "  Records come with camelCase keys.",
+    "- **Pulumi YAML and the SDKs** (the provider plugin): each is a function, `forge:index:<name>`,",
+    "  called with `fn::invoke`; `return: result` gives the record as a map with the same camelCase",
+    "  keys (index it: `${group[\"id\"]}`; Pulumi YAML refuses property access on untyped values), a",
+    "  listing as a list of them, raw content as a string. Python: `forge.get_group(group=\"acme\").result`.",
+    "",
+    "Each example passes the lookup's required arguments; the tables list the rest.",
+    "",
     "Lookups only read. One-off operations (`revokeGroupToken`, `syncGroupLdap`, `repairGeoSite`) are",
-    "actions: async functions for scripts and the Automation API, listed in the README.",
+    "actions: async functions for scripts and the Automation API, listed in the README (and functions",
+    "of the plugin too, `forge:index:revokeGroupToken`, which run each time a program calls them).",
     "",
     "| Lookup | What it reads | Route |",
     "|---|---|---|",
@@ -230,9 +384,29 @@ function lookupsPage(): string {
   for (const lookup of all) {
     const args = z.toJSONSchema(lookup.args, { unrepresentable: "any", io: "input" }) as JsonSchema;
     const returns = lookup.raw ? "the raw content, as a string" : lookup.many ? "every record of the listing (all pages), as an array" : "one record";
-    lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}.`, "");
-    if (Object.keys(args.properties ?? {}).length) lines.push(...fieldTable("Argument", args, (name) => cell(docs.get(`${lookup.name}.${name}`) ?? "")));
-    else lines.push(`No arguments: \`await ${lookup.name}({})\`.`);
+    const token = typeTokenOf("plugin", lookup.name);
+    const example = exampleArguments(lookup);
+    lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}. Invoke token: \`${token}\`.`, "");
+    if (lookupResult(lookup).secret) {
+      lines.push(
+        `Its answer holds secrets (${list([...(lookup.secretFields ?? [])])}): \`.output()\` answers a secret output, and the plugin marks the whole \`result\` secret, which the Pulumi YAML language host 1.10 refuses (\`unexpected secret result returned to invoke call\`): from YAML this lookup stops the program at preview for now.`,
+        "",
+      );
+    }
+    lines.push(
+      EXAMPLE_FRAGMENT,
+      "```ts",
+      typescriptLookup(lookup.name, answerName(lookup.name), example).trimEnd(),
+      "```",
+      "",
+      "```yaml",
+      yamlLookup(lookup.name, answerName(lookup.name), example).trimEnd(),
+      "```",
+      "",
+    );
+    const inputs = functions[token]?.inputs.properties ?? {};
+    if (Object.keys(args.properties ?? {}).length) lines.push(...fieldTable("Argument", args, (name) => cell(docs.get(`${lookup.name}.${name}`) ?? ""), (name) => enumNote(inputs[name])));
+    else lines.push(`No arguments: \`await ${lookup.name}({})\`, or an invoke without \`arguments\`.`);
   }
   return `${GENERATED}\n${lines.join("\n")}\n`;
 }
@@ -252,6 +426,33 @@ export function referencePages(): Map<string, string> {
     ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | \`${idFormat(declaration)}\` |`),
     "",
     "Lookups (functions that read the forge from a program) and actions: [lookups.md](lookups.md).",
+    "",
+    "## Two faces",
+    "",
+    "Each resource is served twice, by one engine: as a TypeScript class of `pulumi-forge` (a dynamic",
+    `provider, type token \`${typeTokenOf("dynamic", "<Name>")}\`) and by the provider plugin`,
+    `\`pulumi-resource-forge\` (type token \`${typeTokenOf("plugin", "<Name>")}\`) for Pulumi YAML, the`,
+    "classes of `pulumi-forge/plugin` and the SDKs generated from its schema. The inputs, outputs, ids,",
+    "checks and diffs are the same; each page gives both tokens, a TypeScript and a Pulumi YAML program",
+    "built from the same example values, the import on each face and what a refresh does.",
+    "",
+    "- The YAML programs show the resources (and the `config:` entries they read); a whole",
+    "  `Pulumi.yaml` adds `name`, `runtime: yaml` and, unless the plugin is installed with `pulumi",
+    "  plugin install`, the `plugins.providers` block of the README's *From YAML and other languages*.",
+    "- Secrets come from the stack's configuration: `config.requireSecret(\"<key>\")` in TypeScript, a",
+    "  `config:` entry with `secret: true` read as `${<key>}` in YAML; set each with `pulumi config set",
+    "  --secret <key> <value>`. The `config:` block is Pulumi YAML's current syntax. The YAML language",
+    "  host 1.10 that this repository's set-up installs for the 3.259 engine does not read its values",
+    "  (README, *From YAML and other languages*): with that host, declare the same entries in the",
+    "  template's `configuration:` block (`type: String`, `secret: true`) instead.",
+    "- Fields whose values the API lists are enum types in the plugin's schema (named in the tables:",
+    "  `Visibility`, `ProjectMemberAccessLevel`), typed constants in the SDKs; YAML and TypeScript take",
+    "  the plain values (`internal`, `40`).",
+    "- Examples use made-up ids (`labelId` 17) where the forge assigns them: read yours from the",
+    "  object's page, a lookup or `forge-adopt --list`.",
+    "- `test/unit/reference-examples.test.ts` checks the examples: each parses with the resource's",
+    "  schema, the TypeScript compiles against the library, and every YAML program of the docs names",
+    "  only types, functions and properties the plugin's schema has.",
     "",
   ].join("\n");
   pages.set("README.md", index);

@@ -3,7 +3,7 @@
  * face): every resource with its inputs, outputs, required inputs, secrets, descriptions and
  * import id; every lookup and action as a function; the provider's configuration. Types come from the zod
  * schemas through zod's JSON Schema, mapped onto Pulumi's type system (object inputs become named
- * types, unions `oneOf`, enums strings with their values in the description).
+ * types, unions `oneOf`, enums (`z.enum`, unions of literals) named enum types).
  */
 import { z } from "zod";
 import { TRANSPORT_SETTINGS } from "../client/connection";
@@ -13,6 +13,7 @@ import { idFormat } from "../engine/ids";
 import type { ActionDeclaration } from "../actions";
 import type { LookupDeclaration } from "../lookups/lookup";
 import { PACKAGE, typeTokenOf } from "../type-tokens";
+import { AccessLevel, roleName } from "../../api/access-levels";
 
 
 /** The type token of a declaration in the plugin's face. */
@@ -45,11 +46,25 @@ export interface TypeSpec {
   secret?: boolean;
 }
 
-interface ObjectTypeSpec {
+export interface ObjectTypeSpec {
   type: "object";
   description?: string;
   properties: Record<string, TypeSpec>;
   required?: string[];
+}
+
+/** One value of an enum type: the value on the wire, its name in the SDKs, what it means. */
+export interface EnumValueSpec {
+  value: string | number;
+  name: string;
+  description?: string;
+}
+
+/** An enum type of Pulumi's schema: `"type"` is the values' own (a string or an integer). */
+export interface EnumTypeSpec {
+  type: "string" | "integer" | "number";
+  description?: string;
+  enum: EnumValueSpec[];
 }
 
 export interface PackageSchema {
@@ -60,32 +75,152 @@ export interface PackageSchema {
   provider: { description: string; inputProperties: Record<string, TypeSpec> };
   resources: Record<string, { description: string; properties: Record<string, TypeSpec>; required: string[]; inputProperties: Record<string, TypeSpec>; requiredInputs: string[] }>;
   functions: Record<string, { description: string; inputs: ObjectTypeSpec; outputs: ObjectTypeSpec }>;
-  types: Record<string, ObjectTypeSpec>;
+  types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   language: Record<string, unknown>;
 }
 
-/** Maps a JSON Schema (from zod) onto Pulumi's types, naming object types under `typePrefix`. */
-class TypeMapper {
-  readonly types: Record<string, ObjectTypeSpec> = {};
+/** Whether a type of the schema is an enum. */
+export function isEnumType(type: ObjectTypeSpec | EnumTypeSpec): type is EnumTypeSpec {
+  return "enum" in type;
+}
 
-  map(schema: JsonSchema, typeName: string): TypeSpec {
+/**
+ * Where a schema sits: the resource or function it belongs to, the field it is the value of
+ * (singular for a list's items: `targetAccessLevel`), and its path for people
+ * (`targetAccessLevels[]`).
+ */
+interface Place {
+  owner: string;
+  field: string;
+  path: string;
+}
+
+/** An enum met while mapping: where, and its values. */
+interface EnumUse {
+  place: Place;
+  kind: EnumTypeSpec["type"];
+  values: (string | number)[];
+}
+
+/**
+ * The names and meanings of the values of integer enums, by the field they are the value of: the
+ * API's words (api/). A string value names itself (`default_and_protected` is
+ * `DefaultAndProtected`); a number does not, so an integer enum whose field is not here fails the
+ * generation, naming the field.
+ */
+const INTEGER_VALUES: { field: RegExp; values: Record<number, { name: string; description: string }> }[] = [
+  {
+    field: /accessLevel$/i,
+    values: Object.fromEntries(Object.entries(AccessLevel).map(([name, value]) => [value, { name, description: `${roleName(value)} (${value}).` }])),
+  },
+  {
+    field: /^cadence$/,
+    values: {
+      1: { name: "Daily", description: "Every day." },
+      7: { name: "Weekly", description: "Every 7 days (the forge's default)." },
+      14: { name: "Biweekly", description: "Every 14 days." },
+      30: { name: "Monthly", description: "Every 30 days." },
+      90: { name: "Quarterly", description: "Every 90 days." },
+    },
+  },
+  {
+    field: /^defaultBranchProtection$/,
+    values: {
+      0: { name: "NotProtected", description: "No protection: developers and maintainers may push, force push and delete the branch." },
+      1: { name: "Partial", description: "Partial: developers may push new commits, not force push." },
+      2: { name: "Full", description: "Full: only maintainers may push." },
+      3: { name: "AgainstPushes", description: "Protected against pushes: developers may merge, not push." },
+      4: { name: "FullAfterInitialPush", description: "Full protection after the initial push." },
+    },
+  },
+  {
+    field: /^groupInheritanceType$/,
+    values: {
+      0: { name: "DirectMembers", description: "Direct members of `groupId` only (the default)." },
+      1: { name: "InheritedMembers", description: "Members of `groupId` and of its ancestor groups." },
+    },
+  },
+];
+
+/** The SDKs' name of a string value: its words run together, each capitalized (`light-indigo` is `LightIndigo`). */
+function valueName(value: string): string {
+  const name = value
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "")
+    .map(capitalized)
+    .join("");
+  return /^[0-9]/.test(name) ? `Value${name}` : name;
+}
+
+function enumValues(use: EnumUse): EnumValueSpec[] {
+  if (use.kind === "string") return use.values.map((value) => ({ value, name: valueName(String(value)) }));
+  const known = INTEGER_VALUES.find((entry) => entry.field.test(use.place.field));
+  return use.values.map((value) => {
+    const words = known?.values[value as number];
+    if (!words) throw new Error(`provider/plugin/schema.ts: the value ${value} of ${use.place.owner}.${use.place.field} has no name: add it to INTEGER_VALUES`);
+    return { value, ...words };
+  });
+}
+
+/** The same values, in any order. */
+function signature(use: EnumUse): string {
+  return `${use.kind}:${JSON.stringify([...use.values].sort())}`;
+}
+
+/**
+ * The name of each enum's type: the field's name when every field of that name, in every resource
+ * and function, takes the same values and more than one resource or function has it
+ * (`Visibility`); otherwise the owner's name before it (`ProjectMemberAccessLevel`), shared by the
+ * fields of one owner with the same values (a protected environment's deploy and approval levels).
+ */
+function enumTypeNames(uses: readonly EnumUse[]): (use: EnumUse) => string {
+  const byField = new Map<string, EnumUse[]>();
+  for (const use of uses) byField.set(use.place.field, [...(byField.get(use.place.field) ?? []), use]);
+  const shared = new Set(
+    [...byField].filter(([, all]) => new Set(all.map(signature)).size === 1 && new Set(all.map((use) => use.place.owner)).size > 1).map(([field]) => field),
+  );
+  const nameOf = (use: EnumUse) => (shared.has(use.place.field) ? capitalized(use.place.field) : `${capitalized(use.place.owner)}${capitalized(use.place.field)}`);
+  const signatures = new Map<string, string>();
+  for (const use of uses) {
+    const name = nameOf(use);
+    if ((signatures.get(name) ?? signature(use)) !== signature(use)) throw new Error(`provider/plugin/schema.ts: two enums would be named ${name}`);
+    signatures.set(name, signature(use));
+  }
+  return nameOf;
+}
+
+/**
+ * Maps a JSON Schema (from zod) onto Pulumi's types: an object with properties becomes a named
+ * object type, a union `oneOf`, an enum of two values or more a named enum type (with
+ * `enumNames`; without, it records the enum and maps it to its values' type, the first of
+ * packageSchema's two passes).
+ */
+class TypeMapper {
+  readonly types: Record<string, ObjectTypeSpec | EnumTypeSpec> = {};
+  readonly enums: EnumUse[] = [];
+
+  /** Without `named` (the first pass), enums are only recorded; with it, each is a type named by `name`, described with every field of `all` that takes it. */
+  constructor(private readonly named?: { name: (use: EnumUse) => string; all: readonly EnumUse[] }) {}
+
+  map(schema: JsonSchema, typeName: string, place: Place): TypeSpec {
     const description = schema.description;
-    const spec = this.#map(schema, typeName);
+    const spec = this.#map(schema, typeName, place);
     return description && !spec.description ? { ...spec, description } : spec;
   }
 
-  #map(schema: JsonSchema, typeName: string): TypeSpec {
+  #map(schema: JsonSchema, typeName: string, place: Place): TypeSpec {
     const variants = schema.anyOf ?? schema.oneOf;
     if (variants) {
       const concrete = variants.filter((variant) => variant.type !== "null");
-      if (concrete.length === 1) return this.map(concrete[0]!, typeName);
-      return { oneOf: concrete.map((variant, index) => this.map(variant, `${typeName}${index}`)) };
+      if (concrete.length === 1) return this.map(concrete[0]!, typeName, place);
+      return { oneOf: concrete.map((variant, index) => this.map(variant, `${typeName}${index}`, place)) };
     }
-    if (schema.allOf?.length === 1) return this.map(schema.allOf[0]!, typeName);
+    if (schema.allOf?.length === 1) return this.map(schema.allOf[0]!, typeName, place);
     if (schema.enum || schema.const !== undefined) {
-      const values = schema.enum ?? [schema.const];
+      const values = (schema.enum ?? [schema.const]) as (string | number | boolean)[];
       const kind = typeof values[0] === "number" ? (values.every((value) => Number.isInteger(value)) ? "integer" : "number") : typeof values[0] === "boolean" ? "boolean" : "string";
-      return { type: kind, description: `One of ${values.map((value) => JSON.stringify(value)).join(", ")}.` };
+      if (values.length === 1 || kind === "boolean") return { type: kind, description: `Only ${values.map((value) => JSON.stringify(value)).join(", ")}.` };
+      return this.#enum({ place, kind, values: values as (string | number)[] });
     }
     const type = Array.isArray(schema.type) ? schema.type.find((entry) => entry !== "null") : schema.type;
     switch (type) {
@@ -95,23 +230,40 @@ class TypeMapper {
       case "boolean":
         return { type };
       case "array":
-        return { type: "array", items: schema.items ? this.map(schema.items, `${typeName}Item`) : { $ref: "pulumi.json#/Any" } };
+        return {
+          type: "array",
+          items: schema.items ? this.map(schema.items, `${typeName}Item`, { ...place, field: place.field.replace(/(?<=.)s$/, ""), path: `${place.path}[]` }) : { $ref: "pulumi.json#/Any" },
+        };
       case "object": {
         if (schema.properties && Object.keys(schema.properties).length > 0) {
           const token = pluginToken(typeName);
           this.types[token] = {
             type: "object",
-            properties: Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.map(value, `${typeName}${capitalized(key)}`)])),
+            properties: Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.map(value, `${typeName}${capitalized(key)}`, { owner: place.owner, field: key, path: place.path ? `${place.path}.${key}` : key })])),
             ...(schema.required?.length ? { required: schema.required } : {}),
           };
           return { $ref: `#/types/${token}` };
         }
-        const values = typeof schema.additionalProperties === "object" ? this.map(schema.additionalProperties, `${typeName}Value`) : { $ref: "pulumi.json#/Any" };
+        const values = typeof schema.additionalProperties === "object" ? this.map(schema.additionalProperties, `${typeName}Value`, { ...place, path: `${place.path}{}` }) : { $ref: "pulumi.json#/Any" };
         return { type: "object", additionalProperties: values };
       }
       default:
         return { $ref: "pulumi.json#/Any" };
     }
+  }
+
+  #enum(use: EnumUse): TypeSpec {
+    this.enums.push(use);
+    if (!this.named) return { type: use.kind };
+    const { name, all } = this.named;
+    const token = pluginToken(name(use));
+    const existing = this.types[token];
+    if (existing && !isEnumType(existing)) throw new Error(`provider/plugin/schema.ts: the enum ${token} would replace an object type of that name`);
+    if (!existing) {
+      const fields = [...new Set(all.filter((other) => name(other) === name(use)).map((other) => `\`${other.place.owner}.${other.place.path}\``))];
+      this.types[token] = { type: use.kind, description: `The values of ${fields.join(", ")}.`, enum: enumValues(use) };
+    }
+    return { $ref: `#/types/${token}` };
   }
 }
 
@@ -140,7 +292,7 @@ function resourceDescription(declaration: AnyDeclaration): string {
  * A lookup's result: a record is a map (YAML and the typed SDKs can index a map, `${group["id"]}`,
  * where Pulumi YAML refuses any property access on `Any`), a listing a list of them, raw text a string.
  */
-function lookupResult(lookup: LookupDeclaration): TypeSpec {
+export function lookupResult(lookup: LookupDeclaration): TypeSpec {
   // A lookup that answers secret fields answers them all as one secret, as its `.output` does.
   const secret = lookup.secretFields?.length ? { secret: true } : {};
   if (lookup.raw) return { type: "string", description: "The text the forge answered." };
@@ -160,12 +312,18 @@ export function packageSchema(options: {
   /** A field's documentation (the reference page's words); the schema's own description otherwise. */
   describe?: (declaration: AnyDeclaration, field: string) => string;
 }): PackageSchema {
-  const mapper = new TypeMapper();
+  // Two passes: the first finds every enum, so that the second can name each from all its uses.
+  const { enums } = mappedSchema(options, new TypeMapper());
+  const { schema } = mappedSchema(options, new TypeMapper({ name: enumTypeNames(enums), all: enums }));
+  return schema;
+}
+
+function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: TypeMapper): { schema: PackageSchema; enums: EnumUse[] } {
   const resources: PackageSchema["resources"] = {};
   for (const declaration of options.declarations) {
     const secrets = new Set(secretKeys(declaration));
     const property = (key: string, schema: z.ZodType, io: "input" | "output") => {
-      const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`);
+      const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`, { owner: declaration.name, field: key, path: key });
       const description = options.describe?.(declaration, key) || spec.description;
       return { ...spec, ...(description ? { description } : {}), ...(secrets.has(key) ? { secret: true } : {}) };
     };
@@ -183,8 +341,9 @@ export function packageSchema(options: {
   }
   const functions: PackageSchema["functions"] = {};
   const addFunction = (name: string, description: string, args: z.ZodType, result: TypeSpec, secretArgs: readonly string[] = []) => {
-    const inputs = mapper.map(fieldSchema(args, "input"), `${capitalized(name)}Args`);
-    const inputType = inputs.$ref ? mapper.types[inputs.$ref.slice("#/types/".length)] : undefined;
+    const inputs = mapper.map(fieldSchema(args, "input"), `${capitalized(name)}Args`, { owner: name, field: "args", path: "" });
+    const argsType = inputs.$ref ? mapper.types[inputs.$ref.slice("#/types/".length)] : undefined;
+    const inputType = argsType && !isEnumType(argsType) ? argsType : undefined;
     for (const arg of secretArgs) if (inputType?.properties?.[arg]) inputType.properties[arg] = { ...inputType.properties[arg], secret: true };
     functions[pluginToken(name)] = {
       description,
@@ -208,7 +367,7 @@ export function packageSchema(options: {
     token: { type: "string", secret: true, description: "The access token (or FORGE_TOKEN); never stored in state." },
     ...Object.fromEntries(settings.map(([name, kind]) => [name, { ...configType(kind), ...(name === "clientKey" ? { secret: true } : {}) }])),
   };
-  return {
+  const schema: PackageSchema = {
     name: PACKAGE,
     version: options.version,
     description: "Declare a forge (a self-hosted source-hosting platform, REST API /api/v4) as code.",
@@ -219,4 +378,5 @@ export function packageSchema(options: {
     types: mapper.types,
     language: { nodejs: { packageName: "@pulumi-forge/sdk" }, python: { packageName: "pulumi_forge" } },
   };
+  return { schema, enums: mapper.enums };
 }

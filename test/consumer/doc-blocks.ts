@@ -1,7 +1,8 @@
 /**
  * The TypeScript blocks of the README and docs/: every ```ts block is a program a user may paste,
  * unless the line before it is `<!-- fragment: <why> -->` (an excerpt of an interface, a
- * placeholder import), which must say why it cannot run.
+ * placeholder import), which must say why it cannot run. The ```yaml blocks too, for the checks
+ * of test/unit/reference-examples.test.ts.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -17,20 +18,28 @@ export interface DocBlock {
 
 const FRAGMENT_MARKER = /^<!--\s*fragment:\s*(.*?)\s*-->$/;
 
-/** Every ```ts block of README.md and docs/**\/*.md under `root`. */
-export function docBlocks(root: string): DocBlock[] {
+/** The languages of the blocks, by the names their fences use. */
+const FENCES = { ts: /^(ts|typescript)$/, yaml: /^(yaml|yml)$/ } as const;
+
+/**
+ * Every ```ts block (or ```yaml block) of README.md and docs/**\/*.md under `root`. A fence
+ * indented under a list item counts too; its indentation is taken off the block's lines.
+ */
+export function docBlocks(root: string, language: keyof typeof FENCES = "ts"): DocBlock[] {
   const files = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))];
-  return files.flatMap((file) => blocksOf(relative(root, file), readFileSync(file, "utf8")));
+  return files.flatMap((file) => blocksOf(relative(root, file), readFileSync(file, "utf8"), FENCES[language]));
 }
 
-function blocksOf(name: string, text: string): DocBlock[] {
+function blocksOf(name: string, text: string, fence: RegExp): DocBlock[] {
   const lines = text.split("\n");
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const open = /^( *)```(\S*)\s*$/.exec(lines[i]!);
+    if (!open || !fence.test(open[2]!)) continue;
+    const indent = open[1]!;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]!); i++) body.push(lines[i]!);
+    for (i++; i < lines.length && !/^ *```\s*$/.test(lines[i]!); i++) body.push(lines[i]!.startsWith(indent) ? lines[i]!.slice(indent.length) : lines[i]!);
     const reason = FRAGMENT_MARKER.exec(lines[start - 1]?.trim() ?? "")?.[1];
     blocks.push({ where: `${name}:${start + 1}`, code: `${body.join("\n")}\n`, ...(reason !== undefined ? { fragment: reason } : {}) });
   }

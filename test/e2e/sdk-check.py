@@ -25,14 +25,16 @@ import pulumi_forge as forge  # noqa: E402
 def program():
     label = forge.GroupLabel("bug", group="acme", name="type::bug", color="red")
     token = forge.ClusterAgentToken("token", project="acme/web", agent_id=3, name="primary")
+    # An enum of the schema: the SDK's named value goes to the engine as the API's number.
+    member = forge.ProjectMember("jane", project="acme/web", user="jane", access_level=forge.ProjectMemberAccessLevel.MAINTAINER)
     group = forge.get_group(group="acme")
 
     def report(values):
         print(json.dumps({"seen": seen, "calls": calls, "labelId": values[0], "group": group.result}, sort_keys=True))
 
-    # Both resources' ids: the report waits until the mocks have seen each registration (the
-    # label's output alone could resolve before the token was registered).
-    return pulumi.Output.all(label.label_id, token.id).apply(report)
+    # Every resource's id: the report waits until the mocks have seen each registration (the
+    # label's output alone could resolve before the others were registered).
+    return pulumi.Output.all(label.label_id, token.id, member.id).apply(report)
 
 
 program()

@@ -45,6 +45,7 @@ it("the Python SDK installs beside pulumi from PyPI and registers the plugin's t
   expect([...report.seen].sort((a, b) => a.type.localeCompare(b.type))).toEqual([
     { name: "token", type: "forge:index:ClusterAgentToken", inputs: { project: "acme/web", agentId: 3, name: "primary" } },
     { name: "bug", type: "forge:index:GroupLabel", inputs: { group: "acme", name: "type::bug", color: "red" } },
+    { name: "jane", type: "forge:index:ProjectMember", inputs: { project: "acme/web", user: "jane", accessLevel: 40 } },
   ]);
   expect(report.calls).toEqual([{ token: "forge:index:getGroup", args: { group: "acme" } }]);
   expect(report.labelId).toBe(7);
@@ -64,4 +65,7 @@ it("the Go SDK compiles and vets against the Pulumi Go SDK of the same release",
   const { stdout } = await run("go", ["doc", ".", "GroupLabel"], { cwd: module, env });
   expect(stdout).toContain("type GroupLabel struct");
   expect(stdout).toContain("pulumi import forge:index:GroupLabel");
+  // The schema's enums are typed constants: the access levels by the API's role names.
+  const levels = await run("go", ["doc", ".", "ProjectMemberAccessLevelMaintainer"], { cwd: module, env });
+  expect(levels.stdout).toMatch(/ProjectMemberAccessLevelMaintainer\s+= ProjectMemberAccessLevel\(40\)/);
 }, 600_000);

@@ -6,13 +6,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
+import { z } from "zod";
+import { CLEANUP_CADENCES } from "../../api/cleanup-policy";
 import { inputKeys, outputKeys, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import { declarations } from "../../provider/resources";
 import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
-import { pluginToken, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
+import { isEnumType, pluginToken, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
 
 const pkg = JSON.parse(readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8")) as PackageSchema;
 const all = Object.values(declarations) as AnyDeclaration[];
@@ -46,12 +47,58 @@ describe("the package schema", () => {
     expect(pkg.config.variables["token"]?.secret).toBe(true);
     const everyRef = [
       ...Object.values(pkg.resources).flatMap((resource) => Object.values(resource.properties).flatMap(refs)),
-      ...Object.values(pkg.types).flatMap((type) => Object.values(type.properties).flatMap(refs)),
+      ...Object.values(pkg.types).flatMap((type) => (isEnumType(type) ? [] : Object.values(type.properties).flatMap(refs))),
       ...Object.values(pkg.functions).flatMap((fn) => Object.values(fn.inputs.properties).flatMap(refs)),
     ];
     for (const ref of everyRef) {
       if (ref === "pulumi.json#/Any") continue;
       expect(pkg.types[ref.slice("#/types/".length)], ref).toBeDefined();
     }
+  });
+
+  it("gives every field whose values the API lists an enum type: the values of the zod schema, each named", () => {
+    const enumOf = (ref: string | undefined) => {
+      const type = ref ? pkg.types[ref.slice("#/types/".length)] : undefined;
+      return type && isEnumType(type) ? type : undefined;
+    };
+    let checked = 0;
+    for (const declaration of all) {
+      const resource = pkg.resources[pluginToken(declaration.name)]!;
+      for (const key of inputKeys(declaration)) {
+        const json = z.toJSONSchema(declaration.inputs.shape[key] as z.ZodType, { io: "input", unrepresentable: "any" }) as { enum?: unknown[]; anyOf?: { enum?: unknown[] }[] };
+        const values = json.enum ?? json.anyOf?.find((variant) => variant.enum)?.enum;
+        if (!values || values.length < 2) continue;
+        const type = enumOf(resource.inputProperties[key]?.$ref);
+        expect(type, `${declaration.name}.${key} is an enum type`).toBeDefined();
+        expect(type!.enum.map((value) => value.value), `${declaration.name}.${key}`).toEqual(values);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+    for (const [token, type] of Object.entries(pkg.types)) {
+      if (!isEnumType(type)) continue;
+      expect(new Set(type.enum.map((value) => value.name)).size, `${token}: one name per value`).toBe(type.enum.length);
+      for (const value of type.enum) expect(value.name, `${token} ${value.value}`).toMatch(/^[A-Z][A-Za-z0-9]*$/);
+      expect(type.type).toBe(typeof type.enum[0]!.value === "number" ? "integer" : "string");
+    }
+    expect(JSON.stringify(pkg)).not.toContain("One of ");
+  });
+
+  it("names access levels by role, cadences by period, and shares one visibility type between groups, snippets and the group lookups", () => {
+    const type = (name: string) => pkg.types[pluginToken(name)];
+    expect(pkg.resources[pluginToken("ProjectMember")]!.inputProperties["accessLevel"]!.$ref).toBe(`#/types/${pluginToken("ProjectMemberAccessLevel")}`);
+    expect(type("ProjectMemberAccessLevel")).toMatchObject({ type: "integer", enum: expect.arrayContaining([{ value: 40, name: "Maintainer", description: "Maintainer (40)." }]) });
+    const cadence = type("VirtualRegistryCleanupPolicyCadence");
+    expect(cadence && isEnumType(cadence) ? cadence.enum.map((value) => [value.value, value.name]) : []).toEqual(
+      [[1, "Daily"], [7, "Weekly"], [14, "Biweekly"], [30, "Monthly"], [90, "Quarterly"]].filter(([value]) => (CLEANUP_CADENCES as readonly unknown[]).includes(value)),
+    );
+    const visibility = `#/types/${pluginToken("Visibility")}`;
+    expect(pkg.resources[pluginToken("Snippet")]!.inputProperties["visibility"]!.$ref).toBe(visibility);
+    expect(pkg.resources[pluginToken("GroupSettings")]!.inputProperties["visibility"]!.$ref).toBe(visibility);
+    expect(pkg.functions[pluginToken("listGroups")]!.inputs.properties["visibility"]!.$ref).toBe(visibility);
+    // Nested: a protected environment's entries and a broadcast's target roles.
+    const entry = pkg.types[pluginToken("ProjectProtectedEnvironmentDeployAccessLevelsItem")];
+    expect(entry && !isEnumType(entry) ? entry.properties["accessLevel"]!.$ref : undefined).toBe(`#/types/${pluginToken("ProjectProtectedEnvironmentAccessLevel")}`);
+    expect(pkg.resources[pluginToken("BroadcastMessage")]!.inputProperties["targetAccessLevels"]!.items!.$ref).toBe(`#/types/${pluginToken("BroadcastMessageTargetAccessLevel")}`);
   });
 });
