@@ -90,6 +90,17 @@ describe("examples/gitops", () => {
     for (const job of pipeline.jobs) for (const line of job.lines) for (const words of commands(line)) checkCommand(words, `${pipeline.file} ${job.name}`);
   });
 
+  it("the drift check and the deploy take turns on one lock (GitLab: one resource_group; GitHub: the workflow's concurrency group)", () => {
+    const lab = parse(readFileSync(join(EXAMPLE, ".gitlab-ci.yml"), "utf8")) as Record<string, { resource_group?: string }>;
+    expect(lab["drift"]?.resource_group).toBeDefined();
+    expect(lab["drift"]?.resource_group).toBe(lab["up"]?.resource_group);
+    const hub = parse(readFileSync(join(EXAMPLE, ".github/workflows/forge.yml"), "utf8")) as { concurrency?: { group?: string; "cancel-in-progress"?: boolean }; jobs: Record<string, { concurrency?: unknown }> };
+    // One job runs every step, under the workflow's group: a nightly drift waits for a running deploy.
+    expect(hub.concurrency?.group).toBeTruthy();
+    expect(hub.concurrency?.["cancel-in-progress"]).toBe(false);
+    expect(Object.values(hub.jobs).every((job) => job.concurrency === undefined)).toBe(true);
+  });
+
   it("the npm scripts run the installed policy pack, `pulumi` commands that exist, and forge-drift", () => {
     expect(library.files).toContain("policies/PulumiPolicy.yaml");
     expect(example.scripts["preview"]).toContain("--policy-pack node_modules/pulumi-forge/policies");
