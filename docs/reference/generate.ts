@@ -11,7 +11,7 @@ import { z } from "zod";
 import { describeAvailability } from "../../api/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { availabilityOf, inputKeys, optionsOf, outputKeys, replacedOnRemoval, replacementKeys, secretKeys, type State } from "../../provider/engine/declaration";
-import { parseTypeToken, typeTokenOf } from "../../provider/type-tokens";
+import { parseTypeToken, pluginToken, typeTokenOf } from "../../provider/type-tokens";
 import { formatId, idFormat } from "../../provider/engine/ids";
 import { actionDeclarations } from "../../provider/actions";
 import { isEnumType, lookupResult, packageSchema, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
@@ -375,7 +375,7 @@ function lookupsPage(): string {
     "",
     "Lookups only read. One-off operations (`revokeGroupToken`, `syncGroupLdap`, `repairGeoSite`) are",
     "actions: async functions for scripts and the Automation API, listed in the README (and functions",
-    "of the plugin too, `forge:index:revokeGroupToken`, which run each time a program calls them).",
+    `of the plugin too, \`${pluginToken("revokeGroupToken")}\`, which run each time a program calls them).`,
     "",
     "| Lookup | What it reads | Route |",
     "|---|---|---|",

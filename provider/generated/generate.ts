@@ -17,7 +17,8 @@ import type { LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations } from "../lookups/registry";
 import { actionDeclarations } from "../actions";
 import { declarations } from "../resources";
-import { packageSchema, pluginToken, type PackageSchema } from "../plugin/schema";
+import { packageSchema, type PackageSchema } from "../plugin/schema";
+import { pluginToken } from "../type-tokens";
 
 /** The one command that rewrites every generated file. */
 export const REGENERATE = "npm run generate";

@@ -12,14 +12,9 @@ import { inputKeys, outputKeys, secretKeys } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
 import type { ActionDeclaration } from "../actions";
 import type { LookupDeclaration } from "../lookups/lookup";
-import { PACKAGE, typeTokenOf } from "../type-tokens";
+import { PACKAGE, pluginToken } from "../type-tokens";
 import { AccessLevel, roleName } from "../../api/access-levels";
 
-
-/** The type token of a declaration in the plugin's face. */
-export function pluginToken(name: string): string {
-  return typeTokenOf("plugin", name);
-}
 
 type JsonSchema = {
   type?: string | string[];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { State } from "../../provider/engine/declaration";
 import { conceal, reveal, typeNameOf } from "../../provider/faces/plugin";
-import { pluginToken } from "../../provider/plugin/schema";
+import { pluginToken } from "../../provider/type-tokens";
 import { pluginProvider } from "../../provider/runtime";
 import { fixtures } from "./fixtures";
 import { startWorld, type World } from "./world";

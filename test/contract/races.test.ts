@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { decide, type RecoveryPlan } from "../../cli/recover";
-import { pluginToken } from "../../provider/plugin/schema";
+import { pluginToken } from "../../provider/type-tokens";
 import { implementation, operations, pluginProvider } from "../../provider/runtime";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";

@@ -4,7 +4,7 @@ import { inputSchema } from "../../policies/input-schema";
 import { limitPolicyNamed } from "../../policies/rules/limits";
 import { oneResourcePerObject } from "../../policies/rules/uniqueness";
 import { declarations } from "../../provider/resources";
-import { pluginToken } from "../../provider/plugin/schema";
+import { pluginToken } from "../../provider/type-tokens";
 import { validateResource, validateStack } from "./harness";
 
 it("checks a plugin resource's inputs with the declaration's schema", async () => {

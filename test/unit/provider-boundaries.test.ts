@@ -56,3 +56,32 @@ describe("provider boundaries", () => {
     expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/read.ts", "provider/runtime.ts"]);
   });
 });
+
+describe("type tokens", () => {
+  /** A string that starts a type token of either face, with a name or an interpolation after it. */
+  const SPELLED = /["'`](forge:index:|pulumi-nodejs:dynamic\/forge:)(\$\{|[A-Za-z])/;
+
+  it("are spelled only in provider/type-tokens.ts (the classes, the plugin, the schema, the CLIs, the policy pack and the docs ask it)", () => {
+    const { readdirSync, readFileSync, statSync } = require("node:fs") as typeof import("node:fs");
+    const { join } = require("node:path") as typeof import("node:path");
+    const root = join(__dirname, "..", "..");
+    const files = (dir: string): string[] =>
+      readdirSync(join(root, dir)).flatMap((entry) => {
+        const path = `${dir}/${entry}`;
+        return statSync(join(root, path)).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+      });
+    const spelled = ["provider", "cli", "policies", "docs"]
+      .flatMap(files)
+      .filter((file) => file !== "provider/type-tokens.ts" && !file.startsWith("provider/generated/"))
+      .flatMap((file) => readFileSync(join(root, file), "utf8").split("\n").map((line, index) => ({ where: `${file}:${index + 1}`, line })))
+      .filter(({ line }) => !/^\s*(\*|\/\/|\/\*)/.test(line) && SPELLED.test(line))
+      .map(({ where }) => where);
+    expect(spelled).toEqual([]);
+  });
+
+  it("the check finds a token spelled by hand", () => {
+    expect(SPELLED.test('const token = `forge:index:${name}`;')).toBe(true);
+    expect(SPELLED.test('if (type === "pulumi-nodejs:dynamic/forge:GroupLabel")')).toBe(true);
+    expect(SPELLED.test("the plugin's tokens, `forge:index:<Name>`")).toBe(false);
+  });
+});
