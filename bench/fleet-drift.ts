@@ -13,7 +13,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedToken, startEmulator } from "../emulator";
 import { cliProject, type CliProject } from "../test/e2e/cli-project";
-import { REPO_ROOT } from "../test/e2e/harness";
+import { REPO_ROOT } from "../test/support/pulumi-paths";
 import { postgresBinaries, startPostgres, type RunningPostgres } from "../test/support/postgres";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
@@ -45,8 +45,8 @@ async function fleet(size: number, backend: { url: string; env: Record<string, s
       await project.ok(["config", "set", "--stack", stack, "--secret", "forge:token", seedToken("root")]);
       await project.ok(["config", "set", "--stack", stack, "label", `bench-${size}-${stack}`]);
     }
-    for (let index = 0; index < stacks.length; index += 4) {
-      await Promise.all(stacks.slice(index, index + 4).map((stack) => project.ok(["up", "--yes", "--skip-preview", "--stack", stack])));
+    for (let index = 0; index < stacks.length; index += 2) {
+      await Promise.all(stacks.slice(index, index + 2).map((stack) => project.ok(["up", "--yes", "--skip-preview", "--stack", stack])));
     }
     // One stack drifts: its label's colour changed by hand.
     const labels = (await (await fetch(`${emulatorUrl}/api/v4/groups/acme/labels?per_page=100&search=bench-${size}-s1`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; name: string }[];

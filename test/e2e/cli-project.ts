@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { PULUMI_ROOT, REPO_ROOT } from "./harness";
+import { PULUMI_ROOT, REPO_ROOT } from "../support/pulumi-paths";
 
 /** The repository's plugin directory: the launcher users point `plugins.providers` at. */
 export const PLUGIN_DIR = join(REPO_ROOT, "plugin");

@@ -13,8 +13,8 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFile } from "node:child_process";
-import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import {
   LocalWorkspace,
@@ -31,10 +31,8 @@ import { worldOf, type World } from "../contract/world";
 
 const execFileAsync = promisify(execFile);
 
-export const PULUMI_VERSION = "3.259.0";
-/** Where the CLI is installed (scripts/install-pulumi.sh); FORGE_E2E_PULUMI_ROOT overrides it. */
-export const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION);
-export const REPO_ROOT = resolve(__dirname, "..", "..");
+import { PULUMI_ROOT, PULUMI_VERSION, REPO_ROOT } from "../support/pulumi-paths";
+export { PULUMI_ROOT, PULUMI_VERSION, REPO_ROOT } from "../support/pulumi-paths";
 export const ROOT_TOKEN = "forge-root-token";
 export const PASSPHRASE = "forge-e2e-passphrase";
 
