@@ -33,7 +33,7 @@ async function fleet(size: number, backend: { url: string; env: Record<string, s
     name: `bench-fleet-${size}`,
     nodeModules: true,
     from: {
-      "Pulumi.yaml": "name: bench-fleet\nruntime: nodejs\n",
+      "Pulumi.yaml": `name: bench-fleet-${size}\nruntime: nodejs\n`,
       "index.js": `const pulumi = require("@pulumi/pulumi");\nconst forge = require("pulumi-forge");\nnew forge.GroupLabel("team", { group: "acme", name: new pulumi.Config().require("label"), color: "#FF0000" });\n`,
     },
     ...(backend ? { backend } : {}),
