@@ -1,0 +1,89 @@
+/**
+ * From Terraform through the real Pulumi CLI: a forge that a Terraform configuration of the GitLab
+ * provider made, and the state it left (test/cli/terraform-state.ts: 22 objects of 12 Terraform
+ * types, written by hand from the provider's documented attributes). The built `forge-adopt
+ * --from-terraform` writes the program without a request that writes; the secret it reads is set
+ * from the state attribute its config listing names; the first `pulumi up` adopts every object
+ * with no request that writes, and the next preview is clean. One stack, two CLI operations.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedTerraformForge, type TerraformForge } from "../cli/terraform-state";
+import { namesWith, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "./harness";
+
+const OP_TIMEOUT = 300_000;
+const ADOPT_BIN = join(REPO_ROOT, "dist", "cli", "forge-adopt.js");
+const run = promisify(execFile);
+
+let world: E2eWorld;
+let forge: TerraformForge;
+let stack: TestStack;
+let program: string;
+let before: number;
+
+const writes = async (since: number) => (await world.requests(since)).filter((request) => request.method !== "GET").map((r) => `${r.method} ${r.path}`);
+const lastSeq = async () => Math.max(0, ...(await world.requests()).map((request) => request.seq));
+
+/** The value of `attribute` of the instance at `address` in the state. */
+function stateValue(address: string, attribute: string): unknown {
+  for (const resource of forge.state.resources) {
+    for (const instance of resource.instances) {
+      const key = instance.index_key === undefined ? "" : `[${JSON.stringify(instance.index_key)}]`;
+      if (`${resource.module ? `${resource.module}.` : ""}${resource.type}.${resource.name}${key}` === address) return instance.attributes[attribute];
+    }
+  }
+  return undefined;
+}
+
+describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform state manages", () => {
+  beforeAll(async () => {
+    world = await startE2eWorld();
+    forge = await seedTerraformForge(world.fixtureWorld);
+    const dir = join(world.tmp, "from-terraform");
+    mkdirSync(dir, { recursive: true });
+    const stateFile = join(world.tmp, "terraform.tfstate");
+    writeFileSync(stateFile, JSON.stringify(forge.state, null, 2));
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n");
+    const seq = await lastSeq();
+    await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--out", join(dir, "index.ts")], {
+      env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
+    });
+    expect(await writes(seq), "forge-adopt only reads").toEqual([]);
+    stack = await world.stack("from-terraform", "adopt", dir);
+    program = readFileSync(join(stack.workDir, "index.ts"), "utf8");
+    // Each secret the program reads, from the Terraform state attribute its config line names.
+    const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> .*in the Terraform state: (\S+) of (\S+)\)$/gm)];
+    expect(secrets.map(([, key]) => key)).toEqual(["clusterMainToken"]);
+    await stack.setConfig(Object.fromEntries(secrets.map(([, key, attribute, address]) => [`adopted:${key}`, { value: String(stateValue(address!, attribute!)), secret: true }])));
+    before = await lastSeq();
+  }, OP_TIMEOUT);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("declares the state's objects, each after its Terraform address", () => {
+    const declared = [...program.matchAll(/^\/\/ terraform: (.+)\n(?:const \w+ = )?new forge\.(\w+)\(\s*"[^"]+",[\s\S]*?\{ import: "([^"]+)" \}/gm)].map(([, address, type, id]) => `${type}\t${id}\t${address}`).sort();
+    expect(declared).toEqual(forge.expected);
+    expect(declared.length).toBeGreaterThanOrEqual(20);
+    for (const token of forge.tokens) expect(program).not.toContain(token);
+  });
+
+  it("the first up adopts every object and writes nothing to the forge", async () => {
+    const up = await stack.up();
+    const declared = [...program.matchAll(/new forge\.\w+\(\s*"([^"]+)"/g)].map(([, name]) => name as string).sort();
+    expect(declared).toHaveLength(forge.expected.length);
+    expect(namesWith(up, "create")).toEqual(declared);
+    expect(await writes(before)).toEqual([]);
+    expect((await stack.resources()).length).toBe(declared.length);
+  }, OP_TIMEOUT);
+
+  it("the next preview shows nothing to do", async () => {
+    const preview = await stack.preview();
+    expect(Object.keys(preview.changes)).toEqual(["same"]);
+    expect(await writes(before)).toEqual([]);
+  }, OP_TIMEOUT);
+});
