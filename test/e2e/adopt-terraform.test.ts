@@ -5,14 +5,18 @@
  * --from-terraform` writes the program without a request that writes; the secret it reads is set
  * from the state attribute its config listing names; the first `pulumi up` adopts every object
  * with no request that writes, and the next preview is clean. One stack, two CLI operations.
+ * Then the same in Pulumi YAML through the provider plugin (`--language yaml`).
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { seedTerraformForge, type TerraformForge } from "../cli/terraform-state";
-import { namesWith, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "./harness";
+import { startWorld } from "../contract/world";
+import { cliProject, PLUGIN_DIR } from "./cli-project";
+import { engineTestDecision, namesWith, pulumiInstalled, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "./harness";
 
 const OP_TIMEOUT = 300_000;
 const ADOPT_BIN = join(REPO_ROOT, "dist", "cli", "forge-adopt.js");
@@ -28,7 +32,7 @@ const writes = async (since: number) => (await world.requests(since)).filter((re
 const lastSeq = async () => Math.max(0, ...(await world.requests()).map((request) => request.seq));
 
 /** The value of `attribute` of the instance at `address` in the state. */
-function stateValue(address: string, attribute: string): unknown {
+function stateValue(forge: TerraformForge, address: string, attribute: string): unknown {
   for (const resource of forge.state.resources) {
     for (const instance of resource.instances) {
       const key = instance.index_key === undefined ? "" : `[${JSON.stringify(instance.index_key)}]`;
@@ -57,7 +61,7 @@ describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform st
     // Each secret the program reads, from the Terraform state attribute its config line names.
     const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> .*in the Terraform state: (\S+) of (\S+)\)$/gm)];
     expect(secrets.map(([, key]) => key)).toEqual(["clusterMainToken"]);
-    await stack.setConfig(Object.fromEntries(secrets.map(([, key, attribute, address]) => [`adopted:${key}`, { value: String(stateValue(address!, attribute!)), secret: true }])));
+    await stack.setConfig(Object.fromEntries(secrets.map(([, key, attribute, address]) => [`adopted:${key}`, { value: String(stateValue(forge, address!, attribute!)), secret: true }])));
     before = await lastSeq();
   }, OP_TIMEOUT);
 
@@ -85,5 +89,42 @@ describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform st
     const preview = await stack.preview();
     expect(Object.keys(preview.changes)).toEqual(["same"]);
     expect(await writes(before)).toEqual([]);
+  }, OP_TIMEOUT);
+});
+
+describe("e2e: forge-adopt --from-terraform --language yaml, through the provider plugin", () => {
+  it("the first up imports every object and writes nothing to the forge; the next preview is clean", async () => {
+    engineTestDecision(process.env, pulumiInstalled());
+    const yamlWorld = await startWorld();
+    const yamlForge = await seedTerraformForge(yamlWorld);
+    const project = await cliProject({
+      name: "adopt-terraform-yaml",
+      from: { "Pulumi.yaml": "name: forge-adopted\nruntime: yaml\n" },
+      config: { "forge:baseUrl": { value: yamlWorld.emulator.url }, "forge:token": { value: ROOT_TOKEN, secret: true } },
+    });
+    try {
+      const requests = async () => (await (await yamlWorld.emulator.admin("/requests")).json()) as { seq: number; method: string; path: string }[];
+      const yamlWrites = async (since: number) => (await requests()).filter((request) => request.seq > since && request.method !== "GET").map((request) => `${request.method} ${request.path}`);
+      const stateFile = join(project.work, "terraform.tfstate");
+      writeFileSync(stateFile, JSON.stringify(yamlForge.state));
+      let seq = Math.max(0, ...(await requests()).map((request) => request.seq));
+      await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--language", "yaml", "--plugin-path", PLUGIN_DIR, "--out", join(project.dir, "Pulumi.yaml"), "--force"], {
+        env: { ...process.env, FORGE_BASE_URL: yamlWorld.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
+      });
+      const yaml = readFileSync(join(project.dir, "Pulumi.yaml"), "utf8");
+      const resources = (parse(yaml) as { resources: Record<string, { type: string; options: { import: string } }> }).resources;
+      expect(Object.keys(resources)).toHaveLength(yamlForge.expected.length);
+      for (const [, key, attribute, address] of yaml.matchAll(/pulumi config set --secret (\S+) <value> .*in the Terraform state: (\S+) of (\S+)\)$/gm)) {
+        await project.ok(["config", "set", "--secret", "--", key!, String(stateValue(yamlForge, address!, attribute!))]);
+      }
+      seq = Math.max(0, ...(await requests()).map((request) => request.seq));
+      expect(await project.ok(["up", "--yes"])).toContain(`= ${yamlForge.expected.length} imported`);
+      expect(await yamlWrites(seq)).toEqual([]);
+      await project.ok(["preview", "--expect-no-changes"]);
+      expect(await yamlWrites(seq)).toEqual([]);
+    } finally {
+      project.close();
+      await yamlWorld.close();
+    }
   }, OP_TIMEOUT);
 });
