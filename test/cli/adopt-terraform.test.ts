@@ -190,6 +190,27 @@ describe("forge-adopt --from-terraform", () => {
     expect(run.stdout).toMatch(/^ClusterAgent\tacme-web-agent-production\tacme\/web:\d+\tgitlab_cluster_agent\.flat\n$/);
   });
 
+  it("adopts a group's avatar when the configuration set one: beside the program with --out, noted without", async () => {
+    const form = new FormData();
+    form.append("avatar", new Blob(["platform logo"]), "platform.png");
+    const upload = await fetch(`${world.emulator.url}/api/v4/groups/${encodeURIComponent("acme/platform")}`, { method: "PUT", headers: { "PRIVATE-TOKEN": "forge-root-token" }, body: form });
+    expect(upload.status).toBe(200);
+    const platform = forge.state.resources.find((resource) => resource.type === "gitlab_group" && resource.name === "platform")!;
+    const file = join(tmp, "avatar.tfstate");
+    const attributes = { ...platform.instances[0]!.attributes, avatar: "logos/platform.png", avatar_hash: "0123abcd" };
+    writeFileSync(file, JSON.stringify({ version: 4, resources: [{ ...platform, instances: [{ attributes }] }] }));
+    const printed = await adopt(["--from-terraform", file]);
+    expect(printed.code).toBe(0);
+    expect(printed.stderr).toMatch(/not adopted: GroupAvatar acme-platform-avatar \(gitlab_group\.platform\): its file \(assets\/acme-platform-avatar\.png\) goes beside the program: pass --out/);
+    const dir = mkdtempSync(join(tmp, "avatar-"));
+    const written = await adopt(["--from-terraform", file, "--out", join(dir, "index.ts")]);
+    expect(written.code).toBe(0);
+    expect(readFileSync(join(dir, "assets", "acme-platform-avatar.png"), "utf8")).toBe("platform logo");
+    expect(readFileSync(join(dir, "index.ts"), "utf8")).toContain(
+      '// terraform: gitlab_group.platform\nnew forge.GroupAvatar(\n  "acme-platform-avatar",\n  { group: "acme/platform", avatar: "assets/acme-platform-avatar.png" },\n  { import: "acme/platform" },\n);',
+    );
+  });
+
   it.each([
     [["--from-terraform", "STATE", "--group", "acme"], 2, "--from-terraform adopts what the state names: leave out --group"],
     [["--from-terraform"], 2, "argument missing"],
