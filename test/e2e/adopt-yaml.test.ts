@@ -64,7 +64,7 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
   });
 
   it("up adopts every object and writes nothing to the forge; a second preview shows nothing to do", async () => {
-    const up = await project.ok(["up", "--yes"]);
+    const up = await project.ok(["up", "--yes", "--skip-preview"]);
     expect(up).toMatch(/= \d+ imported/);
     expect(await writes(before)).toEqual([]);
     const declared = Object.keys((parse(program) as { resources: object }).resources).length;
@@ -80,7 +80,7 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
       expect(list.resources.length).toBeGreaterThan(3);
       writeFileSync(join(empty.work, "import.json"), stdout);
       const seq = await lastSeq();
-      await empty.ok(["import", "--file", join(empty.work, "import.json"), "--yes", "--generate-code=false", "--protect=false"]);
+      await empty.ok(["import", "--file", join(empty.work, "import.json"), "--yes", "--skip-preview", "--generate-code=false", "--protect=false"]);
       expect(await writes(seq)).toEqual([]);
       const imported = (await empty.resources()).filter((resource) => resource.type.startsWith("forge:index:"));
       expect(imported.map((resource) => resource.id).sort()).toEqual(list.resources.map((resource) => resource.id).sort());
