@@ -333,7 +333,9 @@ describe("e2e: one resource of each kind through the Pulumi CLI", () => {
     await moves.declare([move({ sourceStorageName: "secondary", destinationStorageName: "default", waitForCompletion: false })]);
     const back = await moves.up();
     expect(namesWith(back, "create-replacement", "replace", "delete-replaced")).toEqual(["move"]);
-    expect((await moves.resources())[0]?.outputs).toMatchObject({ state: "scheduled", remaining: 3 });
+    // Recorded before the move ended: scheduled, or started already on a loaded machine (the
+    // forge takes 300 ms; a base run here once read "started").
+    expect((await moves.resources())[0]?.outputs).toMatchObject({ state: expect.stringMatching(/^(scheduled|started)$/), remaining: 3 });
     await new Promise((done) => setTimeout(done, 500));
     // The inputs read back are the program's: the engine counts the step as `same` and records
     // the new outputs, which say how the move ended and why.
