@@ -42,8 +42,15 @@ export function secretValue(type: string, path: string): string | undefined {
 /** How many extra labels `fillForge` makes in `acme` (more than a page of 100, three times). */
 export const EXTRA_LABELS = 300;
 
-/** Fills the forge; returns the declaration names it made objects of. */
-export async function fillForge(world: World): Promise<string[]> {
+/**
+ * Extra labels for the round trips through the real engine (test/e2e/adopt*.test.ts): past the
+ * first page of 100, so the adopted listing crosses a page; each label more is one more of the
+ * same resource through the engine (pages are forge-adopt's in-process test's and the client's).
+ */
+export const ENGINE_EXTRA_LABELS = 110;
+
+/** Fills the forge, with `extraLabels` labels beyond the rows; returns the declaration names it made objects of. */
+export async function fillForge(world: World, extraLabels = EXTRA_LABELS): Promise<string[]> {
   const made: string[] = [];
   const create = async (key: string, inputs: State) => {
     const declaration = fixtures.find((fixture) => fixture.declaration.name === key)?.declaration;
@@ -80,7 +87,7 @@ export async function fillForge(world: World): Promise<string[]> {
   // A gate without a definition on the forge, set with force.
   await create("Feature", { name: "adopted_experiment", percentageOfActors: 10, force: true });
   await create("GroupLabel", { group: "acme/platform", name: "team::platform", color: "#336699", description: "Owned by the platform team" });
-  for (let index = 1; index <= EXTRA_LABELS; index++) {
+  for (let index = 1; index <= extraLabels; index++) {
     const name = `area::${String(index).padStart(3, "0")}`;
     await world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: `#${(index * 4001).toString(16).padStart(6, "0").slice(-6)}` });
   }

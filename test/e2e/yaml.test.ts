@@ -1,7 +1,7 @@
 /**
  * The Pulumi YAML example (examples/yaml, the README's "From YAML and other languages") through
  * the real CLI, the YAML language host (scripts/install-pulumi-yaml.sh) and the provider plugin's
- * launcher: up, a no-op preview and refresh, drift caught by refresh and repaired by up, the
+ * launcher: up, a no-op preview that refreshes first, drift caught by refresh and repaired by up, the
  * secret config and the agent's token absent from the state in plain text, destroy leaving
  * nothing. The program is copied as it is; only its plugin path is made absolute.
  */
@@ -54,8 +54,8 @@ afterAll(async () => {
   project?.close();
 });
 
-it("up creates every resource; a second preview and a refresh change nothing", async () => {
-  await project.ok(["up", "--yes"]);
+it("up creates every resource; a second preview, refreshing first, changes nothing", async () => {
+  await project.ok(["up", "--yes", "--skip-preview"]);
   expect(await labelNames()).toEqual(["priority::high", "type::bug", "type::feature"]);
   expect((await api<{ name: string }[]>(`/projects/${DEPLOYER}/protected_environments`)).map((environment) => environment.name)).toEqual(["production"]);
   const agents = await api<{ id: number; name: string }[]>(`/projects/${DEPLOYER}/cluster_agents`);
@@ -64,8 +64,8 @@ it("up creates every resource; a second preview and a refresh change nothing", a
   expect((await api<{ active: boolean }>("/groups/acme/integrations/monitoring")).active).toBe(true);
   // The lookup (an invoke of the plugin) read the group: acme is the seed's group 1.
   expect(JSON.parse((await project.run(["stack", "output", "groupId", "--json"])).stdout)).toBe(1);
-  expect(await project.ok(["preview", "--expect-no-changes"])).toContain("unchanged");
-  await project.ok(["refresh", "--yes", "--expect-no-changes"]);
+  // Refreshed first: one run shows no drift and nothing to change.
+  expect(await project.ok(["preview", "--refresh", "--expect-no-changes"])).toContain("unchanged");
 }, 600_000);
 
 it("keeps the secret config, the agent's token and the forge token out of the state in plain text", async () => {
@@ -80,16 +80,16 @@ it("keeps the secret config, the agent's token and the forge token out of the st
 it("refresh catches a change made by hand, and up repairs it", async () => {
   const bug = (await api<{ id: number; name: string }[]>("/groups/acme/labels")).find((label) => label.name === "type::bug")!;
   await api(`/groups/acme/labels/${bug.id}`, { method: "PUT", body: JSON.stringify({ color: "#00FF00" }) });
-  const refreshed = await project.run(["refresh", "--yes", "--expect-no-changes"]);
+  const refreshed = await project.run(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
   expect(refreshed.code).not.toBe(0);
   expect(refreshed.output).toContain("type-bug");
-  await project.ok(["up", "--yes"]);
+  await project.ok(["up", "--yes", "--skip-preview"]);
   expect((await api<{ color: string }>(`/groups/acme/labels/${bug.id}`)).color.toUpperCase()).toBe("#D9534F");
   await project.ok(["preview", "--expect-no-changes"]);
 }, 600_000);
 
 it("destroy leaves nothing", async () => {
-  await project.ok(["destroy", "--yes"]);
+  await project.ok(["destroy", "--yes", "--skip-preview"]);
   expect(await labelNames()).toEqual([]);
   expect(await api<unknown[]>(`/projects/${DEPLOYER}/cluster_agents`)).toEqual([]);
   expect(await api<unknown[]>(`/projects/${DEPLOYER}/protected_environments`)).toEqual([]);
