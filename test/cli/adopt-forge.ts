@@ -14,6 +14,7 @@ import { integrationKindOf } from "../../provider/resources/group-integrations";
 import { fixtures } from "../contract/fixtures";
 import { sampleValue } from "../contract/integration-fixtures";
 import type { World } from "../contract/world";
+import { runAdoptCli } from "../../cli/adopt";
 
 /** Client certificate and key of the mutual-TLS URL configuration (not real key material). */
 export const CLIENT_CERT = "-----BEGIN CERTIFICATE-----\nMIIBadopt\n-----END CERTIFICATE-----";
@@ -92,4 +93,23 @@ export async function fillForge(world: World, extraLabels = EXTRA_LABELS): Promi
     await world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: `#${(index * 4001).toString(16).padStart(6, "0").slice(-6)}` });
   }
   return made;
+}
+
+/** What one forge-adopt run printed, and its exit status. */
+export interface AdoptRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs forge-adopt in process against a forge (the root token), with extra environment. */
+export async function runAdopt(forgeUrl: string, args: string[], env: Record<string, string | undefined> = {}): Promise<AdoptRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runAdoptCli(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env: { FORGE_BASE_URL: forgeUrl, FORGE_TOKEN: "forge-root-token", ...env },
+  });
+  return { code, stdout, stderr };
 }

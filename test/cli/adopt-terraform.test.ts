@@ -14,35 +14,20 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runAdoptCli } from "../../cli/adopt";
 import { closeClients } from "../../provider/client";
 import { parseTerraformState, terraformAddress } from "../../provider/adopt/terraform";
 import { startWorld, type World } from "../contract/world";
 import { KUBERNETES_TOKEN, seedTerraformForge, type TerraformForge } from "./terraform-state";
+import { runAdopt, type AdoptRun } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let world: World;
 let tmp: string;
 let forge: TerraformForge;
 let stateFile: string;
 
-async function adopt(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runAdoptCli(args, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: { FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: "forge-root-token", ...env },
-  });
-  return { code, stdout, stderr };
-}
+const adopt = (args: string[], env: Record<string, string | undefined> = {}): Promise<AdoptRun> => runAdopt(world.emulator.url, args, env);
 
 const requests = async () => (await (await world.emulator.admin("/requests")).json()) as { seq: number; method: string; path: string }[];
 const lastSeq = async () => Math.max(0, ...(await requests()).map((request) => request.seq));
@@ -53,7 +38,7 @@ const secrets = () => [...forge.tokens, KUBERNETES_TOKEN, "secret-value", "p4ssw
 describe("forge-adopt --from-terraform", () => {
   let program: string;
   let listing: string[];
-  let listRun: Run;
+  let listRun: AdoptRun;
 
   beforeAll(async () => {
     world = await startWorld();
