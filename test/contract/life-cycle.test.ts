@@ -114,8 +114,10 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
 
     if (face.adopt) {
       it("adopts the existing object through the class's `import` option, with no diff", async () => {
-        const adopted = await face.adopt!(type, sent, state.id);
+        const before = await writes();
+        const adopted = await face.adopt!(type, inputs, state.id);
         expect(adopted.id).toBe(state.id);
+        expect(await writes(), "adopting writes nothing").toBe(before);
         expectSecretsKept(declaration, adopted, "adopt");
         expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: false });
       });
@@ -300,6 +302,12 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       expect(optionalInputs(declaration).filter((key) => !fixture.removalElsewhere?.[key] && !covered.has(key))).toEqual([]);
     });
   });
+}
+
+/** How many requests that write the emulator has logged. */
+async function writes(): Promise<number> {
+  const log = (await (await world.emulator.admin("/requests")).json()) as { method: string }[];
+  return log.filter((request) => request.method !== "GET").length;
 }
 
 /** What check sends on for these inputs, failing on any check failure (as the engine stops). */

@@ -65,8 +65,9 @@ export interface Face {
   read(type: string, id: string, props: State | undefined): Promise<Read>;
   update(type: string, id: string, olds: State, sent: State): Promise<Written>;
   delete(type: string, id: string, props: State): Promise<void>;
-  /** The `import` resource option of the face's classes, when it is carried to create (dynamic: `importId`). */
-  adopt?(type: string, sent: State, id: string): Promise<Written>;
+  /** The `import` resource option of the face's classes with the program's inputs, when the
+   *  option is carried to create (dynamic: `importId`, through check as the engine sends it). */
+  adopt?(type: string, inputs: State, id: string): Promise<Written>;
 }
 
 /** The serialized provider's `this`: the type name, the runtime's exports as prototype. */
@@ -105,8 +106,12 @@ export const dynamicFace: Face = {
   async delete(type, id, props) {
     await serialized(type).delete(id, withProvider(props));
   },
-  async adopt(type, sent, id) {
-    const result = await serialized(type).create({ ...sent, importId: id });
+  // The class puts the option among the inputs as `importId`; the engine checks them and
+  // creates with what check returns, so the id must come through check.
+  async adopt(type, inputs, id) {
+    const checked = await serialized(type).check(withProvider({}), withProvider({ ...inputs, importId: id }));
+    if (checked.failures?.length) throw new Error(`${type}: check failed: ${checked.failures.map((failure) => failure.reason).join("; ")}`);
+    const result = await serialized(type).create(withProvider(checked.inputs ?? {}));
     return { id: result.id, outs: result.outs as State, secret: dynamicSecrets(type) };
   },
 };
