@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { detectDrift, DRIFT_FORMATS, formatDrift, type DriftFormat } from "./drift";
+import { detectDrift, DRIFT_FORMATS, formatDrift, refreshFailure, type DriftFormat } from "./drift";
 import { DEFAULT_CONCURRENCY, DEFAULT_STACK_TIMEOUT_MS, fleetDrift, fleetExit, formatFleet, readFleetFile } from "./fleet";
 import { StackLockedError } from "./lock-gate";
 
@@ -76,7 +76,7 @@ export async function runDriftCli(
       io.err(`forge-drift: ${error.message}\nDrift was not checked.\n`);
       return EXIT.locked;
     }
-    io.err(`forge-drift: the refresh failed, drift unknown:\n${refreshFailure(error)}\n`);
+    io.err(`forge-drift: the refresh failed, drift unknown:\n${refreshFailure(error, 40)}\n`);
     return EXIT.error;
   }
 }
@@ -121,12 +121,4 @@ function toolVersion(): string {
     }
   }
   return "unknown";
-}
-
-/** The CLI's own diagnostics from an Automation API error, without its long command dump. */
-function refreshFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
-  const diagnostics = (stderr || message).split("\n").filter((line) => line.trim() !== "");
-  return diagnostics.slice(0, 40).join("\n");
 }

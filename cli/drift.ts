@@ -12,6 +12,7 @@ import { engineBag } from "../provider/faces/dynamic";
 import { operations, operationsOver } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
+import { redactUrl } from "./stack-lock";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
 
 /** One field whose value on the forge differs from the stack's. */
@@ -269,3 +270,20 @@ function cell(value: unknown): string {
   return value === undefined ? "_(none)_" : `\`${show(value).replace(/\|/g, "\\|").replace(/`/g, "'")}\``;
 }
 
+
+/**
+ * The CLI's own diagnostics from an Automation API error, without its long command dump, at most
+ * `lines` lines, and with any password of a URL masked: the CLI prints a PostgreSQL backend's URL,
+ * password and all, when the database is down.
+ */
+export function refreshFailure(error: unknown, lines: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
+  return redactUrl(
+    (stderr || message)
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .slice(0, lines)
+      .join("\n"),
+  );
+}

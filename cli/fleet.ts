@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { detectDrift, formatDrift, type DriftedResource } from "./drift";
+import { BASE_URL_CONFIG_KEY, BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
+import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
 import { StackLockedError } from "./lock-gate";
 
 /** One stack of the fleet: its name and its Pulumi project directory. */
@@ -76,24 +77,35 @@ export function readFleetFile(path: string): FleetStack[] {
 }
 
 /**
- * The forge a stack talks to, as far as it can be known without the CLI: `forge:baseUrl` in the
- * stack's or the project's settings file, else FORGE_BASE_URL. Undefined when neither says (the
- * refresh then decides).
+ * A `forge:*` setting of a stack, as far as it can be known without the CLI: the stack's settings
+ * file, then the project's `config:` (a value, or a default), then the setting's FORGE_*
+ * variable. Secret settings are encrypted there: only plain ones (the address, a proxy) are read.
  */
-export function forgeUrlOf(target: FleetStack, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const read = (file: string): unknown => {
+function stackSetting(target: FleetStack, setting: { config: string; env: string }, env: NodeJS.ProcessEnv): string | undefined {
+  const read = (file: string): Record<string, unknown> | undefined => {
     try {
-      return parseYaml(readFileSync(join(target.workDir, file), "utf8")) as unknown;
+      return (parseYaml(readFileSync(join(target.workDir, file), "utf8")) as { config?: Record<string, unknown> } | null)?.config;
     } catch {
       return undefined;
     }
   };
-  const stackConfig = (read(`Pulumi.${target.stack}.yaml`) as { config?: Record<string, unknown> } | undefined)?.config?.["forge:baseUrl"];
-  if (typeof stackConfig === "string") return stackConfig;
-  const projectConfig = (read("Pulumi.yaml") as { config?: Record<string, unknown> } | undefined)?.config?.["forge:baseUrl"];
-  const fromProject = typeof projectConfig === "string" ? projectConfig : (projectConfig as { value?: unknown; default?: unknown } | undefined)?.value ?? (projectConfig as { default?: unknown } | undefined)?.default;
-  if (typeof fromProject === "string") return fromProject;
-  return env["FORGE_BASE_URL"] || undefined;
+  const fromStack = read(`Pulumi.${target.stack}.yaml`)?.[setting.config];
+  if (typeof fromStack === "string") return fromStack;
+  const fromProject = read("Pulumi.yaml")?.[setting.config] as string | { value?: unknown; default?: unknown } | undefined;
+  const projectValue = typeof fromProject === "string" ? fromProject : (fromProject?.value ?? fromProject?.default);
+  if (typeof projectValue === "string") return projectValue;
+  return env[setting.env] || undefined;
+}
+
+/** The forge a stack talks to (`forge:baseUrl`, FORGE_BASE_URL); undefined when nothing says (the refresh then decides). */
+export function forgeUrlOf(target: FleetStack, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return stackSetting(target, { config: BASE_URL_CONFIG_KEY, env: BASE_URL_ENV }, env);
+}
+
+/** Whether the stack reaches its forge through a proxy: its proxy settings, or the proxy variables undici honours. */
+export function proxied(target: FleetStack, env: NodeJS.ProcessEnv = process.env): boolean {
+  const settings = [TRANSPORT_SETTINGS.httpsProxy, TRANSPORT_SETTINGS.httpProxy];
+  return settings.some((setting) => stackSetting(target, setting, env) !== undefined) || ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (env[name] ?? "") !== "");
 }
 
 /**
@@ -123,20 +135,17 @@ export function tcpReachable(baseUrl: string, timeoutMs = 10_000): Promise<strin
   });
 }
 
-function proxied(env: NodeJS.ProcessEnv): boolean {
-  return ["FORGE_HTTPS_PROXY", "FORGE_HTTP_PROXY", "HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (env[name] ?? "") !== "");
-}
-
 /** Checks every stack of the fleet, at most `concurrency` at once, and reports them in the order given. */
 export async function fleetDrift(stacks: readonly FleetStack[], version: string, options: FleetOptions = {}): Promise<FleetReport> {
   const started = Date.now();
   const env = { ...process.env, ...options.envVars };
-  const reachable = options.reachable ?? ((url: string) => (proxied(env) ? Promise.resolve(undefined) : tcpReachable(url)));
+  const reachable = options.reachable ?? tcpReachable;
   // Each forge once, however many stacks use it.
   const forges = new Map<string, Promise<string | undefined>>();
   const forgeProblem = (target: FleetStack): Promise<string | undefined> => {
     const url = forgeUrlOf(target, env);
-    if (url === undefined) return Promise.resolve(undefined);
+    // Behind a proxy a direct connection says nothing: the refresh goes through the proxy.
+    if (url === undefined || (!options.reachable && proxied(target, env))) return Promise.resolve(undefined);
     if (!forges.has(url)) forges.set(url, reachable(url).then((why) => (why ? `the forge ${url} cannot be reached (${why}): drift not checked` : undefined)));
     return forges.get(url)!;
   };
@@ -174,21 +183,10 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   } catch (error) {
     if (error instanceof StackLockedError) return result("locked", [], error.message);
     if (controller.signal.aborted) return result("error", [], `stopped after ${Math.round(timeoutMs / 1000)} s (--timeout): drift not checked`);
-    return result("error", [], firstLines(error));
+    return result("error", [], refreshFailure(error, 12));
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The CLI's own diagnostics from an Automation API error, without its long command dump. */
-function firstLines(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
-  return (stderr || message)
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .slice(0, 12)
-    .join("\n");
 }
 
 /** The run's exit status: 1 when a stack could not be checked, else 2 when one drifted, else 3 when one was locked, else 0. */

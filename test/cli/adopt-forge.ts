@@ -14,6 +14,10 @@ import { integrationKindOf } from "../../provider/resources/group-integrations";
 import { fixtures } from "../contract/fixtures";
 import { sampleValue } from "../contract/integration-fixtures";
 import type { World } from "../contract/world";
+import { execFile } from "node:child_process";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { runAdoptCli } from "../../cli/adopt";
 
 /** Client certificate and key of the mutual-TLS URL configuration (not real key material). */
@@ -112,4 +116,18 @@ export async function runAdopt(forgeUrl: string, args: string[], env: Record<str
     env: { FORGE_BASE_URL: forgeUrl, FORGE_TOKEN: "forge-root-token", ...env },
   });
   return { code, stdout, stderr };
+}
+
+/** Type-checks a written program as a user's project would (strict, the package from node_modules); `stdout` holds tsc's findings. */
+export async function typeCheckProgram(tmp: string, program: string): Promise<{ code: number; stdout: string }> {
+  const root = join(__dirname, "..", "..");
+  const dir = mkdtempSync(join(tmp, "program-"));
+  writeFileSync(join(dir, "index.ts"), program);
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const args = [tsc, "--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "es2022", "--module", "commonjs", "--moduleResolution", "node", "index.ts"];
+  return promisify(execFile)(process.execPath, args, { cwd: dir }).then(
+    ({ stdout }) => ({ code: 0, stdout }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+  );
 }

@@ -7,18 +7,16 @@
  * by its Terraform address; what cannot move, what no forge resource declares and what the forge
  * no longer has are listed; the state's secrets never reach the output.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { closeClients } from "../../provider/client";
 import { parseTerraformState, terraformAddress } from "../../provider/adopt/terraform";
 import { startWorld, type World } from "../contract/world";
 import { KUBERNETES_TOKEN, seedTerraformForge, type TerraformForge } from "./terraform-state";
-import { runAdopt, type AdoptRun } from "./adopt-forge";
+import { runAdopt, typeCheckProgram, type AdoptRun } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
 
@@ -132,16 +130,7 @@ describe("forge-adopt --from-terraform", () => {
   });
 
   it("type-checks as a program in a user's project", async () => {
-    const dir = mkdtempSync(join(tmp, "program-"));
-    writeFileSync(join(dir, "index.ts"), program);
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"));
-    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-    const args = [tsc, "--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "es2022", "--module", "commonjs", "--moduleResolution", "node", "index.ts"];
-    const result = await promisify(execFile)(process.execPath, args, { cwd: dir }).then(
-      ({ stdout }) => ({ code: 0, stdout }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-    );
-    expect(result).toEqual({ code: 0, stdout: "" });
+    expect(await typeCheckProgram(tmp, program)).toEqual({ code: 0, stdout: "" });
   }, 60_000);
 
   it("writes the same objects as Pulumi YAML and as the list pulumi import --file takes", async () => {

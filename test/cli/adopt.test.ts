@@ -4,11 +4,9 @@
  * type-checks as a user's project would, scopes, the dry listing, an edition without a feature,
  * and the exit statuses of mistakes.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients } from "../../provider/client";
 import { instanceSettings, startWorld, type World } from "../contract/world";
@@ -16,7 +14,7 @@ import { toCamel } from "../../provider/engine/naming";
 import { INTEGRATIONS } from "../../api/integrations";
 import { sampleValue } from "../contract/integration-fixtures";
 import { parse } from "yaml";
-import { CLIENT_KEY, CLUSTER_TOKEN, fillForge, runAdopt, type AdoptRun } from "./adopt-forge";
+import { CLIENT_KEY, CLUSTER_TOKEN, fillForge, runAdopt, typeCheckProgram, type AdoptRun } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
 
@@ -98,16 +96,7 @@ describe("forge-adopt", () => {
   });
 
   it("type-checks as a program in a user's project", async () => {
-    const dir = mkdtempSync(join(tmp, "program-"));
-    writeFileSync(join(dir, "index.ts"), program);
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules"));
-    const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-    const args = [tsc, "--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "es2022", "--module", "commonjs", "--moduleResolution", "node", "index.ts"];
-    const result = await promisify(execFile)(process.execPath, args, { cwd: dir }).then(
-      ({ stdout }) => ({ code: 0, stdout }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-    );
-    expect(result).toEqual({ code: 0, stdout: "" });
+    expect(await typeCheckProgram(tmp, program)).toEqual({ code: 0, stdout: "" });
   }, 60_000);
 
   it("lists what it would declare without writing a program", async () => {

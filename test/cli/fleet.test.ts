@@ -11,7 +11,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fleetExit, forgeUrlOf, formatFleet, readFleetFile, tcpReachable, type FleetReport, type StackResult } from "../../cli/fleet";
+import { refreshFailure } from "../../cli/drift";
+import { fleetExit, forgeUrlOf, proxied, formatFleet, readFleetFile, tcpReachable, type FleetReport, type StackResult } from "../../cli/fleet";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { cliProject, type CliProject } from "../e2e/cli-project";
 import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
@@ -45,6 +46,14 @@ describe("the fleet's parts", () => {
     expect(forgeUrlOf({ stack: "dev", workDir: join(dir, "nowhere") }, {})).toBeUndefined();
   });
 
+  it("knows a stack that reaches its forge through a proxy (its settings, FORGE_*, or the variables undici honours), whose forge it does not try directly", () => {
+    writeFileSync(join(dir, "Pulumi.behind.yaml"), "config:\n  forge:baseUrl: https://behind.example\n  forge:httpsProxy: http://proxy.internal:3128\n");
+    expect(proxied({ stack: "behind", workDir: dir }, {})).toBe(true);
+    expect(proxied({ stack: "prod", workDir: dir }, {})).toBe(false);
+    expect(proxied({ stack: "prod", workDir: dir }, { FORGE_HTTPS_PROXY: "http://p:1" })).toBe(true);
+    expect(proxied({ stack: "prod", workDir: dir }, { HTTPS_PROXY: "http://p:1" })).toBe(true);
+  });
+
   it("says why a forge cannot be reached", async () => {
     const port = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, "127.0.0.1", () => {
@@ -54,6 +63,12 @@ describe("the fleet's parts", () => {
     });
     expect(await tcpReachable(`http://127.0.0.1:${port}`)).toContain("ECONNREFUSED");
     expect(await tcpReachable("not a url")).toBe("not a url is not a URL");
+  });
+
+  it("reports a failed refresh by the CLI's own lines, a backend URL's password masked", () => {
+    const error = new Error("Command failed with exit code 255: pulumi refresh ...\nstderr: error: could not connect to postgres://team:s3cr3t@db.internal:5432/pulumi?sslmode=require\n\n  retrying\n");
+    expect(refreshFailure(error, 12)).toBe("error: could not connect to postgres://team:***@db.internal:5432/pulumi?sslmode=require\n  retrying");
+    expect(refreshFailure(error, 1)).not.toContain("s3cr3t");
   });
 
   const entry = (stack: string, status: StackResult["status"], message?: string): StackResult => ({
