@@ -14,6 +14,7 @@ const faultSpecSchema = z.object({
   status: paramInteger().optional(),
   body: z.unknown().optional(),
   retryAfter: paramInteger().optional(),
+  /** Delay before the request is handled; clearing the faults ends every delay still running. */
   latencyMs: paramInteger().optional(),
   /** Destroy the socket without answering. */
   drop: paramBoolean().optional(),
@@ -59,6 +60,8 @@ function seeded(seed: number): () => number {
 export class FaultInjector {
   private faults: ActiveFault[] = [];
   private lastId = 0;
+  /** Delays still running, ended early by clear() so a test can hold a request and then let it go. */
+  private delays = new Set<() => void>();
 
   /** Validates and registers a fault; 400 for a missing path or a pattern it does not take, with the reason. */
   add(params: unknown): { id: number } {
@@ -78,6 +81,21 @@ export class FaultInjector {
 
   clear(): void {
     this.faults = [];
+    for (const end of this.delays) end();
+    this.delays.clear();
+  }
+
+  /** Waits a fault's latency, or less if the faults are cleared meanwhile. */
+  delay(ms: number): Promise<void> {
+    return new Promise((done) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.delays.delete(end);
+        done();
+      };
+      const timer = setTimeout(end, ms);
+      this.delays.add(end);
+    });
   }
 
   /** The fault that fires for this request, if any (its remaining count is decremented). */

@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { TLSSocket } from "node:tls";
-import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PREFIX, authorizeAdminRequest, handleAdminRequest } from "../admin/admin-routes";
-import type { FaultSpec } from "../admin/faults";
+import type { FaultInjector, FaultSpec } from "../admin/faults";
 import type { EmulatorContext } from "../context";
 import { ApiError, ProjectMoved, routeNotFound, unauthorized } from "../core/errors";
 import type { Actor } from "../core/records";
@@ -108,7 +107,7 @@ async function handleRequest(
   }
   const fault = context.faults.take(method, `/${apiSegments.join("/")}`);
   if (fault && !fault.after) {
-    const faultStatus = await applyFault(fault, request, response, throttle?.headers);
+    const faultStatus = await applyFault(fault, context.faults, request, response, throttle?.headers);
     if (faultStatus !== undefined) {
       context.log.record({ method, path: url.pathname, query, status: faultStatus, user: null });
       return;
@@ -148,7 +147,7 @@ async function handleRequest(
       return handled;
     });
   }
-  const lostAnswer = fault?.after ? await applyFault(fault, request, response) : undefined;
+  const lostAnswer = fault?.after ? await applyFault(fault, context.faults, request, response) : undefined;
   if (lostAnswer === undefined) send(response, throttle ? { ...result, headers: { ...result.headers, ...throttle.headers } } : result);
   const status = lostAnswer ?? result.status;
   context.log.record({ method, path: url.pathname, query, status, user: caller.actor?.username ?? null });
@@ -223,11 +222,12 @@ function answerOrUndefined(check: () => void): ApiResponse | undefined {
  */
 async function applyFault(
   fault: FaultSpec,
+  faults: FaultInjector,
   request: IncomingMessage,
   response: ServerResponse,
   rateLimitHeaders: Record<string, string> = {},
 ): Promise<number | undefined> {
-  if (fault.latencyMs) await sleep(fault.latencyMs);
+  if (fault.latencyMs) await faults.delay(fault.latencyMs);
   if (fault.drop) {
     request.socket.destroy();
     return 0;

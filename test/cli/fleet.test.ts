@@ -176,20 +176,25 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     expect((await project.run(["stack", "export", "--stack", "team-7"])).stdout).toBe(before.stdout);
   }, 300_000);
 
-  it("two racing ups of one stack: one applies, the other fails on the lock and changes nothing; refresh and destroy work", async () => {
+  it("two racing ups of one stack: one applies, the other fails on the lock and changes nothing; a fleet drift check meanwhile reads the stack as locked; refresh and destroy work", async () => {
     await project.ok(["config", "set", "--stack", "team-3", "label", "fleet-team-3-renamed"]);
-    // The first up's write takes its time, holding the lock.
-    expect((await emulator.admin("/faults", { method: "POST", json: { method: "PUT", path: "^/groups/[^/]+/labels/", latencyMs: 4000, times: 1 } })).status).toBeLessThan(300);
+    // The first up's write is held (until the faults are cleared below), and so is the lock.
+    expect((await emulator.admin("/faults", { method: "POST", json: { method: "PUT", path: "^/groups/[^/]+/labels/", latencyMs: 240_000, times: 1 } })).status).toBeLessThan(300);
     const first = project.run(["up", "--yes", "--skip-preview", "--stack", "team-3"]);
     const started = Date.now();
     const wrote = async () => ((await (await emulator.admin("/requests")).json()) as { method: string }[]).some((entry) => entry.method === "PUT");
     while (!(await wrote()) && Date.now() - started < 60_000) await new Promise((done) => setTimeout(done, 100));
-    const second = await project.run(["up", "--yes", "--skip-preview", "--stack", "team-3"]);
+    const [second, checked] = await Promise.all([project.run(["up", "--yes", "--skip-preview", "--stack", "team-3"]), drift("--stack", "team-0", "--stack", "team-3", "--format", "json")]);
     expect(second.code).not.toBe(0);
     expect(second.output).toMatch(/locked by .*|currently locked/i);
+    // The fleet reads nothing of the locked stack, says who holds it, and exits 3.
+    expect(checked.code, `${checked.stdout}\n${checked.stderr}`).toBe(3);
+    const fleet = JSON.parse(checked.stdout) as FleetReport;
+    expect(fleet.stacks.map((entry) => [entry.stack, entry.status])).toEqual([["team-0", "clean"], ["team-3", "locked"]]);
+    expect(fleet.stacks[1]?.message).toMatch(/stack team-3 is locked by a running operation/);
+    await emulator.admin("/faults", { method: "DELETE" });
     const done = await first;
     expect(done.code, done.output).toBe(0);
-    await emulator.admin("/faults", { method: "DELETE" });
     const names = async () => ((await (await fetch(`${emulator.url}/api/v4/groups/acme/labels?per_page=100`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { name: string }[]).map((label) => label.name);
     expect((await names()).filter((name) => name.startsWith("fleet-team-3"))).toEqual(["fleet-team-3-renamed"]);
     expect((await project.run(["refresh", "--yes", "--skip-preview", "--stack", "team-3"])).code).toBe(0);

@@ -103,6 +103,17 @@ describe("faults", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it("lets a delayed request go when the faults are cleared, so a test can hold a request as long as it needs", async () => {
+    await admin("POST", "/faults", { path: "^/user$", latencyMs: 600_000, times: 1 });
+    const held = api("GET", "/user", { as: "dev" });
+    const answered = { yet: false };
+    void held.then(() => (answered.yet = true));
+    await new Promise((done) => setTimeout(done, 200));
+    expect(answered.yet).toBe(false);
+    await admin("DELETE", "/faults");
+    expect((await held).status).toBe(200);
+  });
+
   it("drops the connection without answering", async () => {
     await admin("POST", "/faults", { path: "^/user$", drop: true, times: 1 });
     await expect(api("GET", "/user", { as: "dev" })).rejects.toThrow();
