@@ -1,163 +1,272 @@
 /**
- * The API's endpoints as data: method, path template, the editions that have it (Document 1's
- * availability table), whether it answers anonymous callers, and deprecation. The emulator
- * serves exactly these (emulator/registry.ts refuses a route that is not here and takes each
- * route's gates from here), the provider sends only these (test/unit/routes.test.ts matches every
- * route string of provider/ and cli/ against the table), and the policy pack warns about the
- * deprecated ones.
+ * The API's endpoints as data, each written once and named (octokit's endpoint methods are the
+ * model: `routes.groupLabels.create` names `POST /groups/:group/labels` as `rest.issues.create`
+ * names `POST /repos/{owner}/{repo}/issues`): method, path template, the editions that have it
+ * (Document 1's availability table), whether it answers anonymous callers, and deprecation.
  *
- * Templates are relative to `/api/v4`; a `:name` segment is a parameter, and two templates of
- * the same shape (`/groups/:group` and `/groups/:id`) are the same endpoint: sides name their
- * parameters after their own fields.
+ * Nothing else writes a route: declarations, hooks, lookups, actions, forge-adopt and the CLIs
+ * send `routes.<area>.<name>`, and the emulator registers its handlers under the same entries
+ * (emulator/core/routes.ts), so a route the API does not have is a type error. No other file
+ * holds a route string (test/unit/routes.test.ts reads every source file to make sure).
+ *
+ * Templates are relative to `/api/v4`; a `:name` segment is a parameter, named after the field
+ * that fills it on every side: the provider's state field or lookup argument, the emulator's
+ * `r.params.<name>` (typed from the template, {@link PathParams}).
  */
-import { HTTP_METHODS, type HttpMethod } from "./index";
+import type { HttpMethod } from "./index";
 import { AVAILABILITY, type Availability } from "./editions";
-import { INTEGRATIONS } from "./integrations";
+import { INTEGRATIONS, type IntegrationSlug } from "./integrations";
 
-export interface Endpoint {
-  method: HttpMethod;
-  path: string;
+/** What the table says of an endpoint besides its method and template. */
+interface EndpointFacts {
   /** The editions that have it; absent: every edition. */
-  availability?: Availability;
+  readonly availability?: Availability;
   /** Answers anonymous callers too (Document 1, Authentication rule 2). */
-  anonymous?: true;
+  readonly anonymous?: true;
   /** Deprecated by the forge: what to use instead. */
-  deprecated?: string;
+  readonly deprecated?: string;
 }
 
-const CLUSTERS_DEPRECATED = "certificate-based clusters are deprecated by the forge: connect clusters with cluster agents instead";
-
-/** Every endpoint of the spec (and the documented extras the library relies on, such as the moves listing). */
-export const ENDPOINTS: readonly Endpoint[] = [
-  { method: "GET", path: "/user" },
-  { method: "GET", path: "/groups", anonymous: true },
-  { method: "GET", path: "/groups/:group", anonymous: true },
-  { method: "GET", path: "/projects" },
-  { method: "GET", path: "/projects/:project" },
-  { method: "GET", path: "/users" },
-  { method: "GET", path: "/groups/:group/labels" },
-  { method: "POST", path: "/groups/:group/labels" },
-  { method: "PUT", path: "/groups/:group/labels", deprecated: "address the label by its id: /groups/:id/labels/:label_id" },
-  { method: "DELETE", path: "/groups/:group/labels", deprecated: "address the label by its id: /groups/:id/labels/:label_id" },
-  { method: "GET", path: "/groups/:group/labels/:labelId" },
-  { method: "PUT", path: "/groups/:group/labels/:labelId" },
-  { method: "DELETE", path: "/groups/:group/labels/:labelId" },
-  { method: "POST", path: "/groups/:group/labels/:labelId/subscribe" },
-  { method: "POST", path: "/groups/:group/labels/:labelId/unsubscribe" },
-  { method: "GET", path: "/broadcast_messages", anonymous: true },
-  { method: "GET", path: "/broadcast_messages/:messageId", anonymous: true },
-  { method: "POST", path: "/broadcast_messages", availability: AVAILABILITY.broadcastMessageWrites },
-  { method: "PUT", path: "/broadcast_messages/:messageId", availability: AVAILABILITY.broadcastMessageWrites },
-  { method: "DELETE", path: "/broadcast_messages/:messageId", availability: AVAILABILITY.broadcastMessageWrites },
-  { method: "GET", path: "/projects/:project/cluster_agents" },
-  { method: "GET", path: "/projects/:project/cluster_agents/:agentId" },
-  { method: "POST", path: "/projects/:project/cluster_agents" },
-  { method: "DELETE", path: "/projects/:project/cluster_agents/:agentId" },
-  { method: "GET", path: "/projects/:project/cluster_agents/:agentId/tokens" },
-  { method: "GET", path: "/projects/:project/cluster_agents/:agentId/tokens/:tokenId" },
-  { method: "POST", path: "/projects/:project/cluster_agents/:agentId/tokens" },
-  { method: "DELETE", path: "/projects/:project/cluster_agents/:agentId/tokens/:tokenId" },
-  { method: "GET", path: "/projects/:project/cluster_agents/:agentId/url_configurations", availability: AVAILABILITY.agentUrlConfigurations },
-  { method: "GET", path: "/projects/:project/cluster_agents/:agentId/url_configurations/:configurationId", availability: AVAILABILITY.agentUrlConfigurations },
-  { method: "POST", path: "/projects/:project/cluster_agents/:agentId/url_configurations", availability: AVAILABILITY.agentUrlConfigurations },
-  { method: "DELETE", path: "/projects/:project/cluster_agents/:agentId/url_configurations/:configurationId", availability: AVAILABILITY.agentUrlConfigurations },
-  { method: "GET", path: "/projects/:project/job_token_scope" },
-  { method: "PATCH", path: "/projects/:project/job_token_scope" },
-  { method: "GET", path: "/projects/:project/job_token_scope/allowlist" },
-  { method: "POST", path: "/projects/:project/job_token_scope/allowlist" },
-  { method: "DELETE", path: "/projects/:project/job_token_scope/allowlist/:target" },
-  { method: "GET", path: "/projects/:project/job_token_scope/groups_allowlist" },
-  { method: "POST", path: "/projects/:project/job_token_scope/groups_allowlist" },
-  { method: "DELETE", path: "/projects/:project/job_token_scope/groups_allowlist/:target" },
-  { method: "GET", path: "/projects/:owner/protected_environments", availability: AVAILABILITY.protectedEnvironments },
-  { method: "GET", path: "/projects/:owner/protected_environments/:environment", availability: AVAILABILITY.protectedEnvironments },
-  { method: "POST", path: "/projects/:owner/protected_environments", availability: AVAILABILITY.protectedEnvironments },
-  { method: "PUT", path: "/projects/:owner/protected_environments/:environment", availability: AVAILABILITY.protectedEnvironments },
-  { method: "DELETE", path: "/projects/:owner/protected_environments/:environment", availability: AVAILABILITY.protectedEnvironments },
-  { method: "GET", path: "/groups/:owner/protected_environments", availability: AVAILABILITY.protectedEnvironments },
-  { method: "GET", path: "/groups/:owner/protected_environments/:environment", availability: AVAILABILITY.protectedEnvironments },
-  { method: "POST", path: "/groups/:owner/protected_environments", availability: AVAILABILITY.protectedEnvironments },
-  { method: "PUT", path: "/groups/:owner/protected_environments/:environment", availability: AVAILABILITY.protectedEnvironments },
-  { method: "DELETE", path: "/groups/:owner/protected_environments/:environment", availability: AVAILABILITY.protectedEnvironments },
-  { method: "GET", path: "/projects/:project/feature_flags_user_lists" },
-  { method: "POST", path: "/projects/:project/feature_flags_user_lists" },
-  { method: "GET", path: "/projects/:project/feature_flags_user_lists/:iid" },
-  { method: "PUT", path: "/projects/:project/feature_flags_user_lists/:iid" },
-  { method: "DELETE", path: "/projects/:project/feature_flags_user_lists/:iid" },
-  { method: "GET", path: "/groups/:group/-/virtual_registries/cleanup/policy", availability: AVAILABILITY.cleanupPolicies },
-  { method: "POST", path: "/groups/:group/-/virtual_registries/cleanup/policy", availability: AVAILABILITY.cleanupPolicies },
-  { method: "PATCH", path: "/groups/:group/-/virtual_registries/cleanup/policy", availability: AVAILABILITY.cleanupPolicies },
-  { method: "DELETE", path: "/groups/:group/-/virtual_registries/cleanup/policy", availability: AVAILABILITY.cleanupPolicies },
-  { method: "GET", path: "/projects/:project/error_tracking/settings" },
-  { method: "PUT", path: "/projects/:project/error_tracking/settings" },
-  { method: "PATCH", path: "/projects/:project/error_tracking/settings" },
-  { method: "GET", path: "/projects/:project/error_tracking/client_keys" },
-  { method: "POST", path: "/projects/:project/error_tracking/client_keys" },
-  { method: "DELETE", path: "/projects/:project/error_tracking/client_keys/:keyId" },
-  { method: "POST", path: "/project_repository_storage_moves", availability: AVAILABILITY.projectStorageMoves },
-  { method: "GET", path: "/project_repository_storage_moves", availability: AVAILABILITY.projectStorageMoves },
-  { method: "GET", path: "/project_repository_storage_moves/:moveId", availability: AVAILABILITY.projectStorageMoves },
-  { method: "POST", path: "/snippet_repository_storage_moves", availability: AVAILABILITY.projectStorageMoves },
-  { method: "GET", path: "/snippet_repository_storage_moves", availability: AVAILABILITY.projectStorageMoves },
-  { method: "GET", path: "/snippet_repository_storage_moves/:moveId", availability: AVAILABILITY.projectStorageMoves },
-  { method: "POST", path: "/group_repository_storage_moves", availability: AVAILABILITY.groupStorageMoves },
-  { method: "GET", path: "/group_repository_storage_moves", availability: AVAILABILITY.groupStorageMoves },
-  { method: "GET", path: "/group_repository_storage_moves/:moveId", availability: AVAILABILITY.groupStorageMoves },
-  { method: "GET", path: "/admin/clusters", availability: AVAILABILITY.instanceClusters, deprecated: CLUSTERS_DEPRECATED },
-  { method: "POST", path: "/admin/clusters/add", availability: AVAILABILITY.instanceClusters, deprecated: CLUSTERS_DEPRECATED },
-  { method: "GET", path: "/admin/clusters/:clusterId", availability: AVAILABILITY.instanceClusters, deprecated: CLUSTERS_DEPRECATED },
-  { method: "PUT", path: "/admin/clusters/:clusterId", availability: AVAILABILITY.instanceClusters, deprecated: CLUSTERS_DEPRECATED },
-  { method: "DELETE", path: "/admin/clusters/:clusterId", availability: AVAILABILITY.instanceClusters, deprecated: CLUSTERS_DEPRECATED },
-  { method: "GET", path: "/features", availability: AVAILABILITY.featureGates },
-  { method: "GET", path: "/features/definitions", availability: AVAILABILITY.featureGates },
-  { method: "POST", path: "/features/:name", availability: AVAILABILITY.featureGates },
-  { method: "DELETE", path: "/features/:name", availability: AVAILABILITY.featureGates },
-  { method: "PUT", path: "/groups/:group" },
-  { method: "GET", path: "/groups/:group/avatar", anonymous: true },
-  { method: "GET", path: "/groups/:group/projects", anonymous: true },
-  { method: "GET", path: "/groups/:group/releases" },
-  { method: "POST", path: "/groups/:group/ldap_sync", availability: AVAILABILITY.ldapGroupSync },
-  { method: "POST", path: "/groups/:group/tokens/revoke" },
-  { method: "GET", path: "/groups/:group/manage/personal_access_tokens", availability: AVAILABILITY.credentialsInventory },
-  { method: "GET", path: "/groups/:group/manage/resource_access_tokens", availability: AVAILABILITY.credentialsInventory },
-  { method: "GET", path: "/groups/:group/integrations" },
-  { method: "GET", path: "/projects/:project/members" },
-  { method: "GET", path: "/projects/:project/members/all" },
-  { method: "GET", path: "/projects/:project/members/all/:userId" },
-  { method: "GET", path: "/projects/:project/members/:userId" },
-  { method: "POST", path: "/projects/:project/members" },
-  { method: "PUT", path: "/projects/:project/members/:userId" },
-  { method: "DELETE", path: "/projects/:project/members/:userId" },
-  { method: "GET", path: "/snippets" },
-  { method: "GET", path: "/snippets/public", anonymous: true },
-  { method: "GET", path: "/snippets/all" },
-  { method: "GET", path: "/snippets/:snippetId" },
-  { method: "GET", path: "/snippets/:snippetId/raw" },
-  { method: "GET", path: "/snippets/:snippetId/files/:ref/:filePath/raw" },
-  { method: "POST", path: "/snippets" },
-  { method: "PUT", path: "/snippets/:snippetId" },
-  { method: "DELETE", path: "/snippets/:snippetId" },
-  { method: "GET", path: "/geo_sites", availability: AVAILABILITY.geoSites },
-  { method: "GET", path: "/geo_sites/status", availability: AVAILABILITY.geoSites },
-  { method: "POST", path: "/geo_sites", availability: AVAILABILITY.geoSites },
-  { method: "GET", path: "/geo_sites/:siteId", availability: AVAILABILITY.geoSites },
-  { method: "PUT", path: "/geo_sites/:siteId", availability: AVAILABILITY.geoSites },
-  { method: "DELETE", path: "/geo_sites/:siteId", availability: AVAILABILITY.geoSites },
-  { method: "POST", path: "/geo_sites/:siteId/repair", availability: AVAILABILITY.geoSites },
-  // One set-up, read and disable per slug of Document 3's table.
-  ...Object.keys(INTEGRATIONS).flatMap((slug) =>
-    (["GET", "PUT", "DELETE"] as const).map((method): Endpoint => ({ method, path: `/groups/:group/integrations/${slug}` })),
-  ),
-];
-
-/** A template's shape: its parameters as `:`, so that names do not matter. */
-export function templateShape(path: string): string {
-  return path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, ":");
+/** One endpoint of the API: an entry of {@link routes}. As text (`${endpoint}`): `GET /groups/:group`. */
+export interface Endpoint<M extends HttpMethod = HttpMethod, P extends string = string> extends EndpointFacts {
+  readonly method: M;
+  readonly path: P;
 }
 
-const byShape = new Map(ENDPOINTS.map((endpoint) => [`${endpoint.method} ${templateShape(endpoint.path)}`, endpoint]));
+type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
 
-/** The endpoint a method and template address, or undefined when the API has none. */
-export function endpointOf(method: string, path: string): Endpoint | undefined {
-  return HTTP_METHODS.includes(method as HttpMethod) ? byShape.get(`${method} ${templateShape(path)}`) : undefined;
+/** The path parameters of a template, by name: `{ group: string; labelId: string }`. */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
+
+function endpoint<const M extends HttpMethod, const P extends string>(method: M, path: P, facts: EndpointFacts = {}): Endpoint<M, P> {
+  const entry = { method, path, ...facts };
+  // Messages, docs and keys print an endpoint as the API's docs write it.
+  Object.defineProperty(entry, "toString", { value: () => `${method} ${path}` });
+  return Object.freeze(entry);
+}
+
+const GET = <const P extends string>(path: P, facts?: EndpointFacts) => endpoint("GET", path, facts);
+const POST = <const P extends string>(path: P, facts?: EndpointFacts) => endpoint("POST", path, facts);
+const PUT = <const P extends string>(path: P, facts?: EndpointFacts) => endpoint("PUT", path, facts);
+const PATCH = <const P extends string>(path: P, facts?: EndpointFacts) => endpoint("PATCH", path, facts);
+const DELETE = <const P extends string>(path: P, facts?: EndpointFacts) => endpoint("DELETE", path, facts);
+
+const CLUSTERS: EndpointFacts = {
+  availability: AVAILABILITY.instanceClusters,
+  deprecated: "certificate-based clusters are deprecated by the forge: connect clusters with cluster agents instead",
+};
+const ANONYMOUS: EndpointFacts = { anonymous: true };
+const BY_LABEL_ID: EndpointFacts = { deprecated: "address the label by its id: /groups/:id/labels/:label_id" };
+
+/** The set-up, read and disable of one integration slug of Document 3's table. */
+interface IntegrationRoutes<S extends string> {
+  get: Endpoint<"GET", `/groups/:group/integrations/${S}`>;
+  set: Endpoint<"PUT", `/groups/:group/integrations/${S}`>;
+  disable: Endpoint<"DELETE", `/groups/:group/integrations/${S}`>;
+}
+
+function integrationRoutes<S extends string>(slug: S): IntegrationRoutes<S> {
+  const path = `/groups/:group/integrations/${slug}` as const;
+  return { get: GET(path), set: PUT(path), disable: DELETE(path) };
+}
+
+/** The bulk moves of one kind of repository (`/<kind>_repository_storage_moves`). */
+function storageMoves<const P extends string>(path: P, availability: Availability) {
+  return { schedule: POST(path, { availability }), list: GET(path, { availability }), get: GET(`${path}/:moveId`, { availability }) };
+}
+
+/**
+ * Every endpoint of the spec (and the documented extras the library relies on, such as the moves
+ * listing), by area and name.
+ */
+export const routes = {
+  user: { get: GET("/user") },
+  users: { list: GET("/users") },
+  groups: {
+    list: GET("/groups", ANONYMOUS),
+    get: GET("/groups/:group", ANONYMOUS),
+    update: PUT("/groups/:group"),
+    avatar: GET("/groups/:group/avatar", ANONYMOUS),
+    projects: GET("/groups/:group/projects", ANONYMOUS),
+    releases: GET("/groups/:group/releases"),
+    ldapSync: POST("/groups/:group/ldap_sync", { availability: AVAILABILITY.ldapGroupSync }),
+    revokeToken: POST("/groups/:group/tokens/revoke"),
+    personalAccessTokens: GET("/groups/:group/manage/personal_access_tokens", { availability: AVAILABILITY.credentialsInventory }),
+    resourceAccessTokens: GET("/groups/:group/manage/resource_access_tokens", { availability: AVAILABILITY.credentialsInventory }),
+  },
+  projects: {
+    list: GET("/projects"),
+    get: GET("/projects/:project"),
+  },
+  groupLabels: {
+    list: GET("/groups/:group/labels"),
+    create: POST("/groups/:group/labels"),
+    updateByName: PUT("/groups/:group/labels", BY_LABEL_ID),
+    deleteByName: DELETE("/groups/:group/labels", BY_LABEL_ID),
+    get: GET("/groups/:group/labels/:labelId"),
+    update: PUT("/groups/:group/labels/:labelId"),
+    delete: DELETE("/groups/:group/labels/:labelId"),
+    subscribe: POST("/groups/:group/labels/:labelId/subscribe"),
+    unsubscribe: POST("/groups/:group/labels/:labelId/unsubscribe"),
+  },
+  broadcastMessages: {
+    list: GET("/broadcast_messages", ANONYMOUS),
+    get: GET("/broadcast_messages/:messageId", ANONYMOUS),
+    create: POST("/broadcast_messages", { availability: AVAILABILITY.broadcastMessageWrites }),
+    update: PUT("/broadcast_messages/:messageId", { availability: AVAILABILITY.broadcastMessageWrites }),
+    delete: DELETE("/broadcast_messages/:messageId", { availability: AVAILABILITY.broadcastMessageWrites }),
+  },
+  clusterAgents: {
+    list: GET("/projects/:project/cluster_agents"),
+    get: GET("/projects/:project/cluster_agents/:agentId"),
+    create: POST("/projects/:project/cluster_agents"),
+    delete: DELETE("/projects/:project/cluster_agents/:agentId"),
+  },
+  clusterAgentTokens: {
+    list: GET("/projects/:project/cluster_agents/:agentId/tokens"),
+    get: GET("/projects/:project/cluster_agents/:agentId/tokens/:tokenId"),
+    create: POST("/projects/:project/cluster_agents/:agentId/tokens"),
+    delete: DELETE("/projects/:project/cluster_agents/:agentId/tokens/:tokenId"),
+  },
+  clusterAgentUrlConfigurations: {
+    list: GET("/projects/:project/cluster_agents/:agentId/url_configurations", { availability: AVAILABILITY.agentUrlConfigurations }),
+    get: GET("/projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId", { availability: AVAILABILITY.agentUrlConfigurations }),
+    create: POST("/projects/:project/cluster_agents/:agentId/url_configurations", { availability: AVAILABILITY.agentUrlConfigurations }),
+    delete: DELETE("/projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId", { availability: AVAILABILITY.agentUrlConfigurations }),
+  },
+  jobTokenScope: {
+    get: GET("/projects/:project/job_token_scope"),
+    update: PATCH("/projects/:project/job_token_scope"),
+  },
+  jobTokenScopeProjectAllowlist: {
+    list: GET("/projects/:project/job_token_scope/allowlist"),
+    create: POST("/projects/:project/job_token_scope/allowlist"),
+    delete: DELETE("/projects/:project/job_token_scope/allowlist/:targetProjectId"),
+  },
+  jobTokenScopeGroupAllowlist: {
+    list: GET("/projects/:project/job_token_scope/groups_allowlist"),
+    create: POST("/projects/:project/job_token_scope/groups_allowlist"),
+    delete: DELETE("/projects/:project/job_token_scope/groups_allowlist/:targetGroupId"),
+  },
+  projectProtectedEnvironments: {
+    list: GET("/projects/:project/protected_environments", { availability: AVAILABILITY.protectedEnvironments }),
+    get: GET("/projects/:project/protected_environments/:name", { availability: AVAILABILITY.protectedEnvironments }),
+    create: POST("/projects/:project/protected_environments", { availability: AVAILABILITY.protectedEnvironments }),
+    update: PUT("/projects/:project/protected_environments/:name", { availability: AVAILABILITY.protectedEnvironments }),
+    delete: DELETE("/projects/:project/protected_environments/:name", { availability: AVAILABILITY.protectedEnvironments }),
+  },
+  groupProtectedEnvironments: {
+    list: GET("/groups/:group/protected_environments", { availability: AVAILABILITY.protectedEnvironments }),
+    get: GET("/groups/:group/protected_environments/:name", { availability: AVAILABILITY.protectedEnvironments }),
+    create: POST("/groups/:group/protected_environments", { availability: AVAILABILITY.protectedEnvironments }),
+    update: PUT("/groups/:group/protected_environments/:name", { availability: AVAILABILITY.protectedEnvironments }),
+    delete: DELETE("/groups/:group/protected_environments/:name", { availability: AVAILABILITY.protectedEnvironments }),
+  },
+  featureFlagUserLists: {
+    list: GET("/projects/:project/feature_flags_user_lists"),
+    create: POST("/projects/:project/feature_flags_user_lists"),
+    get: GET("/projects/:project/feature_flags_user_lists/:iid"),
+    update: PUT("/projects/:project/feature_flags_user_lists/:iid"),
+    delete: DELETE("/projects/:project/feature_flags_user_lists/:iid"),
+  },
+  virtualRegistryCleanupPolicy: {
+    get: GET("/groups/:group/-/virtual_registries/cleanup/policy", { availability: AVAILABILITY.cleanupPolicies }),
+    create: POST("/groups/:group/-/virtual_registries/cleanup/policy", { availability: AVAILABILITY.cleanupPolicies }),
+    update: PATCH("/groups/:group/-/virtual_registries/cleanup/policy", { availability: AVAILABILITY.cleanupPolicies }),
+    delete: DELETE("/groups/:group/-/virtual_registries/cleanup/policy", { availability: AVAILABILITY.cleanupPolicies }),
+  },
+  errorTrackingSettings: {
+    get: GET("/projects/:project/error_tracking/settings"),
+    /** PUT: sets up the settings (a project without any) and configures the integrated backend. */
+    set: PUT("/projects/:project/error_tracking/settings"),
+    update: PATCH("/projects/:project/error_tracking/settings"),
+  },
+  errorTrackingClientKeys: {
+    list: GET("/projects/:project/error_tracking/client_keys"),
+    create: POST("/projects/:project/error_tracking/client_keys"),
+    delete: DELETE("/projects/:project/error_tracking/client_keys/:keyId"),
+  },
+  /** By kind of repository, as `STORAGE_MOVE_KINDS` names them. */
+  repositoryStorageMoves: {
+    project: storageMoves("/project_repository_storage_moves", AVAILABILITY.projectStorageMoves),
+    snippet: storageMoves("/snippet_repository_storage_moves", AVAILABILITY.projectStorageMoves),
+    group: storageMoves("/group_repository_storage_moves", AVAILABILITY.groupStorageMoves),
+  },
+  instanceClusters: {
+    list: GET("/admin/clusters", CLUSTERS),
+    add: POST("/admin/clusters/add", CLUSTERS),
+    get: GET("/admin/clusters/:clusterId", CLUSTERS),
+    update: PUT("/admin/clusters/:clusterId", CLUSTERS),
+    delete: DELETE("/admin/clusters/:clusterId", CLUSTERS),
+  },
+  features: {
+    list: GET("/features", { availability: AVAILABILITY.featureGates }),
+    definitions: GET("/features/definitions", { availability: AVAILABILITY.featureGates }),
+    set: POST("/features/:name", { availability: AVAILABILITY.featureGates }),
+    delete: DELETE("/features/:name", { availability: AVAILABILITY.featureGates }),
+  },
+  groupIntegrations: {
+    list: GET("/groups/:group/integrations"),
+    /** One set-up, read and disable per slug of Document 3's table (api/integrations.ts). */
+    bySlug: Object.fromEntries((Object.keys(INTEGRATIONS) as IntegrationSlug[]).map((slug) => [slug, integrationRoutes(slug)])) as {
+      readonly [S in IntegrationSlug]: IntegrationRoutes<S>;
+    },
+  },
+  projectMembers: {
+    list: GET("/projects/:project/members"),
+    /** Everyone with access, inherited and invited members included, at their effective levels. */
+    listAll: GET("/projects/:project/members/all"),
+    getAll: GET("/projects/:project/members/all/:userId"),
+    get: GET("/projects/:project/members/:userId"),
+    create: POST("/projects/:project/members"),
+    update: PUT("/projects/:project/members/:userId"),
+    delete: DELETE("/projects/:project/members/:userId"),
+  },
+  snippets: {
+    list: GET("/snippets"),
+    listPublic: GET("/snippets/public", ANONYMOUS),
+    listAll: GET("/snippets/all"),
+    get: GET("/snippets/:snippetId"),
+    raw: GET("/snippets/:snippetId/raw"),
+    fileRaw: GET("/snippets/:snippetId/files/:ref/:filePath/raw"),
+    create: POST("/snippets"),
+    update: PUT("/snippets/:snippetId"),
+    delete: DELETE("/snippets/:snippetId"),
+  },
+  geoSites: {
+    list: GET("/geo_sites", { availability: AVAILABILITY.geoSites }),
+    statuses: GET("/geo_sites/status", { availability: AVAILABILITY.geoSites }),
+    create: POST("/geo_sites", { availability: AVAILABILITY.geoSites }),
+    get: GET("/geo_sites/:siteId", { availability: AVAILABILITY.geoSites }),
+    update: PUT("/geo_sites/:siteId", { availability: AVAILABILITY.geoSites }),
+    delete: DELETE("/geo_sites/:siteId", { availability: AVAILABILITY.geoSites }),
+    repair: POST("/geo_sites/:siteId/repair", { availability: AVAILABILITY.geoSites }),
+  },
+} as const;
+
+function isEndpoint(value: unknown): value is Endpoint {
+  return typeof value === "object" && value !== null && "method" in value && "path" in value;
+}
+
+/** The entries below `node`, each with its name (`groupLabels.create`). */
+function entries(node: object, prefix: string): [string, Endpoint][] {
+  return Object.entries(node).flatMap(([key, value]: [string, unknown]) => {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (isEndpoint(value)) return [[name, value] as [string, Endpoint]];
+    return typeof value === "object" && value !== null ? entries(value, name) : [];
+  });
+}
+
+const named = new Map(entries(routes, "").map(([name, entry]) => [entry, name]));
+
+/** Every endpoint of {@link routes}, in the table's order. */
+export const ENDPOINTS: readonly Endpoint[] = [...named.keys()];
+
+/** The entry's name in {@link routes} (`groupLabels.create`); undefined for an object that is not one of its entries. */
+export function endpointName(entry: Endpoint): string | undefined {
+  return named.get(entry);
 }

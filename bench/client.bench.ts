@@ -5,6 +5,7 @@
  */
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, test, type Bench } from "vitest";
+import { routes } from "../api/routes";
 import { ForgeClient } from "../provider/client";
 import { implementation } from "../provider/runtime";
 import { startWorld, type World } from "../test/contract/world";
@@ -16,8 +17,8 @@ const fresh = new Agent({ pipelining: 0, keepAliveTimeout: 1, connections: 1 });
 beforeAll(async () => {
   world = await startWorld();
   client = new ForgeClient({ baseUrl: world.emulator.url, token: world.user("root").token });
-  await world.api.request("POST", "/groups/:group/labels", { group: "acme", name: "bench", color: "red" });
-  for (let index = 0; index < 250; index += 1) await world.api.request("POST", "/broadcast_messages", { message: `m${index}` });
+  await world.api.request(routes.groupLabels.create, { group: "acme", name: "bench", color: "red" });
+  for (let index = 0; index < 250; index += 1) await world.api.request(routes.broadcastMessages.create, { message: `m${index}` });
 });
 afterAll(async () => {
   await fresh.close();
@@ -50,7 +51,7 @@ test("GET one label: a new connection per request vs the client's keep-alive", a
       await response.body.json();
     }],
     ["pulumi-forge client (keep-alive, retry layer, typed errors)", async () => {
-      await client.request("GET", "/groups/:group/labels/:label", { group: "acme", label: "bench" });
+      await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
     }],
   );
 });
@@ -60,7 +61,7 @@ test("resource read: the bare GET vs the engine's read around it", async ({ benc
     bench,
     "resource read",
     ["baseline: the client GET the read needs", async () => {
-      await client.request("GET", "/groups/:group/labels/:label", { group: "acme", label: "bench" });
+      await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
     }],
     ["engine read (GET, projection, reconcile, id)", async () => {
       await implementation("GroupLabel").read("acme:bench", { group: "acme", name: "bench", color: "red" });
@@ -81,7 +82,7 @@ test("list 250 records: default page size vs the client's list()", async ({ benc
       }
     }],
     ["pulumi-forge list() (per_page=100, Link rel=next)", async () => {
-      await client.list("/broadcast_messages");
+      await client.list(routes.broadcastMessages.list);
     }],
   );
 });

@@ -9,6 +9,7 @@
  */
 import { startEmulator, seedToken, type RunningEmulator } from "../emulator";
 import { ForgeClient } from "../provider/client";
+import { routes } from "../api/routes";
 import type { State } from "../provider/engine/declaration";
 import { implementation } from "../provider/runtime";
 
@@ -28,8 +29,8 @@ async function main(): Promise<void> {
   process.env["FORGE_TOKEN"] = seedToken("root");
   const api = new ForgeClient({ baseUrl: emulator.url, token: seedToken("root") });
   try {
-    const agentId = (await api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "bench-agent" })).body.id;
-    const secondAgent = (await api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "bench-agent-2" })).body.id;
+    const agentId = (await api.request<{ id: number }>(routes.clusterAgents.create, { project: "acme/web", name: "bench-agent" })).body.id;
+    const secondAgent = (await api.request<{ id: number }>(routes.clusterAgents.create, { project: "acme/web", name: "bench-agent-2" })).body.id;
     const rows: Array<[string, (i: number) => State]> = [
       ["GroupLabel", (i) => ({ group: "acme", name: `cost-${i}`, color: "red" })],
       ["ClusterAgent", (i) => ({ project: "acme/web", name: `cost-${i}` })],

@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { routes } from "../api/routes";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured } from "./measure";
@@ -78,10 +79,10 @@ async function timedPool<T>(items: T[], parallel: number, work: (item: T) => Pro
 async function bareLoops(world: BenchWorld, n: number): Promise<{ post: number; create: number }> {
   const names = Array.from({ length: n }, (_, i) => `bench-${i}`);
   const clear = async () => {
-    const labels = await world.api.list<{ id: number }>("/groups/:group/labels", { group: "acme" });
-    await timedPool(labels, ENGINE_PARALLEL, (label) => world.api.request("DELETE", "/groups/:group/labels/:id", { group: "acme", id: label.id }));
+    const labels = await world.api.list<{ id: number }>(routes.groupLabels.list, { group: "acme" });
+    await timedPool(labels, ENGINE_PARALLEL, (label) => world.api.request(routes.groupLabels.delete, { group: "acme", labelId: label.id }));
   };
-  const post = await timedPool(names, ENGINE_PARALLEL, (name) => world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: "#aa0000" }));
+  const post = await timedPool(names, ENGINE_PARALLEL, (name) => world.api.request(routes.groupLabels.create, { group: "acme", name, color: "#aa0000" }));
   await clear();
   const operations = new ResourceOperations(declarationByName("GroupLabel"), () => world.api);
   const create = await timedPool(names, ENGINE_PARALLEL, async (name) => {

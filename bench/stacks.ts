@@ -11,6 +11,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { ForgeClient } from "../provider/client";
+import { routes } from "../api/routes";
 import { seedToken, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 
 export const PULUMI_VERSION = "3.259.0";
@@ -131,10 +132,10 @@ export async function requestsSince(emulator: RunningEmulator, since: number): P
 
 /** The names of the mix's resources the forge holds, `bench-` ones only, one entry per record (duplicates show). */
 export async function benchRecordsInForge(api: ForgeClient): Promise<string[]> {
-  const labels = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
-  const messages = await api.list<{ message: string }>("/broadcast_messages");
-  const agents = await api.list<{ name: string }>("/projects/:project/cluster_agents", { project: "acme/web" });
-  const lists = await api.list<{ name: string }>("/projects/:project/feature_flags_user_lists", { project: "acme/web" });
+  const labels = await api.list<{ name: string }>(routes.groupLabels.list, { group: "acme" });
+  const messages = await api.list<{ message: string }>(routes.broadcastMessages.list);
+  const agents = await api.list<{ name: string }>(routes.clusterAgents.list, { project: "acme/web" });
+  const lists = await api.list<{ name: string }>(routes.featureFlagUserLists.list, { project: "acme/web" });
   return [
     ...labels.map((label) => `GroupLabel ${label.name}`),
     ...messages.map((message) => `BroadcastMessage ${message.message.replace(" ", "-")}`),

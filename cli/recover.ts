@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { routes } from "../api/routes";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
@@ -274,7 +275,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
 /** The forge's clock against this machine's, from the `Date` header of one answer (0 when it has none). */
 export async function forgeClock(): Promise<ForgeClock> {
   const sent = Date.now();
-  const response = await currentClient().request("GET", "/user").catch(() => undefined);
+  const response = await currentClient().request(routes.user.get).catch(() => undefined);
   const received = Date.now();
   const date = Date.parse(response?.headers["date"] ?? "");
   // The header has whole seconds: its middle is half a second later.

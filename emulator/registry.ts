@@ -1,6 +1,6 @@
 import { Core } from "./core/core";
 import { collectionViews, type ResourceDescriptor } from "./core/resource";
-import { endpointOf, type Endpoint } from "../api/routes";
+import { endpointName, type Endpoint } from "../api/routes";
 import type { RouteAnswer, RouteRequest } from "./core/routes";
 import { type StateData, emptyState as emptyCoreState, parseState as parseCoreState } from "./core/state";
 import { access } from "./resources/access";
@@ -70,9 +70,7 @@ export type Store = Core & { [R in Resource as R["name"]]: ReturnType<R["model"]
 
 /** A route of the table, bound to the store rather than to one model, with what the spec's
  *  route table (api/routes.ts) says of its endpoint. */
-export interface StoreRoute extends Pick<Endpoint, "anonymous" | "availability"> {
-  method: string;
-  path: string;
+export interface StoreRoute extends Pick<Endpoint, "method" | "path" | "anonymous" | "availability"> {
   handler(request: RouteRequest, store: Store): RouteAnswer;
 }
 
@@ -106,20 +104,19 @@ export function createStore(state: EmulatorState = emptyState()): Store {
 
 /**
  * Every API route the emulator serves (paths relative to /api/v4), each handed its own model.
- * A route must be an endpoint of the spec's table, whose edition gates and anonymous reads it
- * takes: the emulator serves nothing the API does not have.
+ * A route is an entry of the spec's table, whose edition gates and anonymous reads it takes: the
+ * emulator serves nothing the API does not have.
  */
 export function routeTable(): StoreRoute[] {
   return resources.flatMap((resource) =>
-    resource.routes.map((route) => {
-      const endpoint = endpointOf(route.method, route.path);
-      if (!endpoint) throw new Error(`emulator route ${route.method} ${route.path} (${resource.name}) is not an endpoint of api/routes.ts`);
+    resource.routes.map(({ endpoint, handler }) => {
+      if (endpointName(endpoint) === undefined) throw new Error(`emulator route ${String(endpoint)} (${resource.name}) is not an entry of api/routes.ts`);
       return {
-        method: route.method,
-        path: route.path,
+        method: endpoint.method,
+        path: endpoint.path,
         ...(endpoint.availability ? { availability: endpoint.availability } : {}),
         ...(endpoint.anonymous ? { anonymous: true as const } : {}),
-        handler: (request: RouteRequest, store: Store) => route.handler(request, (store as unknown as Record<string, unknown>)[resource.name]),
+        handler: (request: RouteRequest, store: Store) => handler(request, (store as unknown as Record<string, unknown>)[resource.name]),
       };
     }),
   );

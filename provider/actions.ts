@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { AVAILABILITY, describeOfferings, describeTier, type Availability } from "../api/editions";
+import { routes } from "../api/routes";
 import { clientFor, ForgeApiError, type ForgeClient } from "./client";
 import { fromWire } from "./engine/naming";
 import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";
@@ -48,7 +49,7 @@ const revoke: ActionDeclaration<typeof revokeArgs> = {
     const response = await explained("revokeGroupToken", {}, {
       403: "revoking needs the group's Owner role",
       422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
-    }, () => client.request("POST", "/groups/:group/tokens/revoke", { group, token }));
+    }, () => client.request(routes.groups.revokeToken, { group, token }));
     return fromWire(response.body);
   },
 };
@@ -59,7 +60,7 @@ const ldapSync: ActionDeclaration<typeof groupArgs> = {
   args: groupArgs,
   async run({ group }, client) {
     await explained("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
-      client.request("POST", "/groups/:group/ldap_sync", { group }),
+      client.request(routes.groups.ldapSync, { group }),
     );
     return null;
   },
@@ -71,7 +72,7 @@ const geoRepair: ActionDeclaration<typeof geoSiteArgs> = {
   args: geoSiteArgs,
   async run({ siteId }, client) {
     const response = await explained("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
-      client.request("POST", "/geo_sites/:siteId/repair", { siteId }),
+      client.request(routes.geoSites.repair, { siteId }),
     );
     return fromWire(response.body);
   },

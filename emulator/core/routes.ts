@@ -1,20 +1,12 @@
-import type { HttpMethod } from "../../api";
+import type { Endpoint, PathParams } from "../../api/routes";
 import type { Actor } from "./records";
 
 /*
- * The vocabulary of a resource's route table. Routes name their path parameters
- * (`/groups/:group/labels/:labelId`) and handlers read them by name, typed from the template.
- * Answers are data; the HTTP layer writes them out and paginates the listings marked `paged`.
+ * The vocabulary of a resource's route table. Each route is an entry of the API's route table
+ * (api/routes.ts: `routes.groupLabels.get`), and handlers read its path parameters by name,
+ * typed from the entry's template (`r.params.labelId`). Answers are data; the HTTP layer writes
+ * them out and paginates the listings marked `paged`.
  */
-
-type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | ParamNames<`/${Rest}`>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never;
-
-/** The decoded path parameters of a template, by name: `{ group: string; labelId: string }`. */
-export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
 
 /** A parsed API request as a handler sees it. */
 export interface RouteRequest<Params = Record<string, string>> {
@@ -51,25 +43,22 @@ export interface KeysetRule {
   keyOf?: (item: unknown, orderBy: string) => unknown;
 }
 
-/** One route of a resource: method, a template relative to /api/v4, and a handler over its model. */
+/** One route of a resource: an endpoint of the API's route table, and a handler over its model. */
 export interface Route<Model> {
-  method: HttpMethod;
-  path: string;
+  endpoint: Endpoint;
   handler(request: RouteRequest, model: Model): RouteAnswer;
 }
 
 /**
- * The route helper of a model: `route("GET", "/groups/:group/labels", (r, labels) => ...)`
- * gives the handler `r.params.group`, checked against the template at compile time.
+ * The route helper of a model: `route(routes.groupLabels.list, (r, labels) => ...)` gives the
+ * handler `r.params.group`, checked against the entry's template at compile time.
  */
 export function routesOf<Model>() {
-  return <const Path extends string>(
-    method: HttpMethod,
-    path: Path,
-    handler: (request: RouteRequest<PathParams<Path>>, model: Model) => RouteAnswer,
+  return <const E extends Endpoint>(
+    endpoint: E,
+    handler: (request: RouteRequest<PathParams<E["path"]>>, model: Model) => RouteAnswer,
   ): Route<Model> => ({
-    method,
-    path,
+    endpoint,
     // The router matched the template, so every parameter it names is present.
     handler: handler as Route<Model>["handler"],
   });
@@ -115,29 +104,25 @@ export interface CollectionModel<Path> {
 }
 
 /**
- * The four routes of a plain collection: `GET base` (one page of the listing, or the whole
- * array when `listing` is `"whole"`), `GET base/:item`, `POST base` (201), `DELETE base/:item` (204).
+ * The four routes of a plain collection: `GET list` (one page of the listing, or the whole
+ * array when `listing` is `"whole"`), `GET get` (the item is its template's last parameter),
+ * `POST create` (201), `DELETE delete` (204).
  */
 export function collectionRoutes<Model extends CollectionModel<PathParams<Base>>, const Base extends string>(
-  base: Base,
-  item: string,
+  endpoints: { list: Endpoint<"GET", Base>; get: Endpoint<"GET">; create: Endpoint<"POST", Base>; delete: Endpoint<"DELETE"> },
   listing: "paged" | "whole",
 ): Route<Model>[] {
-  const one = `${base}/:${item}`;
+  const item = /:([A-Za-z_][A-Za-z0-9_]*)$/.exec(endpoints.get.path)?.[1];
+  if (item === undefined) throw new Error(`${String(endpoints.get)} names no item`);
   // The router matched the template, so the parameters it names are present.
   const path = (request: RouteRequest) => request.params as PathParams<Base>;
   const ref = (request: RouteRequest) => request.params[item] as string;
   return [
+    { endpoint: endpoints.list, handler: (r, model) => (listing === "paged" ? paged : ok)(model.list(r.actor, path(r))) },
+    { endpoint: endpoints.get, handler: (r, model) => ok(model.get(r.actor, path(r), ref(r))) },
+    { endpoint: endpoints.create, handler: (r, model) => created(model.create(r.actor, path(r), r.input)) },
     {
-      method: "GET",
-      path: base,
-      handler: (r, model) => (listing === "paged" ? paged : ok)(model.list(r.actor, path(r))),
-    },
-    { method: "GET", path: one, handler: (r, model) => ok(model.get(r.actor, path(r), ref(r))) },
-    { method: "POST", path: base, handler: (r, model) => created(model.create(r.actor, path(r), r.input)) },
-    {
-      method: "DELETE",
-      path: one,
+      endpoint: endpoints.delete,
       handler: (r, model) => {
         model.delete(r.actor, path(r), ref(r));
         return noContent();

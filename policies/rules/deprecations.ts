@@ -2,22 +2,16 @@
  * Resources of areas the forge has deprecated: they still work, but they are on their way out,
  * and a program that adds one today adds a migration for later.
  */
-import { parseRoute } from "../../provider/client";
-import { routeOf, type AnyDeclaration } from "../../provider/engine/declaration";
+import { routeOf, type AnyDeclaration, type Route } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 import { groupSettings } from "../../provider/resources/group-settings";
-import { endpointOf } from "../../api/routes";
 import { resourcePolicy } from "../lib/define";
 
-/** The deprecated endpoints a declaration's requests use, from the spec's route table. */
-function deprecatedEndpoints(declaration: AnyDeclaration): { route: string; note: string }[] {
+/** The deprecated endpoints a declaration's requests use, as the route table marks them. */
+function deprecatedEndpoints(declaration: AnyDeclaration): { route: Route; note: string }[] {
   const requests = [declaration.create, declaration.read, declaration.update, declaration.delete];
-  const routes = requests.flatMap((request) => (request === undefined ? [] : [typeof request === "object" && "list" in request ? request.list : routeOf(request)]));
-  return [...new Set(routes)].flatMap((route) => {
-    const { method, path } = parseRoute(route);
-    const note = endpointOf(method, path)?.deprecated;
-    return note ? [{ route, note }] : [];
-  });
+  const routes = requests.flatMap((request) => (request === undefined ? [] : ["list" in request ? request.list : routeOf(request)]));
+  return [...new Set(routes)].flatMap((route) => (route.deprecated ? [{ route, note: route.deprecated }] : []));
 }
 
 const usingDeprecated = (Object.values(declarations) as AnyDeclaration[]).filter((declaration) => deprecatedEndpoints(declaration).length > 0);

@@ -7,6 +7,7 @@ import type { State } from "../engine/declaration";
 import { runLookup, type ForgeRecord, type LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { defineAdopt, type AdoptEntry } from "./entry";
+import { routes } from "../../api/routes";
 
 /** Every record of a listing lookup. */
 export async function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
@@ -50,7 +51,7 @@ export function protectedEnvironments(scope: "group" | "project", lookup: Lookup
 
 /** Where the forge serves a group's avatar, or undefined when it has none. */
 export async function groupAvatarUrl(client: ForgeClient, group: string): Promise<string | undefined> {
-  const url = (await client.request<Record<string, unknown>>("GET", "/groups/:group", { group })).body["avatar_url"];
+  const url = (await client.request<Record<string, unknown>>(routes.groups.get, { group })).body["avatar_url"];
   return typeof url === "string" && url !== "" ? url : undefined;
 }
 
@@ -60,7 +61,7 @@ const tokenUsers = new WeakMap<ForgeClient, Promise<unknown>>();
 export function tokenUserId(client: ForgeClient): Promise<unknown> {
   let id = tokenUsers.get(client);
   if (!id) {
-    id = client.request<Record<string, unknown>>("GET", "/user").then((response) => response.body["id"]);
+    id = client.request<Record<string, unknown>>(routes.user.get).then((response) => response.body["id"]);
     tokenUsers.set(client, id);
   }
   return id;
@@ -74,7 +75,7 @@ export async function describeGrantees(inputs: State, _outputs: State, { client 
     if (!Array.isArray(entries)) continue;
     for (const [index, entry] of (entries as State[]).entries()) {
       if (typeof entry["userId"] === "number") comments[`${list}.${index}.userId`] = (await username(client, entry["userId"])) ?? "";
-      if (typeof entry["groupId"] === "number") comments[`${list}.${index}.groupId`] = (await field(client, "/groups/:id", entry["groupId"], "full_path")) ?? "";
+      if (typeof entry["groupId"] === "number") comments[`${list}.${index}.groupId`] = (await field(client, routes.groups.get, { group: entry["groupId"] }, "full_path")) ?? "";
     }
   }
   return comments;
@@ -83,21 +84,22 @@ export async function describeGrantees(inputs: State, _outputs: State, { client 
 /** The actor kinds of a feature gate: input, the prefix of the forge's ids, and how to name one. */
 const ACTORS: { input: string; prefix: string; name: (id: number, client: ForgeClient) => Promise<string | undefined> }[] = [
   { input: "users", prefix: "User", name: (id, client) => username(client, id) },
-  { input: "groups", prefix: "Group", name: (id, client) => field(client, "/groups/:id", id, "full_path") },
-  { input: "namespaces", prefix: "Namespace", name: async (id, client) => (await field(client, "/groups/:id", id, "full_path")) ?? (await username(client, id)) },
-  { input: "projects", prefix: "Project", name: (id, client) => field(client, "/projects/:id", id, "path_with_namespace") },
-  { input: "repositories", prefix: "Repository", name: (id, client) => field(client, "/projects/:id", id, "path_with_namespace") },
+  { input: "groups", prefix: "Group", name: (id, client) => field(client, routes.groups.get, { group: id }, "full_path") },
+  { input: "namespaces", prefix: "Namespace", name: async (id, client) => (await field(client, routes.groups.get, { group: id }, "full_path")) ?? (await username(client, id)) },
+  { input: "projects", prefix: "Project", name: (id, client) => field(client, routes.projects.get, { project: id }, "path_with_namespace") },
+  { input: "repositories", prefix: "Repository", name: (id, client) => field(client, routes.projects.get, { project: id }, "path_with_namespace") },
 ];
 
 export async function username(client: ForgeClient, id: number): Promise<string | undefined> {
-  const users = await client.list<Record<string, unknown>>("/users", {});
+  const users = await client.list<Record<string, unknown>>(routes.users.list, {});
   const name = users.find((user) => user["id"] === id)?.["username"];
   return typeof name === "string" ? name : undefined;
 }
 
-export async function field(client: ForgeClient, path: string, id: number, key: string): Promise<string | undefined> {
+/** A text field of the record a read answers (a group's `full_path`), or undefined when the forge has no such record. */
+export async function field(client: ForgeClient, route: typeof routes.groups.get | typeof routes.projects.get, params: Record<string, unknown>, key: string): Promise<string | undefined> {
   try {
-    const value = (await client.request<Record<string, unknown>>("GET", path, { id })).body[key];
+    const value = (await client.request<Record<string, unknown>>(route, params)).body[key];
     return typeof value === "string" ? value : undefined;
   } catch (error) {
     if (isNotFound(error)) return undefined;

@@ -5,6 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
+import { routes } from "../../api/routes";
 import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
 import { sameValue, unwrapped } from "../engine/compare";
 import { inputKeys, resetValue, type AnyDeclaration, type State } from "../engine/declaration";
@@ -144,7 +145,7 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
   const { groups, projects } = await resolveScope(client, scope.groups, scope.projects);
   const places: { scope: AdoptScope; path: string }[] = [
     ...(scope.instance ? [{ scope: "instance" as const, path: "" }] : []),
-    ...(scope.snippets ? [{ scope: "user" as const, path: String((await client.request<Record<string, unknown>>("GET", "/user")).body["username"]) }] : []),
+    ...(scope.snippets ? [{ scope: "user" as const, path: String((await client.request<Record<string, unknown>>(routes.user.get)).body["username"]) }] : []),
     ...groups.map((path) => ({ scope: "group" as const, path })),
     ...projects.map((path) => ({ scope: "project" as const, path })),
   ];
@@ -268,9 +269,9 @@ async function resolveScope(client: ForgeClient, groupPaths: string[], projectPa
   const groups = new Set<string>();
   const projects = new Set<string>();
   if (groupPaths.length > 0) {
-    const roots = await Promise.all(groupPaths.map((path) => fullPath(client, "/groups/:group", { group: path }, "full_path", `group ${path}`)));
-    const allGroups = await client.list<Record<string, unknown>>("/groups", { all_available: true });
-    const allProjects = await client.list<Record<string, unknown>>("/projects", {});
+    const roots = await Promise.all(groupPaths.map((path) => fullPath(client, routes.groups.get, { group: path }, "full_path", `group ${path}`)));
+    const allGroups = await client.list<Record<string, unknown>>(routes.groups.list, { all_available: true });
+    const allProjects = await client.list<Record<string, unknown>>(routes.projects.list, {});
     const below = (path: string) => roots.some((root) => path === root || path.startsWith(`${root}/`));
     for (const group of allGroups) if (typeof group["full_path"] === "string" && below(group["full_path"])) groups.add(group["full_path"]);
     for (const root of roots) groups.add(root);
@@ -279,13 +280,13 @@ async function resolveScope(client: ForgeClient, groupPaths: string[], projectPa
       if (typeof path === "string" && roots.some((root) => path.startsWith(`${root}/`))) projects.add(path);
     }
   }
-  for (const path of projectPaths) projects.add(await fullPath(client, "/projects/:project", { project: path }, "path_with_namespace", `project ${path}`));
+  for (const path of projectPaths) projects.add(await fullPath(client, routes.projects.get, { project: path }, "path_with_namespace", `project ${path}`));
   return { groups: [...groups].sort(), projects: [...projects].sort() };
 }
 
-async function fullPath(client: ForgeClient, route: string, params: Record<string, unknown>, field: string, what: string): Promise<string> {
+async function fullPath(client: ForgeClient, route: typeof routes.groups.get | typeof routes.projects.get, params: Record<string, unknown>, field: string, what: string): Promise<string> {
   try {
-    const record = (await client.request<Record<string, unknown>>("GET", route, params)).body;
+    const record = (await client.request<Record<string, unknown>>(route, params)).body;
     return String(record[field]);
   } catch (error) {
     if (isNotFound(error)) throw new Error(`${what} was not found (or the token cannot see it)`);

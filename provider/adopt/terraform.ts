@@ -10,6 +10,7 @@
  * a unit test keeps the page equal to it.
  */
 import { z } from "zod";
+import { routes } from "../../api/routes";
 import { isNotFound, type ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
@@ -90,19 +91,19 @@ class Places {
   constructor(readonly client: ForgeClient) {}
 
   group(ref: unknown): Promise<string> {
-    return this.path("group", "/groups/:group", "full_path", ref);
+    return this.path("group", routes.groups.get, "full_path", ref);
   }
 
   project(ref: unknown): Promise<string> {
-    return this.path("project", "/projects/:project", "path_with_namespace", ref);
+    return this.path("project", routes.projects.get, "path_with_namespace", ref);
   }
 
-  private path(kind: "group" | "project", route: string, field: string, ref: unknown): Promise<string> {
+  private path(kind: "group" | "project", route: typeof routes.groups.get | typeof routes.projects.get, field: string, ref: unknown): Promise<string> {
     if (typeof ref !== "string" && typeof ref !== "number") return Promise.reject(new Missing(`names no ${kind}`));
     const key = `${kind} ${ref}`;
     let path = this.cache.get(key);
     if (!path) {
-      path = this.client.request<Record<string, unknown>>("GET", route, { [kind]: /^\d+$/.test(String(ref)) ? Number(ref) : ref }).then(
+      path = this.client.request<Record<string, unknown>>(route, { [kind]: /^\d+$/.test(String(ref)) ? Number(ref) : ref }).then(
         (response) => String(response.body[field]),
         (error: unknown) => {
           if (isNotFound(error)) throw new Missing(`its ${kind} ${ref} is not on the forge (or the token cannot see it)`);

@@ -10,7 +10,7 @@ import { redirectInterceptor } from "./redirect-interceptor";
 import { interpret, type ForgeResponse } from "./response";
 import { resolveRetryPolicy, type RetryPolicy, type RetryWait } from "./retry";
 import { retryInterceptor, type RetryRequestOptions } from "./retry-interceptor";
-import type { HttpMethod } from "./route";
+import type { Endpoint, HttpMethod, RouteParams } from "./route";
 import { ForgeTarget, type Prepared } from "./target";
 import { USER_AGENT } from "./version";
 
@@ -112,16 +112,18 @@ export class ForgeClient {
 
   /** Placement rule: `:name` segments of the template come from params (URL-encoded, removed
    *  from params); the rest goes to the query for GET/DELETE and to a JSON body otherwise.
-   *  Params are wire names (snake_case); undefined values are dropped.
+   *  Params are wire names (snake_case); undefined values are dropped. The route is an entry of
+   *  the route table (`routes.groups.get`, api/routes.ts), whose path parameters `params` must
+   *  hold; the form with a method and a path is the low-level one, for the client's own tests.
    *
    *  @throws ForgeApiError for a non-2xx status not in `acceptStatuses` (after retries),
    *  ForgeNetworkError when no answer came, Error for a missing path parameter (nothing is sent). */
+  request<T = unknown, E extends Endpoint = Endpoint>(route: E, params?: RouteParams<E>, options?: RequestOptions): Promise<ForgeResponse<T>>;
+  request<T = unknown>(method: HttpMethod, pathTemplate: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<ForgeResponse<T>>;
   async request<T = unknown>(
-    method: HttpMethod,
-    pathTemplate: string,
-    params?: Record<string, unknown>,
-    options: RequestOptions = {},
+    ...args: [Endpoint, Record<string, unknown>?, RequestOptions?] | [HttpMethod, string, Record<string, unknown>?, RequestOptions?]
   ): Promise<ForgeResponse<T>> {
+    const [method, pathTemplate, params, options = {}] = typeof args[0] === "object" ? [args[0].method, args[0].path, args[1] as Record<string, unknown> | undefined, args[2] as RequestOptions | undefined] : (args as [HttpMethod, string, Record<string, unknown>?, RequestOptions?]);
     return this.#execute<T>(this.#target.prepare(method, pathTemplate, params, options.multipart), options);
   }
 
@@ -129,7 +131,10 @@ export class ForgeClient {
    *  A listing without pagination headers is the one page. With `keyset`, the first request asks
    *  for keyset pagination in that ordering (listings that can be long: groups, projects, users),
    *  so that deep pages cost the forge nothing and no offset limit applies. */
-  async list<T = unknown>(pathTemplate: string, params: Record<string, unknown> = {}, options: ListOptions = {}): Promise<T[]> {
+  list<T = unknown, E extends Endpoint<"GET"> = Endpoint<"GET">>(route: E, params?: RouteParams<E>, options?: ListOptions): Promise<T[]>;
+  list<T = unknown>(pathTemplate: string, params?: Record<string, unknown>, options?: ListOptions): Promise<T[]>;
+  async list<T = unknown>(route: Endpoint<"GET"> | string, params: Record<string, unknown> = {}, options: ListOptions = {}): Promise<T[]> {
+    const pathTemplate = typeof route === "string" ? route : route.path;
     const keyset = options.keyset ? { pagination: "keyset", order_by: options.keyset.orderBy, sort: options.keyset.sort } : {};
     const first = this.#target.prepare("GET", pathTemplate, { ...params, ...keyset, per_page: params["per_page"] ?? PER_PAGE });
     const items: T[] = [];

@@ -1,15 +1,17 @@
 /**
- * The one grammar of a route: `"<METHOD> <path template>"`, where a `:name` segment of the
- * template is a parameter. The client fills templates with it, the engine reads a declaration's
- * routes with it, and the lookups place their arguments with it.
+ * The grammar of a route: an endpoint of the route table (api/routes.ts: a method and a path
+ * template, where a `:name` segment is a parameter). The client fills templates with it, the
+ * engine reads a declaration's routes with it, and the lookups place their arguments with it.
  */
 
-import { HTTP_METHODS, type HttpMethod } from "../../api";
+import type { HttpMethod } from "../../api";
+import type { Endpoint, PathParams } from "../../api/routes";
 
-export { HTTP_METHODS, type HttpMethod };
+export type { HttpMethod, Endpoint };
 
-/** `"<METHOD> <path template>"`, e.g. `"PUT /groups/:group/labels/:labelId"`. */
-export type Route = `${HttpMethod} /${string}`;
+/** The parameters a request of `E` takes: its path parameters (required, by their template
+ *  names) and any others (query or body, in wire names). */
+export type RouteParams<E extends Endpoint> = { [Name in keyof PathParams<E["path"]>]: unknown } & Record<string, unknown>;
 
 /** A `:name` parameter of a path template (letters, digits, `_`; not starting with a digit). */
 const PARAMETER = /:([A-Za-z_][A-Za-z0-9_]*)/g;
@@ -23,24 +25,20 @@ export interface ParsedRoute {
   parameters: readonly string[];
 }
 
-const parsed = new Map<string, ParsedRoute>();
+const parsed = new WeakMap<Endpoint, ParsedRoute>();
 
-/** Takes a route apart (once per route string). */
-export function parseRoute(route: Route): ParsedRoute {
+/** An endpoint taken apart (once per endpoint). */
+export function parseRoute(route: Endpoint): ParsedRoute {
   let result = parsed.get(route);
   if (!result) {
-    const space = route.indexOf(" ");
-    const method = route.slice(0, space) as HttpMethod;
-    if (space < 0 || !HTTP_METHODS.includes(method)) throw new Error(`not a route: "${route}" (expected "<METHOD> /path")`);
-    const path = route.slice(space + 1);
-    result = { method, path, parameters: templateParameters(path) };
+    result = { method: route.method, path: route.path, parameters: templateParameters(route.path) };
     parsed.set(route, result);
   }
   return result;
 }
 
 /** The parameter names of a path template, in order. */
-export function templateParameters(template: string): string[] {
+function templateParameters(template: string): string[] {
   return [...template.matchAll(PARAMETER)].map((match) => match[1] as string);
 }
 

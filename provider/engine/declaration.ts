@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { type Availability, describeOfferings, describeTier } from "../../api/editions";
-import { parseRoute, type ForgeClient, type Route } from "../client";
-import { endpointOf } from "../../api/routes";
+import type { Endpoint, ListOptions } from "../client";
 
-export type { Route } from "../client";
+/** A route: an entry of the route table (api/routes.ts), such as `routes.groupLabels.update`. */
+export type Route = Endpoint;
 
 /** A record as the API sends it (snake_case keys). */
 export type WireRecord = Record<string, unknown>;
@@ -14,7 +14,7 @@ export type State = Record<string, unknown>;
 
 /** Reading one object through a listing, for APIs that have no single-object read. */
 export interface ListRead {
-  list: Route;
+  list: Endpoint<"GET">;
   /** True for the element of the listing that is this resource. */
   where: (record: WireRecord, state: State) => boolean;
 }
@@ -27,7 +27,7 @@ export interface ListRead {
  * naming them; with none, it is sent again. One more GET per create.
  */
 export interface LostCreateSearch {
-  list: Route;
+  list: Endpoint<"GET">;
   /** True for a record that could be this create's (its name or content matches). */
   where: (record: WireRecord, state: State) => boolean;
   /** Where the record names the user who made it (`created_by_user_id`, `user.id`): a record
@@ -53,7 +53,7 @@ export interface Identity {
    *  identity's fields that are not in its path (`search` names the identity field whose value
    *  the listing's `search` filter takes: one page instead of all, the exact match still
    *  decides). Default: the resource's read. */
-  find?: Route | { list: Route; search?: string };
+  find?: Endpoint<"GET"> | { list: Endpoint<"GET">; search?: string };
   /** Why a create writes over an object of this identity that is already there (an avatar is a
    *  field of its group). Without it, a create refuses one and names its import id; a
    *  `setting` always takes over (and restores on delete). */
@@ -90,14 +90,17 @@ export interface ParentLimit {
 }
 
 /**
- * A request as a declaration writes it: the bare route (`"GET /groups/:group"`), or the route
- * with how the engine sends it. Path parameters come from state fields of the same name; the
- * body follows the method (query for GET/DELETE, JSON otherwise).
+ * A request as a declaration writes it: the bare route (`routes.groups.get`), or the route with
+ * how the engine sends it. Path parameters come from state fields of the same name; the body
+ * follows the method (query for GET/DELETE, JSON otherwise).
  */
-export type Request = Route | RouteOptions;
+export type Request<R extends Route = Route> = R | RouteOptions<R>;
 
-export interface RouteOptions {
-  route: Route;
+/** A read: a GET route, or a listing. */
+export type ReadRequest = Request<Endpoint<"GET">> | ListRead;
+
+export interface RouteOptions<R extends Route = Route> {
+  route: R;
   /** Statuses besides 2xx that mean success (`304`: already subscribed). */
   accept?: number[];
   /**
@@ -120,7 +123,7 @@ export interface RouteOptions {
   exists?: (record: WireRecord) => boolean;
   /** On a read by record id: the listing of the object's parent, whose pages the reads of many
    *  objects in one run share (engine/shared-listings.ts); the record is found by its id. */
-  sharedListing?: Route;
+  sharedListing?: Endpoint<"GET">;
   /** The answer is not the whole object (or not its shape): the object is read after the write. */
   readBack?: boolean;
   /** Output fields only this route's answer carries (a token's value): kept from state after. */
@@ -130,13 +133,13 @@ export interface RouteOptions {
 }
 
 /** The route of a request. */
-export function routeOf(request: Request): Route {
-  return typeof request === "string" ? request : request.route;
+export function routeOf<R extends Route>(request: Request<R>): R {
+  return "route" in request ? request.route : request;
 }
 
 /** The options of a request (none for a bare route). */
 export function optionsOf(request: Request | undefined): Omit<RouteOptions, "route"> {
-  return request === undefined || typeof request === "string" ? {} : request;
+  return request === undefined || !("route" in request) ? {} : request;
 }
 
 export interface CallOptions {
@@ -146,14 +149,18 @@ export interface CallOptions {
 /** Where a hook says what it is doing: Pulumi's log in the provider process. */
 export type Logger = (message: string) => void;
 
-/** What a declaration's hooks can use. */
+/** What a declaration's hooks can use: they send their requests through `call` and `list`,
+ *  each naming an entry of the route table, as the engine does. */
 export interface OperationContext {
-  client: ForgeClient;
   declaration: AnyDeclaration;
   /** Progress and notices for the run's output. */
   log: Logger;
-  /** The generic request of a route, with path fields from `state` and `params` as wire params. */
+  /** The generic request of a route, with path fields from `state` and `params` as wire params;
+   *  answers the body. */
   call<T = unknown>(route: Route, state: State, params?: Record<string, unknown>, options?: CallOptions): Promise<T>;
+  /** Every element of a listing (all its pages), with path fields from `state` and `params` as
+   *  wire params. */
+  list<T = WireRecord>(route: Endpoint<"GET">, state: State, params?: Record<string, unknown>, options?: ListOptions): Promise<T[]>;
   /** The generic read of this resource (its `read` route or listing); undefined when gone. */
   readRecord(state: State): Promise<WireRecord | undefined>;
   /** For a create hook that resolves the object's identity itself (a member's user id): runs
@@ -260,7 +267,7 @@ export interface ResourceDeclaration<
   /** The forge's limits on how many such objects one parent holds. */
   limits?: ParentLimit[];
   create: Request;
-  read: Request | ListRead;
+  read: ReadRequest;
   /** Without an update route every input change is a replacement. */
   update?: Request;
   /** Without a delete route, delete forgets the object (a setting restores what it found). */
@@ -443,8 +450,7 @@ export function digestKey(field: string): string {
  * refusal an edition gap gives (403 for the tier, 404 for the offering).
  */
 export function availabilityOf(declaration: Pick<AnyDeclaration, "create">): Availability {
-  const { method, path } = parseRoute(routeOf(declaration.create));
-  return endpointOf(method, path)?.availability ?? {};
+  return routeOf(declaration.create).availability ?? {};
 }
 
 /** The hints an edition gap gives, derived from the declaration's availability. */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { ForgeApiError, isNotFound, isPlainObject, parseRoute, type ForgeClient } from "../client";
+import { ForgeApiError, isNotFound, isPlainObject, type ForgeClient, type ListOptions } from "../client";
 import { CLAIM_KEY, checkInputs, forEngine, withoutReserved } from "./check";
 import { comparable, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
@@ -263,7 +263,7 @@ export class ResourceOperations {
       if (typeof read === "object" && "list" in read) return await this.readFromList(ctx, read, state);
       const shared = optionsOf(read).sharedListing;
       const id = shared && state[recordIdOf(this.declaration).output ?? ""];
-      const records = shared && id !== undefined ? await this.sharedListings.take(`${shared} ${JSON.stringify(pathParams(shared, state))}`, String(id), () => this.listed(ctx, shared, state)) : undefined;
+      const records = shared && id !== undefined ? await this.sharedListings.take(`${String(shared)} ${JSON.stringify(pathParams(shared, state))}`, String(id), () => this.listed(ctx, shared, state)) : undefined;
       if (records) return records.find((record) => String(recordKeyOf(this.declaration, record)) === String(id));
       const record = await send<WireRecord>(ctx, read, state);
       const exists = optionsOf(read).exists;
@@ -353,8 +353,8 @@ export class ResourceOperations {
       list: (route, state, query) => this.listed(ctx, route, state, query),
       project: (record) => project(this.declaration, record, desired),
       keyOf: (record) => String(recordKeyOf(this.declaration, record)),
-      parentId: (field, value) => parentId(ctx.client, field, value),
-      currentUserId: () => currentUserId(ctx.client),
+      parentId: (field, value) => parentId(this.clientOf(), field, value),
+      currentUserId: () => currentUserId(this.clientOf()),
     };
   }
 
@@ -376,8 +376,8 @@ export class ResourceOperations {
       .sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
   }
 
-  private listed(ctx: OperationContext, route: Route, state: State, query: Record<string, unknown> = {}): Promise<WireRecord[]> {
-    return ctx.client.list<WireRecord>(parseRoute(route).path, { ...pathParams(route, state), ...query });
+  private listed(ctx: OperationContext, route: ListRead["list"], state: State, query: Record<string, unknown> = {}): Promise<WireRecord[]> {
+    return ctx.list(route, state, query);
   }
 
   private async mustRead(ctx: OperationContext, state: State): Promise<WireRecord> {
@@ -423,14 +423,14 @@ export class ResourceOperations {
   private context(): OperationContext {
     const client = this.clientOf();
     const ctx: OperationContext = {
-      client,
       declaration: this.declaration,
       log: this.progress,
       call: async <T>(route: Route, state: State, params: Record<string, unknown> = {}, options: CallOptions = {}) => {
-        const { method, path } = parseRoute(route);
-        const response = await client.request<T>(method, path, { ...pathParams(route, state), ...params }, options);
+        const response = await client.request<T>(route, { ...pathParams(route, state), ...params }, options);
         return response.body;
       },
+      list: <T>(route: ListRead["list"], state: State, params: Record<string, unknown> = {}, options: ListOptions = {}) =>
+        client.list<T>(route, { ...pathParams(route, state), ...params }, options),
       readRecord: (state: State) => this.readRecord(ctx, state),
       createOwned: (state, attempt) =>
         createOwned(

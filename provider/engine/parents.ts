@@ -1,4 +1,5 @@
 import type { ForgeClient } from "../client";
+import { routes } from "../../api/routes";
 
 /**
  * Who is who on the forge, for the ownership rule (recovery.ts): a group or project by its id
@@ -17,7 +18,7 @@ export function parentId(client: ForgeClient, field: "group" | "project", value:
   const key = `${field} ${value.toLowerCase()}`;
   let id = known.get(key);
   if (!id) {
-    const read = field === "group" ? client.request<{ id?: unknown }>("GET", "/groups/:id", { id: value, with_projects: false }) : client.request<{ id?: unknown }>("GET", "/projects/:id", { id: value });
+    const read = field === "group" ? client.request<{ id?: unknown }>(routes.groups.get, { group: value, with_projects: false }) : client.request<{ id?: unknown }>(routes.projects.get, { project: value });
     id = read.then(
       (response) => response.body.id ?? value,
       () => value,
@@ -31,7 +32,7 @@ export function parentId(client: ForgeClient, field: "group" | "project", value:
 export function currentUserId(client: ForgeClient): Promise<unknown> {
   let id = users.get(client);
   if (!id) {
-    id = client.request<{ id?: unknown }>("GET", "/user").then(
+    id = client.request<{ id?: unknown }>(routes.user.get).then(
       (response) => response.body.id,
       () => undefined,
     );

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ForgeApiError, isAnswerLost, isNotFound, parseRoute } from "../client";
 import { sameValue } from "./compare";
-import type { AnyDeclaration, Identity, Route, State, WireRecord } from "./declaration";
+import type { AnyDeclaration, Identity, ListRead, Route, State, WireRecord } from "./declaration";
 import { hasIdentity, inputKeys, routeOf } from "./declaration";
 import { getPath } from "./paths";
 
@@ -60,7 +60,7 @@ export interface RecoveryReads {
   /** A route read with the state's path fields; a 404 is an error here. */
   get(route: Route, state: State): Promise<WireRecord>;
   /** Every record of a listing, path fields from the state, filtered by `query` when given. */
-  list(route: Route, state: State, query?: Record<string, unknown>): Promise<WireRecord[]>;
+  list(route: ListRead["list"], state: State, query?: Record<string, unknown>): Promise<WireRecord[]>;
   /** A record's fields under TypeScript names (the declaration's projection). */
   project(record: WireRecord): State;
   /** The record's key among its kind (its id). */
@@ -90,7 +90,7 @@ export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads:
     const madeBy = search.madeBy;
     return {
       kind: "newer",
-      turn: () => turnKey(declaration.name, search.list, parseRoute(search.list).parameters, desired, reads),
+      turn: () => turnKey(declaration.name, String(search.list), parseRoute(search.list).parameters, desired, reads),
       list: () => reads.list(search.list, desired),
       key: reads.keyOf,
       matches: (record) => search.where(record, desired),
@@ -120,7 +120,7 @@ async function turnKey(kind: string, what: unknown, fields: readonly string[], s
 /** How the object of an identity is looked up, or undefined when nothing can (checked by a unit test). */
 export function identityFinder(declaration: AnyDeclaration, identity: Identity, desired: State, reads: RecoveryReads): (() => Promise<WireRecord | undefined>) | undefined {
   const find = identity.find;
-  if (typeof find === "string") {
+  if (find && !("list" in find)) {
     return async () => {
       try {
         return await reads.get(find, desired);
@@ -144,7 +144,7 @@ export function identityFinder(declaration: AnyDeclaration, identity: Identity, 
   // route whose path holds only inputs (an integration's slug is the route's, not the id's).
   const inputs = inputKeys(declaration);
   const read = declaration.read;
-  const routeByInputs = !declaration.hooks?.read && !(typeof read === "object" && "list" in read) && parseRoute(routeOf(read)).parameters.every((name) => inputs.includes(name));
+  const routeByInputs = !declaration.hooks?.read && !("list" in read) && parseRoute(routeOf(read)).parameters.every((name) => inputs.includes(name));
   if (!routeByInputs && !declaration.idParts.every((part) => inputs.includes(part))) return undefined;
   return () => reads.readRecord(desired);
 }

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { groupRef } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const cleanupPolicyLookups = [
   defineLookup({
     name: "getVirtualRegistryCleanupPolicy",
     summary: "The virtual registry cleanup policy of a top-level group, with its last run's results; fails with 404 when the group has none (Premium).",
-    route: "GET /groups/:group/-/virtual_registries/cleanup/policy",
+    route: routes.virtualRegistryCleanupPolicy.get,
     args: z.object({
       /** The top-level group: its id or full path. */
       group: groupRef,

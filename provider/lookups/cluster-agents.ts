@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { projectRef, serverId } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const clusterAgentLookups = [
   defineLookup({
     name: "listClusterAgents",
     summary: "The cluster agents registered in a project.",
-    route: "GET /projects/:project/cluster_agents",
+    route: routes.clusterAgents.list,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,
@@ -16,7 +17,7 @@ export const clusterAgentLookups = [
   defineLookup({
     name: "listClusterAgentTokens",
     summary: "The active tokens of a cluster agent, without their secret values.",
-    route: "GET /projects/:project/cluster_agents/:agentId/tokens",
+    route: routes.clusterAgentTokens.list,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,
@@ -28,7 +29,7 @@ export const clusterAgentLookups = [
   defineLookup({
     name: "listClusterAgentUrlConfigurations",
     summary: "The URL configuration of a receptive cluster agent (at most one), without its client key.",
-    route: "GET /projects/:project/cluster_agents/:agentId/url_configurations",
+    route: routes.clusterAgentUrlConfigurations.list,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,

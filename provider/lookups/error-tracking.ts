@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { projectRef } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const errorTrackingLookups = [
   defineLookup({
     name: "listErrorTrackingClientKeys",
     summary: "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).",
-    route: "GET /projects/:project/error_tracking/client_keys",
+    route: routes.errorTrackingClientKeys.list,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,
@@ -18,7 +19,7 @@ export const errorTrackingLookups = [
   defineLookup({
     name: "getErrorTrackingSettings",
     summary: "A project's error tracking settings (`active`, `integrated`, the external backend's addresses); fails with 404 when the project has none.",
-    route: "GET /projects/:project/error_tracking/settings",
+    route: routes.errorTrackingSettings.get,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,

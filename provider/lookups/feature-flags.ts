@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { projectRef } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const featureFlagLookups = [
   defineLookup({
     name: "listFeatureFlagUserLists",
     summary: "The feature flag user lists of a project (`userXids` as the forge sends it: comma-separated).",
-    route: "GET /projects/:project/feature_flags_user_lists",
+    route: routes.featureFlagUserLists.list,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,

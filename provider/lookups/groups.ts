@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { groupRef, serverId } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 const flag = z.boolean().optional();
 const sort = z.enum(["asc", "desc"]).optional();
@@ -35,7 +36,7 @@ export const groupLookups = [
   defineLookup({
     name: "getGroup",
     summary: "A group, by id or full path.",
-    route: "GET /groups/:group",
+    route: routes.groups.get,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,
@@ -49,7 +50,7 @@ export const groupLookups = [
   defineLookup({
     name: "listGroups",
     summary: "The groups the caller can see, with every filter of the forge; keyset pagination on request.",
-    route: "GET /groups",
+    route: routes.groups.list,
     args: z.object({
       /** Leave out these group ids. */
       skipGroups: z.array(serverId).optional(),
@@ -92,7 +93,7 @@ export const groupLookups = [
   defineLookup({
     name: "listGroupProjects",
     summary: "The projects of a group (and of its subgroups with `includeSubgroups`), and those shared with it.",
-    route: "GET /groups/:group/projects",
+    route: routes.groups.projects,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,
@@ -134,7 +135,7 @@ export const groupLookups = [
   defineLookup({
     name: "listGroupReleases",
     summary: "The releases of the projects of a group and its subgroups, newest first.",
-    route: "GET /groups/:group/releases",
+    route: routes.groups.releases,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,
@@ -148,7 +149,7 @@ export const groupLookups = [
   defineLookup({
     name: "getGroupAvatar",
     summary: "A group's avatar file: `filename`, `contentType`, `size`, `sha256` (as GroupAvatar compares it) and `contentBase64`; fails with 404 when the group has none.",
-    route: "GET /groups/:group/avatar",
+    route: routes.groups.avatar,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,
@@ -158,14 +159,14 @@ export const groupLookups = [
   defineLookup({
     name: "listGroupPersonalAccessTokens",
     summary: "Credentials inventory: the personal access tokens of a top-level group's enterprise users (Owner; Premium, hosted offering). Never the token values.",
-    route: "GET /groups/:group/manage/personal_access_tokens",
+    route: routes.groups.personalAccessTokens,
     args: inventoryArgs,
     many: true,
   }),
   defineLookup({
     name: "listGroupResourceAccessTokens",
     summary: "Credentials inventory: the group and project access tokens of a top-level group (Owner; Premium, hosted offering). Never the token values.",
-    route: "GET /groups/:group/manage/resource_access_tokens",
+    route: routes.groups.resourceAccessTokens,
     args: inventoryArgs,
     many: true,
   }),

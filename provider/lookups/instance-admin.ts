@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const instanceAdminLookups = [
   defineLookup({
     name: "listInstanceClusters",
     summary: "Every instance-level cluster (administrator; deprecated area). Tokens are never returned.",
-    route: "GET /admin/clusters",
+    route: routes.instanceClusters.list,
     args: z.object({}),
     many: true,
     // InstanceCluster keeps its platform attributes (API URL, CA certificate) secret.
@@ -14,14 +15,14 @@ export const instanceAdminLookups = [
   defineLookup({
     name: "listFeatures",
     summary: "Every instance feature gate that is set, with its state, gates (actors by the forge's id, such as `User:4`) and definition (administrator).",
-    route: "GET /features",
+    route: routes.features.list,
     args: z.object({}),
     many: true,
   }),
   defineLookup({
     name: "listFeatureDefinitions",
     summary: "The feature definitions the forge ships: name, type, group, default, milestone (administrator).",
-    route: "GET /features/definitions",
+    route: routes.features.definitions,
     args: z.object({}),
     many: true,
   }),

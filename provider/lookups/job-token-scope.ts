@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { projectRef } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 const ofProject = z.object({
   /** The project whose allowlist is read: its id or full path. */
@@ -11,14 +12,14 @@ export const jobTokenScopeLookups = [
   defineLookup({
     name: "listJobTokenScopeProjectAllowlist",
     summary: "The projects on a project's CI/CD job token allowlist (the project itself, always allowed, is not listed).",
-    route: "GET /projects/:project/job_token_scope/allowlist",
+    route: routes.jobTokenScopeProjectAllowlist.list,
     args: ofProject,
     many: true,
   }),
   defineLookup({
     name: "listJobTokenScopeGroupAllowlist",
     summary: "The groups on a project's CI/CD job token allowlist.",
-    route: "GET /projects/:project/job_token_scope/groups_allowlist",
+    route: routes.jobTokenScopeGroupAllowlist.list,
     args: ofProject,
     many: true,
   }),

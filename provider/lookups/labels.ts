@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { groupRef, serverId } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 const flag = z.boolean().optional();
 
@@ -8,7 +9,7 @@ export const labelLookups = [
   defineLookup({
     name: "listGroupLabels",
     summary: "The labels of a group, by default with those of its ancestors.",
-    route: "GET /groups/:group/labels",
+    route: routes.groupLabels.list,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,
@@ -30,7 +31,7 @@ export const labelLookups = [
   defineLookup({
     name: "getGroupLabel",
     summary: "One label of a group, by id or title.",
-    route: "GET /groups/:group/labels/:labelId",
+    route: routes.groupLabels.get,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,

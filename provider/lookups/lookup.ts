@@ -9,7 +9,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { clientFor, parseRoute, resolveConnection, type Connection, type ForgeClient } from "../client";
+import { clientFor, parseRoute, resolveConnection, type Connection, type Endpoint, type ForgeClient } from "../client";
 import { fileDigest } from "../engine/files";
 import { fromWire, toSnake } from "../engine/naming";
 import type { ResourceArgs } from "../faces/resource-class";
@@ -24,16 +24,17 @@ export interface LookupDeclaration {
   /** One sentence for the docs and the export's TSDoc. */
   summary: string;
   /**
-   * Its `:name` parameters come from the arguments of that name; the others go to the query, in
-   * snake_case. A `POST` route is an action: it changes the forge each time it is called (the
-   * arguments go to the body), and answers one record.
+   * An entry of the route table (`routes.groupLabels.list`). Its `:name` parameters come from the
+   * arguments of that name; the others go to the query, in snake_case. A `POST` route is an
+   * action: it changes the forge each time it is called (the arguments go to the body), and
+   * answers one record.
    */
-  route: `GET /${string}` | `POST /${string}`;
+  route: Endpoint<"GET" | "POST">;
   /**
    * Listings that one argument picks among (`all: true` reads `/members/all`): the argument's
    * value, as text, names the route; it is not sent. Without a match, `route`.
    */
-  routeBy?: { arg: string; routes: Readonly<Record<string, `GET /${string}`>> };
+  routeBy?: { arg: string; routes: Readonly<Record<string, Endpoint<"GET">>> };
   /** The answer is raw text (a file's content), returned as a string. */
   raw?: boolean;
   /** The arguments, checked before any request; TSDoc on each field reaches the docs. */
@@ -110,8 +111,7 @@ export async function runLookup(declaration: LookupDeclaration, args: Record<str
   const by = declaration.routeBy;
   const route = (by && data[by.arg] !== undefined ? by.routes[String(data[by.arg])] : undefined) ?? declaration.route;
   if (by) delete data[by.arg];
-  const { method, path, parameters } = parseRoute(route);
-  const inPath = new Set(parameters);
+  const inPath = new Set(parseRoute(route).parameters);
   const params: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     params[inPath.has(key) ? key : toSnake(key)] = value;
@@ -122,9 +122,9 @@ export async function runLookup(declaration: LookupDeclaration, args: Record<str
     const keyset = pagination === "keyset" && declaration.keyset
       ? { orderBy: String(rest["order_by"] ?? declaration.keyset.orderBy), sort: (rest["sort"] ?? declaration.keyset.sort) as "asc" | "desc" }
       : undefined;
-    return fromWire(await forge.list(path, rest, keyset ? { keyset } : {}));
+    return fromWire(await forge.list(route as Endpoint<"GET">, rest, keyset ? { keyset } : {}));
   }
-  const response = await forge.request(method, path, params);
+  const response = await forge.request(route, params);
   const body = response.body;
   if (Buffer.isBuffer(body)) return fileRecord(body, response.headers);
   if (declaration.raw) return typeof body === "string" ? body : body === undefined ? "" : JSON.stringify(body);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { projectRef } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 const userIds = z.array(z.number().int().positive());
 
@@ -9,8 +10,8 @@ export const projectMemberLookups = [
     name: "listProjectMembers",
     summary:
       "The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: \"awaiting\"`).",
-    route: "GET /projects/:project/members",
-    routeBy: { arg: "all", routes: { true: "GET /projects/:project/members/all" } },
+    route: routes.projectMembers.list,
+    routeBy: { arg: "all", routes: { true: routes.projectMembers.listAll } },
     args: z
       .object({
         /** The project: id or full path. */

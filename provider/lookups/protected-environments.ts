@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { groupRef, projectRef } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const protectedEnvironmentLookups = [
   defineLookup({
     name: "listProjectProtectedEnvironments",
     summary: "The protected environments of a project.",
-    route: "GET /projects/:project/protected_environments",
+    route: routes.projectProtectedEnvironments.list,
     args: z.object({
       /** The project: its id or full path. */
       project: projectRef,
@@ -16,7 +17,7 @@ export const protectedEnvironmentLookups = [
   defineLookup({
     name: "listGroupProtectedEnvironments",
     summary: "The protected deployment tiers of a group.",
-    route: "GET /groups/:group/protected_environments",
+    route: routes.groupProtectedEnvironments.list,
     args: z.object({
       /** The group: its id or full path. */
       group: groupRef,

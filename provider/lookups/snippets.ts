@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { datetime, serverId } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 export const snippetLookups = [
   defineLookup({
     name: "listSnippets",
     summary:
       "Snippets: the caller's own (default), `scope: \"public\"` every public one, or `scope: \"all\"` every one the caller can see (administrators: all, with `repositoryStorage`); newest first.",
-    route: "GET /snippets",
-    routeBy: { arg: "scope", routes: { own: "GET /snippets", public: "GET /snippets/public", all: "GET /snippets/all" } },
+    route: routes.snippets.list,
+    routeBy: { arg: "scope", routes: { own: routes.snippets.list, public: routes.snippets.listPublic, all: routes.snippets.listAll } },
     args: z
       .object({
         /** `own` (default, `GET /snippets`), `public` (`GET /snippets/public`, works without a token) or `all` (`GET /snippets/all`). */
@@ -26,7 +27,7 @@ export const snippetLookups = [
   defineLookup({
     name: "getSnippetRaw",
     summary: "The raw content of a snippet's first file, as text.",
-    route: "GET /snippets/:snippetId/raw",
+    route: routes.snippets.raw,
     args: z.object({
       /** The snippet's id. */
       snippetId: serverId,
@@ -37,7 +38,7 @@ export const snippetLookups = [
   defineLookup({
     name: "getSnippetFileRaw",
     summary: "The raw content of one file of a snippet at a branch, tag or commit, as text. Paths with `/` are sent URL-encoded.",
-    route: "GET /snippets/:snippetId/files/:ref/:filePath/raw",
+    route: routes.snippets.fileRaw,
     args: z.object({
       /** The snippet's id. */
       snippetId: serverId,

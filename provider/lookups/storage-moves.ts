@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { serverId } from "../resources/common";
 import { defineLookup } from "./lookup";
+import { routes } from "../../api/routes";
 
 /*
  * Reads of repository storage moves (administrators, self-managed). The spec shows only the
@@ -18,7 +19,7 @@ export const storageMoveLookups = [
   defineLookup({
     name: "listProjectsOnStorage",
     summary: "The projects whose repositories are on a storage (administrators): what a move from it has left to do.",
-    route: "GET /projects",
+    route: routes.projects.list,
     args: z.object({
       /** The storage's name, such as `default`. */
       repositoryStorage: z.string().min(1),
@@ -28,42 +29,42 @@ export const storageMoveLookups = [
   defineLookup({
     name: "listProjectRepositoryStorageMoves",
     summary: "Every project repository move (`state`, `source_storage_name`, `destination_storage_name`, `error_message`, `project`), newest first.",
-    route: "GET /project_repository_storage_moves",
+    route: routes.repositoryStorageMoves.project.list,
     args: noArgs,
     many: true,
   }),
   defineLookup({
     name: "getProjectRepositoryStorageMove",
     summary: "One project repository move, by id.",
-    route: "GET /project_repository_storage_moves/:moveId",
+    route: routes.repositoryStorageMoves.project.get,
     args: oneMove,
     many: false,
   }),
   defineLookup({
     name: "listSnippetRepositoryStorageMoves",
     summary: "Every snippet repository move, newest first.",
-    route: "GET /snippet_repository_storage_moves",
+    route: routes.repositoryStorageMoves.snippet.list,
     args: noArgs,
     many: true,
   }),
   defineLookup({
     name: "getSnippetRepositoryStorageMove",
     summary: "One snippet repository move, by id.",
-    route: "GET /snippet_repository_storage_moves/:moveId",
+    route: routes.repositoryStorageMoves.snippet.get,
     args: oneMove,
     many: false,
   }),
   defineLookup({
     name: "listGroupRepositoryStorageMoves",
     summary: "Every group wiki repository move, newest first (Premium or Ultimate).",
-    route: "GET /group_repository_storage_moves",
+    route: routes.repositoryStorageMoves.group.list,
     args: noArgs,
     many: true,
   }),
   defineLookup({
     name: "getGroupRepositoryStorageMove",
     summary: "One group wiki repository move, by id (Premium or Ultimate).",
-    route: "GET /group_repository_storage_moves/:moveId",
+    route: routes.repositoryStorageMoves.group.get,
     args: oneMove,
     many: false,
   }),

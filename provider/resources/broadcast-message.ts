@@ -5,6 +5,7 @@ import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueR
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /**
  * A message shown to every user of the instance (administrator only). Anyone can read broadcast
@@ -83,16 +84,16 @@ export const broadcastMessage = defineResource({
   }),
   recordId: "messageId",
   idParts: ["messageId"],
-  create: "POST /broadcast_messages",
-  read: "GET /broadcast_messages/:messageId",
-  update: "PUT /broadcast_messages/:messageId",
-  delete: "DELETE /broadcast_messages/:messageId",
+  create: routes.broadcastMessages.create,
+  read: routes.broadcastMessages.get,
+  update: routes.broadcastMessages.update,
+  delete: routes.broadcastMessages.delete,
   identity: {
     none: "messages are not named: two of the same text may show at once",
     // After a lost answer, a new message with its content is a candidate, reported and never
     // adopted (an older one with the same text is not even that).
     search: {
-      list: "GET /broadcast_messages",
+      list: routes.broadcastMessages.list,
       where: (record, state) =>
       record["message"] === state["message"] &&
       (state["startsAt"] === undefined || normalizers.instant(record["starts_at"]) === normalizers.instant(state["startsAt"])) &&

@@ -5,6 +5,7 @@ import { nonBlank, normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { agentChildren, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** A token of a cluster agent. Its secret value is returned once, at creation. */
 export const clusterAgentToken = defineResource({
@@ -37,7 +38,7 @@ export const clusterAgentToken = defineResource({
   identity: {
     none: "token names need not be unique on an agent",
     search: {
-      list: "GET /projects/:project/cluster_agents/:agentId/tokens",
+      list: routes.clusterAgentTokens.list,
       where: (record, state) => record["name"] === state["name"],
       madeBy: "created_by_user_id",
     },
@@ -53,9 +54,9 @@ export const clusterAgentToken = defineResource({
       advice: `Remove tokens until the agent has at most ${AGENT_TOKENS_MAX_ACTIVE}.`,
     },
   ],
-  create: { route: "POST /projects/:project/cluster_agents/:agentId/tokens", answerOnly: ["token"] },
-  read: "GET /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
-  delete: "DELETE /projects/:project/cluster_agents/:agentId/tokens/:tokenId",
+  create: { route: routes.clusterAgentTokens.create, answerOnly: ["token"] },
+  read: routes.clusterAgentTokens.get,
+  delete: routes.clusterAgentTokens.delete,
   replaceOn: "all",
   secretOutputs: ["token"],
   normalize: { project: normalizers.ref },

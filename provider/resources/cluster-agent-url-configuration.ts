@@ -5,6 +5,7 @@ import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } fr
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { agentChildren, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /**
  * How the forge reaches a receptive agent (a cluster that cannot connect out). Authentication is
@@ -82,11 +83,11 @@ export const clusterAgentUrlConfiguration = defineResource({
   }),
   recordId: "urlConfigurationId",
   idParts: ["project", "agentId", "urlConfigurationId"],
-  create: "POST /projects/:project/cluster_agents/:agentId/url_configurations",
-  read: "GET /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
-  delete: "DELETE /projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId",
+  create: routes.clusterAgentUrlConfigurations.create,
+  read: routes.clusterAgentUrlConfigurations.get,
+  delete: routes.clusterAgentUrlConfigurations.delete,
   // Nothing names a configuration: after a lost answer, the agent's new one is a candidate (reported).
-  identity: { none: "a configuration has no name", search: { list: "GET /projects/:project/cluster_agents/:agentId/url_configurations", where: () => true } },
+  identity: { none: "a configuration has no name", search: { list: routes.clusterAgentUrlConfigurations.list, where: () => true } },
   limits: [
     {
       policy: "cluster-agent-url-configuration-one-per-agent",

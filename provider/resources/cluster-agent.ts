@@ -5,6 +5,7 @@ import { normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 
 /** A cluster agent registered in a project (the project holds its configuration). */
@@ -32,15 +33,15 @@ export const clusterAgent = defineResource({
   }),
   recordId: "agentId",
   idParts: ["project", "agentId"],
-  create: "POST /projects/:project/cluster_agents",
-  read: "GET /projects/:project/cluster_agents/:agentId",
-  delete: "DELETE /projects/:project/cluster_agents/:agentId",
+  create: routes.clusterAgents.create,
+  read: routes.clusterAgents.get,
+  delete: routes.clusterAgents.delete,
   // Names are unique in a project: one there before the create is refused by name, and after a
   // lost answer the forge refuses a second one (the one found is named, never adopted).
   identity: {
     fields: ["project", "name"],
     describe: (state) => `the cluster agent ${show(state["name"])} of project ${show(state["project"])}`,
-    find: { list: "GET /projects/:project/cluster_agents" },
+    find: { list: routes.clusterAgents.list },
   },
   // The API has no update: any change registers a new agent.
   replaceOn: "all",

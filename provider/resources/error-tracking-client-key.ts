@@ -4,6 +4,7 @@ import { normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /**
  * A client key of a project's integrated error tracking: SDKs send events to its DSN. The key
@@ -39,13 +40,13 @@ export const errorTrackingClientKey = defineResource({
   recordId: "keyId",
   idParts: ["project", "keyId"],
   // Keys have no name: after a lost answer, any new key of the project is a candidate (reported).
-  identity: { none: "keys have no name", search: { list: "GET /projects/:project/error_tracking/client_keys", where: () => true } },
+  identity: { none: "keys have no name", search: { list: routes.errorTrackingClientKeys.list, where: () => true } },
   // The create takes no parameters (Document 2): `rotateOn` stays in the program.
-  create: { route: "POST /projects/:project/error_tracking/client_keys", sends: "none" },
+  create: { route: routes.errorTrackingClientKeys.create, sends: "none" },
   // No single-key read in the spec: the key is found in the project's list.
-  read: { list: "GET /projects/:project/error_tracking/client_keys", where: (record, state) => record["id"] === Number(state["keyId"]) },
+  read: { list: routes.errorTrackingClientKeys.list, where: (record, state) => record["id"] === Number(state["keyId"]) },
   // Answers 200 with the deleted key (api-semantics.md).
-  delete: "DELETE /projects/:project/error_tracking/client_keys/:keyId",
+  delete: routes.errorTrackingClientKeys.delete,
   replaceOn: "all",
   secretOutputs: ["publicKey", "dsn"],
   readNames: { dsn: "vendor_dsn" },

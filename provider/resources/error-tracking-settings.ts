@@ -4,8 +4,9 @@ import { normalizers, projectRef, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { one } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
-const SETTINGS_ROUTE = "/projects/:project/error_tracking/settings";
+const SETTINGS = routes.errorTrackingSettings;
 
 /** The PATCH body of a create over existing settings: `active`, and `integrated` when the program sets it. */
 function patchBody(state: State): Record<string, unknown> {
@@ -42,12 +43,12 @@ export const errorTrackingSettings = defineResource({
   }),
   idParts: ["project"],
   identity: { fields: ["project"], describe: (state) => `the error tracking settings of project ${show(state["project"])}` },
-  create: `PUT ${SETTINGS_ROUTE}`,
-  read: `GET ${SETTINGS_ROUTE}`,
+  create: SETTINGS.set,
+  read: SETTINGS.get,
   // `active` is required on every PATCH (Document 2), whichever field changed.
-  update: { route: `PATCH ${SETTINGS_ROUTE}`, always: ["active"] },
+  update: { route: SETTINGS.update, always: ["active"] },
   // The forge cannot remove the settings: deleting turns error tracking off.
-  delete: { route: `PATCH ${SETTINGS_ROUTE}`, body: { active: false } },
+  delete: { route: SETTINGS.update, body: { active: false } },
   replaceOn: ["project"],
   resets: { integrated: true },
   normalize: { project: normalizers.ref },
@@ -58,8 +59,8 @@ export const errorTrackingSettings = defineResource({
      * without any gets a PUT, with `integrated` true unless the program says otherwise.
      */
     async create(ctx: OperationContext, state: State): Promise<WireRecord> {
-      if (await ctx.readRecord(state)) return ctx.call<WireRecord>(`PATCH ${SETTINGS_ROUTE}`, state, patchBody(state));
-      return ctx.call<WireRecord>(`PUT ${SETTINGS_ROUTE}`, state, { active: state["active"], integrated: state["integrated"] ?? true });
+      if (await ctx.readRecord(state)) return ctx.call<WireRecord>(SETTINGS.update, state, patchBody(state));
+      return ctx.call<WireRecord>(SETTINGS.set, state, { active: state["active"], integrated: state["integrated"] ?? true });
     },
   },
   errorHints: [

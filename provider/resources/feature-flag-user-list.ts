@@ -4,6 +4,7 @@ import { commaSeparated, normalizers, projectRef, serverId, show, valueRule } fr
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** One external user id: what feature flag strategies match users by; a comma would split it. */
 const userXid = z.string().check(
@@ -46,15 +47,15 @@ export const featureFlagUserList = defineResource({
   // Paths and strategies name a list by its `iid`, not its `id`.
   recordId: { output: "iid", wire: "iid" },
   idParts: ["project", "iid"],
-  create: "POST /projects/:project/feature_flags_user_lists",
-  read: "GET /projects/:project/feature_flags_user_lists/:iid",
-  update: "PUT /projects/:project/feature_flags_user_lists/:iid",
-  delete: "DELETE /projects/:project/feature_flags_user_lists/:iid",
+  create: routes.featureFlagUserLists.create,
+  read: routes.featureFlagUserLists.get,
+  update: routes.featureFlagUserLists.update,
+  delete: routes.featureFlagUserLists.delete,
   // A name is unique in the project: that finds a list whose create answer was lost.
   identity: {
     fields: ["project", "name"],
     describe: (state) => `the feature flag user list ${show(state["name"])} of project ${show(state["project"])}`,
-    find: { list: "GET /projects/:project/feature_flags_user_lists", search: "name" },
+    find: { list: routes.featureFlagUserLists.list, search: "name" },
   },
   replaceOn: ["project"],
   wireFormats: { userXids: commaSeparated },

@@ -5,8 +5,9 @@ import { crossFieldRule, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, presentFeatureActors, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
-const SET = "POST /features/:name";
+const SET = routes.features.set;
 
 /** A percentage gate: an integer from 0 (no gate) to 100. */
 const percentage = (what: string) =>
@@ -46,19 +47,19 @@ const ACTOR_KINDS = [
 
 /** The forge's id of an actor named in the program, or undefined when it does not exist. */
 async function actorId(ctx: OperationContext, prefix: string, name: string): Promise<string | undefined> {
-  const user = async () => (await ctx.client.list<{ id: number }>("/users", { username: name }))[0]?.id;
-  const byPath = async (path: string, param: string) => {
+  const user = async () => (await ctx.list<{ id: number }>(routes.users.list, {}, { username: name }))[0]?.id;
+  const byPath = async (route: typeof routes.groups.get | typeof routes.projects.get, state: State) => {
     try {
-      return (await ctx.client.request<{ id: number }>("GET", path, { [param]: name })).body.id;
+      return (await ctx.call<{ id: number }>(route, state)).id;
     } catch {
       return undefined;
     }
   };
   const id =
     prefix === "User" ? await user()
-    : prefix === "Group" ? await byPath("/groups/:group", "group")
-    : prefix === "Namespace" ? ((await byPath("/groups/:group", "group")) ?? (await user()))
-    : await byPath("/projects/:project", "project");
+    : prefix === "Group" ? await byPath(routes.groups.get, { group: name })
+    : prefix === "Namespace" ? ((await byPath(routes.groups.get, { group: name })) ?? (await user()))
+    : await byPath(routes.projects.get, { project: name });
   return id === undefined ? undefined : `${prefix}:${id}`;
 }
 
@@ -68,7 +69,7 @@ async function actorId(ctx: OperationContext, prefix: string, name: string): Pro
  * the program does not name stays in its id form, which shows as a change.
  */
 async function readFeature(ctx: OperationContext, state: State): Promise<WireRecord | undefined> {
-  const features = await ctx.client.list<WireRecord>("/features");
+  const features = await ctx.list(routes.features.list, state);
   const record = features.find((feature) => feature["name"] === state["name"]);
   if (!record) return undefined;
   const gates = (record["gates"] as { key: string; value: unknown }[] | undefined) ?? [];
@@ -179,9 +180,9 @@ export const feature = defineResource({
   idParts: ["name"],
   identity: { fields: ["name"], describe: (state) => `the feature gate ${show(state["name"])}` },
   create: SET,
-  read: "GET /features",
+  read: routes.features.list,
   update: SET,
-  delete: "DELETE /features/:name",
+  delete: routes.features.delete,
   replaceOn: ["name"],
   // Every gate is written by applyGates from the whole desired state: dropping one sends its
   // empty value, which the next apply leaves out.

@@ -5,6 +5,7 @@ import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 
 /** The forge's reverification interval when none is given, in days. */
@@ -92,12 +93,12 @@ export const geoSite = defineResource({
   }),
   recordId: "siteId",
   idParts: ["siteId"],
-  create: "POST /geo_sites",
-  read: "GET /geo_sites/:siteId",
-  update: "PUT /geo_sites/:siteId",
-  delete: "DELETE /geo_sites/:siteId",
+  create: routes.geoSites.create,
+  read: routes.geoSites.get,
+  update: routes.geoSites.update,
+  delete: routes.geoSites.delete,
   // Names are unique regardless of case: that finds a site whose create answer was lost.
-  identity: { fields: ["name"], ignoreCase: ["name"], describe: (state) => `the Geo site ${show(state["name"])}`, find: { list: "GET /geo_sites" } },
+  identity: { fields: ["name"], ignoreCase: ["name"], describe: (state) => `the Geo site ${show(state["name"])}`, find: { list: routes.geoSites.list } },
   limits: [
     {
       policy: "geo-site-one-primary",

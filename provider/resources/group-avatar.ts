@@ -5,6 +5,7 @@ import { fileDigest } from "../engine/files";
 import { groupRef, normalizers, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { groupAvatarUrl, text } from "../adopt/find";
+import { routes } from "../../api/routes";
 
 const extensionOf = (path: string) => path.split(".").pop()?.toLowerCase() ?? "";
 
@@ -47,11 +48,11 @@ export const groupAvatar = defineResource({
     describe: (state) => `the avatar of group ${show(state["group"])}`,
     takesOver: "the avatar is a field of its group, which the forge always has: create sets it, whatever was there",
   },
-  create: "PUT /groups/:group",
-  read: "GET /groups/:group",
-  update: "PUT /groups/:group",
+  create: routes.groups.update,
+  read: routes.groups.get,
+  update: routes.groups.update,
   // The forge keeps no earlier file: deleting removes the avatar.
-  delete: { route: "PUT /groups/:group", body: { avatar: "" } },
+  delete: { route: routes.groups.update, body: { avatar: "" } },
   replaceOn: ["group"],
   normalize: { group: normalizers.ref },
   hooks: {
@@ -61,11 +62,11 @@ export const groupAvatar = defineResource({
      * avatar URL as the `avatar` value when the program wants none, so that either drift shows.
      */
     async read(ctx, state) {
-      const record = await ctx.call<WireRecord>("GET /groups/:group", state);
+      const record = await ctx.call<WireRecord>(routes.groups.get, state);
       const url = record["avatar_url"];
       const wantsNone = state["avatar"] === "";
       if (typeof url !== "string" || url === "") return wantsNone ? { ...record, avatar: "" } : undefined;
-      const file = await ctx.call<unknown>("GET /groups/:group/avatar", state);
+      const file = await ctx.call<unknown>(routes.groups.avatar, state);
       const digest = Buffer.isBuffer(file) ? fileDigest(file) : undefined;
       return { ...record, [digestKey("avatar")]: digest, ...(wantsNone ? { avatar: url } : {}) };
     },
@@ -87,7 +88,7 @@ export const adopt: AdoptEntries = {
     files: async (inputs, outputs, { path, client }) => {
       const url = text(outputs["avatarUrl"]);
       const extension = /\.([A-Za-z0-9]+)$/.exec(decodeURIComponent(new URL(url, "http://forge").pathname))?.[1]?.toLowerCase() ?? "png";
-      const content = (await client.request<unknown>("GET", "/groups/:group/avatar", { group: inputs["group"] })).body;
+      const content = (await client.request<unknown>(routes.groups.avatar, { group: inputs["group"] })).body;
       const bytes = Buffer.isBuffer(content) ? content : Buffer.from(typeof content === "string" ? content : JSON.stringify(content));
       return [{ input: "avatar", path: `assets/${path.replace(/[^A-Za-z0-9._-]+/g, "-")}-avatar.${extension}`, content: bytes }];
     },

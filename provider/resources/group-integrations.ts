@@ -25,6 +25,7 @@ import { groupRef, normalizers, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries, type AdoptEntry } from "../adopt/entry";
 import { list } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 // ---- The types of the inputs, from the table's literal types ----
 
@@ -93,8 +94,6 @@ function parameterSchema(wire: string, parameter: IntegrationParameter): z.ZodTy
 
 // ---- The operations that are not generic ----
 
-const routeOf = (slug: string) => `/groups/:group/integrations/${slug}` as const;
-
 function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclaration<S> {
   const kind: IntegrationKind = INTEGRATIONS[slug];
   const name = `GroupIntegration${integrationTypeSuffix(slug)}`;
@@ -108,7 +107,7 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
   // Text without a default is cleared with a blank; the rest goes back to its default.
   for (const [wire, parameter] of parameters) if (!parameter.required) resets[toCamel(wire)] = parameter.default ?? "";
   const secrets = (which: IntegrationParameter["secret"]) => parameters.filter(([, parameter]) => parameter.secret === which).map(([wire]) => toCamel(wire));
-  const route = routeOf(slug);
+  const route = routes.groupIntegrations.bySlug[slug];
   // The record holds the settings under `properties` (the event flags at the top level).
   const readNames: Record<string, string> = { useInheritedSettings: "inherited" };
   for (const [wire] of parameters) readNames[toCamel(wire)] = `properties.${wire}`;
@@ -123,13 +122,13 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     idParts: ["group", "slug"],
     // Set-up refuses to take over an integration someone else turned on: import it instead.
     identity: { fields: ["group"], describe: (state) => `the ${slug} integration of group ${show(state["group"])}` },
-    create: `PUT ${route}`,
+    create: route.set,
     // A disabled integration is what a DELETE leaves: the resource is gone.
-    read: { route: `GET ${route}`, exists: (record) => record["active"] === true },
+    read: { route: route.get, exists: (record) => record["active"] === true },
     // The forge wants the required parameters, credentials included, on each PUT: an update
     // sends what the program sets, not only what changed.
-    update: { route: `PUT ${route}`, sends: "set" },
-    delete: `DELETE ${route}`,
+    update: { route: route.set, sends: "set" },
+    delete: route.disable,
     replaceOn: ["group"],
     // One integration of a slug per group: a replacement (the same group spelled another way
     // counts) disables the old one before it sets up the new one.
@@ -140,7 +139,7 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     resets,
     normalize: { group: normalizers.ref },
     notes: [
-      `\`PUT ${route.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
+      `\`PUT ${route.set.path.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
       "Creating the resource refuses an integration that is already active: import it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",
       ...(secrets("write-only").length
         ? [`${wordList(secrets("write-only").map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${secrets("write-only").length > 1 ? "them" : "it"}), kept in state encrypted and compared with the last applied value; every set-up sends ${secrets("write-only").length > 1 ? "them" : "it"} again. A state read by id alone (no value in it) does not compare it until the next update writes it.`]

@@ -4,6 +4,7 @@ import { groupRef, normalizers, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** The calling user's subscription to a group label (notifications for issues and merge requests with it). */
 export const groupLabelSubscription = defineResource({
@@ -24,9 +25,9 @@ export const groupLabelSubscription = defineResource({
   idParts: ["group", "labelId"],
   identity: { fields: ["group", "labelId"], describe: (state) => `the subscription to label ${show(state["labelId"])} of group ${show(state["group"])}` },
   // 304 = already subscribed (create) or not subscribed (delete): the desired state holds.
-  create: { route: "POST /groups/:group/labels/:labelId/subscribe", accept: [304] },
-  read: { route: "GET /groups/:group/labels/:labelId", exists: (label) => label["subscribed"] === true },
-  delete: { route: "POST /groups/:group/labels/:labelId/unsubscribe", accept: [304] },
+  create: { route: routes.groupLabels.subscribe, accept: [304] },
+  read: { route: routes.groupLabels.get, exists: (label) => label["subscribed"] === true },
+  delete: { route: routes.groupLabels.unsubscribe, accept: [304] },
   readNames: { labelName: "name" },
   replaceOn: "all",
   normalize: { group: normalizers.ref },

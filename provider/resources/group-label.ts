@@ -4,6 +4,7 @@ import { groupRef, labelColor, normalizers, serverId, show, valueRule } from "./
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** A label of a group, available to every project and subgroup of that group. */
 export const groupLabel = defineResource({
@@ -60,13 +61,13 @@ export const groupLabel = defineResource({
   identity: {
     fields: ["group", "name"],
     describe: (state) => `the label ${show(state["name"])} of group ${show(state["group"])}`,
-    find: { list: "GET /groups/:group/labels", search: "name" },
+    find: { list: routes.groupLabels.list, search: "name" },
   },
-  create: "POST /groups/:group/labels",
+  create: routes.groupLabels.create,
   // A refresh of many labels reads their group's listing, a page per 100 labels (issue 28).
-  read: { route: "GET /groups/:group/labels/:labelId", sharedListing: "GET /groups/:group/labels" },
-  update: { route: "PUT /groups/:group/labels/:labelId", names: { name: "new_name" } },
-  delete: "DELETE /groups/:group/labels/:labelId",
+  read: { route: routes.groupLabels.get, sharedListing: routes.groupLabels.list },
+  update: { route: routes.groupLabels.update, names: { name: "new_name" } },
+  delete: routes.groupLabels.delete,
   replaceOn: ["group"],
   // A name is unique across a group and its ancestors: a label moved to a subgroup would clash
   // with itself if the new one were created first.

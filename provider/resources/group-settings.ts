@@ -26,6 +26,7 @@ import { fromWire } from "../engine/naming";
 import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { field, username } from "../adopt/find";
+import { routes } from "../../api/routes";
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.enum(values, { error: (issue) => `${show(issue.input)} is not ${what}. Use ${wordList(values)}.` });
@@ -223,9 +224,9 @@ export const groupSettings = defineResource({
   idParts: ["group"],
   identity: { fields: ["group"], describe: (state) => `the settings of group ${show(state["group"])}` },
   setting: true,
-  create: "PUT /groups/:group",
-  read: "GET /groups/:group",
-  update: "PUT /groups/:group",
+  create: routes.groups.update,
+  read: routes.groups.get,
+  update: routes.groups.update,
   replaceOn: ["group"],
   // A change of group: the old group gets its settings back before the new one's are written.
   deleteBeforeReplace: true,
@@ -284,7 +285,7 @@ export const adopt: AdoptEntries = {
     keep: (inputs) => Object.keys(inputs).some((key) => key !== "group"),
     describe: async (inputs, _outputs, { client }) => {
       const comments: Record<string, string> = {};
-      if (typeof inputs["fileTemplateProjectId"] === "number") comments["fileTemplateProjectId"] = (await field(client, "/projects/:id", inputs["fileTemplateProjectId"], "path_with_namespace")) ?? "";
+      if (typeof inputs["fileTemplateProjectId"] === "number") comments["fileTemplateProjectId"] = (await field(client, routes.projects.get, { project: inputs["fileTemplateProjectId"] }, "path_with_namespace")) ?? "";
       const alerted = inputs["uniqueProjectDownloadLimitAlertlist"];
       if (Array.isArray(alerted) && alerted.length > 0) {
         const names = await Promise.all(alerted.map((id) => username(client, Number(id))));

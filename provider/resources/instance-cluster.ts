@@ -6,6 +6,7 @@ import { nonBlank, serverId, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { field, list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** What the platform attributes mean: blanks are no value, `rbac` is the default. */
 function platformMeaning(value: unknown): unknown {
@@ -84,16 +85,16 @@ export const instanceCluster = defineResource({
   }),
   recordId: "clusterId",
   idParts: ["clusterId"],
-  create: "POST /admin/clusters/add",
-  read: "GET /admin/clusters/:clusterId",
-  update: "PUT /admin/clusters/:clusterId",
-  delete: "DELETE /admin/clusters/:clusterId",
+  create: routes.instanceClusters.add,
+  read: routes.instanceClusters.get,
+  update: routes.instanceClusters.update,
+  delete: routes.instanceClusters.delete,
   // Names are not unique: after a lost answer, a new cluster with its name and API URL that
   // another user did not make is a candidate, reported and never adopted.
   identity: {
     none: "cluster names need not be unique",
     search: {
-      list: "GET /admin/clusters",
+      list: routes.instanceClusters.list,
       where: (record, state) =>
         record["name"] === state["name"] &&
         (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url === (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,
@@ -127,7 +128,7 @@ export const adopt: AdoptEntries = {
     // secret config like the token, never written into the program.
     secretInputs: ["platformVendorAttributes.caCert"],
     describe: async (inputs, _outputs, { client }): Promise<Record<string, string>> =>
-      inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, "/projects/:id", Number(inputs["managementProjectId"]), "path_with_namespace")) ?? "" },
+      inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, routes.projects.get, { project: Number(inputs["managementProjectId"]) }, "path_with_namespace")) ?? "" },
   }),
 };
 

@@ -4,6 +4,7 @@ import { normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { field, list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /**
  * An entry of a project's CI/CD job token allowlist. The project and group lists have the same
@@ -13,7 +14,8 @@ import { lookupDeclarations as lookups } from "../lookups/registry";
 function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extra extends z.ZodRawShape>(options: {
   name: string;
   summary: string;
-  collection: "allowlist" | "groups_allowlist";
+  /** The allowlist's endpoints, whose delete names the entry by `target`. */
+  routes: typeof routes.jobTokenScopeProjectAllowlist | typeof routes.jobTokenScopeGroupAllowlist;
   target: Target;
   targetDoc: string;
   outputs: z.ZodObject<Extra>;
@@ -22,7 +24,6 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
   /** The entry in messages: `project 7`. */
   noun: string;
 }) {
-  const list = `GET /projects/:project/job_token_scope/${options.collection}` as const;
   return defineResource({
     name: options.name,
     summary: options.summary,
@@ -38,10 +39,10 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
       describe: (state) => `the entry of ${options.noun} ${show(state[options.target])} on the allowlist of project ${show(state["project"])}`,
     },
     // The create answer is {source, target}; the state holds the listing's record.
-    create: { route: `POST /projects/:project/job_token_scope/${options.collection}`, readBack: true },
+    create: { route: options.routes.create, readBack: true },
     // The API has no single-entry read: the entry is found in the (paginated) allowlist.
-    read: { list, where: (record, state) => record["id"] === state[options.target] },
-    delete: `DELETE /projects/:project/job_token_scope/${options.collection}/:${options.target}`,
+    read: { list: options.routes.list, where: (record, state) => record["id"] === state[options.target] },
+    delete: options.routes.delete,
     replaceOn: "all",
     normalize: { project: normalizers.ref },
     readNames: options.readNames,
@@ -52,7 +53,7 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
 export const jobTokenScopeProjectAllowlistEntry = allowlistEntry({
   name: "JobTokenScopeProjectAllowlistEntry",
   summary: "Adds a project to a project's CI/CD job token allowlist.",
-  collection: "allowlist",
+  routes: routes.jobTokenScopeProjectAllowlist,
   target: "targetProjectId",
   targetDoc: "The id of the project allowed in.",
   outputs: z.object({
@@ -69,7 +70,7 @@ export const jobTokenScopeProjectAllowlistEntry = allowlistEntry({
 export const jobTokenScopeGroupAllowlistEntry = allowlistEntry({
   name: "JobTokenScopeGroupAllowlistEntry",
   summary: "Adds a group to a project's CI/CD job token allowlist.",
-  collection: "groups_allowlist",
+  routes: routes.jobTokenScopeGroupAllowlist,
   target: "targetGroupId",
   targetDoc: "The id of the group allowed in.",
   outputs: z.object({
@@ -96,7 +97,7 @@ export const adopt: AdoptEntries = {
     find: async ({ path, client }) =>
       (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({ project: path, targetGroupId: target["id"] })),
     name: (inputs) => `job token allows group ${text(inputs["targetName"] ?? inputs["targetGroupId"])}`,
-    describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, "/groups/:id", Number(inputs["targetGroupId"]), "full_path")) ?? "" }),
+    describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, routes.groups.get, { group: Number(inputs["targetGroupId"]) }, "full_path")) ?? "" }),
   }),
 };
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { routes } from "../../api/routes";
 
 /**
  * Whether other projects' CI/CD job tokens need to be on this project's allowlist to reach it.
@@ -25,10 +26,10 @@ export const jobTokenScope = defineResource({
   }),
   idParts: ["project"],
   setting: true,
-  create: "PATCH /projects/:project/job_token_scope",
-  read: "GET /projects/:project/job_token_scope",
+  create: routes.jobTokenScope.update,
+  read: routes.jobTokenScope.get,
   // The PATCH answers 204: the setting is read back.
-  update: { route: "PATCH /projects/:project/job_token_scope", readBack: true },
+  update: { route: routes.jobTokenScope.update, readBack: true },
   identity: { fields: ["project"], describe: (state) => `the job token scope of project ${show(state["project"])}` },
   readNames: { enabled: "inbound_enabled" },
   replaceOn: ["project"],

@@ -6,9 +6,9 @@ import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule 
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text, tokenUserId } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
-
-const MEMBERS = "/projects/:project/members";
+const MEMBERS = routes.projectMembers;
 
 /** A warning in Pulumi's log (the provider process), or stderr outside the engine. */
 function warn(message: string): void {
@@ -36,7 +36,7 @@ async function userIdOf(ctx: OperationContext, state: State): Promise<number | u
   const ref = normalizers.ref(state["user"]);
   if (typeof ref === "number") return ref;
   if (typeof ref !== "string") return undefined;
-  const users = await ctx.client.list<WireRecord>("/users", { username: ref });
+  const users = await ctx.list(routes.users.list, state, { username: ref });
   const user = users.find((candidate) => String(candidate["username"]).toLowerCase() === ref.toLowerCase());
   return typeof user?.["id"] === "number" ? user["id"] : undefined;
 }
@@ -63,12 +63,12 @@ async function readMember(ctx: OperationContext, state: State): Promise<WireReco
   const withId = { ...state, userId };
   let direct: WireRecord | undefined;
   try {
-    direct = await ctx.call<WireRecord>(`GET ${MEMBERS}/:userId`, withId);
+    direct = await ctx.call<WireRecord>(MEMBERS.get, withId);
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
   // `state` filters by membership state on Premium and Ultimate; below, the field tells.
-  const listed = await ctx.client.list<WireRecord>(`${MEMBERS}/all`, { project: state["project"], state: "awaiting", user_ids: [userId] });
+  const listed = await ctx.list(MEMBERS.listAll, state, { state: "awaiting", user_ids: [userId] });
   const awaiting = listed.find((record) => record["id"] === userId && record["membership_state"] === "awaiting");
   if (awaiting) {
     return {
@@ -163,10 +163,10 @@ export const projectMember = defineResource({
     describe: (state) => `the membership of user ${show(state["user"])} in project ${show(state["project"])}`,
   },
   // Every write is read back: the read knows whether a promotion waits.
-  create: { route: `POST ${MEMBERS}`, readBack: true },
-  read: `GET ${MEMBERS}/:userId`,
-  update: { route: `PUT ${MEMBERS}/:userId`, readBack: true },
-  delete: `DELETE ${MEMBERS}/:userId`,
+  create: { route: MEMBERS.create, readBack: true },
+  read: MEMBERS.get,
+  update: { route: MEMBERS.update, readBack: true },
+  delete: MEMBERS.delete,
   replaceOn: ["project", "user"],
   // One membership per user and project: the user named another way (id for username) is the
   // same membership, which must go before it is made again.
@@ -187,7 +187,7 @@ export const projectMember = defineResource({
       const withId = userId === undefined ? state : { ...state, userId };
       // One membership per user and project: a direct one there before the create is not this
       // resource's (a conflict naming its import id), nor is one found after a lost answer.
-      const send = () => ctx.call<WireRecord>(`POST ${MEMBERS}`, withId, body);
+      const send = () => ctx.call<WireRecord>(MEMBERS.create, withId, body);
       const answer = userId === undefined ? await send() : await ctx.createOwned(withId, send);
       const notice = queuedNotice(answer);
       if (notice) noteQueued(state, notice);
@@ -195,9 +195,9 @@ export const projectMember = defineResource({
     },
     async update(ctx, state) {
       // A new member whose request waits has no membership to change yet: ask again.
-      const answer = await ctx.call<WireRecord>(`PUT ${MEMBERS}/:userId`, state, writeBody(state)).catch((error: unknown) => {
+      const answer = await ctx.call<WireRecord>(MEMBERS.update, state, writeBody(state)).catch((error: unknown) => {
         if (!isNotFound(error) || state["membershipState"] !== "awaiting") throw error;
-        return ctx.call<WireRecord>(`POST ${MEMBERS}`, state, { ...writeBody(state), user_id: state["userId"] });
+        return ctx.call<WireRecord>(MEMBERS.create, state, { ...writeBody(state), user_id: state["userId"] });
       });
       const notice = queuedNotice(answer);
       if (notice) noteQueued(state, notice);
@@ -206,12 +206,12 @@ export const projectMember = defineResource({
     },
     async delete(ctx, state) {
       try {
-        await ctx.call(`DELETE ${MEMBERS}/:userId`, state);
+        await ctx.call(MEMBERS.delete, state);
       } catch (error) {
         if (!isNotFound(error)) throw error;
         // Rule 3: only a role given in the project is removed here. Say so when the user
         // keeps access through a group, so that nobody takes the removal for revoked access.
-        const effective = await ctx.call<WireRecord>(`GET ${MEMBERS}/all/:userId`, state).catch(() => undefined);
+        const effective = await ctx.call<WireRecord>(MEMBERS.getAll, state).catch(() => undefined);
         if (effective) {
           warn(
             `ProjectMember ${String(state["project"])}:${String(state["user"])}: no direct membership to remove (already gone), ` +

@@ -15,6 +15,7 @@ import {
 import type { AdoptEntries } from "../adopt/entry";
 import { protectedEnvironments } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** Entries change one by one, by grantee; an update answers with only the lists it touched
  *  (spec rule 5), so the whole record is read back. */
@@ -50,10 +51,10 @@ export const projectProtectedEnvironment = defineResource({
   }),
   outputs: z.object({}),
   idParts: ["project", "name"],
-  create: "POST /projects/:project/protected_environments",
-  read: "GET /projects/:project/protected_environments/:name",
-  update: { route: "PUT /projects/:project/protected_environments/:name", readBack: true },
-  delete: "DELETE /projects/:project/protected_environments/:name",
+  create: routes.projectProtectedEnvironments.create,
+  read: routes.projectProtectedEnvironments.get,
+  update: { route: routes.projectProtectedEnvironments.update, readBack: true },
+  delete: routes.projectProtectedEnvironments.delete,
   identity: {
     fields: ["project", "name"],
     describe: (state) => `the protected environment ${show(state["name"])} of project ${show(state["project"])}`,
@@ -83,10 +84,10 @@ export const groupProtectedEnvironment = defineResource({
   outputs: z.object({}),
   idParts: ["group", "name"],
   // Document 2: only the group-level PUT takes required_approval_count.
-  create: { route: "POST /groups/:group/protected_environments", omit: ["requiredApprovalCount"] },
-  read: "GET /groups/:group/protected_environments/:name",
-  update: { route: "PUT /groups/:group/protected_environments/:name", readBack: true },
-  delete: "DELETE /groups/:group/protected_environments/:name",
+  create: { route: routes.groupProtectedEnvironments.create, omit: ["requiredApprovalCount"] },
+  read: routes.groupProtectedEnvironments.get,
+  update: { route: routes.groupProtectedEnvironments.update, readBack: true },
+  delete: routes.groupProtectedEnvironments.delete,
   identity: { fields: ["group", "name"], describe: (state) => `the protected tier ${show(state["name"])} of group ${show(state["group"])}` },
   replaceOn: ["group", "name"],
   normalize: { group: normalizers.ref },

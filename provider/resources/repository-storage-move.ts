@@ -4,11 +4,12 @@ import type { OperationContext, State, WireRecord } from "../engine/declaration"
 import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, show, wordList } from "./common";
 import type { AdoptEntries } from "../adopt/entry";
+import { routes } from "../../api/routes";
 
 type MoveKind = (typeof STORAGE_MOVE_KINDS)[number];
 
-/** The bulk endpoint of a kind: `/project_repository_storage_moves`. */
-const movesPath = (kind: unknown) => `/${String(kind)}_repository_storage_moves`;
+/** The moves endpoints of a kind (`/project_repository_storage_moves`, ...). */
+const movesOf = (kind: unknown) => routes.repositoryStorageMoves[kind as MoveKind];
 
 /** The order of the service's in-progress states; the least advanced one speaks for the bulk. */
 const IN_PROGRESS = ["initial", "scheduled", "started", "replicated"];
@@ -23,7 +24,7 @@ const MOVED = ["finished", "cleanup failed"];
 async function bulkMoves(ctx: OperationContext, state: State): Promise<WireRecord[]> {
   const kind = String(state["kind"]);
   const since = Number(state["sinceMoveId"] ?? 0);
-  const moves = await ctx.client.list<WireRecord>(movesPath(kind));
+  const moves = await ctx.list(movesOf(kind).list, state);
   const latest = new Map<string, WireRecord>();
   for (const move of [...moves].sort((a, b) => Number(b["id"]) - Number(a["id"]))) {
     if (Number(move["id"]) <= since) continue;
@@ -48,7 +49,7 @@ async function readBulk(ctx: OperationContext, state: State): Promise<WireRecord
   const moved = moves.filter((move) => MOVED.includes(String(move["state"])));
   let remaining = running.length + failed.length;
   if (kind === "project") {
-    const onSource = await ctx.client.list("/projects", { repository_storage: state["sourceStorageName"] }, { keyset: { orderBy: "id", sort: "asc" } });
+    const onSource = await ctx.list(routes.projects.list, state, { repository_storage: state["sourceStorageName"] }, { keyset: { orderBy: "id", sort: "asc" } });
     remaining = onSource.length;
   }
   const leastAdvanced = IN_PROGRESS.find((phase) => running.some((move) => move["state"] === phase));
@@ -123,21 +124,22 @@ export const repositoryStorageMove = defineResource({
   // The answer is `{"message":"202 Accepted"}`: the state comes from the read, which the create
   // polls until the move is done.
   create: {
-    route: "POST /project_repository_storage_moves",
+    route: routes.repositoryStorageMoves.project.schedule,
     readBack: true,
     await: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "errorMessage", timeoutMs: 60 * 60_000, skipInput: "waitForCompletion" },
   },
-  read: "GET /project_repository_storage_moves",
+  read: routes.repositoryStorageMoves.project.list,
   replaceOn: "all",
   hooks: {
     // The path depends on the kind; the newest move before the POST marks where this bulk's start.
     async create(ctx, state) {
-      const newest = await ctx.client.request<WireRecord[]>("GET", movesPath(state["kind"]), { per_page: 1 });
-      await ctx.client.request("POST", movesPath(state["kind"]), {
+      const moves = movesOf(state["kind"]);
+      const newest = await ctx.call<WireRecord[]>(moves.list, state, { per_page: 1 });
+      await ctx.call(moves.schedule, state, {
         source_storage_name: state["sourceStorageName"],
         destination_storage_name: state["destinationStorageName"],
       });
-      return { id: Number(newest.body[0]?.["id"] ?? 0) };
+      return { id: Number(newest[0]?.["id"] ?? 0) };
     },
     read: readBulk,
   },

@@ -5,6 +5,7 @@ import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 
 /** One file of a snippet. */
@@ -31,14 +32,14 @@ const snippetFile = z.object({
 
 /** The raw content of every file of a snippet, at the ref of its record's raw URLs. */
 async function readSnippet(ctx: OperationContext, state: State): Promise<WireRecord> {
-  const record = await ctx.call<WireRecord>("GET /snippets/:snippetId", state);
+  const record = await ctx.call<WireRecord>(routes.snippets.get, state);
   const listed = Array.isArray(record["files"]) ? (record["files"] as WireRecord[]) : [];
   const files = [];
   for (const file of listed) {
     const path = String(file["path"]);
     // The web raw URL names the branch the files are read at: `/-/snippets/1/raw/<ref>/<path>`.
     const ref = /\/raw\/([^/]+)\//.exec(String(file["raw_url"] ?? ""))?.[1] ?? "main";
-    const content = await ctx.call<unknown>("GET /snippets/:snippetId/files/:ref/:filePath/raw", { ...state, ref: decodeURIComponent(ref), filePath: path });
+    const content = await ctx.call<unknown>(routes.snippets.fileRaw, { ...state, ref: decodeURIComponent(ref), filePath: path });
     files.push({ file_path: path, content: typeof content === "string" ? content : JSON.stringify(content) });
   }
   return { ...record, files };
@@ -95,13 +96,13 @@ export const snippet = defineResource({
   idParts: ["snippetId"],
   // The record lists paths only: the contents are read file by file, so that a file edited on
   // the forge shows as drift. Every write is read back for the same reason.
-  create: { route: "POST /snippets", readBack: true },
-  read: "GET /snippets/:snippetId",
-  update: { route: "PUT /snippets/:snippetId", readBack: true },
-  delete: "DELETE /snippets/:snippetId",
+  create: { route: routes.snippets.create, readBack: true },
+  read: routes.snippets.get,
+  update: { route: routes.snippets.update, readBack: true },
+  delete: routes.snippets.delete,
   // No natural key (titles repeat): after a lost answer, a new snippet of the caller's with its
   // title is a candidate, reported and never adopted.
-  identity: { none: "titles repeat", search: { list: "GET /snippets", where: (record, state) => record["title"] === state["title"], madeBy: "author.id" } },
+  identity: { none: "titles repeat", search: { list: routes.snippets.list, where: (record, state) => record["title"] === state["title"], madeBy: "author.id" } },
   replaceOn: [],
   collections: {
     files: {

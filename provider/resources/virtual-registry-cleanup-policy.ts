@@ -6,6 +6,7 @@ import { normalizers, serverId, show, valueRule, wordList } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { one } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { routes } from "../../api/routes";
 
 /** A top-level group's path has no `/` (written `%2F` when URL-encoded); a subgroup is refused by the forge. */
 const topLevelGroup = z.union([
@@ -93,11 +94,11 @@ export const virtualRegistryCleanupPolicy = defineResource({
       advice: "Keep one of them and put every setting in it.",
     },
   ],
-  create: "POST /groups/:group/-/virtual_registries/cleanup/policy",
-  read: "GET /groups/:group/-/virtual_registries/cleanup/policy",
+  create: routes.virtualRegistryCleanupPolicy.create,
+  read: routes.virtualRegistryCleanupPolicy.get,
   // PATCH needs at least one field: the engine sends only changed ones, and an update always has one.
-  update: "PATCH /groups/:group/-/virtual_registries/cleanup/policy",
-  delete: "DELETE /groups/:group/-/virtual_registries/cleanup/policy",
+  update: routes.virtualRegistryCleanupPolicy.update,
+  delete: routes.virtualRegistryCleanupPolicy.delete,
   replaceOn: ["group"],
   // Dropping an input sets the forge's default back.
   resets: { ...CLEANUP_POLICY_DEFAULTS },

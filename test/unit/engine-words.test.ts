@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ForgeClient } from "../../provider/client";
+import type { HttpMethod } from "../../api";
+import { ForgeClient, type Endpoint } from "../../provider/client";
 import { defineResource, fieldMeta, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { dynamicOperations } from "../../provider/faces/dynamic";
@@ -34,6 +35,8 @@ const run = (declaration: AnyDeclaration) => new ResourceOperations(declaration,
 const runDynamic = (declaration: AnyDeclaration) => dynamicOperations(run(declaration));
 const bodyOf = (request: RecordedRequest | undefined) => JSON.parse(request?.body.toString() || "{}") as Record<string, unknown>;
 const requestLine = (request: RecordedRequest) => `${request.method} ${request.rawPath}`;
+/** An endpoint of the scripted server (not the forge's route table: these declarations are the engine's tests). */
+const endpoint = <const M extends HttpMethod>(method: M, path: string): Endpoint<M> => Object.assign({ method, path }, { toString: () => `${method} ${path}` });
 
 describe("a record keyed by iid", () => {
   const userList = defineResource({
@@ -44,10 +47,10 @@ describe("a record keyed by iid", () => {
     recordId: { output: "iid", wire: "iid" },
     idParts: ["project", "iid"],
     identity: { none: "test" },
-    create: "POST /projects/:project/lists",
-    read: "GET /projects/:project/lists/:iid",
-    update: "PUT /projects/:project/lists/:iid",
-    delete: "DELETE /projects/:project/lists/:iid",
+    create: endpoint("POST", "/projects/:project/lists"),
+    read: endpoint("GET", "/projects/:project/lists/:iid"),
+    update: endpoint("PUT", "/projects/:project/lists/:iid"),
+    delete: endpoint("DELETE", "/projects/:project/lists/:iid"),
     replaceOn: ["project"],
   });
 
@@ -70,9 +73,9 @@ describe("a write-only field inside an object input", () => {
     recordId: "clusterId",
     idParts: ["clusterId"],
     identity: { none: "test" },
-    create: "POST /clusters",
-    read: "GET /clusters/:clusterId",
-    update: "PUT /clusters/:clusterId",
+    create: endpoint("POST", "/clusters"),
+    read: endpoint("GET", "/clusters/:clusterId"),
+    update: endpoint("PUT", "/clusters/:clusterId"),
     replaceOn: [],
     writeOnly: ["vendor.token"],
   });
@@ -105,10 +108,10 @@ describe("an asynchronous create", () => {
     idParts: ["moveId"],
     identity: { none: "test" },
     create: {
-      route: "POST /moves",
+      route: endpoint("POST", "/moves"),
       await: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "error", intervalMs: 5, timeoutMs: 300, skipInput: "wait" },
     },
-    read: "GET /moves/:moveId",
+    read: endpoint("GET", "/moves/:moveId"),
     replaceOn: "all",
   });
 
@@ -150,9 +153,9 @@ describe("a file input", () => {
     outputs: z.object({ avatarUrl: z.string() }),
     idParts: ["group"],
     identity: { fields: ["group"], describe: () => "the avatar", takesOver: "test" },
-    create: "PUT /groups/:group",
-    read: "GET /groups/:group",
-    update: "PUT /groups/:group",
+    create: endpoint("PUT", "/groups/:group"),
+    read: endpoint("GET", "/groups/:group"),
+    update: endpoint("PUT", "/groups/:group"),
     replaceOn: ["group"],
   });
   const dir = mkdtempSync(join(tmpdir(), "forge-files-"));
@@ -190,9 +193,9 @@ describe("a setting of an existing object", () => {
     idParts: ["project"],
     identity: { fields: ["project"], describe: () => "the setting" },
     setting: true,
-    create: "PATCH /projects/:project/setting",
-    read: "GET /projects/:project/setting",
-    update: { route: "PATCH /projects/:project/setting", readBack: true },
+    create: endpoint("PATCH", "/projects/:project/setting"),
+    read: endpoint("GET", "/projects/:project/setting"),
+    update: { route: endpoint("PATCH", "/projects/:project/setting"), readBack: true },
     replaceOn: ["project"],
   });
 
@@ -217,9 +220,9 @@ describe("an input the create request does not take", () => {
     outputs: z.object({}),
     idParts: ["group", "name"],
     identity: { fields: ["group", "name"], describe: () => "the environment" },
-    create: { route: "POST /groups/:group/environments", omit: ["count"] },
-    read: "GET /groups/:group/environments/:name",
-    update: "PUT /groups/:group/environments/:name",
+    create: { route: endpoint("POST", "/groups/:group/environments"), omit: ["count"] },
+    read: endpoint("GET", "/groups/:group/environments/:name"),
+    update: endpoint("PUT", "/groups/:group/environments/:name"),
     replaceOn: ["group", "name"],
   });
 
@@ -259,10 +262,10 @@ describe("a replacement path inside an object input, and write-only fields the s
     recordId: "clusterId",
     idParts: ["clusterId"],
     identity: { none: "test" },
-    create: "POST /clusters",
-    read: "GET /clusters/:clusterId",
-    update: "PUT /clusters/:clusterId",
-    delete: "DELETE /clusters/:clusterId",
+    create: endpoint("POST", "/clusters"),
+    read: endpoint("GET", "/clusters/:clusterId"),
+    update: endpoint("PUT", "/clusters/:clusterId"),
+    delete: endpoint("DELETE", "/clusters/:clusterId"),
     replaceOn: ["platform.mode"],
     writeOnly: ["platform.token"],
   });
@@ -289,8 +292,8 @@ describe("a create whose read-back fails after the object exists", () => {
     recordId: "itemId",
     idParts: ["group", "itemId"],
     identity: { none: "test" },
-    create: { route: "POST /groups/:group/items", readBack: true },
-    read: "GET /groups/:group/items/:itemId",
+    create: { route: endpoint("POST", "/groups/:group/items"), readBack: true },
+    read: endpoint("GET", "/groups/:group/items/:itemId"),
     replaceOn: "all",
   });
 

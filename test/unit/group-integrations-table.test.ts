@@ -13,6 +13,7 @@ import type { GroupIntegrationChatWebhookArgs, GroupIntegrationEmailsOnPushArgs 
 import { declarations } from "../../provider/resources";
 import { groupIntegrations } from "../../provider/resources/group-integrations";
 import { CHAT_WEBHOOK_EVENT_PAIRS, INTEGRATIONS } from "../../api/integrations";
+import { routes } from "../../api/routes";
 
 const kinds = Object.values(INTEGRATIONS);
 const byName = new Map(Object.values(groupIntegrations).map((declaration) => [declaration.name, declaration]));
@@ -32,7 +33,7 @@ describe("the integrations table", () => {
 
   it("makes every parameter an input in camelCase, required where Document 3 says R", () => {
     for (const kind of kinds) {
-      const declaration = [...byName.values()].find((candidate) => candidate.create === `PUT /groups/:group/integrations/${kind.slug}`)!;
+      const declaration = [...byName.values()].find((candidate) => candidate.create === routes.groupIntegrations.bySlug[kind.slug].set)!;
       expect(inputKeys(declaration)).toEqual(["group", "useInheritedSettings", ...Object.keys(kind.parameters).map(toCamel)]);
       for (const [wire, parameter] of Object.entries(kind.parameters)) {
         const optional = (declaration.inputs.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>)[toCamel(wire)]!.safeParse(undefined).success;

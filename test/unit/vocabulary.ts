@@ -15,7 +15,8 @@ export function vocabularyUse(declarations: readonly AnyDeclaration[]): Map<stri
     for (const [key, value] of Object.entries(record)) {
       if (value === undefined) continue;
       add(key, declaration.name);
-      if (["create", "read", "update", "delete"].includes(key) && typeof value === "object" && value !== null) {
+      // A bare route (an entry of api/routes.ts) has no options; a route with options has `route`.
+      if (["create", "read", "update", "delete"].includes(key) && typeof value === "object" && value !== null && !("method" in value)) {
         for (const option of Object.keys(value)) if (option !== "route") add(`${key === "read" && "list" in value ? "read(list)" : "route"}.${option}`, declaration.name);
       }
       if (key === "identity" && typeof value === "object" && value !== null) {

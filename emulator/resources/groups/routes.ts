@@ -1,3 +1,4 @@
+import { routes } from "../../../api/routes";
 import { file, ok, paged, routesOf } from "../../core/routes";
 import type { GroupManagement } from "./model";
 
@@ -8,11 +9,11 @@ const route = routesOf<GroupManagement>();
  * anonymous for public groups, Document 1 rule 2), its releases, and LDAP sync (202).
  */
 export const groupRoutes = [
-  route("PUT", "/groups/:group", (r, groups) => ok(groups.update(r.actor, r.params.group, r.input))),
-  route("GET", "/groups/:group/avatar", (r, groups) => file(groups.avatar(r.actor, r.params.group))),
-  route("GET", "/groups/:group/projects", (r, groups) => paged(groups.projects(r.actor, r.params.group, r.input))),
-  route("GET", "/groups/:group/releases", (r, groups) => paged(groups.groupReleases(r.actor, r.params.group, r.input))),
-  route("POST", "/groups/:group/ldap_sync", (r, groups) => {
+  route(routes.groups.update, (r, groups) => ok(groups.update(r.actor, r.params.group, r.input))),
+  route(routes.groups.avatar, (r, groups) => file(groups.avatar(r.actor, r.params.group))),
+  route(routes.groups.projects, (r, groups) => paged(groups.projects(r.actor, r.params.group, r.input))),
+  route(routes.groups.releases, (r, groups) => paged(groups.groupReleases(r.actor, r.params.group, r.input))),
+  route(routes.groups.ldapSync, (r, groups) => {
     groups.ldapSync(r.actor, r.params.group);
     return { status: 202, body: { message: "202 Accepted" } };
   }),

@@ -1,4 +1,5 @@
-import { INTEGRATIONS } from "../../../api/integrations";
+import { INTEGRATIONS, type IntegrationSlug } from "../../../api/integrations";
+import { routes } from "../../../api/routes";
 import { noContent, ok, type Route, routesOf } from "../../core/routes";
 import type { Integrations } from "./model";
 
@@ -6,11 +7,11 @@ const route = routesOf<Integrations>();
 
 /** The three routes of every slug in Document 3's table, and the listing of active ones (not paginated). */
 export const integrationRoutes: Route<Integrations>[] = [
-  route("GET", "/groups/:group/integrations", (r, integrations) => ok(integrations.list(r.actor, r.params.group))),
-  ...Object.keys(INTEGRATIONS).flatMap((slug) => [
-    route("GET", `/groups/:group/integrations/${slug}`, (r, integrations) => ok(integrations.get(r.actor, r.params.group, slug))),
-    route("PUT", `/groups/:group/integrations/${slug}`, (r, integrations) => ok(integrations.setUp(r.actor, r.params.group, slug, r.input))),
-    route("DELETE", `/groups/:group/integrations/${slug}`, (r, integrations) => {
+  route(routes.groupIntegrations.list, (r, integrations) => ok(integrations.list(r.actor, r.params.group))),
+  ...(Object.keys(INTEGRATIONS) as IntegrationSlug[]).flatMap((slug) => [
+    route(routes.groupIntegrations.bySlug[slug].get, (r, integrations) => ok(integrations.get(r.actor, r.params.group, slug))),
+    route(routes.groupIntegrations.bySlug[slug].set, (r, integrations) => ok(integrations.setUp(r.actor, r.params.group, slug, r.input))),
+    route(routes.groupIntegrations.bySlug[slug].disable, (r, integrations) => {
       integrations.disable(r.actor, r.params.group, slug);
       return noContent();
     }),

@@ -1,29 +1,29 @@
+import { routes } from "../../../api/routes";
 import { created, noContent, ok, paged, type Route, routesOf } from "../../core/routes";
 import type { AllowlistKind, JobTokenScopes } from "./model";
 
 const route = routesOf<JobTokenScopes>();
-const SCOPE = "/projects/:project/job_token_scope";
 
-/** The allowlists' path segments. */
-const ALLOWLISTS: readonly [segment: string, kind: AllowlistKind][] = [
-  ["allowlist", "projects"],
-  ["groups_allowlist", "groups"],
-];
+/** The allowlists' endpoints, and the parameter their DELETE names the entry by. */
+const ALLOWLISTS = [
+  [routes.jobTokenScopeProjectAllowlist, "targetProjectId", "projects"],
+  [routes.jobTokenScopeGroupAllowlist, "targetGroupId", "groups"],
+] as const satisfies readonly [endpoints: unknown, target: string, kind: AllowlistKind][];
 
 /** Job token scope settings and the project and group allowlists. */
 export const jobTokenScopeRoutes: Route<JobTokenScopes>[] = [
-  route("GET", SCOPE, (r, scopes) => ok(scopes.settings(r.actor, r.params.project))),
-  route("PATCH", SCOPE, (r, scopes) => {
+  route(routes.jobTokenScope.get, (r, scopes) => ok(scopes.settings(r.actor, r.params.project))),
+  route(routes.jobTokenScope.update, (r, scopes) => {
     scopes.update(r.actor, r.params.project, r.input);
     return noContent();
   }),
-  ...ALLOWLISTS.flatMap(([segment, kind]) => [
-    route("GET", `${SCOPE}/${segment}`, (r, scopes) => paged(scopes.allowlist(r.actor, r.params.project, kind))),
-    route("POST", `${SCOPE}/${segment}`, (r, scopes) =>
+  ...ALLOWLISTS.flatMap(([allowlist, target, kind]) => [
+    route(allowlist.list, (r, scopes) => paged(scopes.allowlist(r.actor, r.params.project, kind))),
+    route(allowlist.create, (r, scopes) =>
       created(scopes.addToAllowlist(r.actor, r.params.project, kind, r.input)),
     ),
-    route("DELETE", `${SCOPE}/${segment}/:target`, (r, scopes) => {
-      scopes.removeFromAllowlist(r.actor, r.params.project, kind, r.params.target);
+    route(allowlist.delete, (r, scopes) => {
+      scopes.removeFromAllowlist(r.actor, r.params.project, kind, (r.params as Record<typeof target, string>)[target]);
       return noContent();
     }),
   ]),

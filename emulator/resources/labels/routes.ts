@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { parameterError } from "../../core/errors";
+import { routes } from "../../../api/routes";
 import { created, noContent, ok, paged, type RouteRequest, routesOf } from "../../core/routes";
 import { paramString, validate } from "../../core/validation";
 import type { Labels } from "./model";
 
 const route = routesOf<Labels>();
-const LABELS = "/groups/:group/labels";
-const LABEL = "/groups/:group/labels/:labelId";
 
 /** The deprecated `PUT`/`DELETE /groups/:id/labels` address the label by `label_id` or `name`. */
 const deprecatedLabelRef = z.object({ label_id: paramString().optional(), name: paramString().optional() });
@@ -27,25 +26,25 @@ function withoutRef(input: Record<string, unknown>): Record<string, unknown> {
 
 /** Group labels, including subscriptions and the deprecated name-addressed forms. */
 export const labelRoutes = [
-  route("GET", LABELS, (r, labels) => paged(labels.list(r.actor, r.params.group, r.input))),
-  route("POST", LABELS, (r, labels) => created(labels.create(r.actor, r.params.group, r.input))),
-  route("PUT", LABELS, (r, labels) =>
+  route(routes.groupLabels.list, (r, labels) => paged(labels.list(r.actor, r.params.group, r.input))),
+  route(routes.groupLabels.create, (r, labels) => created(labels.create(r.actor, r.params.group, r.input))),
+  route(routes.groupLabels.updateByName, (r, labels) =>
     ok(labels.update(r.actor, r.params.group, labelRefFromInput(r), withoutRef(r.input))),
   ),
-  route("DELETE", LABELS, (r, labels) => {
+  route(routes.groupLabels.deleteByName, (r, labels) => {
     labels.delete(r.actor, r.params.group, labelRefFromInput(r));
     return noContent();
   }),
-  route("GET", LABEL, (r, labels) => ok(labels.get(r.actor, r.params.group, r.params.labelId, r.input))),
-  route("PUT", LABEL, (r, labels) =>
+  route(routes.groupLabels.get, (r, labels) => ok(labels.get(r.actor, r.params.group, r.params.labelId, r.input))),
+  route(routes.groupLabels.update, (r, labels) =>
     ok(labels.update(r.actor, r.params.group, r.params.labelId, withoutRef(r.input))),
   ),
-  route("DELETE", LABEL, (r, labels) => {
+  route(routes.groupLabels.delete, (r, labels) => {
     labels.delete(r.actor, r.params.group, r.params.labelId);
     return noContent();
   }),
   ...(["subscribe", "unsubscribe"] as const).map((action) =>
-    route("POST", `${LABEL}/${action}`, (r, labels) => {
+    route(routes.groupLabels[action], (r, labels) => {
       const result = labels.setSubscription(r.actor, r.params.group, r.params.labelId, action === "subscribe");
       // Already in the requested state: 304 Not Modified, no body.
       return result.changed ? created(result.label) : { status: 304 };

@@ -1,4 +1,5 @@
 import { STORAGE_MOVE_KINDS } from "../../../api";
+import { routes } from "../../../api/routes";
 import { ok, paged, routesOf, type Route } from "../../core/routes";
 import { type MoveKind, type RepositoryStorageMoves } from "./model";
 
@@ -9,14 +10,14 @@ const route = routesOf<RepositoryStorageMoves>();
  * and the service's reads of moves the spec does not show (a listing, newest first, and one move).
  */
 function kindRoutes(kind: MoveKind): Route<RepositoryStorageMoves>[] {
-  const moves = `/${kind}_repository_storage_moves`;
+  const moves = routes.repositoryStorageMoves[kind];
   return [
-    route("POST", moves, (r, model) => {
+    route(moves.schedule, (r, model) => {
       model.scheduleAll(r.actor, kind, r.input);
       return { status: 202, body: { message: "202 Accepted" } };
     }),
-    route("GET", moves, (r, model) => paged(model.list(r.actor, kind))),
-    route("GET", `${moves}/:moveId`, (r, model) => ok(model.get(r.actor, kind, r.params.moveId))),
+    route(moves.list, (r, model) => paged(model.list(r.actor, kind))),
+    route(moves.get, (r, model) => ok(model.get(r.actor, kind, r.params.moveId))),
   ];
 }
 

@@ -1,11 +1,9 @@
+import { routes } from "../../../api/routes";
 import { collectionRoutes } from "../../core/routes";
 import type { UrlConfigurations } from "./model";
 
-const CONFIGS = "/projects/:project/cluster_agents/:agentId/url_configurations";
-
 /** Receptive agent URL configurations. The list is not paginated (a plain array, no headers). */
-export const urlConfigurationRoutes = collectionRoutes<UrlConfigurations, typeof CONFIGS>(
-  CONFIGS,
-  "configurationId",
+export const urlConfigurationRoutes = collectionRoutes<UrlConfigurations, typeof routes.clusterAgentUrlConfigurations.list.path>(
+  routes.clusterAgentUrlConfigurations,
   "whole",
 );
