@@ -299,9 +299,22 @@ if [ ! -x "$BIN/pulumi-resource-pulumi-nodejs" ]; then
     command -v npm >/dev/null 2>&1 || die "need npm to fetch @pulumi/pulumi@$V (for pulumi-resource-pulumi-nodejs)"
     log "fetching pulumi-resource-pulumi-nodejs from @pulumi/pulumi@$V"
     tmp="$(mktemp -d)"
-    (cd "$tmp" && npm pack --silent "@pulumi/pulumi@$V" >/dev/null) || { rm -rf "$tmp"; die "npm pack @pulumi/pulumi@$V failed"; }
-    tar xzf "$tmp"/pulumi-pulumi-*.tgz -C "$tmp" package/pulumi-resource-pulumi-nodejs
-    script_src="$tmp/package/pulumi-resource-pulumi-nodejs"
+    if (cd "$tmp" && npm pack --silent "@pulumi/pulumi@$V" >/dev/null 2>&1); then
+      tar xzf "$tmp"/pulumi-pulumi-*.tgz -C "$tmp" package/pulumi-resource-pulumi-nodejs
+      script_src="$tmp/package/pulumi-resource-pulumi-nodejs"
+    else
+      # The npm registry may lag the Go module proxy (3.274.1 is a Go module here, @pulumi/pulumi
+      # stops at 3.270.0). The script only runs the dynamic provider of whatever @pulumi/pulumi the
+      # program resolves, the same few lines in every release: take it from an installed package.
+      for nm in "$PWD/node_modules" "$repo_dir/node_modules"; do
+        if [ -f "$nm/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" ]; then
+          script_src="$nm/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+          log "npm has no @pulumi/pulumi@$V: using the script of $nm/@pulumi/pulumi (the same in every release)"
+          break
+        fi
+      done
+      [ -n "$script_src" ] || { rm -rf "$tmp"; die "npm pack @pulumi/pulumi@$V failed, and no installed @pulumi/pulumi has the script"; }
+    fi
   fi
   install_exe "$script_src" pulumi-resource-pulumi-nodejs
   [ -z "$tmp" ] || rm -rf "$tmp"
