@@ -13,8 +13,8 @@
 # are on different file systems) and to the YAML host. Nothing is written into
 # ~/.pulumi/versions/<cli>: checkouts that want another YAML host (an older branch, another
 # worktree on the same machine) each get their own directory instead of overwriting one another's.
-# scripts/setup.sh puts that bin directory first on PATH and exports FORGE_E2E_PULUMI_ROOT (its
-# parent) for the tests.
+# scripts/setup.sh puts that bin directory first on PATH; the tests compute the same directory
+# from the same variables (test/support/pulumi-paths.ts).
 #
 # Where the host comes from, first that works:
 #   1. already there (the stamp in the bin directory names the version);
@@ -27,8 +27,9 @@
 #      machines use refuses the module's version listing, a wrapper's `require` is not). The host
 #      is built against the pkg/v3 and sdk/v3 its release pins (v3.206.0 for v1.25.0: v1.25.0 does
 #      not compile against v3.259.0, whose plugin API changed), so it shares nothing with the
-#      CLI's build. v1.25.0 needs Go >= 1.24.7, no GOTOOLCHAIN. Measured on 2 cores (loaded):
-#      cold 4 min 08 s (1 min 49 s CPU); then ~0.1 s.
+#      CLI's build. v1.25.0 needs Go >= 1.24.7, no GOTOOLCHAIN. Measured on 2 cores: cold (empty Go
+#      caches, quiet machine) 1 min 48 s, 4 min 08 s on a loaded one; Go module cache +480 MB,
+#      build cache +425 MB; a warm run ~0.02 s.
 # Needs scripts/install-pulumi.sh run first, and for route 4 Go and the Go module proxy.
 set -euo pipefail
 

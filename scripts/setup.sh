@@ -29,8 +29,9 @@ bash scripts/install-pulumi.sh >/dev/null
 # Pulumi YAML programs (examples/yaml, the YAML end-to-end tests) need its language host beside the
 # CLI: a directory of links per pair of versions (see that script), the one every command here uses.
 PULUMI_BIN="$(bash scripts/install-pulumi-yaml.sh | tail -n 1)"
+# The tests find the same directory from PULUMI_VERSION and PULUMI_YAML_VERSION
+# (test/support/pulumi-paths.ts): nothing else to export, so no stale path outlives a change of version.
 export PATH="$PULUMI_BIN:$PATH"
-export FORGE_E2E_PULUMI_ROOT="$(dirname "$PULUMI_BIN")"
 export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 step "$(pulumi version) at $PULUMI_BIN, pulumi-language-yaml $(cat "$PULUMI_BIN/.pulumi-language-yaml.version")"
 

@@ -8,11 +8,17 @@ import { basename, join, resolve } from "node:path";
  * is the oldest CLI supported; `PULUMI_VERSION=3.274.1` runs the engine layers on the newest tested).
  */
 export const PULUMI_VERSION = (process.env["PULUMI_VERSION"] || "3.259.0").replace(/^v/, "");
-export const PULUMI_YAML_VERSION = (process.env["PULUMI_YAML_VERSION"] || "1.25.0").replace(/^v/, "");
+const PULUMI_YAML_VERSION = (process.env["PULUMI_YAML_VERSION"] || "1.25.0").replace(/^v/, "");
+/**
+ * The Pulumi SDK release, whatever CLI runs: the `@pulumi/pulumi` of package.json, and the pkg/v3
+ * whose code generators make the Python and Go SDKs (scripts/go-tool.sh), so the SDK test installs
+ * the Python and Go SDKs of this release (PyPI and npm lag the Go module proxy: no 3.274.1 there).
+ */
+export const PULUMI_SDK_VERSION = "3.259.0";
 /**
  * Where the CLI is: the directory of links that scripts/install-pulumi-yaml.sh makes for the pair of
- * versions (the CLI of ~/.pulumi/versions/<version> with the YAML host beside it); setup exports it
- * as FORGE_E2E_PULUMI_ROOT, which overrides it.
+ * versions (the CLI of ~/.pulumi/versions/<version> with the YAML host beside it), the one
+ * scripts/setup.sh puts on PATH; FORGE_E2E_PULUMI_ROOT overrides it.
  */
 export const PULUMI_ROOT =
   process.env["FORGE_E2E_PULUMI_ROOT"] || join(homedir(), ".cache", "forge-pulumi", `pulumi-${PULUMI_VERSION}-yaml-${PULUMI_YAML_VERSION}`);
