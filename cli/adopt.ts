@@ -3,7 +3,7 @@
  * reading and writing are in provider/adopt/; this module is the command: arguments, the
  * connection, where the program goes, exit statuses.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -11,9 +11,11 @@ import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provi
 import { readForge, withoutFiles } from "../provider/adopt/read";
 import { renderProgram, scopeArguments } from "../provider/adopt/render";
 import { renderImportList, renderYamlProgram } from "../provider/adopt/render-yaml";
+import { parseTerraformState, readTerraformState, type TerraformState } from "../provider/adopt/terraform";
 
 export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--snippets]
                    [--language typescript|yaml] [--format program|list|pulumi-import] [--out <file> [--force]]
+       forge-adopt --from-terraform <terraform.tfstate> [--language ...] [--format ...] [--out ...]
 
 Reads what exists on the forge and writes a Pulumi program that declares it, every resource
 with the \`import\` option, so that \`pulumi up\` adopts it without changing anything.
@@ -24,6 +26,13 @@ Scope (at least one):
   --instance         the instance's own objects: broadcast messages, clusters, feature gates,
                      Geo sites (administrator)
   --snippets         the personal snippets of the token's user
+
+Or, alone:
+  --from-terraform <file>
+                     the objects a state of the GitLab Terraform provider manages (format v4:
+                     terraform.tfstate, or \`terraform state pull\`), each read from the forge by
+                     the id the state gives; the program names the Terraform address of each, and
+                     says what cannot move (a token's value) and what no forge resource declares
 
 Output:
   --out <file>       write the program to this file (default: standard output), and the
@@ -45,8 +54,8 @@ Connection: FORGE_BASE_URL and FORGE_TOKEN (the token is never taken on the comm
 it stays out of shell history), and the FORGE_CA_BUNDLE, HTTPS_PROXY, ... settings of the library.
 The same forge gives the same program: nothing in it depends on the time or the stack.
 
-Exit status: 0 done, 1 error (no token, an unreachable forge, a group or project not found),
-2 wrong usage.`;
+Exit status: 0 done, 1 error (no token, an unreachable forge, a group or project not found, a
+Terraform state that cannot be read), 2 wrong usage.`;
 
 /** Where an npm-installed package's plugin is, from a program beside the project's node_modules. */
 const DEFAULT_PLUGIN_PATH = "node_modules/pulumi-forge/plugin";
@@ -56,6 +65,7 @@ const argsSchema = z.object({
   project: z.array(z.string().min(1, "--project needs a project's full path")).default([]),
   instance: z.boolean().default(false),
   snippets: z.boolean().default(false),
+  fromTerraform: z.string().min(1, "--from-terraform needs a state file").optional(),
   out: z.string().min(1, "--out needs a file name").optional(),
   force: z.boolean().default(false),
   list: z.boolean().default(false),
@@ -93,6 +103,7 @@ function parse(argv: string[]): Args {
         project: { type: "string", multiple: true },
         instance: { type: "boolean" },
         snippets: { type: "boolean" },
+        "from-terraform": { type: "string" },
         out: { type: "string" },
         force: { type: "boolean" },
         list: { type: "boolean" },
@@ -107,12 +118,14 @@ function parse(argv: string[]): Args {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const parsed = argsSchema.safeParse({ ...values, pluginPath: values["plugin-path"] });
+  const parsed = argsSchema.safeParse({ ...values, pluginPath: values["plugin-path"], fromTerraform: values["from-terraform"] });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const args = parsed.data;
-  if (!args.help && args.group.length === 0 && args.project.length === 0 && !args.instance && !args.snippets) {
-    throw new UsageError("say what to adopt: --group, --project, --instance or --snippets");
+  const scoped = args.group.length > 0 || args.project.length > 0 || args.instance || args.snippets;
+  if (!args.help && !scoped && args.fromTerraform === undefined) {
+    throw new UsageError("say what to adopt: --group, --project, --instance, --snippets or --from-terraform");
   }
+  if (scoped && args.fromTerraform !== undefined) throw new UsageError("--from-terraform adopts what the state names: leave out --group, --project, --instance and --snippets");
   if (args.force && !args.out) throw new UsageError("--force goes with --out");
   if (args.list && args.format !== undefined && args.format !== "list") throw new UsageError(`--list and --format ${args.format} ask for different things`);
   const format = args.list ? "list" : (args.format ?? "program");
@@ -120,6 +133,21 @@ function parse(argv: string[]): Args {
   if (format !== "program" && args.language) throw new UsageError(`--language is the program's: --format ${format} writes none`);
   if (values["plugin-path"] !== undefined && args.language !== "yaml") throw new UsageError("--plugin-path goes with --language yaml");
   return { ...args, format, language: args.language ?? "typescript" };
+}
+
+/** The state file, read and checked; an error names the file, never what it holds. */
+function readState(file: string): TerraformState {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`cannot read the Terraform state ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return parseTerraformState(text);
+  } catch (error) {
+    throw new Error(`the Terraform state ${file} ${(error as Error).message}`);
+  }
 }
 
 /** Runs the command; resolves to the exit status. */
@@ -141,15 +169,20 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     for (const name of ["FORGE_BASE_URL", "FORGE_TOKEN"]) {
       if (!io.env[name]) throw new Error(`${name} is not set: export FORGE_BASE_URL (the forge's address) and FORGE_TOKEN (a token that can read the scope; an administrator's for --instance)`);
     }
+    // The state holds secrets: read before the connection, and never echoed.
+    const state = args.fromTerraform === undefined ? undefined : readState(args.fromTerraform);
     const connection = resolveConnection(undefined, io.env);
     const client = clientFor(connection);
     const scope = { groups: args.group, projects: args.project, instance: args.instance, snippets: args.snippets };
-    const read = await readForge(client, scope);
+    const read = state === undefined ? await readForge(client, scope) : await readTerraformState(client, state, args.fromTerraform!);
+    const command = args.fromTerraform === undefined ? scopeArguments(scope) : `--from-terraform ${args.fromTerraform}`;
     // A file goes beside a program written to a file; the lists write none, so they list them all.
     const adoption = args.out || args.format !== "program" ? read : withoutFiles(read);
     for (const skipped of adoption.skipped) io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${skipped.what}: ${skipped.reason}\n`);
+    for (const notice of adoption.terraform?.cannotMove ?? []) io.stderr(`forge-adopt: cannot move: ${notice.what}: ${notice.text}\n`);
     if (args.format === "list") {
-      for (const resource of adoption.resources) io.stdout(`${resource.declaration.name}\t${resource.name}\t${resource.importId}\n`);
+      // From a Terraform state, a fourth column: the address the object comes from.
+      for (const resource of adoption.resources) io.stdout(`${[resource.declaration.name, resource.name, resource.importId, ...(resource.origin ? [resource.origin] : [])].join("\t")}\n`);
       return 0;
     }
     const rendered = { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) };
@@ -157,8 +190,8 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
       args.format === "pulumi-import"
         ? renderImportList(adoption)
         : args.language === "yaml"
-          ? renderYamlProgram(adoption, `${scopeArguments(scope)} --language yaml`, { ...rendered, project: "forge-adopted", pluginPath: args.pluginPath || undefined })
-          : renderProgram(adoption, scopeArguments(scope), rendered);
+          ? renderYamlProgram(adoption, `${command} --language yaml`, { ...rendered, project: "forge-adopted", pluginPath: args.pluginPath || undefined })
+          : renderProgram(adoption, command, rendered);
     if (args.out) {
       const files = (args.format === "pulumi-import" ? [] : adoption.resources).flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(dirname(args.out!), file.path) }));
       const existing = files.find((file) => existsSync(file.target));

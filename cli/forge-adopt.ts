@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npx forge-adopt --group <path> | --project <path> | --instance [--out <file>] [--list]`: writes
- * the Pulumi program that declares what the forge holds, every resource with the `import`
- * option. Exit 0 done, 1 error, 2 wrong usage. Logic: cli/adopt.ts.
+ * `npx forge-adopt --group <path> | --project <path> | --instance | --from-terraform <state> [--out <file>] [--list]`:
+ * writes the Pulumi program that declares what the forge holds (or what a Terraform state of the
+ * GitLab provider manages), every resource with the `import` option. Exit 0 done, 1 error, 2
+ * wrong usage. Logic: cli/adopt.ts.
  */
 import { runAdoptCli } from "./adopt";
 

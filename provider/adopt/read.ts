@@ -44,6 +44,8 @@ export interface SecretValue {
   path: string;
   /** True when the forge never returns it (write-only). */
   writeOnly: boolean;
+  /** Where else the value is: the Terraform state's attribute that holds it (`kubernetes_token of gitlab_instance_cluster.main`). */
+  source?: string;
 }
 
 /** A value with what it names, written as a comment after it (`targetProjectId: 2, // acme/api`). */
@@ -78,6 +80,9 @@ export interface AdoptedResource {
   referenced: boolean;
   /** Files its inputs name, to write beside the program (a group's avatar). */
   files?: AdoptFile[];
+  /** Where the object was named, when not found on the forge by forge-adopt itself: the address
+   *  of the Terraform resource it replaces (`gitlab_group_label.bug["bug"]`). */
+  origin?: string;
 }
 
 /** A place or type the generator could not read, with the forge's answer. */
@@ -92,6 +97,36 @@ export interface Adoption {
   /** In program order: the instance's, then each group's and project's by path. */
   resources: AdoptedResource[];
   skipped: Skipped[];
+  /** What a program made from a Terraform state says of it (`forge-adopt --from-terraform`). */
+  terraform?: TerraformNotes;
+}
+
+/** Something the program's header says of one Terraform resource. */
+export interface Notice {
+  /** The Terraform resource's address. */
+  what: string;
+  text: string;
+}
+
+export interface TerraformNotes {
+  /** The state file as the command named it. */
+  file: string;
+  /** What the state holds that cannot move to the forge's program, with what to do. */
+  cannotMove: Notice[];
+  /** Anything else to know of one resource (an attribute no forge resource manages). */
+  notes: Notice[];
+}
+
+/** One object to read by its import id (forge-adopt --from-terraform names them, not `find`). */
+export interface AdoptTarget {
+  key: DeclarationKey;
+  scope: AdoptScope;
+  /** The group's or project's full path; empty for the instance. */
+  path: string;
+  /** The state fields of its import id (`{ group: "acme", labelId: 7 }`). */
+  idState: State;
+  /** Where it was named: a Terraform resource's address. */
+  origin: string;
 }
 
 /** Every entry in the order of `declarations`, which also orders a scope's resources (a
@@ -136,31 +171,83 @@ export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput
 
 /** The objects of one entry in one place, read by their import ids. */
 async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptEntry, place: { scope: AdoptScope; path: string }): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const idState of await entry.find({ path: place.path, client })) {
+    const item = await readObject(client, key, entry, place, idState);
+    if (typeof item === "object") found.push(item);
+  }
+  return found;
+}
+
+/**
+ * Reads objects named one by one (`forge-adopt --from-terraform`), as the scopes' are: each by its
+ * import id, presented by its entry. An object the forge no longer has, one whose read the forge
+ * refuses, one that would declare nothing and a second name for one object are noted, not read.
+ */
+export async function readTargets(client: ForgeClient, targets: AdoptTarget[]): Promise<Adoption> {
+  const found: Found[] = [];
+  const skipped: Skipped[] = [];
+  const seen = new Map<string, string>();
+  for (const target of targets) {
+    const declaration = declarations[target.key] as AnyDeclaration;
+    const entry = adoptEntries[target.key];
+    if (!entry || !("find" in entry)) {
+      skipped.push({ what: target.origin, reason: `forge-adopt does not adopt ${declaration.name}: ${entry?.exempt ?? "no entry"}`, left: true });
+      continue;
+    }
+    const importId = formatId(declaration, target.idState);
+    const first = seen.get(`${target.key} ${importId}`);
+    if (first !== undefined) {
+      skipped.push({ what: target.origin, reason: `${declaration.name} ${importId} is the object ${first} names too: declared once`, left: true });
+      continue;
+    }
+    seen.set(`${target.key} ${importId}`, target.origin);
+    try {
+      const item = await readObject(client, target.key, entry, target, target.idState, target.origin);
+      if (item === "gone") skipped.push({ what: target.origin, reason: `${declaration.name} ${importId} is not on the forge (deleted since Terraform last saw it?)`, left: true });
+      else if (item === "empty") skipped.push({ what: target.origin, reason: `${declaration.name} ${importId} would declare nothing (every value is the forge's default)`, left: true });
+      else found.push(item);
+    } catch (error) {
+      if (error instanceof ForgeApiError && (error.status === 403 || error.status === 404)) {
+        skipped.push({ what: target.origin, reason: `${declaration.name} ${importId}: ${error.message}` });
+        continue;
+      }
+      throw error;
+    }
+  }
+  return { resources: named(found), skipped };
+}
+
+/** One object read by its import id and presented: "gone" when the forge has it no more, "empty" when its entry keeps nothing of it. */
+async function readObject(
+  client: ForgeClient,
+  key: DeclarationKey,
+  entry: AdoptEntry,
+  place: { scope: AdoptScope; path: string },
+  idState: State,
+  origin?: string,
+): Promise<Found | "gone" | "empty"> {
   const declaration = declarations[key] as AnyDeclaration;
   const context = { path: place.path, client };
   const operations = new ResourceOperations(declaration, () => client);
-  const found: Found[] = [];
-  for (const idState of await entry.find(context)) {
-    const importId = formatId(declaration, idState);
-    const read = await operations.read(importId, {});
-    if (read.id === "") continue; // gone since it was listed
-    const outputs = read.props as State;
-    let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
-    if (entry.present) inputs = await entry.present(inputs, outputs, context);
-    if (entry.keep && !entry.keep(inputs)) continue;
-    const files = (await entry.files?.(inputs, outputs, context)) ?? [];
-    for (const file of files) {
-      inputs = file.read
-        ? (replacedAt(inputs, file.input.split("."), { kind: "file", path: file.path } satisfies FileValue) as State)
-        : { ...inputs, [file.input]: file.path };
-    }
-    for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
-      const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
-      if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
-    }
-    found.push({ key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs, ...(files.length > 0 ? { files } : {}) });
+  const importId = formatId(declaration, idState);
+  const read = await operations.read(importId, {});
+  if (read.id === "") return "gone"; // gone since it was listed
+  const outputs = read.props as State;
+  let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
+  if (entry.present) inputs = await entry.present(inputs, outputs, context);
+  if (entry.keep && !entry.keep(inputs)) return "empty";
+  const files = (await entry.files?.(inputs, outputs, context)) ?? [];
+  for (const file of files) {
+    inputs = file.read
+      ? (replacedAt(inputs, file.input.split("."), { kind: "file", path: file.path } satisfies FileValue) as State)
+      : { ...inputs, [file.input]: file.path };
   }
-  return found;
+  for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
+    const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
+    if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
+  }
+  return { key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs, ...(files.length > 0 ? { files } : {}), ...(origin ? { origin } : {}) };
 }
 
 /** A copy of `value` with the item at `steps` (object keys, array indexes) replaced. */
@@ -307,6 +394,7 @@ function named(found: Found[]): AdoptedResource[] {
       inputs: item.inputs,
       referenced: false,
       ...(item.files ? { files: item.files } : {}),
+      ...(item.origin ? { origin: item.origin } : {}),
     });
   }
   for (const resource of resources) {
@@ -327,11 +415,12 @@ export function withoutFiles(adoption: Adoption): Adoption {
   const kept = adoption.resources.filter((resource) => !resource.files);
   const dropped = adoption.resources.filter((resource) => resource.files);
   return {
+    ...adoption,
     resources: kept,
     skipped: [
       ...adoption.skipped,
       ...dropped.map((resource) => ({
-        what: `${resource.declaration.name} ${resource.name}`,
+        what: `${resource.declaration.name} ${resource.name}${resource.origin ? ` (${resource.origin})` : ""}`,
         reason: `its file (${resource.files!.map((file) => file.path).join(", ")}) goes beside the program: pass --out to adopt it`,
         left: true,
       })),

@@ -53,6 +53,7 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
 function resourceLines(resource: AdoptedResource): string[] {
   const properties = Object.entries(resource.inputs);
   return [
+    ...(resource.origin ? [`  # terraform: ${resource.origin}`] : []),
     `  ${key(resource.name)}:`,
     `    type: ${pluginToken(resource.declaration.name)}`,
     ...(properties.length > 0 ? ["    properties:", ...properties.flatMap(([name, item]) => entry(name, item, "      "))] : []),

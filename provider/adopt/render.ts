@@ -4,7 +4,7 @@
  * depends on nothing but the adoption, so the same forge gives the same bytes.
  */
 import type { State } from "../engine/declaration";
-import type { AdoptedResource, Adoption, CommentedValue, FileValue, ReferenceValue, SecretValue } from "./read";
+import type { AdoptedResource, Adoption, CommentedValue, FileValue, Notice, ReferenceValue, SecretValue, TerraformNotes } from "./read";
 import { camel } from "./read";
 
 /** Lines longer than this are broken, one argument or field a line. */
@@ -42,11 +42,53 @@ export function headerLines(adoption: Adoption, command: string, options: Render
     "Keep the options or remove them once adopted: either way nothing changes.",
     "Values the forge never shows are read from the stack config (listed at the end).",
   ];
+  if (adoption.terraform) lines.push("", ...terraformLines(adoption, adoption.terraform));
   const refused = adoption.skipped.filter((skipped) => !skipped.left);
   const left = adoption.skipped.filter((skipped) => skipped.left);
   if (refused.length > 0) lines.push("", "Not read (the forge refused):", ...refused.map((skipped) => `  ${skipped.what}: ${skipped.reason}`));
   if (left.length > 0) lines.push("", "Not adopted:", ...left.map((skipped) => `  ${skipped.what}: ${skipped.reason}`));
   return lines;
+}
+
+/** What a program made from a Terraform state says of it: how to hand the objects over, and what cannot move. */
+function terraformLines(adoption: Adoption, terraform: TerraformNotes): string[] {
+  const addresses = [...new Set(adoption.resources.flatMap((resource) => (resource.origin ? [resource.origin] : [])))].sort();
+  const lines = [`From the Terraform state ${terraform.file}: each declaration names the Terraform resource it replaces.`];
+  if (addresses.length > 0) {
+    lines.push(
+      "Once `pulumi up` has adopted them, take them out of Terraform without deleting anything",
+      "(not `terraform destroy`, which would delete what this program now declares):",
+      "  terraform state rm \\",
+      ...addresses.map((address, index) => `    ${shellQuoted(address)}${index < addresses.length - 1 ? " \\" : ""}`),
+    );
+  }
+  if (terraform.cannotMove.length > 0) {
+    lines.push("", "Cannot move (the Terraform state holds it, the forge never shows it again):", ...terraform.cannotMove.flatMap((notice) => noticeLines(notice)));
+  }
+  if (terraform.notes.length > 0) lines.push("", "Also from the Terraform state:", ...terraform.notes.flatMap((notice) => noticeLines(notice)));
+  return lines;
+}
+
+/** A notice as lines of at most about 100 columns, the address first, continuations indented. */
+function noticeLines(notice: Notice): string[] {
+  const words = `${notice.what}: ${notice.text}`.split(" ");
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    if (line !== "" && line.length + word.length + 1 > 96) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(line);
+  return lines.map((text, index) => `${index === 0 ? "  " : "    "}${text}`);
+}
+
+/** A word for a POSIX shell: single-quoted. */
+function shellQuoted(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** Every stack config value a program reads, with the resource and input it stands for. */
@@ -56,7 +98,7 @@ export function configOf(adoption: Adoption): { resource: AdoptedResource; secre
 
 /** The line that tells how to set a stack config value, without comment marks. */
 export function configLine({ resource, secret }: { resource: AdoptedResource; secret: SecretValue }): string {
-  const why = secret.writeOnly ? "write-only: the forge never shows it" : "secret: not written here";
+  const why = `${secret.writeOnly ? "write-only: the forge never shows it" : "secret: not written here"}${secret.source ? `; in the Terraform state: ${secret.source}` : ""}`;
   return `  pulumi config set --secret ${secret.key} <value>   # ${resource.declaration.name} ${resource.name}: ${secret.path} (${why})`;
 }
 
@@ -111,8 +153,9 @@ function declaration(resource: AdoptedResource, variables: Map<string, string>):
   const args = [resource.name, resource.inputs, { import: resource.importId }];
   const flat = args.map((arg) => value(arg, variables, "", Infinity));
   const inline = `${head}${flat.map((arg) => arg.text).join(", ")});`;
-  if (inline.length <= WIDTH && !inline.includes("\n") && flat.every((arg) => arg.comment === undefined)) return [inline];
-  return [head, ...args.map((arg) => line(INDENT, value(arg, variables, INDENT, WIDTH - INDENT.length))), ");"];
+  const origin = resource.origin ? [`// terraform: ${resource.origin}`] : [];
+  if (inline.length <= WIDTH && !inline.includes("\n") && flat.every((arg) => arg.comment === undefined)) return [...origin, inline];
+  return [...origin, head, ...args.map((arg) => line(INDENT, value(arg, variables, INDENT, WIDTH - INDENT.length))), ");"];
 }
 
 /** A rendered value, and the comment its line ends with (what an id in it names). */

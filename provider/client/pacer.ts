@@ -47,8 +47,13 @@ export class RateLimitPacer {
     }
   }
 
-  /** Reads the rate-limit headers of an answer (lower-cased names). */
-  observe(headers: Record<string, string>): void {
+  /**
+   * Reads the rate-limit headers of an answer (lower-cased names). A 429 or 503 with
+   * `Retry-After` holds every request of this client until then, not only the one that was
+   * refused: the others in flight would meet the same refusal.
+   */
+  observe(headers: Record<string, string>, status = 200): void {
+    if ((status === 429 || status === 503) && headers["retry-after"] !== undefined) this.holdFor(headers["retry-after"], headers["date"]);
     const remaining = Number(headers["ratelimit-remaining"]);
     const reset = Number(headers["ratelimit-reset"]);
     if (headers["ratelimit-remaining"] === undefined || !Number.isFinite(remaining) || !Number.isFinite(reset)) return;
@@ -68,5 +73,16 @@ export class RateLimitPacer {
       this.#remaining = Math.min(this.#remaining ?? remaining, remaining);
     }
     this.#resetAt = resetAt;
+  }
+
+  /** Nothing leaves until `Retry-After` (seconds, or an HTTP date read against the answer's Date) has passed. */
+  private holdFor(retryAfter: string, date: string | undefined): void {
+    const seconds = Number(retryAfter);
+    const serverNow = Date.parse(date ?? "");
+    const at = Date.parse(retryAfter);
+    const delay = Number.isFinite(seconds) ? seconds * 1000 : Number.isNaN(at) ? undefined : at - (Number.isNaN(serverNow) ? this.now() : serverNow);
+    if (delay === undefined || delay <= 0) return;
+    this.#remaining = 0;
+    this.#resetAt = Math.max(this.#resetAt, this.now() + Math.min(delay, MAX_WAIT_MS));
   }
 }

@@ -33,7 +33,7 @@ class Observed implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, message?: string): void {
-    if (status >= 200) this.pacer.observe(flattenHeaders(headers));
+    if (status >= 200) this.pacer.observe(flattenHeaders(headers), status);
     this.handler.onResponseStart?.(controller, status, headers, message);
   }
 

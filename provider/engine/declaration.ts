@@ -118,6 +118,9 @@ export interface RouteOptions {
   /** On a read: the object exists only while this holds for its record (a disabled integration
    *  reads as gone). */
   exists?: (record: WireRecord) => boolean;
+  /** On a read by record id: the listing of the object's parent, whose pages the reads of many
+   *  objects in one run share (engine/shared-listings.ts); the record is found by its id. */
+  sharedListing?: Route;
   /** The answer is not the whole object (or not its shape): the object is read after the write. */
   readBack?: boolean;
   /** Output fields only this route's answer carries (a token's value): kept from state after. */

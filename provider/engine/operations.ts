@@ -6,6 +6,7 @@ import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, St
 import {
   APPLIED_KEY,
   currentBookkeeping,
+  recordIdOf,
   digestKey,
   fileInputs,
   inputKeys,
@@ -24,6 +25,7 @@ import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./project
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, parentId } from "./parents";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
+import { SharedListings } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
@@ -46,6 +48,9 @@ export type ProgressSink = (message: string) => void;
  * recovery.ts. A declaration's hooks replace single requests, never the flow.
  */
 export class ResourceOperations {
+  /** The parents' listings that reads share (a declaration's `sharedListing`). */
+  private readonly sharedListings = new SharedListings();
+
   constructor(
     readonly declaration: AnyDeclaration,
     private readonly clientOf: () => ForgeClient,
@@ -82,6 +87,21 @@ export class ResourceOperations {
   }
 
   async create(inputs: State, options: CreateOptions = {}): Promise<Created> {
+    return this.writing(() => this.createObject(inputs, options));
+  }
+
+  /** A write of this kind: the listings reads share are forgotten before and after it, so no
+   *  read in this process sees a page from before the write. */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    this.sharedListings.forget();
+    try {
+      return await write();
+    } finally {
+      this.sharedListings.forget();
+    }
+  }
+
+  private async createObject(inputs: State, options: CreateOptions): Promise<Created> {
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(inputs)));
     if (options.importId) return this.importObject(options.importId, desired);
@@ -126,7 +146,10 @@ export class ResourceOperations {
   }
 
   async update(id: string, previous: State, news: State): Promise<Updated> {
-    const olds = currentBookkeeping(previous);
+    return this.writing(() => this.updateObject(id, currentBookkeeping(previous), news));
+  }
+
+  private async updateObject(id: string, olds: State, news: State): Promise<Updated> {
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(news)));
     const state = { ...withoutReserved(olds), ...parseId(declaration, id), ...desired };
@@ -158,6 +181,10 @@ export class ResourceOperations {
   }
 
   async delete(id: string, props: State): Promise<void> {
+    return this.writing(() => this.deleteObject(id, props));
+  }
+
+  private async deleteObject(id: string, props: State): Promise<void> {
     const declaration = this.declaration;
     const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
     const ctx = this.context();
@@ -234,6 +261,10 @@ export class ResourceOperations {
       if (hook) return await hook(ctx, state);
       const read = this.declaration.read;
       if (typeof read === "object" && "list" in read) return await this.readFromList(ctx, read, state);
+      const shared = optionsOf(read).sharedListing;
+      const id = shared && state[recordIdOf(this.declaration).output ?? ""];
+      const records = shared && id !== undefined ? await this.sharedListings.take(`${shared} ${JSON.stringify(pathParams(shared, state))}`, String(id), () => this.listed(ctx, shared, state)) : undefined;
+      if (records) return records.find((record) => String(recordKeyOf(this.declaration, record)) === String(id));
       const record = await send<WireRecord>(ctx, read, state);
       const exists = optionsOf(read).exists;
       return exists && !(isPlainObject(record) && exists(record)) ? undefined : record;

@@ -39,7 +39,12 @@ export interface DynamicOperations {
 /** The dynamic face of a type's operations. */
 export function dynamicOperations(operations: ResourceOperations): DynamicOperations {
   return {
-    check: (olds, news) => operations.check(engineBag(olds), engineBag(news)),
+    async check(olds, news) {
+      const checked = await operations.check(engineBag(olds), engineBag(news));
+      // The engine creates with the inputs check returns: the import id must travel on with them.
+      const importId = news["importId"];
+      return importId === undefined ? checked : { ...checked, inputs: { ...checked.inputs, importId } };
+    },
     diff: (id, olds, news) => operations.diff(id, engineBag(olds), engineBag(news)),
     async create(inputs) {
       const importId = typeof inputs["importId"] === "string" && inputs["importId"] !== "" ? inputs["importId"] : undefined;

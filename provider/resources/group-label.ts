@@ -63,7 +63,8 @@ export const groupLabel = defineResource({
     find: { list: "GET /groups/:group/labels", search: "name" },
   },
   create: "POST /groups/:group/labels",
-  read: "GET /groups/:group/labels/:labelId",
+  // A refresh of many labels reads their group's listing, a page per 100 labels (issue 28).
+  read: { route: "GET /groups/:group/labels/:labelId", sharedListing: "GET /groups/:group/labels" },
   update: { route: "PUT /groups/:group/labels/:labelId", names: { name: "new_name" } },
   delete: "DELETE /groups/:group/labels/:labelId",
   replaceOn: ["group"],

@@ -14,6 +14,7 @@ import { integrationKindOf } from "../../provider/resources/group-integrations";
 import { fixtures } from "../contract/fixtures";
 import { sampleValue } from "../contract/integration-fixtures";
 import type { World } from "../contract/world";
+import { runAdoptCli } from "../../cli/adopt";
 
 /** Client certificate and key of the mutual-TLS URL configuration (not real key material). */
 export const CLIENT_CERT = "-----BEGIN CERTIFICATE-----\nMIIBadopt\n-----END CERTIFICATE-----";
@@ -42,8 +43,15 @@ export function secretValue(type: string, path: string): string | undefined {
 /** How many extra labels `fillForge` makes in `acme` (more than a page of 100, three times). */
 export const EXTRA_LABELS = 300;
 
-/** Fills the forge; returns the declaration names it made objects of. */
-export async function fillForge(world: World): Promise<string[]> {
+/**
+ * Extra labels for the round trips through the real engine (test/e2e/adopt*.test.ts): past the
+ * first page of 100, so the adopted listing crosses a page; each label more is one more of the
+ * same resource through the engine (pages are forge-adopt's in-process test's and the client's).
+ */
+export const ENGINE_EXTRA_LABELS = 110;
+
+/** Fills the forge, with `extraLabels` labels beyond the rows; returns the declaration names it made objects of. */
+export async function fillForge(world: World, extraLabels = EXTRA_LABELS): Promise<string[]> {
   const made: string[] = [];
   const create = async (key: string, inputs: State) => {
     const declaration = fixtures.find((fixture) => fixture.declaration.name === key)?.declaration;
@@ -80,9 +88,28 @@ export async function fillForge(world: World): Promise<string[]> {
   // A gate without a definition on the forge, set with force.
   await create("Feature", { name: "adopted_experiment", percentageOfActors: 10, force: true });
   await create("GroupLabel", { group: "acme/platform", name: "team::platform", color: "#336699", description: "Owned by the platform team" });
-  for (let index = 1; index <= EXTRA_LABELS; index++) {
+  for (let index = 1; index <= extraLabels; index++) {
     const name = `area::${String(index).padStart(3, "0")}`;
     await world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: `#${(index * 4001).toString(16).padStart(6, "0").slice(-6)}` });
   }
   return made;
+}
+
+/** What one forge-adopt run printed, and its exit status. */
+export interface AdoptRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs forge-adopt in process against a forge (the root token), with extra environment. */
+export async function runAdopt(forgeUrl: string, args: string[], env: Record<string, string | undefined> = {}): Promise<AdoptRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runAdoptCli(args, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env: { FORGE_BASE_URL: forgeUrl, FORGE_TOKEN: "forge-root-token", ...env },
+  });
+  return { code, stdout, stderr };
 }

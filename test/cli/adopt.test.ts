@@ -10,36 +10,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runAdoptCli } from "../../cli/adopt";
 import { closeClients } from "../../provider/client";
 import { instanceSettings, startWorld, type World } from "../contract/world";
 import { toCamel } from "../../provider/engine/naming";
 import { INTEGRATIONS } from "../../api/integrations";
 import { sampleValue } from "../contract/integration-fixtures";
 import { parse } from "yaml";
-import { CLIENT_KEY, CLUSTER_TOKEN, fillForge } from "./adopt-forge";
+import { CLIENT_KEY, CLUSTER_TOKEN, fillForge, runAdopt, type AdoptRun } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let world: World;
 let tmp: string;
 
-async function adopt(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runAdoptCli(args, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: { FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: "forge-root-token", ...env },
-  });
-  return { code, stdout, stderr };
-}
+const adopt = (args: string[], env: Record<string, string | undefined> = {}): Promise<AdoptRun> => runAdopt(world.emulator.url, args, env);
 
 const requests = async () => (await (await world.emulator.admin("/requests")).json()) as { seq: number; method: string }[];
 

@@ -1,7 +1,7 @@
 /**
  * The package as users get it: `npm pack`, installed offline into a fresh Pulumi TypeScript
  * project outside the repository (consumer-project.ts), then the real CLI: `up`, a no-op preview
- * with the policy pack from node_modules/pulumi-forge/policies, `refresh`, `destroy`; a program
+ * that refreshes first, with the policy pack from node_modules/pulumi-forge/policies, `destroy`; a program
  * the installed pack stops; the `forge-emulator` bin; and every ```ts block of the README and
  * docs/ run as such a project's program against the emulator (type-checked, as users' are).
  */
@@ -98,7 +98,7 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
     expect(packed.manifest.dependencies).toHaveProperty("@pulumi/policy");
   });
 
-  it("up, a no-op preview with the installed policy pack, refresh and destroy", async () => {
+  it("up, a no-op preview with the installed policy pack that refreshes first, and destroy", async () => {
     siblingProgram(project, join(tmp, "main"), "forge-consumer-main", PROGRAM);
     const stack = await consumerStack(join(tmp, "main"), "dev", env);
     const up = await stack.up();
@@ -115,12 +115,19 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       expect(text.length).toBeLessThan(400);
     }
 
-    const preview = await stack.preview({ policyPacks: [join(project, POLICY_PACK)] });
+    // Refreshed first: one run shows the installed pack passing, no drift and nothing to change.
+    const refreshed = new Set<string>();
+    const preview = await stack.preview({
+      policyPacks: [join(project, POLICY_PACK)],
+      refresh: true,
+      onEvent: (event) => {
+        const metadata = event.resOutputsEvent?.metadata;
+        if (metadata?.op === "refresh" && metadata.type.startsWith("pulumi-nodejs:dynamic/forge:")) refreshed.add(metadata.urn);
+      },
+    });
     expect(preview.changeSummary).toEqual({ same: 4 });
     expect(preview.stdout).toContain("forge@v");
-
-    const refresh = await stack.refresh();
-    expect(refresh.summary.resourceChanges).toEqual({ same: 4 });
+    expect(refreshed.size).toBe(3);
 
     // The installed bin, on the user's own @pulumi/pulumi (the peer).
     const drift = await execFileAsync(join(project, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });

@@ -87,7 +87,7 @@ describe.skipIf(skipEngineTests())("the provider plugin installed as users insta
     expect(readdirSync(pluginDir)).toContain("pulumi-resource-forge");
     expect(await installed.ok(["plugin", "ls"])).toMatch(new RegExp(`forge\\s+resource\\s+${version.replaceAll(".", "\\.")}`));
 
-    await installed.ok(["up", "--yes"]);
+    await installed.ok(["up", "--yes", "--skip-preview"]);
     expect(await labelNames()).toContain("forge-installed");
     await installed.ok(["preview", "--expect-no-changes"]);
 
@@ -98,7 +98,7 @@ describe.skipIf(skipEngineTests())("the provider plugin installed as users insta
     const byPath = await project("forge-by-path", npmLayout);
     expect(await byPath.ok(["preview"])).toMatch(/\+ +forge:index:GroupLabel +label +create/);
 
-    await installed.ok(["destroy", "--yes"]);
+    await installed.ok(["destroy", "--yes", "--skip-preview"]);
     expect(await labelNames()).toEqual([]);
   }, 600_000);
 });

@@ -6,6 +6,7 @@ import { sameValue } from "../../provider/engine/compare";
 import { implementation } from "../../provider/runtime";
 import { declarations as d } from "../../provider/resources";
 import { integrationFixtures } from "./integration-fixtures";
+import { FAKE_CERT, FAKE_KEY } from "../e2e/secrets-fixture";
 import { instanceSettings, type World } from "./world";
 
 /**
@@ -35,6 +36,10 @@ export interface ContractFixture {
   /** Optional inputs whose removal is tested elsewhere, with where and why: those that cannot
    *  be set together with the rest (another offering, the deprecated twin of another input). */
   removalElsewhere?: Record<string, string>;
+  /** Optional inputs a program drops together, since check refuses one without the others (a
+   *  certificate and its key): the removal steps drop each group at once, besides the inputs
+   *  check lets go alone. */
+  removalTogether?: string[][];
   invalid: { inputs: (inputs: State) => State; property: string };
   /** Inputs that pass check but the server rejects, with the status and message expected. */
   /** An input the forge refuses. `conflict`: the inputs name an object of a unique identity that
@@ -63,7 +68,7 @@ export const fixtures: ContractFixture[] = [
     declaration: d.groupLabel,
     inputs: async (world) => {
       // `archived` needs the labels_archive flag; without it the forge ignores the value, and
-      // setting then dropping it (removal.test.ts) would show nothing.
+      // setting then dropping it (the life cycle's removal steps) would show nothing.
       await instanceSettings(world, { labels_archive: true });
       return { group: "acme", name: "bug", color: "red", description: "Something is broken" };
     },
@@ -164,7 +169,9 @@ export const fixtures: ContractFixture[] = [
     declaration: d.clusterAgentUrlConfiguration,
     inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "receptive"), url: "grpcs://agent.example.com:443" }),
     replace: (inputs) => ({ ...inputs, url: "grpcs://agent2.example.com:443" }),
-    optional: () => ({ clientCert: "CERT", clientKey: "KEY", caCert: "CA", tlsHost: "agent.example.com" }),
+    // PEM-shaped, as check wants them (the emulator does not parse them).
+    optional: () => ({ clientCert: FAKE_CERT, clientKey: FAKE_KEY, caCert: "CA", tlsHost: "agent.example.com" }),
+    removalTogether: [["clientCert", "clientKey"]],
     invalid: { inputs: (inputs) => ({ ...inputs, clientCert: "-----BEGIN CERTIFICATE-----" }), property: "clientKey" },
     apiError: {
       inputs: async (inputs, world) => {
@@ -323,7 +330,8 @@ export const fixtures: ContractFixture[] = [
     // The seed's one top-level group; no other row makes a cleanup policy.
     inputs: async () => ({ group: "acme", cadence: 14, enabled: true }),
     update: (inputs) => ({ ...inputs, cadence: 30, keepNDaysAfterDownload: 90 }),
-    replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
+    // The seed has one top-level group; by id, check cannot tell a subgroup (the forge would).
+    replace: (inputs, world) => ({ ...inputs, group: world.groupId("acme/platform") }),
     optional: () => ({ cadence: 90, keepNDaysAfterDownload: 365, enabled: true, notifyOnSuccess: true, notifyOnFailure: true }),
     drift: async (world, outs) => {
       await world.api.request("PATCH", "/groups/:group/-/virtual_registries/cleanup/policy", { group: outs["group"], enabled: false });
@@ -541,11 +549,9 @@ export const fixtures: ContractFixture[] = [
       await world.api.request("PUT", "/groups/:group", { group: outs["group"], avatar: "" });
     },
     invalid: { inputs: (inputs) => ({ ...inputs, avatar: "logo.exe" }), property: "avatar" },
-    apiError: {
-      inputs: async (inputs) => ({ ...inputs, avatar: imageFile("huge.png", Buffer.alloc(200 * 1024 + 1)) }),
-      status: 400,
-      message: "is too big",
-    },
+    // A Developer of the group may not change its avatar. (A file over the forge's 200 KiB is
+    // refused by check before any request: test/unit/file-limits.test.ts.)
+    apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
   },
   // The sixteen group integrations: rows derived from Document 3's table.
   ...integrationFixtures,
@@ -560,17 +566,15 @@ export const fixtures: ContractFixture[] = [
       return "accessLevel";
     },
     invalid: { inputs: (inputs) => ({ ...inputs, accessLevel: 35 }), property: "accessLevel" },
-    apiError: {
-      inputs: async (inputs) => ({ ...inputs, expiresAt: "2020-01-01" }),
-      status: 400,
-      message: "cannot be a date in the past",
-    },
+    // A user the forge does not have. (A date in the past is refused by check before any
+    // request: test/unit/engine-check.test.ts.)
+    apiError: { inputs: async (inputs) => ({ ...inputs, user: "nobody" }), status: 404, message: "404 User Not Found" },
   },
   {
     declaration: d.snippet,
+    // No description: the life cycle sets one behind the program's back, which is no drift.
     inputs: async () => ({
       title: "Runbook",
-      description: "How we deploy",
       visibility: "internal",
       files: [
         { filePath: "deploy/README.md", content: "# Deploy\n" },
@@ -616,11 +620,15 @@ export const fixtures: ContractFixture[] = [
       verificationMaxCapacity: 101,
       containerRepositoriesMaxCapacity: 12,
       syncObjectStorage: true,
-      selectiveSyncType: "namespaces",
+      selectiveSyncType: "shards",
       selectiveSyncShards: ["default"],
-      selectiveSyncNamespaceIds: [1],
       minimumReverificationInterval: 30,
     }),
+    // Check refuses the type dropped while shards are set: both go together; the shards may go alone.
+    removalTogether: [["selectiveSyncType", "selectiveSyncShards"]],
+    removalElsewhere: {
+      selectiveSyncNamespaceIds: "members-snippets-geo.test.ts (selective sync by namespaces, then by shards, then everything again): check takes namespace ids only with selectiveSyncType namespaces, the other selective sync than the one set here",
+    },
     drift: async (world, outs) => {
       await world.api.request("PUT", "/geo_sites/:id", { id: outs["siteId"], url: "https://elsewhere.example.com" });
       return "url";

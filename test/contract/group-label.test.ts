@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
+import { ResourceOperations } from "../../provider/engine/operations";
+import { declarations } from "../../provider/resources";
 import { implementation } from "../../provider/runtime";
 import { byField, instanceSettings, useWorld } from "./world";
 
@@ -58,4 +60,35 @@ describe("GroupLabel", () => {
     const archived = await label().create({ ...inputs, name: "older" });
     expect(archived.outs["archived"]).toBe(true);
   });
+});
+
+describe("GroupLabel reads share their group's listing (issue 28)", () => {
+  it("a refresh of 200 labels reads their group a page at a time, sees each label's change and deletion, and a read after our own write is fresh", async () => {
+    const api = world().api;
+    const made: { id: number; name: string }[] = [];
+    for (let index = 0; index < 200; index += 1) {
+      made.push((await api.request<{ id: number; name: string }>("POST", "/groups/:group/labels", { group: "acme", name: `shared-${index}`, color: "#FF0000" })).body);
+    }
+    const states = made.map((record) => ({ group: "acme", name: record.name, color: "#FF0000", labelId: record.id }));
+    await api.request("PUT", "/groups/:group/labels/:labelId", { group: "acme", labelId: made[5]!.id, color: "#00FF00" });
+    await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: made[9]!.id });
+
+    // A fresh provider process (the runtime's operations are per process): one per `pulumi refresh`.
+    const ops = new ResourceOperations(declarations.groupLabel, () => api);
+    const before = await world().requestCount();
+    const reads = await Promise.all(states.map((state) => ops.read(`acme:${state.labelId}`, state)));
+    const requests = (await world().requestCount()) - before;
+    expect(requests).toBeLessThanOrEqual(3); // 200 labels and the seeds: three pages of 100 at most
+    expect(reads[5]!.props["color"]).toBe("#00FF00");
+    expect(reads[9]!.id).toBe("");
+    expect(reads.filter((read) => read.id !== "").length).toBe(199);
+
+    // A second read of one object asks the forge again (a refresh reads each object once).
+    await api.request("PUT", "/groups/:group/labels/:labelId", { group: "acme", labelId: made[3]!.id, description: "changed just now" });
+    expect((await ops.read(`acme:${made[3]!.id}`, states[3]!)).props["description"]).toBe("changed just now");
+    // Our own update, then a read: not served from the page read before it.
+    const updated = await ops.update(`acme:${made[7]!.id}`, { ...reads[7]!.props }, { ...states[7]!, color: "#0000FF" });
+    expect(updated.outs["color"]).toBe("#0000FF");
+    expect((await ops.read(`acme:${made[7]!.id}`, updated.outs)).props["color"]).toBe("#0000FF");
+  }, 120_000);
 });

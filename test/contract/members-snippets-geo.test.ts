@@ -232,8 +232,13 @@ it("selective sync by namespaces, then by shards, then everything again", async 
   expect(check.failures?.map((failure) => failure.reason.split(": ")[0])).toEqual(["selectiveSyncNamespaceIds"]);
   const updated = await ops.update(created.id, created.outs as State, second);
   expect(updated.outs).toMatchObject({ selectiveSyncType: "shards", selectiveSyncShards: ["default"] });
-  const everything = await ops.update(created.id, updated.outs as State, { name: "selective", url: "https://sel.example.com/" });
+  // Both dropped together (check refuses shards without their type): reset on the forge, and the next diff shows nothing.
+  const all = { name: "selective", url: "https://sel.example.com/" };
+  const everything = await ops.update(created.id, updated.outs as State, all);
   expect(everything.outs).toMatchObject({ selectiveSyncType: null, selectiveSyncShards: [] });
+  const read = await ops.read(created.id, everything.outs as State);
+  expect(read.props).toMatchObject({ selectiveSyncType: null, selectiveSyncShards: [], selectiveSyncNamespaceIds: [] });
+  expect(await ops.diff(created.id, read.props as State, all)).toMatchObject({ changes: false });
 });
 
 it("refuses a second primary site, non-administrators, and editions without Geo", async () => {

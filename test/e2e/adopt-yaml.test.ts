@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { adoptEntries } from "../../provider/adopt/entries";
 import { declarations } from "../../provider/resources";
-import { EXTRA_LABELS, fillForge, secretValue } from "../cli/adopt-forge";
+import { ENGINE_EXTRA_LABELS, fillForge, secretValue } from "../cli/adopt-forge";
 import { startWorld, type World } from "../contract/world";
 import { cliProject, PLUGIN_DIR, type CliProject } from "./cli-project";
 import { engineTestDecision, pulumiInstalled, REPO_ROOT, ROOT_TOKEN } from "./harness";
@@ -38,7 +38,7 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
   beforeAll(async () => {
     engineTestDecision(process.env, pulumiInstalled());
     world = await startWorld();
-    await fillForge(world);
+    await fillForge(world, ENGINE_EXTRA_LABELS);
     project = await cliProject({ name: "adopt-yaml", from: { "Pulumi.yaml": "name: forge-adopted\nruntime: yaml\n" }, config: connection() });
     const seq = await lastSeq();
     await adopt(["--group", "acme", "--instance", "--snippets", "--language", "yaml", "--plugin-path", PLUGIN_DIR, "--out", join(project.dir, "Pulumi.yaml"), "--force"]);
@@ -55,17 +55,17 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
     await world?.close();
   });
 
-  it("declares every adoptable type by its plugin token, and the labels past the first pages", () => {
+  it("declares every adoptable type by its plugin token, and the labels past the first page", () => {
     const resources = (parse(program) as { resources: Record<string, { type: string; options: { import: string } }> }).resources;
     const types = new Set(Object.values(resources).map((resource) => resource.type));
     const covered = Object.entries(adoptEntries).filter(([, entry]) => entry && "find" in entry).map(([key]) => declarations[key as keyof typeof declarations].name);
     for (const name of covered) expect(types, name).toContain(`forge:index:${name}`);
-    expect(Object.values(resources).filter((resource) => resource.type === "forge:index:GroupLabel").length).toBeGreaterThan(EXTRA_LABELS);
+    expect(Object.values(resources).filter((resource) => resource.type === "forge:index:GroupLabel").length).toBeGreaterThan(ENGINE_EXTRA_LABELS);
     for (const resource of Object.values(resources)) expect(resource.options.import).toEqual(expect.any(String));
   });
 
   it("up adopts every object and writes nothing to the forge; a second preview shows nothing to do", async () => {
-    const up = await project.ok(["up", "--yes"]);
+    const up = await project.ok(["up", "--yes", "--skip-preview"]);
     expect(up).toMatch(/= \d+ imported/);
     expect(await writes(before)).toEqual([]);
     const declared = Object.keys((parse(program) as { resources: object }).resources).length;
@@ -81,7 +81,7 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
       expect(list.resources.length).toBeGreaterThan(3);
       writeFileSync(join(empty.work, "import.json"), stdout);
       const seq = await lastSeq();
-      const imported = await empty.run(["import", "--file", join(empty.work, "import.json"), "--yes", "--protect=false"]);
+      const imported = await empty.run(["import", "--file", join(empty.work, "import.json"), "--yes", "--skip-preview", "--protect=false"]);
       expect(imported.code, imported.output).toBe(0);
       expect(await writes(seq)).toEqual([]);
       const inState = (await empty.resources()).filter((resource) => resource.type.startsWith("forge:index:"));

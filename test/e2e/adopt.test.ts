@@ -1,9 +1,10 @@
 /**
  * The adoption round trip with the real Pulumi CLI: a forge filled out of band with objects of
- * every resource forge-adopt covers (and 300 labels beyond, so listings cross pages), the built
- * `forge-adopt` bin writes the program, `pulumi up` adopts every object without a single request
- * that writes, a second preview shows nothing, and a change made in the generated program is
- * applied as an update. One stack, three CLI operations: the suite's time budget is tight.
+ * every resource forge-adopt covers (and labels beyond a page of 100, so listings cross one),
+ * the built `forge-adopt` bin writes the program, `pulumi up` adopts every object without a
+ * single request that writes, a second preview shows nothing, and a change made in the generated
+ * program is applied as an update. One stack, three CLI operations: the suite's time budget is
+ * tight.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adoptEntries } from "../../provider/adopt/entries";
 import { declarations } from "../../provider/resources";
-import { EXTRA_LABELS, fillForge, SECRET_VALUES, secretValue } from "../cli/adopt-forge";
+import { ENGINE_EXTRA_LABELS, fillForge, SECRET_VALUES, secretValue } from "../cli/adopt-forge";
 import { namesWith, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "./harness";
 
 const OP_TIMEOUT = 300_000;
@@ -32,7 +33,7 @@ const lastSeq = async () => Math.max(0, ...(await world.requests()).map((request
 describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI", () => {
   beforeAll(async () => {
     world = await startE2eWorld();
-    await fillForge(world.fixtureWorld);
+    await fillForge(world.fixtureWorld, ENGINE_EXTRA_LABELS);
     const dir = join(world.tmp, "adopted-source");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n");
@@ -57,10 +58,10 @@ describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI
     await world?.close();
   });
 
-  it("declares every adoptable type, and the labels past the first pages", () => {
+  it("declares every adoptable type, and the labels past the first page", () => {
     const covered = Object.entries(adoptEntries).filter(([, entry]) => entry && "find" in entry).map(([key]) => declarations[key as keyof typeof declarations].name);
     for (const name of covered) expect(program, name).toContain(`new forge.${name}(`);
-    expect(program.match(/new forge\.GroupLabel\(/g)?.length).toBeGreaterThan(EXTRA_LABELS);
+    expect(program.match(/new forge\.GroupLabel\(/g)?.length).toBeGreaterThan(ENGINE_EXTRA_LABELS);
     for (const secret of Object.values(SECRET_VALUES)) expect(program).not.toContain(secret.split("\n")[1] ?? secret);
   });
 

@@ -129,8 +129,12 @@ export class TestStack {
   up(): Promise<OpResult> {
     return this.run("up");
   }
-  preview(): Promise<OpResult> {
-    return this.run("preview");
+  /**
+   * `pulumi preview`; with `refresh`, `pulumi preview --refresh`: every resource is read first
+   * (its steps then begin with `refresh`), so one run shows both drift and the program's changes.
+   */
+  preview(options: { refresh?: boolean } = {}): Promise<OpResult> {
+    return this.run("preview", options.refresh === true);
   }
   refresh(): Promise<OpResult> {
     return this.run("refresh");
@@ -203,7 +207,7 @@ export class TestStack {
     return (await this.resources()).map((r) => r.name);
   }
 
-  private async run(kind: Kind): Promise<OpResult> {
+  private async run(kind: Kind, refresh = false): Promise<OpResult> {
     const started = Date.now();
     const chunks: string[] = [];
     const steps: Record<string, string[]> = {};
@@ -225,7 +229,7 @@ export class TestStack {
           changes = (await this.stack.up(common)).summary.resourceChanges ?? {};
           break;
         case "preview":
-          changes = (await this.stack.preview(common)).changeSummary;
+          changes = (await this.stack.preview({ ...common, refresh })).changeSummary;
           break;
         case "refresh":
           changes = (await this.stack.refresh(common)).summary.resourceChanges ?? {};

@@ -56,7 +56,7 @@ afterAll(async () => {
 
 // Drift through the plugin (refresh catches, up repairs) is yaml.test.ts's: the same plugin, a faster host.
 it("up creates through the plugin; a second preview changes nothing", async () => {
-  const up = await project.ok(["up", "--yes"]);
+  const up = await project.ok(["up", "--yes", "--skip-preview"]);
   expect(up).toContain("forge:index:GroupLabel");
   expect((await labels()).map((label) => label.name)).toEqual(["bug"]);
   expect(await project.ok(["preview", "--expect-no-changes"])).toContain("unchanged");
@@ -77,14 +77,14 @@ it("pulumi import takes an object made by hand into the state (no code generatio
     body: JSON.stringify({ name: "by-hand", color: "#0000ff" }),
   });
   const { id } = (await response.json()) as { id: number };
-  await project.ok(["import", "forge:index:GroupLabel", "by-hand", `acme:${id}`, "--yes", "--generate-code=false", "--protect=false"]);
+  await project.ok(["import", "forge:index:GroupLabel", "by-hand", `acme:${id}`, "--yes", "--skip-preview", "--generate-code=false", "--protect=false"]);
   const imported = (await project.resources()).filter((resource) => resource.type === "forge:index:GroupLabel");
   expect(imported.map((resource) => resource.id)).toContain(`acme:${id}`);
 }, 600_000);
 
 it("without a token, up fails with the dynamic providers' message naming both ways to set it, and creates nothing", async () => {
   await project.ok(["config", "rm", "forge:token"]);
-  const failed = await project.run(["up", "--yes"], { FORGE_TOKEN: "" });
+  const failed = await project.run(["up", "--yes", "--skip-preview"], { FORGE_TOKEN: "" });
   expect(failed.code).not.toBe(0);
   expect(failed.output).toMatch(/FORGE_TOKEN/);
   expect(failed.output).toContain("pulumi config set --secret forge:token");
@@ -94,7 +94,7 @@ it("without a token, up fails with the dynamic providers' message naming both wa
 it("destroy, on the last deployment's provider configuration (no token) and FORGE_TOKEN, leaves nothing", async () => {
   // Pulumi destroys with the provider configuration the state holds: the failed up's, without a
   // token; the plugin falls back to the environment as the dynamic providers do.
-  await project.ok(["destroy", "--yes"], { FORGE_TOKEN: seedToken("root") });
+  await project.ok(["destroy", "--yes", "--skip-preview"], { FORGE_TOKEN: seedToken("root") });
   expect(await labels()).toEqual([]);
 }, 600_000);
 
@@ -115,11 +115,11 @@ it("a label of the same name made by hand: up refuses it, naming its import id, 
   });
   const { id } = (await response.json()) as { id: number };
   const env = { FORGE_TOKEN: seedToken("root") };
-  const refused = await project.run(["up", "--yes"], env);
+  const refused = await project.run(["up", "--yes", "--skip-preview"], env);
   expect(refused.code).not.toBe(0);
   expect(refused.output).toContain(`acme:${id}`);
   expect(refused.output).not.toContain(SECRET_DESCRIPTION);
-  await project.ok(["destroy", "--yes"], env);
+  await project.ok(["destroy", "--yes", "--skip-preview"], env);
   const left = (await labels()) as { name: string; description: string | null; color: string }[];
   expect(left.map((label) => [label.name, label.color.toUpperCase(), label.description])).toEqual([["bug", "#0000FF", null]]);
 }, 600_000);

@@ -3,8 +3,9 @@
  * the provider plugin's launcher:
  * - the example (examples/yaml, the README's "From YAML and other languages"), copied as it is
  *   with only its plugin path made absolute: up (its `config:` block read, no deprecation
- *   warning), a no-op preview and refresh, drift caught by refresh and repaired by up, the secret
- *   config and the agent's token absent from the state in plain text, destroy leaving nothing;
+ *   warning), a no-op preview that refreshes first, drift caught by refresh and repaired by up,
+ *   the secret config and the agent's token absent from the state in plain text, destroy leaving
+ *   nothing;
  * - `pulumi import forge:index:GroupLabel ...` in a YAML project: exit 0, the YAML declaration
  *   printed, and that declaration pasted into the program previews clean;
  * - the three lookups whose answers hold secret fields (test/e2e/programs/yaml-lookups): the
@@ -68,8 +69,8 @@ afterAll(async () => {
   project?.close();
 });
 
-it("up creates every resource; a second preview and a refresh change nothing", async () => {
-  const up = await project.ok(["up", "--yes"]);
+it("up creates every resource; a second preview, refreshing first, changes nothing", async () => {
+  const up = await project.ok(["up", "--yes", "--skip-preview"]);
   // The project's `config:` block is read (the defaults and the secret key), and no warning says
   // that the template's `configuration:` block is deprecated.
   expect(up).not.toContain("deprecated");
@@ -81,8 +82,8 @@ it("up creates every resource; a second preview and a refresh change nothing", a
   expect((await api<{ active: boolean }>("/groups/acme/integrations/monitoring")).active).toBe(true);
   // The lookup (an invoke of the plugin) read the group: acme is the seed's group 1.
   expect(JSON.parse((await project.run(["stack", "output", "groupId", "--json"])).stdout)).toBe(1);
-  expect(await project.ok(["preview", "--expect-no-changes"])).toContain("unchanged");
-  await project.ok(["refresh", "--yes", "--expect-no-changes"]);
+  // Refreshed first: one run shows no drift and nothing to change.
+  expect(await project.ok(["preview", "--refresh", "--expect-no-changes"])).toContain("unchanged");
 }, 600_000);
 
 it("keeps the secret config, the agent's token and the forge token out of the state in plain text", async () => {
@@ -97,16 +98,16 @@ it("keeps the secret config, the agent's token and the forge token out of the st
 it("refresh catches a change made by hand, and up repairs it", async () => {
   const bug = (await api<{ id: number; name: string }[]>("/groups/acme/labels")).find((label) => label.name === "type::bug")!;
   await api(`/groups/acme/labels/${bug.id}`, { method: "PUT", body: JSON.stringify({ color: "#00FF00" }) });
-  const refreshed = await project.run(["refresh", "--yes", "--expect-no-changes"]);
+  const refreshed = await project.run(["refresh", "--yes", "--skip-preview", "--expect-no-changes"]);
   expect(refreshed.code).not.toBe(0);
   expect(refreshed.output).toContain("type-bug");
-  await project.ok(["up", "--yes"]);
+  await project.ok(["up", "--yes", "--skip-preview"]);
   expect((await api<{ color: string }>(`/groups/acme/labels/${bug.id}`)).color.toUpperCase()).toBe("#D9534F");
   await project.ok(["preview", "--expect-no-changes"]);
 }, 600_000);
 
 it("destroy leaves nothing", async () => {
-  await project.ok(["destroy", "--yes"]);
+  await project.ok(["destroy", "--yes", "--skip-preview"]);
   expect(await labelNames()).toEqual([]);
   expect(await api<unknown[]>(`/projects/${DEPLOYER}/cluster_agents`)).toEqual([]);
   expect(await api<unknown[]>(`/projects/${DEPLOYER}/protected_environments`)).toEqual([]);
@@ -119,7 +120,7 @@ describe("pulumi import in a YAML project", () => {
     const program = `name: forge-import\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
     const importing = await cliProject({ name: "yaml-import", from: { "Pulumi.yaml": program }, config: connection() });
     try {
-      const result = await importing.run(["import", "forge:index:GroupLabel", "bug", `acme:${label.id}`, "--yes"]);
+      const result = await importing.run(["import", "forge:index:GroupLabel", "bug", `acme:${label.id}`, "--yes", "--skip-preview"]);
       expect(result.code, result.output).toBe(0);
       expect(result.output).not.toContain("GenerateProgram");
       const code = result.stdout.slice(result.stdout.indexOf("\nresources:\n") + 1);
@@ -163,7 +164,7 @@ describe("lookups whose answers hold secret fields, from YAML", () => {
   afterAll(() => lookups?.close());
 
   it("listInstanceClusters, listErrorTrackingClientKeys and listClusterAgentUrlConfigurations answer, their answers secret", async () => {
-    const up = await lookups.run(["up", "--yes"]);
+    const up = await lookups.run(["up", "--yes", "--skip-preview"]);
     expect(up.code, up.output).toBe(0);
     expect(up.output).not.toContain("unexpected secret result");
     const shown = JSON.parse((await lookups.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;

@@ -145,29 +145,19 @@ describe("pulumi preview --policy-pack policies", () => {
   it(
     "reports a schema violation with the schema's message twice: in the provider's check and in forge-input-schema",
     async () => {
+      // One case through the engine: both reports in the CLI's output. The messages of other
+      // cases are in process: the provider's in test/unit/engine-check.test.ts (a swapped
+      // certificate and key, an entry's groupInheritanceType), the policy's in cluster-agent and
+      // protected-environment.test.ts. The engine stops a preview at the first resource its check
+      // refuses, so each case would be a preview of its own.
       const dir = await program("schema");
-      const preview = async (schemaCase: string) => {
-        const result = await run(["preview", "--stack", "test", "--policy-pack", PACK, "--config", `case=${schemaCase}`], dir);
-        expect(result.code, result.raw).not.toBe(0);
-        expect(result.text).toMatch(/\[mandatory\] forge-input-schema/);
-        return result;
-      };
-
+      const label = await run(["preview", "--stack", "test", "--policy-pack", PACK], dir);
+      expect(label.code, label.raw).not.toBe(0);
+      expect(label.text).toMatch(/\[mandatory\] forge-input-schema/);
       const colour = '"reddish" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as "#FF0000") or a CSS colour name (such as "red").';
-      const label = await preview("label-colour");
-      expect(label.text).toContain(`resource 'bug' has a problem: color: ${colour}`);
+      expect(label.text).toContain(`GroupLabel resource 'bug' has a problem: color: ${colour}`);
       expect(label.text).toContain(`GroupLabel "bug" has an invalid color: ${colour}`);
-
-      const swapped = await preview("swapped-certificate");
-      expect(swapped.text, swapped.raw).toContain('has a problem: clientCert: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").');
-      expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientCert: it is not a PEM certificate.');
-      expect(swapped.text, swapped.raw).toContain('ClusterAgentUrlConfiguration "core-url" has an invalid clientKey: it is not a PEM private key.');
-
-      const inheritance = await preview("group-inheritance");
-      const entry = "Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
-      expect(inheritance.text).toContain(`has a problem: deployAccessLevels[0]: ${entry}`);
-      expect(inheritance.text).not.toContain("<nil>");
-      expect(inheritance.text).toContain('GroupProtectedEnvironment "acme-production" has an invalid deployAccessLevels[0]: group-level entries take no groupInheritanceType');
+      expect(label.text).not.toContain("<nil>");
     },
     PREVIEW_TIMEOUT,
   );
@@ -178,7 +168,7 @@ describe("pulumi up --policy-pack policies", () => {
     "flags an agent token in the stack outputs, secret or not: stack policies see secrets unwrapped",
     async () => {
       const dir = await program("exported-token");
-      const up = await run(["up", "--yes", "--stack", "test", "--policy-pack", PACK], dir);
+      const up = await run(["up", "--yes", "--skip-preview", "--stack", "test", "--policy-pack", PACK], dir);
       // Advisory only: the update succeeds, and the engine itself still knows which output is secret.
       expect(up.code, up.raw).toBe(0);
       expect(up.text).toMatch(/secretToken\s*: \[secret\]/);

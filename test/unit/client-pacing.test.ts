@@ -51,6 +51,21 @@ describe("pacer (pure)", () => {
     expect(c.waits).toHaveLength(1);
   });
 
+  it("holds every request after a 429's Retry-After, not only the refused one", async () => {
+    const c = clock();
+    const pacer = new RateLimitPacer(c.now, c.wait, () => 0);
+    await pacer.acquire();
+    pacer.observe({ "retry-after": "7" }, 429);
+    const start = c.now();
+    await pacer.acquire(); // another request of the same client waits too
+    expect(c.now() - start).toBeGreaterThanOrEqual(7_000);
+    await pacer.acquire(); // after the wait, the budget is unknown again: goes
+    expect(c.waits).toHaveLength(1);
+    pacer.observe({ "retry-after": "7" }, 200); // only a refusal holds
+    await pacer.acquire();
+    expect(c.waits).toHaveLength(1);
+  });
+
   it("ignores answers without the headers", async () => {
     const c = clock();
     const pacer = new RateLimitPacer(c.now, c.wait, () => 0);

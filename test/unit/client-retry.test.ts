@@ -102,7 +102,9 @@ describe("retries over HTTP", () => {
 
   it("gives up at once when Retry-After exceeds the total time budget", async () => {
     server.script({ status: 429, body: "Retry later\n", headers: { "retry-after": "30" } });
-    const error = await client.request("GET", "/projects").catch((e: unknown) => e);
+    // A client of its own: the refusal holds every request of the client that got it for 30 s.
+    const refused = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: FAST });
+    const error = await refused.request("GET", "/projects").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForgeApiError);
     expect((error as ForgeApiError).message).toBe("GET /projects failed: 429 Retry later");
     expect(server.requests).toHaveLength(1);

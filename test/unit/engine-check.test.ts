@@ -37,6 +37,24 @@ describe("check", () => {
     expect(failures).toEqual([{ property: "deployAccessLevels[0]", reason: expect.stringContaining("Give exactly one of userId, groupId or accessLevel") }]);
   });
 
+  // The reasons as the CLI prints them after "has a problem: " (test/policies/preview.test.ts shows one through the engine).
+  it("names a swapped certificate and key, with the agent unknown at preview", async () => {
+    const PEM_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n";
+    const PEM_CERT = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
+    const result = await implementation("ClusterAgentUrlConfiguration").check({}, { project: "acme/api", agentId: UNKNOWN, url: "grpcs://core.example.com:443", clientCert: PEM_KEY, clientKey: PEM_CERT });
+    expect(result.failures?.map((failure) => failure.reason)).toEqual([
+      'clientCert: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
+      expect.stringMatching(/^clientKey: It is not a PEM private key\./),
+    ]);
+  });
+
+  it("refuses groupInheritanceType on a group-level entry, naming the entry", async () => {
+    const result = await implementation("GroupProtectedEnvironment").check({}, { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2, groupInheritanceType: 1 }], requiredApprovalCount: 1 });
+    expect(result.failures?.map((failure) => failure.reason)).toEqual([
+      "deployAccessLevels[0]: Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.",
+    ]);
+  });
+
   it("lets values unknown at preview through, even inside refinements", () => {
     expect(checkInputs(declarations.groupLabel, { group: UNKNOWN, name: "bug", color: UNKNOWN })).toEqual([]);
     expect(checkInputs(declarations.clusterAgentToken, { project: "acme/web", agentId: UNKNOWN, name: "t" })).toEqual([]);

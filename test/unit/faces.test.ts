@@ -34,6 +34,14 @@ describe("the dynamic face", () => {
     expect(calls).toEqual([{ inputs: INPUTS, options: { importId: "acme/web:1:2" } }]);
   });
 
+  it("keeps the import id in the inputs check returns, which the engine creates with", async () => {
+    const operations = { async check(_olds: State, news: State) { return { inputs: { ...news, __createdAfter: "t" } }; } } as unknown as ResourceOperations;
+    const checked = await dynamicOperations(operations).check({}, { ...INPUTS, __provider: "code", importId: "acme/web:1:2" });
+    expect(checked.inputs).toEqual({ ...INPUTS, __createdAfter: "t", importId: "acme/web:1:2" });
+    const plain = await dynamicOperations(operations).check({}, { ...INPUTS, __provider: "code" });
+    expect(plain.inputs).toEqual({ ...INPUTS, __createdAfter: "t" });
+  });
+
   it("puts its provider on the object a half-done create records", async () => {
     const { operations } = recordingOperations(true);
     const error = await dynamicOperations(operations).create({ ...INPUTS, __provider: "code" }).catch((caught: unknown) => caught);
