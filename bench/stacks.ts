@@ -7,15 +7,15 @@
  * `node_modules` is a link to another checkout's would otherwise run that checkout's `dist/`).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { ForgeClient } from "../provider/client";
 import { routes } from "../api/routes";
 import { seedToken, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
+import { PULUMI_ROOT, PULUMI_VERSION } from "../test/support/pulumi-paths";
 
-export const PULUMI_VERSION = "3.259.0";
-const PULUMI_ROOT = process.env["FORGE_E2E_PULUMI_ROOT"] ?? join(homedir(), ".pulumi", "versions", PULUMI_VERSION);
+export { PULUMI_VERSION };
 /** The repository root, from bench/ (ts) or dist/bench/ (compiled). */
 const REPO_ROOT = [resolve(__dirname, ".."), resolve(__dirname, "..", "..")].find((dir) => !dir.endsWith("dist"))!;
 

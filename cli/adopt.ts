@@ -41,7 +41,7 @@ Output:
   --force            replace the file if it exists
   --language <name>  typescript (default): an index.ts of the library's classes; yaml: a whole
                      Pulumi.yaml for the provider plugin (forge:index:<Name> resources, secrets
-                     in its configuration: block), to write with --out Pulumi.yaml
+                     in its config: block), to write with --out Pulumi.yaml
   --plugin-path <dir>
                      with --language yaml: the plugin directory the program names (default
                      node_modules/pulumi-forge/plugin); "" for none (a plugin installed with

@@ -23,12 +23,17 @@ fi
 ln -sfn .. node_modules/pulumi-forge
 
 step "Pulumi CLI"
-PULUMI_BIN="$(bash scripts/install-pulumi.sh | tail -n 1)"
+# PULUMI_VERSION (default 3.259.0, the oldest supported) and PULUMI_YAML_VERSION (default 1.25.0)
+# choose the CLI and the YAML language host; the tests read the same variables.
+bash scripts/install-pulumi.sh >/dev/null
+# Pulumi YAML programs (examples/yaml, the YAML end-to-end tests) need its language host beside the
+# CLI: a directory of links per pair of versions (see that script), the one every command here uses.
+PULUMI_BIN="$(bash scripts/install-pulumi-yaml.sh | tail -n 1)"
+# The tests find the same directory from PULUMI_VERSION and PULUMI_YAML_VERSION
+# (test/support/pulumi-paths.ts): nothing else to export, so no stale path outlives a change of version.
 export PATH="$PULUMI_BIN:$PATH"
 export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
-step "$(pulumi version) at $PULUMI_BIN"
-# Pulumi YAML programs (examples/yaml, the YAML end-to-end tests) need its language host beside the CLI.
-bash scripts/install-pulumi-yaml.sh >/dev/null
+step "$(pulumi version) at $PULUMI_BIN, pulumi-language-yaml $(cat "$PULUMI_BIN/.pulumi-language-yaml.version")"
 
 step "tsc"
 # A clean build: tsc never deletes output whose source is gone, and a stale dist/provider/lookups.js

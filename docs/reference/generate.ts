@@ -389,7 +389,7 @@ function lookupsPage(): string {
     lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}. Invoke token: \`${token}\`.`, "");
     if (lookupResult(lookup).secret) {
       lines.push(
-        `Its answer holds secrets (${list([...(lookup.secretFields ?? [])])}): \`.output()\` answers a secret output, and the plugin marks the whole \`result\` secret, which the Pulumi YAML language host 1.10 refuses (\`unexpected secret result returned to invoke call\`): from YAML this lookup stops the program at preview for now.`,
+        `Its answer holds secrets (${list([...(lookup.secretFields ?? [])])}): \`.output()\` answers a secret output, and the plugin marks the whole \`result\` secret, so from Pulumi YAML the variable is a secret too (and so is whatever is derived from it). The Pulumi YAML host v1.10 refuses a secret answer (\`unexpected secret result returned to invoke call\`); v1.25 (tested) takes it (the README's *From YAML and other languages*).`,
         "",
       );
     }
@@ -441,10 +441,9 @@ export function referencePages(): Map<string, string> {
     "  plugin install`, the `plugins.providers` block of the README's *From YAML and other languages*.",
     "- Secrets come from the stack's configuration: `config.requireSecret(\"<key>\")` in TypeScript, a",
     "  `config:` entry with `secret: true` read as `${<key>}` in YAML; set each with `pulumi config set",
-    "  --secret <key> <value>`. The `config:` block is Pulumi YAML's current syntax. The YAML language",
-    "  host 1.10 that this repository's set-up installs for the 3.259 engine does not read its values",
-    "  (README, *From YAML and other languages*): with that host, declare the same entries in the",
-    "  template's `configuration:` block (`type: String`, `secret: true`) instead.",
+    "  --secret <key> <value>`. The project's `config:` block is Pulumi YAML's current syntax (tested",
+    "  with YAML host v1.25; the template's `configuration:` block is deprecated; the YAML host v1.10",
+    "  did not read `config:`).",
     "- Fields whose values the API lists are enum types in the plugin's schema (named in the tables:",
     "  `Visibility`, `ProjectMemberAccessLevel`), typed constants in the SDKs; YAML and TypeScript take",
     "  the plain values (`internal`, `40`).",

@@ -26,9 +26,10 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
     lines.push("# The provider plugin: the directory of the installed package's (npm install pulumi-forge).", "plugins:", "  providers:", "    - name: forge", `      path: ${scalar(options.pluginPath)}`);
   }
   if (config.length > 0) {
-    // The template's own block: the YAML host (v1.10) does not see the project-level `config:` values.
-    lines.push("", "configuration:");
-    for (const { secret } of config) lines.push(`  ${secret.key}:`, "    type: String", "    secret: true");
+    // The project's `config:` block (the template's `configuration:` is deprecated; the YAML host
+    // v1.10 did not read `config:`; README, *From YAML and other languages*).
+    lines.push("", "config:");
+    for (const { secret } of config) lines.push(`  ${secret.key}:`, "    type: string", "    secret: true");
   }
   lines.push("", "resources:");
   let place: string | undefined;

@@ -242,11 +242,11 @@ describe("forge-adopt", () => {
       ]);
     });
 
-    it("declares every listed object by its plugin token and import id, secrets as secret configuration", () => {
+    it("declares every listed object by its plugin token and import id, secrets as secret config", () => {
       const program = parse(yamlText) as {
         runtime: string;
         plugins: { providers: { name: string; path: string }[] };
-        configuration: Record<string, { type: string; secret: boolean }>;
+        config: Record<string, { type: string; secret: boolean }>;
         resources: Record<string, { type: string; properties?: Record<string, unknown>; options: { import: string } }>;
       };
       expect(program.runtime).toBe("yaml");
@@ -256,7 +256,7 @@ describe("forge-adopt", () => {
       expect(Object.entries(program.resources).map(([name, resource]) => [name, resource.type, resource.options.import])).toEqual(expected);
       const keys = [...yamlText.matchAll(/pulumi config set --secret (\S+) <value>/g)].map(([, key]) => key);
       expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) expect(program.configuration[key!]).toEqual({ type: "String", secret: true });
+      for (const key of keys) expect(program.config[key!]).toEqual({ type: "string", secret: true });
       expect(yamlText).not.toContain(CLUSTER_TOKEN);
       expect(yamlText).not.toContain(CLIENT_KEY.split("\n")[1]);
       // A reference is an output of the resource it names, as in the TypeScript program.

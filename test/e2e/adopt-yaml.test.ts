@@ -3,7 +3,8 @@
  * filled out of band with objects of every type forge-adopt covers, `forge-adopt --language yaml`
  * writes the whole Pulumi.yaml, `pulumi up` adopts every object with no request that writes, and
  * a second preview shows nothing. Then the list of `--format pulumi-import` taken in by `pulumi
- * import --file` (no code generation: the language hosts built here have none).
+ * import --file`, which prints the YAML declaration of every object it imported (the YAML host
+ * generates it since it is v1.25).
  */
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -80,10 +81,15 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
       expect(list.resources.length).toBeGreaterThan(3);
       writeFileSync(join(empty.work, "import.json"), stdout);
       const seq = await lastSeq();
-      await empty.ok(["import", "--file", join(empty.work, "import.json"), "--yes", "--skip-preview", "--generate-code=false", "--protect=false"]);
+      const imported = await empty.run(["import", "--file", join(empty.work, "import.json"), "--yes", "--skip-preview", "--protect=false"]);
+      expect(imported.code, imported.output).toBe(0);
       expect(await writes(seq)).toEqual([]);
-      const imported = (await empty.resources()).filter((resource) => resource.type.startsWith("forge:index:"));
-      expect(imported.map((resource) => resource.id).sort()).toEqual(list.resources.map((resource) => resource.id).sort());
+      const inState = (await empty.resources()).filter((resource) => resource.type.startsWith("forge:index:"));
+      expect(inState.map((resource) => resource.id).sort()).toEqual(list.resources.map((resource) => resource.id).sort());
+      // The code to paste: one declaration per object, by name, in Pulumi YAML's short type form.
+      const code = parse(imported.stdout.slice(imported.stdout.indexOf("\nresources:\n") + 1)) as { resources: Record<string, { type: string }> };
+      const declared = Object.entries(code.resources).map(([name, resource]) => [name, resource.type]);
+      expect(declared.sort()).toEqual(list.resources.map((resource) => [resource.name, resource.type.replace(":index:", ":")]).sort());
     } finally {
       empty.close();
     }

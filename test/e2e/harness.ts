@@ -32,7 +32,7 @@ import { worldOf, type World } from "../contract/world";
 const execFileAsync = promisify(execFile);
 
 import { PULUMI_ROOT, PULUMI_VERSION, REPO_ROOT } from "../support/pulumi-paths";
-export { PULUMI_ROOT, PULUMI_VERSION, REPO_ROOT } from "../support/pulumi-paths";
+export { PULUMI_ROOT, PULUMI_SDK_VERSION, PULUMI_VERSION, REPO_ROOT } from "../support/pulumi-paths";
 export const ROOT_TOKEN = "forge-root-token";
 export const PASSPHRASE = "forge-e2e-passphrase";
 

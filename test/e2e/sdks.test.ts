@@ -13,11 +13,11 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { engineTestDecision, pulumiInstalled, PULUMI_VERSION, REPO_ROOT } from "./harness";
+import { engineTestDecision, pulumiInstalled, PULUMI_SDK_VERSION, REPO_ROOT } from "./harness";
 
 const run = promisify(execFile);
 const CACHE = join(homedir(), ".cache", "forge-pulumi");
-const VENV = join(CACHE, `python-pulumi-${PULUMI_VERSION}`);
+const VENV = join(CACHE, `python-pulumi-${PULUMI_SDK_VERSION}`);
 let out: string;
 
 beforeAll(async () => {
@@ -34,7 +34,7 @@ it("the Python SDK installs beside pulumi from PyPI and registers the plugin's t
   const python = join(VENV, "bin", "python");
   if (!existsSync(python)) {
     await run("python3", ["-m", "venv", VENV]);
-    await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_VERSION}`], { maxBuffer: 16 * 1024 * 1024 });
+    await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`], { maxBuffer: 16 * 1024 * 1024 });
   }
   await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps", join(out, "python")], { maxBuffer: 16 * 1024 * 1024 });
   // The SDK's own requirements besides pulumi (setup.py): what a user's pip would bring.
@@ -55,9 +55,9 @@ it("the Python SDK installs beside pulumi from PyPI and registers the plugin's t
 it("the Go SDK compiles and vets against the Pulumi Go SDK of the same release", async () => {
   const module = join(out, "go-module");
   cpSync(join(out, "go", "forge"), module, { recursive: true });
-  writeFileSync(join(module, "go.mod"), `module example.com/pulumi-forge/sdk/go/forge\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_VERSION}\n`);
+  writeFileSync(join(module, "go.mod"), `module example.com/pulumi-forge/sdk/go/forge\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n`);
   // The CLI's build resolved the same SDK: its sums spare a trip to the checksum database.
-  const cliSums = join(CACHE, `build-${PULUMI_VERSION}`, "cli", "go.sum");
+  const cliSums = join(CACHE, `build-${PULUMI_SDK_VERSION}`, "cli", "go.sum");
   if (existsSync(cliSums)) copyFileSync(cliSums, join(module, "go.sum"));
   const env = { ...process.env, GOTOOLCHAIN: "local", GOWORK: "off", GOFLAGS: "-mod=mod" };
   await run("go", ["mod", "tidy"], { cwd: module, env, maxBuffer: 16 * 1024 * 1024 });

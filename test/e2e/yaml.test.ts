@@ -1,18 +1,26 @@
 /**
- * The Pulumi YAML example (examples/yaml, the README's "From YAML and other languages") through
- * the real CLI, the YAML language host (scripts/install-pulumi-yaml.sh) and the provider plugin's
- * launcher: up, a no-op preview that refreshes first, drift caught by refresh and repaired by up, the
- * secret config and the agent's token absent from the state in plain text, destroy leaving
- * nothing. The program is copied as it is; only its plugin path is made absolute.
+ * Pulumi YAML through the real CLI, the YAML language host (scripts/install-pulumi-yaml.sh) and
+ * the provider plugin's launcher:
+ * - the example (examples/yaml, the README's "From YAML and other languages"), copied as it is
+ *   with only its plugin path made absolute: up (its `config:` block read, no deprecation
+ *   warning), a no-op preview that refreshes first, drift caught by refresh and repaired by up,
+ *   the secret config and the agent's token absent from the state in plain text, destroy leaving
+ *   nothing;
+ * - `pulumi import forge:index:GroupLabel ...` in a YAML project: exit 0, the YAML declaration
+ *   printed, and that declaration pasted into the program previews clean;
+ * - the three lookups whose answers hold secret fields (test/e2e/programs/yaml-lookups): the
+ *   answers arrive, secret, and the state never holds their secret values in plain text.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { cliProject, PLUGIN_DIR, type CliProject } from "./cli-project";
 import { engineTestDecision, PULUMI_ROOT, pulumiInstalled, REPO_ROOT } from "./harness";
 
 const EXAMPLE = join(REPO_ROOT, "examples", "yaml");
+const LOOKUPS_PROGRAM = join(REPO_ROOT, "test", "e2e", "programs", "yaml-lookups");
 const MONITORING_KEY = "yaml-monitoring-key-5c1e";
 let emulator: RunningEmulator;
 let project: CliProject;
@@ -43,11 +51,18 @@ beforeAll(async () => {
       monitoringApiKey: { value: MONITORING_KEY, secret: true },
     },
   });
-  const manifest = join(project.dir, "Pulumi.yaml");
-  const text = readFileSync(manifest, "utf8");
-  expect(text).toContain("path: ../../plugin");
-  writeFileSync(manifest, text.replace("path: ../../plugin", `path: ${PLUGIN_DIR}`));
+  usePluginDir(project, "../../plugin");
 }, 600_000);
+
+/** Points the copied program's `plugins.providers` path (relative to where it was) at the plugin. */
+function usePluginDir(program: CliProject, relative: string): void {
+  const manifest = join(program.dir, "Pulumi.yaml");
+  const text = readFileSync(manifest, "utf8");
+  expect(text).toContain(`path: ${relative}`);
+  writeFileSync(manifest, text.replace(`path: ${relative}`, `path: ${PLUGIN_DIR}`));
+}
+
+const connection = () => ({ "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true } });
 
 afterAll(async () => {
   await emulator?.close();
@@ -55,7 +70,10 @@ afterAll(async () => {
 });
 
 it("up creates every resource; a second preview, refreshing first, changes nothing", async () => {
-  await project.ok(["up", "--yes", "--skip-preview"]);
+  const up = await project.ok(["up", "--yes", "--skip-preview"]);
+  // The project's `config:` block is read (the defaults and the secret key), and no warning says
+  // that the template's `configuration:` block is deprecated.
+  expect(up).not.toContain("deprecated");
   expect(await labelNames()).toEqual(["priority::high", "type::bug", "type::feature"]);
   expect((await api<{ name: string }[]>(`/projects/${DEPLOYER}/protected_environments`)).map((environment) => environment.name)).toEqual(["production"]);
   const agents = await api<{ id: number; name: string }[]>(`/projects/${DEPLOYER}/cluster_agents`);
@@ -95,3 +113,68 @@ it("destroy leaves nothing", async () => {
   expect(await api<unknown[]>(`/projects/${DEPLOYER}/protected_environments`)).toEqual([]);
   expect((await api<{ active: boolean }>("/groups/acme/integrations/monitoring")).active).toBe(false);
 }, 600_000);
+
+describe("pulumi import in a YAML project", () => {
+  it("adopts a label, exits 0 and prints its YAML declaration; pasted into the program, it previews clean", async () => {
+    const label = await api<{ id: number }>("/groups/acme/labels", { method: "POST", body: JSON.stringify({ name: "import::me", color: "#123456", description: "Made by hand" }) });
+    const program = `name: forge-import\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
+    const importing = await cliProject({ name: "yaml-import", from: { "Pulumi.yaml": program }, config: connection() });
+    try {
+      const result = await importing.run(["import", "forge:index:GroupLabel", "bug", `acme:${label.id}`, "--yes", "--skip-preview"]);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).not.toContain("GenerateProgram");
+      const code = result.stdout.slice(result.stdout.indexOf("\nresources:\n") + 1);
+      const declared = (parse(code) as { resources: Record<string, { type: string; properties: Record<string, unknown>; options: Record<string, unknown> }> }).resources;
+      expect(Object.keys(declared)).toEqual(["bug"]);
+      // `forge:GroupLabel` is Pulumi YAML's short spelling of `forge:index:GroupLabel`.
+      expect(declared["bug"]!.type).toBe("forge:GroupLabel");
+      expect(declared["bug"]!.properties).toMatchObject({ group: "acme", name: "import::me", color: "#123456", description: "Made by hand" });
+      expect(declared["bug"]!.options).toEqual({ protect: true });
+      expect((await importing.resources()).find((resource) => resource.type === "forge:index:GroupLabel")?.id).toBe(`acme:${label.id}`);
+      writeFileSync(join(importing.dir, "Pulumi.yaml"), `${program}${code}`);
+      await importing.ok(["preview", "--expect-no-changes"]);
+    } finally {
+      importing.close();
+    }
+  }, 600_000);
+});
+
+describe("lookups whose answers hold secret fields, from YAML", () => {
+  const CLUSTER_API_URL = "https://k8s.yaml-lookups.example";
+  const CLUSTER_TOKEN = "yaml-lookups-cluster-token";
+  const CLIENT_CERT = "-----BEGIN CERTIFICATE-----\nMIIByamllookups\n-----END CERTIFICATE-----";
+  const CLIENT_KEY = "-----BEGIN PRIVATE KEY-----\nMIIEyamllookups\n-----END PRIVATE KEY-----";
+  let lookups: CliProject;
+  let agentId: number;
+  let clientKey: { public_key: string };
+
+  beforeAll(async () => {
+    // Made by hand: a YAML program runs its invokes first, before any resource of its own exists.
+    await api("/admin/clusters/add", { method: "POST", body: JSON.stringify({ name: "yaml-lookups", platform_vendor_attributes: { api_url: CLUSTER_API_URL, token: CLUSTER_TOKEN } }) });
+    clientKey = await api("/projects/acme%2Fweb/error_tracking/client_keys", { method: "POST" });
+    agentId = (await api<{ id: number }>("/projects/acme%2Fweb/cluster_agents", { method: "POST", body: JSON.stringify({ name: "yaml-lookups" }) })).id;
+    await api(`/projects/acme%2Fweb/cluster_agents/${agentId}/url_configurations`, {
+      method: "POST",
+      body: JSON.stringify({ url: "grpcs://yaml-lookups.example:443", client_cert: CLIENT_CERT, client_key: CLIENT_KEY }),
+    });
+    lookups = await cliProject({ name: "yaml-lookups", from: LOOKUPS_PROGRAM, config: { ...connection(), agentId: { value: String(agentId) } } });
+    usePluginDir(lookups, "../../../../plugin");
+  }, 600_000);
+
+  afterAll(() => lookups?.close());
+
+  it("listInstanceClusters, listErrorTrackingClientKeys and listClusterAgentUrlConfigurations answer, their answers secret", async () => {
+    const up = await lookups.run(["up", "--yes", "--skip-preview"]);
+    expect(up.code, up.output).toBe(0);
+    expect(up.output).not.toContain("unexpected secret result");
+    const shown = JSON.parse((await lookups.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(shown).toEqual({ clusters: "[secret]", clientKeys: "[secret]", urlConfigurations: "[secret]", agentUrl: "[secret]" });
+    const outputs = JSON.parse((await lookups.run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
+    expect(outputs["clusters"]).toEqual([expect.objectContaining({ name: "yaml-lookups", platformVendor: expect.objectContaining({ apiUrl: CLUSTER_API_URL }) })]);
+    expect(outputs["clientKeys"]).toEqual([expect.objectContaining({ publicKey: clientKey.public_key })]);
+    expect(outputs["urlConfigurations"]).toEqual([expect.objectContaining({ agentId, clientCert: CLIENT_CERT, url: "grpcs://yaml-lookups.example:443" })]);
+    expect(outputs["agentUrl"]).toBe("grpcs://yaml-lookups.example:443");
+    const state = await lookups.exportText();
+    for (const secret of [CLUSTER_API_URL, clientKey.public_key, "MIIByamllookups", CLUSTER_TOKEN, "MIIEyamllookups", seedToken("root")]) expect(state).not.toContain(secret);
+  }, 600_000);
+});

@@ -2,7 +2,7 @@
  * The policy pack under the real engine: `pulumi preview --policy-pack policies` on small
  * programs (test/policies/programs/*), with a local file backend and the emulator as the forge;
  * and one `pulumi up`, for the stack-output check that needs a real token.
- * Needs the Pulumi CLI in ~/.pulumi/versions/3.259.0/bin and a built dist/ (scripts/setup.sh).
+ * Needs the Pulumi CLI (test/support/pulumi-paths.ts) and a built dist/ (scripts/setup.sh).
  */
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -10,12 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
-import { engineTestDecision } from "../e2e/harness";
+import { engineTestDecision, PULUMI_ROOT } from "../e2e/harness";
 
 const ROOT = path.join(__dirname, "../..");
 const PACK = path.join(ROOT, "policies");
 const PROGRAMS = path.join(__dirname, "programs");
-const PULUMI_BIN = path.join(os.homedir(), ".pulumi/versions/3.259.0/bin");
+const PULUMI_BIN = path.join(PULUMI_ROOT, "bin");
 const PREVIEW_TIMEOUT = 240_000;
 
 interface Run {
