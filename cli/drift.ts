@@ -4,7 +4,8 @@
  * engine's events, reported per resource and field as text, markdown or JSON.
  */
 import { isDeepStrictEqual } from "node:util";
-import { LocalWorkspace, type EngineEvent, type StepEventMetadata } from "@pulumi/pulumi/automation";
+import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { automation } from "./automation";
 import { APPLIED_KEY, currentBookkeeping, secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
@@ -75,13 +76,13 @@ const MASK = "[secret]";
  */
 export async function detectDrift(options: DriftOptions = {}): Promise<DriftReport> {
   const workDir = options.workDir ?? process.cwd();
-  const workspace = await LocalWorkspace.create({ workDir, ...(options.envVars ? { envVars: options.envVars } : {}) });
+  const workspace = await automation().LocalWorkspace.create({ workDir, ...(options.envVars ? { envVars: options.envVars } : {}) });
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${workDir}: pass --stack <name> or set PULUMI_STACK`);
   // A run in progress (a deploy) holds the lock: its updates in flight are not drift.
   const lock = await lockedBy(workDir, stackName, options.envVars);
   if (lock) throw new StackLockedError(lock);
-  const stack = await LocalWorkspace.selectStack({ stackName, workDir }, { ...(options.envVars ? { envVars: options.envVars } : {}) });
+  const stack = await automation().LocalWorkspace.selectStack({ stackName, workDir }, { ...(options.envVars ? { envVars: options.envVars } : {}) });
   // The state with its secrets in plain (the Automation API exports with --show-secrets), kept in
   // this process: which fields are secret, and their values for the comparison below.
   const resources = stateResources((await stack.exportStack()).deployment);

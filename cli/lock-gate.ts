@@ -3,7 +3,7 @@
  * its lock: a deploy in progress has pending creates and updates in flight that are not theirs to
  * judge. stack-lock.ts reads the lock where the backend keeps it.
  */
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { automation } from "./automation";
 import { backendUrlOf, describeLock, readStackLock } from "./stack-lock";
 
 /** A run holds the stack's lock: nothing was read or changed. The message names the holder. */
@@ -21,7 +21,7 @@ export class StackLockedError extends Error {
  */
 export async function lockedBy(workDir: string, stackName: string, envVars?: Record<string, string>, onUnchecked: (why: string) => void = warn): Promise<string | undefined> {
   const env = { ...process.env, ...envVars };
-  const workspace = await LocalWorkspace.create({ workDir, ...(envVars ? { envVars } : {}) });
+  const workspace = await automation().LocalWorkspace.create({ workDir, ...(envVars ? { envVars } : {}) });
   const chosen = backendUrlOf(workDir, env);
   const [url, project] = await Promise.all([chosen.url ?? workspace.whoAmI().then((whoami) => whoami.url), workspace.projectSettings()]);
   if (!url) {

@@ -5,6 +5,7 @@
  * Pulumi.yaml, or on PATH) and speaks the provider protocol. The composition root builds the
  * provider (provider/runtime.ts, `pluginProvider`); provider/plugin/serve.ts serves it.
  */
+import "./compile-cache";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pluginProvider } from "../provider/runtime";

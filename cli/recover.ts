@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { automation } from "./automation";
 import { routes } from "../api/routes";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
@@ -175,7 +175,7 @@ interface RecoverOptions {
 }
 
 async function recover(options: RecoverOptions, io: Io): Promise<number> {
-  const workspace = await LocalWorkspace.create({ workDir: options.workDir });
+  const workspace = await automation().LocalWorkspace.create({ workDir: options.workDir });
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${options.workDir}: pass --stack <name> or set PULUMI_STACK`);
   const lock = await lockedBy(options.workDir, stackName);
@@ -183,7 +183,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     io.err(`forge-recover: ${lock}\nNothing was read or changed.\n`);
     return EXIT_LOCKED;
   }
-  const stack = await LocalWorkspace.selectStack({ stackName, workDir: options.workDir });
+  const stack = await automation().LocalWorkspace.selectStack({ stackName, workDir: options.workDir });
   // Secrets arrive in plain (the export runs with --show-secrets): they stay in this process.
   const deployment = plainState((await stack.exportStack()).deployment) as {
     resources?: { urn: string; type: string; id?: string }[];

@@ -12,7 +12,6 @@
  * `implementation` are also what providers serialized by earlier versions call, which the
  * states of existing stacks hold: keep both signatures working.
  */
-import { log } from "@pulumi/pulumi";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { clientFor, resolveConnection, type ForgeClient } from "./client";
 import type { RetryWaitListener } from "./client/client";
@@ -24,6 +23,7 @@ import { forgeProvider } from "./faces/plugin";
 import { lookupDeclarations } from "./lookups/registry";
 import { actionDeclarations } from "./actions";
 import { importPresenter } from "./plugin/present";
+import { pulumiSdk } from "./pulumi-sdk";
 import type * as providerApi from "@pulumi/pulumi/provider";
 
 let stackConfig: dynamic.Config | undefined;
@@ -52,7 +52,7 @@ export function currentClient(): ForgeClient {
 
 /** Each wait before a retry, in the run's output: a slow run says why. */
 const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayMs, budgetLeftMs }) => {
-  log.info(
+  pulumiSdk().log.info(
     `forge: ${method} ${path} got ${reason} (attempt ${attempt}); retrying in ${(delayMs / 1000).toFixed(1)} s ` +
       `(${Math.max(0, Math.round(budgetLeftMs / 1000))} s left of the retry budget, forge:retryBudgetMs / FORGE_RETRY_BUDGET_MS)`,
   );
@@ -62,7 +62,7 @@ const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayM
 export function operations(typeName: string): ResourceOperations {
   let found = operationsByType.get(typeName);
   if (!found) {
-    found = new ResourceOperations(declarationByName(typeName), currentClient, (message) => log.info(message));
+    found = new ResourceOperations(declarationByName(typeName), currentClient, (message) => pulumiSdk().log.info(message));
     operationsByType.set(typeName, found);
   }
   return found;
@@ -74,7 +74,7 @@ export function operations(typeName: string): ResourceOperations {
  * connection, never through the process's current configuration.
  */
 export function operationsOver(typeName: string, client: ForgeClient): ResourceOperations {
-  return new ResourceOperations(declarationByName(typeName), () => client, (message) => log.info(message));
+  return new ResourceOperations(declarationByName(typeName), () => client, (message) => pulumiSdk().log.info(message));
 }
 
 /** The dynamic face of a type's operations: what serialized providers call, those of this

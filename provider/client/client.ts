@@ -134,6 +134,19 @@ export class ForgeClient {
   list<T = unknown, E extends Endpoint<"GET"> = Endpoint<"GET">>(route: E, params?: RouteParams<E>, options?: ListOptions): Promise<T[]>;
   list<T = unknown>(pathTemplate: string, params?: Record<string, unknown>, options?: ListOptions): Promise<T[]>;
   async list<T = unknown>(route: Endpoint<"GET"> | string, params: Record<string, unknown> = {}, options: ListOptions = {}): Promise<T[]> {
+    return (await this.#listPages<T>(route, params, options, MAX_PAGES)) as T[];
+  }
+
+  /**
+   * Every element of a listing that fits in `maxPages` pages of 100, else undefined (after reading
+   * that many): for a caller that reads a whole listing only when it is short, and otherwise asks
+   * for what it needs (a create's identity check searches for one name).
+   */
+  async listUpTo<T = unknown>(route: Endpoint<"GET">, params: Record<string, unknown>, maxPages: number): Promise<T[] | undefined> {
+    return this.#listPages<T>(route, params, {}, maxPages, true);
+  }
+
+  async #listPages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number, shortOnly = false): Promise<T[] | undefined> {
     const pathTemplate = typeof route === "string" ? route : route.path;
     const keyset = options.keyset ? { pagination: "keyset", order_by: options.keyset.orderBy, sort: options.keyset.sort } : {};
     const first = this.#target.prepare("GET", pathTemplate, { ...params, ...keyset, per_page: params["per_page"] ?? PER_PAGE });
@@ -148,7 +161,8 @@ export class ForgeClient {
       items.push(...(response.body as T[]));
       const next = nextPageUrl(response.headers["link"], this.#target.origin + current.target);
       if (next === undefined) return items;
-      if (page >= MAX_PAGES || seen.has(next)) {
+      if (shortOnly && page >= maxPages) return undefined;
+      if (page >= maxPages || seen.has(next)) {
         throw new Error(`GET ${first.displayPath}: pagination did not end after ${page} pages; stopping to avoid a loop`);
       }
       seen.add(next);

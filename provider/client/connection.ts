@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { rootCertificates } from "node:tls";
-import { EnvHttpProxyAgent } from "undici";
+import type { EnvHttpProxyAgent } from "undici";
 import { BASE_URL_HINT, ForgeConfigError, TOKEN_HINT } from "./errors";
 
 /** Where the forge is and how to authenticate. */
@@ -193,7 +193,10 @@ export const PEM_HINT = `set ${TRANSPORT_SETTINGS.ca.env} or \`pulumi config set
 export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAgent {
   if (transport.insecure && baseUrl.startsWith("https:")) warnInsecure(baseUrl);
   const tls = tlsOptions(transport);
-  return new EnvHttpProxyAgent({
+  // undici is loaded with the first connection: a plugin that only previews never opens one.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const undici = require("undici") as typeof import("undici");
+  return new undici.EnvHttpProxyAgent({
     ...pick(transport, ["httpProxy", "httpsProxy", "noProxy"]),
     connect: tls,
     requestTls: tls,

@@ -25,7 +25,7 @@ import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./project
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, parentId } from "./parents";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
-import { SharedListings } from "./shared-listings";
+import { SHARED_IDENTITY_LISTING_PAGES, SharedListings } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
@@ -50,6 +50,8 @@ export type ProgressSink = (message: string) => void;
 export class ResourceOperations {
   /** The parents' listings that reads share (a declaration's `sharedListing`). */
   private readonly sharedListings = new SharedListings();
+  /** The parents' short listings that the looks before creates share (recovery.ts); kept across our own writes. */
+  private readonly identityListings = new SharedListings<WireRecord[] | undefined>();
 
   constructor(
     readonly declaration: AnyDeclaration,
@@ -355,6 +357,10 @@ export class ResourceOperations {
       keyOf: (record) => String(recordKeyOf(this.declaration, record)),
       parentId: (field, value) => parentId(this.clientOf(), field, value),
       currentUserId: () => currentUserId(this.clientOf()),
+      sharedList: (route, state, identity) =>
+        this.identityListings
+          .take(`${String(route)} ${JSON.stringify(pathParams(route, state))}`, identity, () => this.clientOf().listUpTo<WireRecord>(route, pathParams(route, state), SHARED_IDENTITY_LISTING_PAGES))
+          .then((listing) => listing ?? undefined),
     };
   }
 

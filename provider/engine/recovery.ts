@@ -35,6 +35,12 @@ export type RecoveryPlan =
       turn: () => Promise<string>;
       /** The object with this identity, or undefined. */
       find: () => Promise<WireRecord | undefined>;
+      /**
+       * The look before the create, where creates share a short listing of the parent: "free"
+       * from the listing (`fromSharedListing`), or what {@link find} says. A listing that shows
+       * the identity taken is never believed without `find`.
+       */
+      findBefore?: () => Promise<{ record: WireRecord | undefined; fromSharedListing: boolean }>;
     }
   | {
       kind: "newer";
@@ -69,6 +75,12 @@ export interface RecoveryReads {
   parentId(field: "group" | "project", value: unknown): Promise<unknown>;
   /** The id of the user the provider acts as. */
   currentUserId(): Promise<unknown>;
+  /**
+   * A short listing (a few pages at most) that the creates of a run share for a few seconds, for
+   * the look before a create of `identity`; undefined when there is none to share (the listing is
+   * long, or this identity was looked up in it already).
+   */
+  sharedList?(route: ListRead["list"], state: State, identity: string): Promise<WireRecord[] | undefined>;
 }
 
 /** The fields that name a parent (a group or project, by id or full path). */
@@ -108,7 +120,45 @@ export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads:
   if (!find) return { kind: "none" };
   // The forge refuses a second object of an identity, however its parent is spelled: the turn
   // only spares a second create its conflict, and needs no request to resolve the parent.
-  return { kind: "identity", turn: async () => JSON.stringify([declaration.name, identityKey(declaration, identity, desired)]), find };
+  const key = JSON.stringify([declaration.name, identityKey(declaration, identity, desired)]);
+  const findBefore = sharedIdentityLook(declaration, identity, desired, reads, key, find);
+  return { kind: "identity", turn: async () => key, find, ...(findBefore ? { findBefore } : {}) };
+}
+
+/**
+ * The look before a create through a listing the run's creates share (issue 28: 200 label creates
+ * in about 210 requests, not 400), for identities looked up in a listing. The forge refuses a
+ * second object of an identity, so a listing a few seconds old that says "free" risks only that
+ * refusal, which the create then checks with a fresh look; one that says "taken" is checked at
+ * once. Either way a create adopts nothing it did not make.
+ */
+function sharedIdentityLook(
+  declaration: AnyDeclaration,
+  identity: Identity,
+  desired: State,
+  reads: RecoveryReads,
+  key: string,
+  find: () => Promise<WireRecord | undefined>,
+): Extract<RecoveryPlan, { kind: "identity" }>["findBefore"] {
+  const listFind = identity.find && "list" in identity.find ? identity.find : undefined;
+  const sharedList = reads.sharedList;
+  if (!listFind || !sharedList) return undefined;
+  const matches = identityMatcher(declaration, identity, listFind.list, desired, reads);
+  return async () => {
+    const listing = await sharedList(listFind.list, desired, key);
+    if (listing && !listing.some(matches)) return { record: undefined, fromSharedListing: true };
+    return { record: await find(), fromSharedListing: false };
+  };
+}
+
+/** Whether a record of a listing holds the identity of `desired` (the fields not in the listing's path). */
+function identityMatcher(declaration: AnyDeclaration, identity: Identity, list: ListRead["list"], desired: State, reads: RecoveryReads): (record: WireRecord) => boolean {
+  const inPath = new Set(parseRoute(list).parameters);
+  const compared = identity.fields.filter((field) => !inPath.has(field));
+  return (record) => {
+    const found = reads.project(record);
+    return compared.every((field) => sameIdentityValue(declaration, identity, field, desired[field], found[field]));
+  };
 }
 
 /** A turn's key: the kind and what names the object or parent, with groups and projects by id. */
@@ -131,14 +181,9 @@ export function identityFinder(declaration: AnyDeclaration, identity: Identity, 
     };
   }
   if (find) {
-    const inPath = new Set(parseRoute(find.list).parameters);
-    const compared = identity.fields.filter((field) => !inPath.has(field));
+    const matches = identityMatcher(declaration, identity, find.list, desired, reads);
     const query = find.search ? { search: desired[find.search] } : undefined;
-    return async () =>
-      (await reads.list(find.list, desired, query)).find((record) => {
-        const found = reads.project(record);
-        return compared.every((field) => sameIdentityValue(declaration, identity, field, desired[field], found[field]));
-      });
+    return async () => (await reads.list(find.list, desired, query)).find(matches);
   }
   // The resource's own read, when the inputs alone address it: an id made of inputs, or a read
   // route whose path holds only inputs (an integration's slug is the route's, not the id's).
@@ -198,6 +243,13 @@ export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubjec
       try {
         return await attempt();
       } catch (error) {
+        // Refused after a shared listing said the identity was free: the listing may be older
+        // than an object someone made meanwhile. A fresh look names it; otherwise the refusal stands.
+        if (candidatesNow === FROM_SHARED_LISTING && sent === 0 && error instanceof ForgeApiError && error.status < 500) {
+          const existing = await look.after();
+          if (existing.length > 0) throw new ExistingObjectError(subject, existing);
+          throw error;
+        }
         // A lost answer, or a resend the forge refuses (its conflict may be the first request's work).
         const lost = isAnswerLost(error);
         if (!lost && !(sent > 0 && error instanceof ForgeApiError && error.status < 500)) throw error;
@@ -212,18 +264,19 @@ export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubjec
 
 /** The two looks of a plan: before the first attempt, and after a lost answer (the candidates). */
 interface Look {
-  /** Fails when the identity is taken; REFUSED when the forge refuses the read. */
-  before(): Promise<typeof REFUSED | undefined>;
+  /** Fails when the identity is taken; REFUSED when the forge refuses the read; FROM_SHARED_LISTING
+   *  when a listing the run's creates share said it was free. */
+  before(): Promise<typeof REFUSED | typeof FROM_SHARED_LISTING | undefined>;
   after(): Promise<WireRecord[]>;
 }
 
 function identityLook(plan: Extract<RecoveryPlan, { kind: "identity" }>, subject: RecoverySubject): Look {
   return {
     before: async () => {
-      const existing = await unlessRefused(plan.find);
-      if (existing === REFUSED) return REFUSED;
-      if (existing) throw new ExistingObjectError(subject, [existing]);
-      return undefined;
+      const looked = await unlessRefused(plan.findBefore ?? (async () => ({ record: await plan.find(), fromSharedListing: false })));
+      if (looked === REFUSED) return REFUSED;
+      if (looked.record) throw new ExistingObjectError(subject, [looked.record]);
+      return looked.fromSharedListing ? FROM_SHARED_LISTING : undefined;
     },
     after: async () => {
       const found = await plan.find();
@@ -298,6 +351,8 @@ export class UnprovenCreateError extends Error {
 }
 
 const REFUSED = Symbol("refused");
+/** The look before a create trusted a listing the run's creates share (it said "free"). */
+const FROM_SHARED_LISTING = Symbol("from a shared listing");
 
 /**
  * The read taken before the create. The forge may refuse it (an edition without the feature, a

@@ -8,14 +8,26 @@
  * writes an object of the kind, so a read after our own write never sees the page from before
  * it. What another client writes meanwhile is seen by the next listing, as a GET a few seconds
  * later would see it.
+ *
+ * Creates share listings too, for the look before each create (engine/recovery.ts): a listing
+ * that says an identity is free saves the search; one that says it is taken is never believed
+ * without a fresh look. Those are not forgotten on our own writes: a create only adds an identity
+ * no other create of the run looks for, and a stale "free" costs the forge's refusal of a
+ * duplicate, which a fresh look then names.
  */
 import type { WireRecord } from "./declaration";
+
+/**
+ * The longest listing the looks before creates share, in pages of 100: beyond it, each create
+ * searches for its own name (one request) rather than read a big parent whole every few seconds.
+ */
+export const SHARED_IDENTITY_LISTING_PAGES = 3;
 
 /** How long a listing serves reads that start after it was asked for. */
 export const SHARED_LISTING_WINDOW_MS = 5_000;
 
-export class SharedListings {
-  private readonly listings = new Map<string, { askedAt: number; records: Promise<WireRecord[]>; served: Set<string> }>();
+export class SharedListings<Listing = WireRecord[]> {
+  private readonly listings = new Map<string, { askedAt: number; records: Promise<Listing>; served: Set<string> }>();
 
   constructor(
     private readonly windowMs = SHARED_LISTING_WINDOW_MS,
@@ -27,7 +39,7 @@ export class SharedListings {
    * for the reads of a window; undefined when this listing has served that object already (the
    * caller reads it on its own).
    */
-  async take(key: string, id: string, fetch: () => Promise<WireRecord[]>): Promise<WireRecord[] | undefined> {
+  async take(key: string, id: string, fetch: () => Promise<Listing>): Promise<Listing | undefined> {
     let entry = this.listings.get(key);
     if (!entry || this.now() - entry.askedAt >= this.windowMs) {
       const fresh = { askedAt: this.now(), records: fetch(), served: new Set<string>() };
@@ -43,7 +55,7 @@ export class SharedListings {
     return entry.records;
   }
 
-  /** Forgets every listing: this process wrote an object of the kind. */
+  /** Forgets every listing: this process wrote an object of the kind (reads' listings only). */
   forget(): void {
     this.listings.clear();
   }

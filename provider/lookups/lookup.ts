@@ -7,12 +7,13 @@
  * They run in the program's process: the connection comes from `FORGE_BASE_URL` /
  * `FORGE_TOKEN` or stack config `forge:baseUrl` / `forge:token`, like the resources.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { clientFor, parseRoute, resolveConnection, type Connection, type Endpoint, type ForgeClient } from "../client";
 import { fileDigest } from "../engine/files";
 import { fromWire, toSnake } from "../engine/naming";
 import type { ResourceArgs } from "../faces/resource-class";
+import { pulumiSdk } from "../pulumi-sdk";
 
 /** A record as the forge returns it, with camelCase keys. */
 export type ForgeRecord = Record<string, unknown>;
@@ -83,7 +84,7 @@ export function defineLookup<const L extends LookupDeclaration>(declaration: L):
 export function programConnection(): Connection {
   let config: pulumi.Config | undefined;
   try {
-    config = new pulumi.Config("forge");
+    config = new (pulumiSdk().Config)("forge");
   } catch {
     config = undefined; // outside a Pulumi program: environment only
   }
@@ -99,7 +100,7 @@ export function parseArguments<S extends z.ZodType>(label: string, schema: S, ar
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
   // A RunError: in a program, Pulumi prints the message alone, not a stack trace into the library.
-  throw new pulumi.RunError(`${label}: invalid arguments: ${issues.join("; ")}`);
+  throw new (pulumiSdk().RunError)(`${label}: invalid arguments: ${issues.join("; ")}`);
 }
 
 /**
@@ -159,8 +160,8 @@ export function lookup<const L extends LookupDeclaration>(declaration: L): Looku
   const call = (args: z.input<L["args"]>) => runLookup(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
   return Object.assign(call, {
     output: (args: ResourceArgs<L["args"]>) => {
-      const answer = pulumi.output(args).apply((plain) => call(plain as z.input<L["args"]>));
-      return declaration.secretFields?.length ? (pulumi.secret(answer) as unknown as typeof answer) : answer;
+      const answer = pulumiSdk().output(args).apply((plain) => call(plain as z.input<L["args"]>));
+      return declaration.secretFields?.length ? (pulumiSdk().secret(answer) as unknown as typeof answer) : answer;
     },
   });
 }

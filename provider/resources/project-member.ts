@@ -7,14 +7,14 @@ import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text, tokenUserId } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
+import { pulumiSdk } from "../pulumi-sdk";
 
 const MEMBERS = routes.projectMembers;
 
 /** A warning in Pulumi's log (the provider process), or stderr outside the engine. */
 function warn(message: string): void {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    void (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log.warn(message);
+    void pulumiSdk().log.warn(message);
   } catch {
     process.stderr.write(`warning: ${message}\n`);
   }

@@ -92,3 +92,41 @@ describe("GroupLabel reads share their group's listing (issue 28)", () => {
     expect((await ops.read(`acme:${made[7]!.id}`, updated.outs)).props["color"]).toBe("#0000FF");
   }, 120_000);
 });
+
+describe("GroupLabel creates share their group's listing for the look before each create (issue 28)", () => {
+  it("200 creates send about 210 requests, not 400; a label made by someone else after the listing is named, not duplicated; a name deleted in this process can be made again", async () => {
+    const api = world().api;
+    // A fresh provider process, as one `pulumi up` has: creates eight at a time, the engine's default on these machines.
+    const ops = new ResourceOperations(declarations.groupLabel, () => api);
+    const before = await world().requestCount();
+    const names = Array.from({ length: 200 }, (_, index) => `made-${index}`);
+    const created: { id: string; name: string }[] = [];
+    for (let start = 0; start < names.length; start += 8) {
+      created.push(...(await Promise.all(names.slice(start, start + 8).map(async (name) => ({ id: (await ops.create({ group: "acme", name, color: "#FF0000" })).id, name })))));
+    }
+    const requests = (await world().requestCount()) - before;
+    expect(requests).toBeGreaterThanOrEqual(200);
+    expect(requests).toBeLessThanOrEqual(210);
+    const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
+    expect(listed.filter((record) => record.name.startsWith("made-")).map((record) => record.name).sort()).toEqual([...names].sort());
+
+    // Someone makes "theirs" after the listing this process shares: the forge refuses the
+    // duplicate, and the fresh look names the label; nothing is made or changed.
+    const theirs = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "theirs", color: "#00FF00" });
+    const refused = (await ops.create({ group: "acme", name: "theirs", color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
+    expect(refused.name).toBe("ExistingObjectError");
+    expect(refused.candidates).toEqual([`acme:${theirs.body.id}`]);
+    // The shared listing said "free", so the create was sent, and the forge refused it.
+    const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
+    expect(log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/labels")).at(-1)?.status).toBeGreaterThanOrEqual(400);
+    const after = await api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme" });
+    expect(after.filter((record) => record.name === "theirs")).toEqual([expect.objectContaining({ color: "#00FF00" })]);
+
+    // A label this process deletes is free again, though the shared listing still shows it.
+    const first = created[0]!;
+    await ops.delete(first.id, { group: "acme", name: first.name, color: "#FF0000", labelId: Number(first.id.split(":")[1]) });
+    const again = await ops.create({ group: "acme", name: first.name, color: "#FF0000" });
+    expect(again.id).not.toBe(first.id);
+  }, 120_000);
+});
+
