@@ -124,6 +124,8 @@ export function handleAdminRequest(
     case "DELETE requests":
       log.clear();
       return { status: 204 };
+    case "GET faults":
+      return { status: 200, body: faults.current() };
     case "POST faults":
       return { status: 201, body: faults.add(body) };
     case "DELETE faults":

@@ -178,12 +178,15 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
 
   it("two racing ups of one stack: one applies, the other fails on the lock and changes nothing; a fleet drift check meanwhile reads the stack as locked; refresh and destroy work", async () => {
     await project.ok(["config", "set", "--stack", "team-3", "label", "fleet-team-3-renamed"]);
-    // The first up's write is held (until the faults are cleared below), and so is the lock.
+    // The first up's write is held until the faults are cleared below, and so is the lock; its
+    // client waits for the answer that long (no timeout and retry meanwhile).
+    await project.ok(["config", "set", "--stack", "team-3", "forge:timeoutMs", "300000"]);
     expect((await emulator.admin("/faults", { method: "POST", json: { method: "PUT", path: "^/groups/[^/]+/labels/", latencyMs: 240_000, times: 1 } })).status).toBeLessThan(300);
     const first = project.run(["up", "--yes", "--skip-preview", "--stack", "team-3"]);
     const started = Date.now();
-    const wrote = async () => ((await (await emulator.admin("/requests")).json()) as { method: string }[]).some((entry) => entry.method === "PUT");
-    while (!(await wrote()) && Date.now() - started < 60_000) await new Promise((done) => setTimeout(done, 100));
+    const held = async () => ((await (await emulator.admin("/faults")).json()) as { held: number }).held > 0;
+    while (!(await held()) && Date.now() - started < 120_000) await new Promise((done) => setTimeout(done, 100));
+    expect(await held(), "the first up's write was never sent").toBe(true);
     const [second, checked] = await Promise.all([project.run(["up", "--yes", "--skip-preview", "--stack", "team-3"]), drift("--stack", "team-0", "--stack", "team-3", "--format", "json")]);
     expect(second.code).not.toBe(0);
     expect(second.output).toMatch(/locked by .*|currently locked/i);
@@ -197,6 +200,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     expect(done.code, done.output).toBe(0);
     const names = async () => ((await (await fetch(`${emulator.url}/api/v4/groups/acme/labels?per_page=100`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { name: string }[]).map((label) => label.name);
     expect((await names()).filter((name) => name.startsWith("fleet-team-3"))).toEqual(["fleet-team-3-renamed"]);
+    await project.ok(["config", "rm", "--stack", "team-3", "forge:timeoutMs"]);
     expect((await project.run(["refresh", "--yes", "--skip-preview", "--stack", "team-3"])).code).toBe(0);
     expect((await project.run(["preview", "--stack", "team-3", "--expect-no-changes"])).code).toBe(0);
     expect((await project.run(["destroy", "--yes", "--skip-preview", "--stack", "team-3"])).code).toBe(0);

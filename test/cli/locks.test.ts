@@ -73,7 +73,8 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
         name: "locks",
         nodeModules: true,
         from: { "Pulumi.yaml": "name: forge-locks\nruntime: nodejs\n", "index.js": PROGRAM },
-        config: { "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true } },
+        // The held creates' client waits for their answers (no timeout, no lost answer) until they are let go.
+        config: { "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true }, "forge:timeoutMs": { value: "300000" } },
         ...(backend ? { backend } : {}),
       });
       projects.push(project);
@@ -82,8 +83,9 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
       const up = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], { cwd: project.dir, env: project.env, stdio: "ignore" });
       const finished = new Promise<number | null>((resolve) => up.on("exit", resolve));
       const started = Date.now();
-      const posted = async () => ((await (await emulator.admin("/requests")).json()) as { method: string; path: string }[]).some((entry) => entry.method === "GET" && entry.path.endsWith("/labels"));
-      while (!(await posted()) && Date.now() - started < 60_000) await sleep(100);
+      const held = async () => ((await (await emulator.admin("/faults")).json()) as { held: number }).held > 0;
+      while (!(await held()) && Date.now() - started < 120_000) await sleep(100);
+      expect(await held(), "the deploy's creates were never sent").toBe(true);
       const before = await project.exportText();
 
       const [recover, drift] = await Promise.all([tool(project, "forge-recover"), tool(project, "forge-drift")]);

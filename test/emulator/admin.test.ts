@@ -110,6 +110,7 @@ describe("faults", () => {
     void held.then(() => (answered.yet = true));
     await new Promise((done) => setTimeout(done, 200));
     expect(answered.yet).toBe(false);
+    expect((await admin("GET", "/faults")).body).toEqual({ faults: [], held: 1 });
     await admin("DELETE", "/faults");
     expect((await held).status).toBe(200);
   });
