@@ -19,9 +19,17 @@ export interface Measured {
 }
 
 /** Runs `ops` in order on `stack`; after `up` the state must hold `n` resources whose type `managed` accepts. */
-export async function measureStack(emulator: RunningEmulator, stack: Stack, n: number, managed: (type: string) => boolean, ops: readonly Op[] = OPS): Promise<Measured> {
+export async function measureStack(
+  emulator: RunningEmulator,
+  stack: Stack,
+  n: number,
+  managed: (type: string) => boolean,
+  ops: readonly Op[] = OPS,
+  beforeOp: (op: Op) => void = () => {},
+): Promise<Measured> {
   const result: Measured = { ms: {} as Record<Op, number>, requests: {} as Record<Op, number>, throttled: {} as Record<Op, number>, stateBytesPerResource: 0, providerBytes: 0 };
   for (const op of ops) {
+    beforeOp(op);
     const since = await lastSeq(emulator);
     const started = performance.now();
     await stack[op]({ color: "never", onOutput: () => {} });

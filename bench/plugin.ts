@@ -9,12 +9,16 @@
  *
  * Not a test: it asserts nothing about time. It fails only if an operation fails.
  */
-import { availableParallelism } from "node:os";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { routes } from "../api/routes";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
-import { measureStack, median, medianMeasured, OPS, seconds, type Measured } from "./measure";
+import type { TimingLine } from "../provider/plugin/timings";
+import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
 
 /**
@@ -93,20 +97,90 @@ async function bareLoops(world: BenchWorld, n: number): Promise<{ post: number; 
   return { post, create };
 }
 
+/** The plugin's own milliseconds per resource in one operation: each method's time to its answer, the forge's share left out. */
+type OwnTime = Partial<Record<TimingLine["method"], number>>;
+
+/** Reads a timings file (provider/plugin/timings.ts) into the plugin's own milliseconds per resource and method. */
+function ownTimePerResource(file: string, n: number): OwnTime {
+  if (!existsSync(file)) return {};
+  const own: OwnTime = {};
+  for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+    const timing = JSON.parse(line) as TimingLine;
+    own[timing.method] = (own[timing.method] ?? 0) + Math.max(0, timing.ms - timing.httpMs) / n;
+  }
+  return own;
+}
+
 /** Measures the faces and the bare loops at N labels over `rounds` interleaved rounds, and prints them. */
 export async function pluginFaces(world: BenchWorld, n: number, rounds: number, floorProgram: string): Promise<void> {
   const measured = faces(floorProgram);
   const runs = new Map<string, Measured[]>(measured.map((face) => [face.label, []]));
+  const own = new Map<string, Record<Op, OwnTime>[]>();
   const loops: { post: number; create: number }[] = [];
+  const timings = mkdtempSync(join(tmpdir(), "forge-plugin-timings-"));
   for (let round = 0; round < rounds; round += 1) {
     for (const face of round % 2 === 0 ? measured : [...measured].reverse()) {
       const name = `faces-${face.label.replace(/\W+/g, "-")}-${n}-${round}`.replace(/-+/g, "-");
-      runs.get(face.label)!.push(await measureStack(world.emulator, await face.open(world, name, n), n, face.managed));
+      // The plugin (started by the CLI, which inherits this process's environment) writes its timings per operation.
+      const fileOf = (op: Op) => join(timings, `${name}-${op}.jsonl`);
+      runs.get(face.label)!.push(await measureStack(world.emulator, await face.open(world, name, n), n, face.managed, OPS, (op) => (process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op))));
+      delete process.env["FORGE_PLUGIN_TIMINGS"];
+      if (face.label.startsWith("plugin")) {
+        own.set(face.label, [...(own.get(face.label) ?? []), Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>]);
+      }
     }
     loops.push(await bareLoops(world, n));
   }
+  rmSync(timings, { recursive: true, force: true });
   const results = new Map([...runs].map(([label, list]) => [label, medianMeasured(list)]));
   report(n, rounds, results, { post: median(loops.map((loop) => loop.post)), create: median(loops.map((loop) => loop.create)) });
+  reportOwnTime(n, own);
+}
+
+/** The plugin's own time per resource (median over rounds), against the issue's goals: check + diff <= 2 ms, create <= 3 ms. */
+function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void {
+  const ms = (value: number | undefined) => (value === undefined ? "-" : `${value.toFixed(2)} ms`);
+  console.log(`\nthe plugin's own time per resource, N = ${n} (gRPC handler to answer, the forge's answers left out; median over rounds)`);
+  console.log("| face | up: check | up: create | preview: check + diff | refresh: read | destroy: delete |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [label, rounds] of own) {
+    const of = (op: Op, ...methods: TimingLine["method"][]) => {
+      const values = rounds.map((round) => methods.reduce((sum, method) => sum + (round[op][method] ?? 0), 0));
+      return values.every((value) => value === 0) ? undefined : median(values);
+    };
+    console.log(`| ${label} | ${ms(of("up", "check"))} | ${ms(of("up", "create"))} | ${ms(of("preview", "check", "diff"))} | ${ms(of("refresh", "read"))} | ${ms(of("destroy", "delete"))} |`);
+  }
+}
+
+/** How long a command takes to start: to the plugin's port line, or to a CLI's usage; against Node doing nothing. */
+export async function startupTimes(rounds = 5): Promise<void> {
+  const launcher = join(PLUGIN_DIR, "pulumi-resource-forge");
+  const bin = (name: string) => join(__dirname, "..", "cli", `${name}.js`);
+  const firstOutput = (command: string, args: string[]) =>
+    new Promise<number>((resolve, reject) => {
+      const started = performance.now();
+      const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"] });
+      child.stdout.once("data", () => {
+        resolve(performance.now() - started);
+        child.kill();
+      });
+      child.on("error", reject);
+    });
+  const commands: [string, string, string[]][] = [
+    ["node doing nothing (the floor)", process.execPath, ["-e", "console.log(1)"]],
+    ["pulumi-resource-forge, to its port line", launcher, ["127.0.0.1:1"]],
+    ["forge-drift --help", process.execPath, [bin("forge-drift"), "--help"]],
+    ["forge-recover --help", process.execPath, [bin("forge-recover"), "--help"]],
+    ["forge-adopt --help", process.execPath, [bin("forge-adopt"), "--help"]],
+  ];
+  // A first start fills Node's compile cache (cli/compile-cache.ts): not counted.
+  for (const [, command, args] of commands) await firstOutput(command, args);
+  const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [label, command, args] of commands) times.get(label)!.push(await firstOutput(command, args));
+  }
+  console.log(`\nstart-up, median of ${rounds} interleaved rounds (goal: plugin and CLIs <= 0.3 s on a quiet machine)`);
+  for (const [label, list] of times) console.log(`  ${label}: ${(median(list) / 1000).toFixed(2)} s`);
 }
 
 function report(n: number, rounds: number, results: Map<string, Measured>, loop: { post: number; create: number }): void {

@@ -15,9 +15,10 @@
  *                                HTTP request) against the floors, BENCH_ROUNDS interleaved rounds
  *                                (default 3), medians; 0 skips it
  *   BENCH_ONLY=preview          only the preview ratio (quick: BENCH_PREVIEW_N=200 BENCH_ROUNDS=5)
- *   BENCH_PLUGIN_N=500          the plugin's faces (bench/plugin.ts): N labels through the plugin
- *                                from TypeScript and YAML vs the dynamic classes vs the floor, and
- *                                YAML vs the client alone; BENCH_PLUGIN_ROUNDS (default 1); 0 skips
+ *   BENCH_PLUGIN_N=1,200        the plugin's faces (bench/plugin.ts): start-up times, then for each N,
+ *                                N labels through the plugin from TypeScript and YAML vs the dynamic
+ *                                classes vs the floor, the plugin's own time per resource, and YAML
+ *                                vs the client alone; BENCH_PLUGIN_ROUNDS (default 3); 0 skips the faces
  *   BENCH_ONLY=plugin           only the plugin's faces
  *   BENCH_TABLE_ROUNDS=1        rounds of the table (fresh stacks each round, alternating order;
  *                                the table shows medians)
@@ -33,7 +34,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { files, summarise } from "./profile-summary";
-import { pluginFaces } from "./plugin";
+import { pluginFaces, startupTimes } from "./plugin";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PULUMI_VERSION, startBenchWorld, type BenchWorld } from "./stacks";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
@@ -84,10 +85,14 @@ async function main(): Promise<void> {
       await previewRatio(world, previewN, rounds, process.env["BENCH_PROFILE"], baseline);
       return;
     }
-    const pluginN = Number(process.env["BENCH_PLUGIN_N"] ?? "500");
-    const pluginRounds = Number(process.env["BENCH_PLUGIN_ROUNDS"] ?? "1");
+    const pluginNs = (process.env["BENCH_PLUGIN_N"] ?? "1,200").split(",").map(Number).filter((n) => n > 0);
+    const pluginRounds = Number(process.env["BENCH_PLUGIN_ROUNDS"] ?? "3");
+    const plugin = async () => {
+      await startupTimes();
+      for (const n of pluginNs) await pluginFaces(world, n, pluginRounds, FLOOR_PROGRAM(FLOORS["create-only"]));
+    };
     if (only === "plugin") {
-      await pluginFaces(world, pluginN, pluginRounds, FLOOR_PROGRAM(FLOORS["create-only"]));
+      await plugin();
       return;
     }
     for (const n of sizes) {
@@ -123,7 +128,7 @@ async function main(): Promise<void> {
       );
     }
     if (previewN > 0) await previewRatio(world, previewN, rounds, undefined, baseline);
-    if (pluginN > 0) await pluginFaces(world, pluginN, pluginRounds, FLOOR_PROGRAM(FLOORS["create-only"]));
+    await plugin();
   } finally {
     await world.close();
   }

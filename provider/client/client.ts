@@ -13,6 +13,7 @@ import { retryInterceptor, type RetryRequestOptions } from "./retry-interceptor"
 import type { Endpoint, HttpMethod, RouteParams } from "./route";
 import { ForgeTarget, type Prepared } from "./target";
 import { USER_AGENT } from "./version";
+import { httpTime } from "./http-time";
 
 /** Redirects (301 of a moved project) a GET follows before the 301 is reported as an error. */
 export const MAX_REDIRECTS = 5;
@@ -177,6 +178,16 @@ export class ForgeClient {
   }
 
   async #execute<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
+    const total = httpTime.getStore();
+    const started = total ? performance.now() : 0;
+    try {
+      return await this.#exchange<T>(prepared, options);
+    } finally {
+      if (total) total.ms += performance.now() - started;
+    }
+  }
+
+  async #exchange<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
     const { method, target, body, contentType } = prepared;
     const forgeRetry: RetryRequestOptions = options.acceptStatuses ? { acceptStatuses: options.acceptStatuses } : {};
     const result = await exchange(this.#dispatch, {

@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import * as providerApi from "@pulumi/pulumi/provider";
 import { configure } from "../runtime";
 import { reveal } from "../faces/plugin";
+import { TIMED_METHODS, timedHandler } from "./timings";
 
 /** What the configure handler receives: the provider's arguments and the stack's variables. */
 interface ConfigureRequest {
@@ -66,6 +67,13 @@ function wrapServiceHandlers(): void {
         if (!call.request.getProperties()) call.request.setProperties(new Struct());
         return readHandler.call(handlers, call, callback);
       };
+    }
+    const timings = process.env["FORGE_PLUGIN_TIMINGS"];
+    if (timings) {
+      for (const method of TIMED_METHODS) {
+        const handler = handlers[method] as Parameters<typeof timedHandler>[1] | undefined;
+        if (handler) handlers[method] = timedHandler(method, handler.bind(handlers), timings);
+      }
     }
     return addService.call(this, service, handlers);
   };
