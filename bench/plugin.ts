@@ -45,6 +45,8 @@ function yamlProgram(name: string, n: number): string {
 
 interface Face {
   label: string;
+  /** Its operations run with PULUMI_SKIP_CHECKPOINTS=true (the state written once, at the end). */
+  skipCheckpoints?: boolean;
   managed: (type: string) => boolean;
   open(world: BenchWorld, name: string, n: number): Promise<Stack>;
 }
@@ -66,6 +68,9 @@ function faces(floorProgram: string): Face[] {
         world.project(name, { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n${pluginBlock}`, "package.json": JSON.stringify({ name, private: true }), "index.js": PLUGIN_TS_PROGRAM }, { n: String(n) }, { nodeModules: true }),
     },
     { label: "plugin (YAML)", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) },
+    ...(process.env["BENCH_SKIP_CHECKPOINTS"] === "1"
+      ? [{ label: "plugin (YAML), PULUMI_SKIP_CHECKPOINTS", managed: plugin, skipCheckpoints: true, open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) }]
+      : []),
   ];
 }
 
@@ -123,8 +128,10 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
       const name = `faces-${face.label.replace(/\W+/g, "-")}-${n}-${round}`.replace(/-+/g, "-");
       // The plugin (started by the CLI, which inherits this process's environment) writes its timings per operation.
       const fileOf = (op: Op) => join(timings, `${name}-${op}.jsonl`);
+      if (face.skipCheckpoints) process.env["PULUMI_SKIP_CHECKPOINTS"] = "true";
       runs.get(face.label)!.push(await measureStack(world.emulator, await face.open(world, name, n), n, face.managed, OPS, (op) => (process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op))));
       delete process.env["FORGE_PLUGIN_TIMINGS"];
+      delete process.env["PULUMI_SKIP_CHECKPOINTS"];
       if (face.label.startsWith("plugin")) {
         own.set(face.label, [...(own.get(face.label) ?? []), Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>]);
       }

@@ -138,9 +138,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     });
     for (const stack of STACKS) {
       if (stack !== "test") await project.ok(["stack", "init", stack]);
-      await project.ok(["config", "set", "--stack", stack, "forge:baseUrl", emulator.url]);
-      await project.ok(["config", "set", "--stack", stack, "--secret", "forge:token", seedToken("root")]);
-      await project.ok(["config", "set", "--stack", stack, "label", `fleet-${stack}`]);
+      await project.ok(["config", "set-all", "--stack", stack, "--plaintext", `forge:baseUrl=${emulator.url}`, "--secret", `forge:token=${seedToken("root")}`, "--plaintext", `label=fleet-${stack}`]);
     }
     for (let index = 0; index < STACKS.length; index += 2) {
       await Promise.all(STACKS.slice(index, index + 2).map((stack) => project.ok(["up", "--yes", "--skip-preview", "--stack", stack])));
@@ -177,10 +175,9 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
   }, 300_000);
 
   it("two racing ups of one stack: one applies, the other fails on the lock and changes nothing; a fleet drift check meanwhile reads the stack as locked; refresh and destroy work", async () => {
-    await project.ok(["config", "set", "--stack", "team-3", "label", "fleet-team-3-renamed"]);
     // The first up's write is held until the faults are cleared below, and so is the lock; its
     // client waits for the answer that long (no timeout and retry meanwhile).
-    await project.ok(["config", "set", "--stack", "team-3", "forge:timeoutMs", "300000"]);
+    await project.ok(["config", "set-all", "--stack", "team-3", "--plaintext", "label=fleet-team-3-renamed", "--plaintext", "forge:timeoutMs=300000"]);
     expect((await emulator.admin("/faults", { method: "POST", json: { method: "PUT", path: "^/groups/[^/]+/labels/", latencyMs: 240_000, times: 1 } })).status).toBeLessThan(300);
     const first = project.run(["up", "--yes", "--skip-preview", "--stack", "team-3"]);
     const started = Date.now();

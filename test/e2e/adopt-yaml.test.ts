@@ -46,7 +46,7 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
     program = readFileSync(join(project.dir, "Pulumi.yaml"), "utf8");
     const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> +# (\S+) \S+: (\S+) /g)];
     expect(secrets.length).toBeGreaterThan(0);
-    for (const [, key, type, path] of secrets) await project.ok(["config", "set", "--secret", "--", key!, secretValue(type!, path!) ?? `unknown ${path}`]);
+    await project.ok(["config", "set-all", ...secrets.flatMap(([, key, type, path]) => ["--secret", `${key!}=${secretValue(type!, path!) ?? `unknown ${path}`}`])]);
     before = await lastSeq();
   }, 600_000);
 
