@@ -45,15 +45,27 @@ function yamlProgram(name: string, n: number): string {
 
 interface Face {
   label: string;
-  /** Its operations run with PULUMI_SKIP_CHECKPOINTS=true (the state written once, at the end). */
-  skipCheckpoints?: boolean;
+  /** Environment its operations run with (the CLI inherits it): PULUMI_SKIP_CHECKPOINTS, PULUMI_PARALLEL. */
+  env?: Record<string, string>;
   managed: (type: string) => boolean;
   open(world: BenchWorld, name: string, n: number): Promise<Stack>;
 }
 
-/** The faces measured; `floorProgram` is the scale benchmark's strictest floor (a create-only no-op provider). */
+/** The YAML face again under BENCH_SKIP_CHECKPOINTS=1 (PULUMI_SKIP_CHECKPOINTS=true) and BENCH_PARALLEL=<p,...> (PULUMI_PARALLEL). */
+function engineVariants(): { label: string; env: Record<string, string> }[] {
+  const skip = process.env["BENCH_SKIP_CHECKPOINTS"] === "1" ? [{ label: "PULUMI_SKIP_CHECKPOINTS", env: { PULUMI_SKIP_CHECKPOINTS: "true" } }] : [];
+  const parallel = (process.env["BENCH_PARALLEL"] ?? "").split(",").filter((p) => Number(p) > 0);
+  return [...skip, ...parallel.map((p) => ({ label: `--parallel ${p}`, env: { PULUMI_PARALLEL: p } }))];
+}
+
+/** The faces measured (BENCH_PLUGIN_FACES=<a,b>: only those whose label contains one of them); `floorProgram` is the scale benchmark's strictest floor (a create-only no-op provider). */
 function faces(floorProgram: string): Face[] {
   const plugin = (type: string) => type === "forge:index:GroupLabel";
+  const wanted = (process.env["BENCH_PLUGIN_FACES"] ?? "").split(",").filter(Boolean);
+  return allFaces(floorProgram, plugin).filter((face) => wanted.length === 0 || wanted.some((part) => face.label.includes(part)));
+}
+
+function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face[] {
   return [
     { label: "floor (create-only)", managed: (type) => type === "pulumi-nodejs:dynamic/floor:Noop", open: (world, name, n) => world.stack(name, floorProgram, { n: String(n) }) },
     {
@@ -68,9 +80,8 @@ function faces(floorProgram: string): Face[] {
         world.project(name, { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n${pluginBlock}`, "package.json": JSON.stringify({ name, private: true }), "index.js": PLUGIN_TS_PROGRAM }, { n: String(n) }, { nodeModules: true }),
     },
     { label: "plugin (YAML)", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) },
-    ...(process.env["BENCH_SKIP_CHECKPOINTS"] === "1"
-      ? [{ label: "plugin (YAML), PULUMI_SKIP_CHECKPOINTS", managed: plugin, skipCheckpoints: true, open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) }]
-      : []),
+    // What the engine's settings cost or save, on the YAML face: the state written once at the end, and parallelism.
+    ...engineVariants().map(({ label, env }) => ({ label: `plugin (YAML), ${label}`, managed: plugin, env, open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) })),
   ];
 }
 
@@ -123,15 +134,21 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
   const own = new Map<string, Record<Op, OwnTime>[]>();
   const loops: { post: number; create: number }[] = [];
   const timings = mkdtempSync(join(tmpdir(), "forge-plugin-timings-"));
+  // A forge farther away than loopback: every answer waits this long (what parallelism is for).
+  const latencyMs = Number(process.env["BENCH_FORGE_LATENCY_MS"] ?? "0");
+  if (latencyMs > 0) {
+    await world.emulator.admin("/faults", { method: "POST", json: { path: "^/", latencyMs } });
+    console.log(`\n(every answer of the forge delayed ${latencyMs} ms: BENCH_FORGE_LATENCY_MS)`);
+  }
   for (let round = 0; round < rounds; round += 1) {
     for (const face of round % 2 === 0 ? measured : [...measured].reverse()) {
       const name = `faces-${face.label.replace(/\W+/g, "-")}-${n}-${round}`.replace(/-+/g, "-");
       // The plugin (started by the CLI, which inherits this process's environment) writes its timings per operation.
       const fileOf = (op: Op) => join(timings, `${name}-${op}.jsonl`);
-      if (face.skipCheckpoints) process.env["PULUMI_SKIP_CHECKPOINTS"] = "true";
+      Object.assign(process.env, face.env);
       runs.get(face.label)!.push(await measureStack(world.emulator, await face.open(world, name, n), n, face.managed, OPS, (op) => (process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op))));
       delete process.env["FORGE_PLUGIN_TIMINGS"];
-      delete process.env["PULUMI_SKIP_CHECKPOINTS"];
+      for (const key of Object.keys(face.env ?? {})) delete process.env[key];
       if (face.label.startsWith("plugin")) {
         own.set(face.label, [...(own.get(face.label) ?? []), Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>]);
       }
@@ -139,6 +156,7 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
     loops.push(await bareLoops(world, n));
   }
   rmSync(timings, { recursive: true, force: true });
+  if (latencyMs > 0) await world.emulator.admin("/faults", { method: "DELETE" });
   const results = new Map([...runs].map(([label, list]) => [label, medianMeasured(list)]));
   report(n, rounds, results, { post: median(loops.map((loop) => loop.post)), create: median(loops.map((loop) => loop.create)) });
   reportOwnTime(n, own);
@@ -192,30 +210,40 @@ export async function startupTimes(rounds = 5): Promise<void> {
 
 function report(n: number, rounds: number, results: Map<string, Measured>, loop: { post: number; create: number }): void {
   const labels = [...results.keys()];
-  const of = (label: string) => results.get(label)!;
-  const ratio = (label: string, op: (typeof OPS)[number], to: string) => `${(of(label).ms[op] / of(to).ms[op]).toFixed(2)}x`;
+  const of = (label: string) => results.get(label);
+  // A face left out by BENCH_PLUGIN_FACES leaves its ratios out ("-").
+  const ratio = (label: string, op: (typeof OPS)[number], to: string) => {
+    const [a, b] = [of(label), of(to)];
+    return a && b ? `${(a.ms[op] / b.ms[op]).toFixed(2)}x` : "-";
+  };
   console.log(`\nthe plugin's faces, N = ${n} group labels (median of ${rounds} interleaved round${rounds > 1 ? "s" : ""}, fresh stacks)`);
-  console.log(`| op | ${labels.join(" | ")} | plugin (TS) to dynamic | plugin (YAML) to dynamic | plugin (TS) to floor | requests (dynamic / TS / YAML) |`);
+  console.log(`| op | ${labels.join(" | ")} | plugin (TS) to dynamic | plugin (YAML) to dynamic | plugin (TS) to floor | requests (${labels.join(" / ")}) |`);
   console.log(`|---|${labels.map(() => "---|").join("")}---|---|---|---|`);
   for (const op of OPS) {
     console.log(
-      `| ${op} | ${labels.map((label) => seconds(of(label).ms[op])).join(" | ")} | ${ratio("plugin (TS)", op, "dynamic")} | ${ratio("plugin (YAML)", op, "dynamic")} | ` +
-        `${ratio("plugin (TS)", op, "floor (create-only)")} | ${["dynamic", "plugin (TS)", "plugin (YAML)"].map((label) => of(label).requests[op]).join(" / ")} |`,
+      `| ${op} | ${labels.map((label) => seconds(of(label)!.ms[op])).join(" | ")} | ${ratio("plugin (TS)", op, "dynamic")} | ${ratio("plugin (YAML)", op, "dynamic")} | ` +
+        `${ratio("plugin (TS)", op, "floor (create-only)")} | ${labels.map((label) => of(label)!.requests[op]).join(" / ")} |`,
     );
   }
-  console.log(`state bytes per resource: ${labels.map((label) => `${label} ${Math.round(of(label).stateBytesPerResource)}`).join(", ")}`);
+  console.log(`state bytes per resource: ${labels.map((label) => `${label} ${Math.round(of(label)!.stateBytesPerResource)}`).join(", ")}`);
+  for (const variant of labels.filter((label) => label.startsWith("plugin (YAML), "))) {
+    console.log(`${variant} to plugin (YAML): ${OPS.map((op) => `${op} ${ratio(variant, op, "plugin (YAML)")}`).join(", ")}`);
+  }
   const ts = of("plugin (TS)");
   const dynamic = of("dynamic");
-  console.log(
-    `targets, plugin from TypeScript to the dynamic labels: up ${(ts.ms.up / dynamic.ms.up).toFixed(2)}x (<= 0.7x), destroy ${(ts.ms.destroy / dynamic.ms.destroy).toFixed(2)}x (<= 0.5x), ` +
-      `state ${(ts.stateBytesPerResource / 1024).toFixed(2)} KB per label (<= 2.5 KB)`,
-  );
-  const yamlUp = of("plugin (YAML)").ms.up;
+  if (ts && dynamic) {
+    console.log(
+      `targets, plugin from TypeScript to the dynamic labels: up ${(ts.ms.up / dynamic.ms.up).toFixed(2)}x (<= 0.7x), destroy ${(ts.ms.destroy / dynamic.ms.destroy).toFixed(2)}x (<= 0.5x), ` +
+        `state ${(ts.stateBytesPerResource / 1024).toFixed(2)} KB per label (<= 2.5 KB)`,
+    );
+  }
+  const yaml = of("plugin (YAML)");
+  if (!yaml) return;
   // Milliseconds: the loops take well under a second against the in-process emulator.
   const ms = (value: number) => `${Math.round(value)} ms`;
   console.log(
-    `YAML up of ${n} labels ${seconds(yamlUp)}; the client alone at ${ENGINE_PARALLEL} in flight (${PARALLEL_SOURCE}): ` +
-      `${n} POSTs ${ms(loop.post)} (YAML ${(yamlUp / loop.post).toFixed(2)}x, target <= 2x), ` +
-      `${n} of the engine's creates, read then POST, ${ms(loop.create)} (YAML ${(yamlUp / loop.create).toFixed(2)}x)`,
+    `YAML up of ${n} labels ${seconds(yaml.ms.up)}; the client alone at ${ENGINE_PARALLEL} in flight (${PARALLEL_SOURCE}): ` +
+      `${n} POSTs ${ms(loop.post)} (YAML ${(yaml.ms.up / loop.post).toFixed(2)}x, target <= 2x), ` +
+      `${n} of the engine's creates, read then POST, ${ms(loop.create)} (YAML ${(yaml.ms.up / loop.create).toFixed(2)}x)`,
   );
 }

@@ -20,6 +20,10 @@
  *                                classes vs the floor, the plugin's own time per resource, and YAML
  *                                vs the client alone; BENCH_PLUGIN_ROUNDS (default 3); 0 skips the faces
  *   BENCH_ONLY=plugin           only the plugin's faces
+ *   BENCH_PLUGIN_FACES=YAML     only the faces whose label holds one of these (comma-separated)
+ *   BENCH_SKIP_CHECKPOINTS=1    adds the YAML face run with PULUMI_SKIP_CHECKPOINTS=true
+ *   BENCH_PARALLEL=1,32         adds the YAML face run at each PULUMI_PARALLEL (pulumi's --parallel)
+ *   BENCH_FORGE_LATENCY_MS=50   the plugin's faces against a forge whose every answer waits that long
  *   BENCH_TABLE_ROUNDS=1        rounds of the table (fresh stacks each round, alternating order;
  *                                the table shows medians)
  *   BENCH_BASELINE=<checkout>   also the same forge stacks with `pulumi-forge` linked to another

@@ -200,7 +200,8 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     if (!pending.some((create) => named(create.urn, [name]))) throw new Error(`no pending create of a resource named "${name}" in stack ${stackName}`);
   }
   if (pending.length === 0) {
-    io.out(`No pending creates in stack ${stackName}: nothing to recover.\n`);
+    // A run killed under PULUMI_SKIP_CHECKPOINTS wrote no pending create, so its orphans are invisible here.
+    io.out(`No pending creates in stack ${stackName}: nothing to recover.\n` + `(A run killed with PULUMI_SKIP_CHECKPOINTS=true leaves none to find: see docs/engine-costs.md.)\n`);
     return EXIT_OK;
   }
   io.out(`Stack ${stackName}: ${pending.length} pending create${pending.length === 1 ? "" : "s"} left by an interrupted run.\n`);

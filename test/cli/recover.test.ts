@@ -136,6 +136,49 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     expect(JSON.stringify((await world.api.request("GET", "/snippets/:id", { id: theirs })).body)).toBe(before);
     expect((await recover()).stdout).toContain("nothing to recover");
   }, 300_000);
+
+  it("a run killed under PULUMI_SKIP_CHECKPOINTS leaves no pending create: forge-recover says why, and the next up refuses the labels it made, naming them, and takes none", async () => {
+    const skipped = await world.stack("resources", "skipped");
+    const labels = Array.from({ length: 3 }, (_, index) => ({ type: "GroupLabel", name: `label-${index}`, inputs: { group: "acme", name: `skipped-${index}`, color: "red" } }));
+    await skipped.declare(labels);
+    expect((await world.emulator.admin("/faults", { method: "POST", json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 240_000 } })).status).toBeLessThan(300);
+    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "skipped"], {
+      cwd: skipped.workDir,
+      env: { ...process.env, ...skipped.env, PULUMI_SKIP_CHECKPOINTS: "true" },
+      detached: true,
+      stdio: "ignore",
+    });
+    const started = Date.now();
+    const held = async () => ((await (await world.emulator.admin("/faults")).json()) as { held: number }).held;
+    while ((await held()) < labels.length && Date.now() - started < 60_000) await sleep(100);
+    expect(await held(), "the creates were never sent").toBe(labels.length);
+    process.kill(-run.pid!, "SIGKILL");
+    // The forge finishes what it received: the labels exist, and the state never heard of them.
+    await world.emulator.admin("/faults", { method: "DELETE" });
+    const exported = (await skipped.exportedState()) as { deployment: { pending_operations?: unknown[]; resources?: { type: string }[] } };
+    expect(exported.deployment.pending_operations ?? []).toEqual([]);
+    expect((exported.deployment.resources ?? []).filter((resource) => resource.type.endsWith("GroupLabel"))).toEqual([]);
+    await skipped.cli("cancel", "--yes").catch(() => undefined);
+
+    const quiet = await new Promise<{ code: number; stdout: string }>((resolve) =>
+      execFile(process.execPath, [RECOVER_BIN, "--cwd", skipped.workDir, "--stack", "skipped"], { env: { ...process.env, ...skipped.env } }, (error, stdout) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout }),
+      ),
+    );
+    expect(quiet.code, quiet.stdout).toBe(0);
+    expect(quiet.stdout).toContain("nothing to recover");
+    expect(quiet.stdout).toContain("PULUMI_SKIP_CHECKPOINTS");
+
+    const seq = Math.max(0, ...(await world.requests()).map((request) => request.seq));
+    const refused = await skipped.fails("up");
+    // Each create that started found its own object, made by the killed run, and refused it by its import id.
+    const made = (await world.api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" })).filter((label) => label.name.startsWith("skipped-"));
+    expect(made.map((label) => label.name).sort()).toEqual(labels.map((label) => label.inputs.name));
+    const named = [...refused.matchAll(/"(acme:\d+)" already exists on the forge, and this resource did not make it/g)].map((match) => match[1]);
+    expect(named.length, refused).toBeGreaterThan(0);
+    for (const id of named) expect(made.map((label) => `acme:${label.id}`)).toContain(id);
+    expect((await world.requests(seq)).filter((request) => request.method !== "GET")).toEqual([]);
+  }, 300_000);
 });
 
 describe.skipIf(skipEngineTests())("forge-recover on a plugin-face stack (forge:index:*), killed before a POST was sent", () => {
