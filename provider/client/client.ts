@@ -19,6 +19,12 @@ import { httpTime } from "./http-time";
 export const MAX_REDIRECTS = 5;
 
 /** Options of {@link ForgeClient.list}. */
+/** One page of a listing ({@link ForgeClient.pages}); `last` when the forge says no page follows. */
+export interface ListingPage<T> {
+  items: T[];
+  last: boolean;
+}
+
 export interface ListOptions {
   /** Keyset pagination in this ordering, where the listing serves it (Document 1, Pagination). */
   keyset?: { orderBy: string; sort: "asc" | "desc" };
@@ -148,10 +154,27 @@ export class ForgeClient {
   }
 
   async #listPages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number, shortOnly = false): Promise<T[] | undefined> {
+    const items: T[] = [];
+    for await (const { items: page, last, number } of this.#pages<T>(route, params, options, maxPages)) {
+      items.push(...page);
+      if (last) return items;
+      if (shortOnly && number >= maxPages) return undefined;
+    }
+    return items;
+  }
+
+  /**
+   * A listing a page at a time, for a caller that reads on only while it needs to (reads that
+   * share a parent's listing, engine/shared-listings.ts): each step sends one request.
+   */
+  pages<T = unknown>(route: Endpoint<"GET">, params: Record<string, unknown>): AsyncGenerator<ListingPage<T>, void, undefined> {
+    return this.#pages<T>(route, params, {}, MAX_PAGES);
+  }
+
+  async *#pages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number): AsyncGenerator<ListingPage<T> & { number: number }, void, undefined> {
     const pathTemplate = typeof route === "string" ? route : route.path;
     const keyset = options.keyset ? { pagination: "keyset", order_by: options.keyset.orderBy, sort: options.keyset.sort } : {};
     const first = this.#target.prepare("GET", pathTemplate, { ...params, ...keyset, per_page: params["per_page"] ?? PER_PAGE });
-    const items: T[] = [];
     const seen = new Set<string>();
     let current: Prepared = first;
     for (let page = 1; ; page++) {
@@ -159,10 +182,9 @@ export class ForgeClient {
       if (!Array.isArray(response.body)) {
         throw new Error(`GET ${current.displayPath} did not return a list (page ${page})`);
       }
-      items.push(...(response.body as T[]));
       const next = nextPageUrl(response.headers["link"], this.#target.origin + current.target);
-      if (next === undefined) return items;
-      if (shortOnly && page >= maxPages) return undefined;
+      yield { items: response.body as T[], last: next === undefined, number: page };
+      if (next === undefined) return;
       if (page >= maxPages || seen.has(next)) {
         throw new Error(`GET ${first.displayPath}: pagination did not end after ${page} pages; stopping to avoid a loop`);
       }

@@ -1,7 +1,7 @@
 /** HTTP client for the forge REST API: see docs/contracts.md, "HTTP client". Only what other
  *  parts use is exported here; tests of the client's pieces import their modules directly. */
 export { ForgeClient, clientFor, closeClients, tokenFingerprint } from "./client";
-export type { ListOptions } from "./client";
+export type { ListOptions, ListingPage } from "./client";
 export { resolveConnection, normalizeBaseUrl } from "./connection";
 export type { Transport } from "./connection";
 export type { Connection } from "./connection";

@@ -25,7 +25,7 @@ import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./project
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, parentId } from "./parents";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
-import { SHARED_IDENTITY_LISTING_PAGES, SharedListings } from "./shared-listings";
+import { PagedListings, SHARED_IDENTITY_LISTING_PAGES, SharedListings } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
@@ -49,7 +49,7 @@ export type ProgressSink = (message: string) => void;
  */
 export class ResourceOperations {
   /** The parents' listings that reads share (a declaration's `sharedListing`). */
-  private readonly sharedListings = new SharedListings();
+  private readonly sharedListings = new PagedListings();
   /** The parents' short listings that the looks before creates share (recovery.ts); kept across our own writes. */
   private readonly identityListings = new SharedListings<WireRecord[] | undefined>();
 
@@ -265,8 +265,11 @@ export class ResourceOperations {
       if (typeof read === "object" && "list" in read) return await this.readFromList(ctx, read, state);
       const shared = optionsOf(read).sharedListing;
       const id = shared && state[recordIdOf(this.declaration).output ?? ""];
-      const records = shared && id !== undefined ? await this.sharedListings.take(`${String(shared)} ${JSON.stringify(pathParams(shared, state))}`, String(id), () => this.listed(ctx, shared, state)) : undefined;
-      if (records) return records.find((record) => String(recordKeyOf(this.declaration, record)) === String(id));
+      if (shared && id !== undefined) {
+        const params = pathParams(shared, state);
+        const answer = await this.sharedListings.read(`${String(shared)} ${JSON.stringify(params)}`, String(id), () => this.clientOf().pages<WireRecord>(shared, params), (record) => String(recordKeyOf(this.declaration, record)));
+        if (answer !== "ask") return answer.record;
+      }
       const record = await send<WireRecord>(ctx, read, state);
       const exists = optionsOf(read).exists;
       return exists && !(isPlainObject(record) && exists(record)) ? undefined : record;

@@ -1,20 +1,25 @@
 /**
  * Reads of many objects under one parent share the parent's listing (issue 28): a refresh of a
- * group's 200 labels reads the group's labels a page at a time, two requests, instead of one GET
- * per label, which is what runs into a forge's rate limits. A listing is shared by the reads that
- * start while it is fresh (a few seconds: one refresh's burst of reads), each object read from
- * it once: a second read of the same object asks the forge again (a refresh reads each object
- * once; reading one twice means wanting it fresh). Listings are forgotten as soon as this process
- * writes an object of the kind, so a read after our own write never sees the page from before
- * it. What another client writes meanwhile is seen by the next listing, as a GET a few seconds
- * later would see it.
+ * group's 200 labels reads the group's labels a page at a time, a few requests, instead of one
+ * GET per label, which is what runs into a forge's rate limits. The listing is read lazily
+ * ({@link PagedListings}): a page is fetched only when reads that missed the pages so far have
+ * earned it (every {@link MISSES_PER_PAGE} misses, each of which read its object on its own), so a
+ * refresh of a few labels in a group of thousands costs about what one GET each would, never the
+ * whole listing: requests never exceed 1.5 per read, and a dense refresh costs about a request
+ * per page. A listing is shared by the reads that start while it is fresh (a few seconds: one
+ * refresh's burst of reads), each object read from it once: a second read of the same object asks
+ * the forge again (a refresh reads each object once; reading one twice means wanting it fresh).
+ * Listings are forgotten as soon as this process writes an object of the kind, so a read after
+ * our own write never sees the page from before it. What another client writes meanwhile is seen
+ * by the next listing, as a GET a few seconds later would see it.
  *
- * Creates share listings too, for the look before each create (engine/recovery.ts): a listing
- * that says an identity is free saves the search; one that says it is taken is never believed
- * without a fresh look. Those are not forgotten on our own writes: a create only adds an identity
- * no other create of the run looks for, and a stale "free" costs the forge's refusal of a
- * duplicate, which a fresh look then names.
+ * Creates share listings too ({@link SharedListings}), for the look before each create
+ * (engine/recovery.ts): a listing that says an identity is free saves the search; one that says
+ * it is taken is never believed without a fresh look. Those are not forgotten on our own writes: a
+ * create only adds an identity no other create of the run looks for, and a stale "free" costs the
+ * forge's refusal of a duplicate, which a fresh look then names.
  */
+import type { ListingPage } from "../client";
 import type { WireRecord } from "./declaration";
 
 /**
@@ -55,7 +60,101 @@ export class SharedListings<Listing = WireRecord[]> {
     return entry.records;
   }
 
-  /** Forgets every listing: this process wrote an object of the kind (reads' listings only). */
+}
+
+/** Reads that missed the pages fetched so far, each read on its own, before the next page is fetched. */
+export const MISSES_PER_PAGE = 2;
+
+/** What a shared listing says of one object: there (its record), gone (the whole listing was read without it), or ask the forge. */
+export type ListingAnswer = { record: WireRecord | undefined } | "ask";
+
+/** One parent's listing, fetched a page at a time as the reads under it earn the pages. */
+class PagedListing {
+  readonly askedAt: number;
+  private readonly records = new Map<string, WireRecord>();
+  private readonly served = new Set<string>();
+  private complete = false;
+  private failed = false;
+  private misses = 0;
+  private fetching: Promise<void> | undefined;
+
+  constructor(
+    now: number,
+    private readonly pages: AsyncIterator<ListingPage<WireRecord>>,
+    private readonly keyOf: (record: WireRecord) => string,
+    private readonly broken: () => void,
+  ) {
+    this.askedAt = now;
+  }
+
+  async read(id: string): Promise<ListingAnswer> {
+    if (this.served.has(id)) return "ask";
+    this.served.add(id);
+    let fetched = false;
+    for (;;) {
+      if (this.fetching) await this.fetching;
+      const known = this.known(id);
+      if (known !== "ask" || this.failed) return known;
+      // Another read started the next page while this one waited: wait for that page too.
+      if (this.fetching) continue;
+      // The read that fetched a page without its object asks on its own, and that is no new miss:
+      // each page is paid for by MISSES_PER_PAGE reads that asked, so requests stay under 1.5 a read.
+      if (fetched) return "ask";
+      this.misses += 1;
+      if (this.misses < MISSES_PER_PAGE) return "ask";
+      this.misses = 0;
+      fetched = true;
+      this.fetching = this.nextPage().finally(() => (this.fetching = undefined));
+    }
+  }
+
+  private known(id: string): ListingAnswer {
+    if (this.failed) return "ask";
+    const record = this.records.get(id);
+    if (record) return { record };
+    return this.complete ? { record: undefined } : "ask";
+  }
+
+  private async nextPage(): Promise<void> {
+    try {
+      const page = await this.pages.next();
+      if (page.done) {
+        this.complete = true;
+        return;
+      }
+      for (const record of page.value.items) this.records.set(this.keyOf(record), record);
+      this.complete = page.value.last;
+    } catch {
+      // A listing that fails is not shared: its reads ask on their own, and the next read starts another.
+      this.failed = true;
+      this.broken();
+    }
+  }
+}
+
+/** The listings reads share, one per parent, read lazily ({@link PagedListing}). */
+export class PagedListings {
+  private readonly listings = new Map<string, PagedListing>();
+
+  constructor(
+    private readonly windowMs = SHARED_LISTING_WINDOW_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** What the listing under `key` (a route and its parent) says of the object `id`, or "ask" to read it on its own. */
+  read(key: string, id: string, pages: () => AsyncIterator<ListingPage<WireRecord>>, keyOf: (record: WireRecord) => string): Promise<ListingAnswer> {
+    let listing = this.listings.get(key);
+    if (!listing || this.now() - listing.askedAt >= this.windowMs) {
+      const fresh: PagedListing = new PagedListing(this.now(), pages(), keyOf, () => {
+        if (this.listings.get(key) === fresh) this.listings.delete(key);
+      });
+      this.listings.set(key, fresh);
+      listing = fresh;
+    }
+    return listing.read(id);
+  }
+
+  /** Forgets every listing: this process wrote an object of the kind. */
   forget(): void {
     this.listings.clear();
   }

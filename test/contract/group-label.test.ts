@@ -78,10 +78,17 @@ describe("GroupLabel reads share their group's listing (issue 28)", () => {
     const before = await world().requestCount();
     const reads = await Promise.all(states.map((state) => ops.read(`acme:${state.labelId}`, state)));
     const requests = (await world().requestCount()) - before;
-    expect(requests).toBeLessThanOrEqual(3); // 200 labels and the seeds: three pages of 100 at most
+    // 200 labels and the seeds, three pages of 100 at most, each fetched once two reads have missed
+    // the pages before it (those reads ask on their own): the issue's bound is 20.
+    expect(requests).toBeLessThanOrEqual(3 + 2 * 3);
     expect(reads[5]!.props["color"]).toBe("#00FF00");
     expect(reads[9]!.id).toBe("");
     expect(reads.filter((read) => read.id !== "").length).toBe(199);
+    // One label's refresh in the same group of 200: its own GET, not the group's listing.
+    const alone = new ResourceOperations(declarations.groupLabel, () => api);
+    const beforeOne = await world().requestCount();
+    expect((await alone.read(`acme:${made[1]!.id}`, states[1]!)).props["name"]).toBe(made[1]!.name);
+    expect((await world().requestCount()) - beforeOne).toBe(1);
 
     // A second read of one object asks the forge again (a refresh reads each object once).
     await api.request("PUT", "/groups/:group/labels/:labelId", { group: "acme", labelId: made[3]!.id, description: "changed just now" });
