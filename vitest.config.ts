@@ -15,7 +15,8 @@ export default defineConfig({
     // Two files at a time even on two cores (vitest's default is cores - 1): the engine layers'
     // files mostly wait on the processes they start, so two overlap well. Measured on a 2-core
     // machine, warm, from a fresh clone: 586 s one at a time (under other load), 329 s two at a time.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // At most four: each engine file starts several processes of its own (the CLI, hosts, plugins).
+    maxWorkers: Math.min(4, Math.max(2, availableParallelism())),
     reporters: ["default"],
     projects: Object.entries(LAYERS)
       .filter(([, layer]) => !(skipEngine && layer.engine))
