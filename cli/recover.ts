@@ -201,7 +201,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   }
   if (pending.length === 0) {
     // A run killed under PULUMI_SKIP_CHECKPOINTS wrote no pending create, so its orphans are invisible here.
-    io.out(`No pending creates in stack ${stackName}: nothing to recover.\n` + `(A run killed with PULUMI_SKIP_CHECKPOINTS=true leaves none to find: see docs/engine-costs.md.)\n`);
+    io.out(`No pending creates in stack ${stackName}: nothing to recover.\n(A run killed with PULUMI_SKIP_CHECKPOINTS=true leaves none to find: see docs/engine-costs.md.)\n`);
     return EXIT_OK;
   }
   io.out(`Stack ${stackName}: ${pending.length} pending create${pending.length === 1 ? "" : "s"} left by an interrupted run.\n`);

@@ -18,13 +18,13 @@ import { httpTime } from "./http-time";
 /** Redirects (301 of a moved project) a GET follows before the 301 is reported as an error. */
 export const MAX_REDIRECTS = 5;
 
-/** Options of {@link ForgeClient.list}. */
 /** One page of a listing ({@link ForgeClient.pages}); `last` when the forge says no page follows. */
 export interface ListingPage<T> {
   items: T[];
   last: boolean;
 }
 
+/** Options of {@link ForgeClient.list}. */
 export interface ListOptions {
   /** Keyset pagination in this ordering, where the listing serves it (Document 1, Pagination). */
   keyset?: { orderBy: string; sort: "asc" | "desc" };

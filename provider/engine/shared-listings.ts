@@ -31,7 +31,8 @@ export const SHARED_IDENTITY_LISTING_PAGES = 3;
 /** How long a listing serves reads that start after it was asked for. */
 export const SHARED_LISTING_WINDOW_MS = 5_000;
 
-export class SharedListings<Listing = WireRecord[]> {
+/** The short listings the looks before creates share, one per parent, each fetched whole once a window. */
+export class SharedListings<Listing> {
   private readonly listings = new Map<string, { askedAt: number; records: Promise<Listing>; served: Set<string> }>();
 
   constructor(
@@ -59,7 +60,6 @@ export class SharedListings<Listing = WireRecord[]> {
     entry.served.add(id);
     return entry.records;
   }
-
 }
 
 /** Reads that missed the pages fetched so far, each read on its own, before the next page is fetched. */

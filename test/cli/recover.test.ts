@@ -68,12 +68,15 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
   }, 120_000);
   afterAll(async () => world?.close());
 
-  const recover = (...args: string[]) =>
+  const recoverStack = (target: TestStack, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [RECOVER_BIN, "--cwd", stack.workDir, "--stack", "killed", ...args], { env: { ...process.env, ...stack.env } }, (error, stdout, stderr) =>
+      execFile(process.execPath, [RECOVER_BIN, "--cwd", target.workDir, "--stack", target.stack.name, ...args], { env: { ...process.env, ...target.env } }, (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
     });
+  const recover = (...args: string[]) => recoverStack(stack, ...args);
+  /** How many requests the forge's faults hold (their answers wait until the faults are cleared). */
+  const held = async () => ((await (await world.emulator.admin("/faults")).json()) as { held: number }).held;
 
   it("converges with no duplicate and nothing made by hand touched", async () => {
     // Made by hand before: a snippet of the same title as one the program declares.
@@ -98,7 +101,6 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     // The creates' POSTs are held by the forge (until the faults are cleared below): the run is killed
     // while they wait. Every label's POST is sent; snippets take turns under their one parent, so the
     // second may wait in the provider, its create pending and never sent.
-    const held = async () => ((await (await world.emulator.admin("/faults")).json()) as { held: number }).held;
     while ((await held()) < labels.length + 1 && Date.now() - started < 60_000) await sleep(100);
     expect(await held(), "the creates were never sent").toBeGreaterThanOrEqual(labels.length + 1);
     await sleep(300);
@@ -159,7 +161,6 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
       stdio: "ignore",
     });
     const started = Date.now();
-    const held = async () => ((await (await world.emulator.admin("/faults")).json()) as { held: number }).held;
     while ((await held()) < labels.length && Date.now() - started < 60_000) await sleep(100);
     expect(await held(), "the creates were never sent").toBe(labels.length);
     process.kill(-run.pid!, "SIGKILL");
@@ -170,11 +171,7 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     expect((exported.deployment.resources ?? []).filter((resource) => resource.type.endsWith("GroupLabel"))).toEqual([]);
     await skipped.cli("cancel", "--yes").catch(() => undefined);
 
-    const quiet = await new Promise<{ code: number; stdout: string }>((resolve) =>
-      execFile(process.execPath, [RECOVER_BIN, "--cwd", skipped.workDir, "--stack", "skipped"], { env: { ...process.env, ...skipped.env } }, (error, stdout) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout }),
-      ),
-    );
+    const quiet = await recoverStack(skipped);
     expect(quiet.code, quiet.stdout).toBe(0);
     expect(quiet.stdout).toContain("nothing to recover");
     expect(quiet.stdout).toContain("PULUMI_SKIP_CHECKPOINTS");
