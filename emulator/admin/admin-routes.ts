@@ -104,6 +104,10 @@ export function handleAdminRequest(
     context.persist();
     return { status: 204 };
   }
+  if (method === "DELETE" && kind === "faults" && ref !== undefined && rest.length === 0) {
+    faults.release(Number(ref));
+    return { status: 204 };
+  }
   switch (`${method} ${subpath}`) {
     case "GET seed":
       return { status: 200, body: seedInfo(store) };

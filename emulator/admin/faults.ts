@@ -11,6 +11,11 @@ const faultSpecSchema = z.object({
    * back-references and lookaround are refused.
    */
   path: paramString(),
+  /**
+   * Query parameters the request must carry, each with exactly this value (`{ "page": "2" }`
+   * holds the second page of a listing and no other).
+   */
+  query: z.record(z.string(), z.coerce.string()).optional(),
   status: paramInteger().optional(),
   body: z.unknown().optional(),
   retryAfter: paramInteger().optional(),
@@ -30,6 +35,9 @@ const faultSpecSchema = z.object({
 
 /** A validated fault. */
 export type FaultSpec = z.output<typeof faultSpecSchema>;
+
+/** A fault as it fires for one request: its spec and its id (the id releases what it holds). */
+export type FiredFault = FaultSpec & { id: number };
 
 interface ActiveFault {
   id: number;
@@ -60,8 +68,8 @@ function seeded(seed: number): () => number {
 export class FaultInjector {
   private faults: ActiveFault[] = [];
   private lastId = 0;
-  /** Delays still running, ended early by clear() so a test can hold a request and then let it go. */
-  private delays = new Set<() => void>();
+  /** Delays still running, by the fault that holds them, ended early by clear() so a test can hold a request and then let it go. */
+  private delays = new Map<() => void, number>();
 
   /** Validates and registers a fault; 400 for a missing path or a pattern it does not take, with the reason. */
   add(params: unknown): { id: number } {
@@ -81,8 +89,13 @@ export class FaultInjector {
 
   clear(): void {
     this.faults = [];
-    for (const end of this.delays) end();
-    this.delays.clear();
+    for (const end of [...this.delays.keys()]) end();
+  }
+
+  /** Removes one fault and lets the requests it holds go on (`DELETE /__emulator/faults/<id>`); the others stay. */
+  release(id: number): void {
+    this.faults = this.faults.filter((fault) => fault.id !== id);
+    for (const [end, holder] of [...this.delays]) if (holder === id) end();
   }
 
   /** The faults still active and how many requests their latency holds now (`GET /__emulator/faults`): a test waits for its request to be held. */
@@ -93,31 +106,32 @@ export class FaultInjector {
     };
   }
 
-  /** Waits a fault's latency, or less if the faults are cleared meanwhile. */
-  delay(ms: number): Promise<void> {
+  /** Waits a fault's latency, or less if the fault is released or the faults are cleared meanwhile. */
+  delay(fault: FiredFault): Promise<void> {
     return new Promise((done) => {
       const end = () => {
         clearTimeout(timer);
         this.delays.delete(end);
         done();
       };
-      const timer = setTimeout(end, ms);
-      this.delays.add(end);
+      const timer = setTimeout(end, fault.latencyMs ?? 0);
+      this.delays.set(end, fault.id);
     });
   }
 
   /** The fault that fires for this request, if any (its remaining count is decremented). */
-  take(method: string, apiPath: string): FaultSpec | undefined {
+  take(method: string, apiPath: string, query: Record<string, unknown> = {}): FiredFault | undefined {
     const fault = this.faults.find(
       (f) =>
         f.remaining > 0 &&
         (f.spec.method === undefined || f.spec.method.toUpperCase() === method) &&
         f.pattern.test(apiPath) &&
+        Object.entries(f.spec.query ?? {}).every(([name, value]) => String(query[name]) === value) &&
         (!f.random || f.random() < (f.spec.probability ?? 1)),
     );
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
-    return fault.spec;
+    return { ...fault.spec, id: fault.id };
   }
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import { createServer as createTlsServer } from "node:https";
 import type { TLSSocket } from "node:tls";
 import { ADMIN_PREFIX, authorizeAdminRequest, handleAdminRequest } from "../admin/admin-routes";
-import type { FaultInjector, FaultSpec } from "../admin/faults";
+import type { FaultInjector, FiredFault } from "../admin/faults";
 import type { EmulatorContext } from "../context";
 import { ApiError, ProjectMoved, routeNotFound, unauthorized } from "../core/errors";
 import type { Actor } from "../core/records";
@@ -105,7 +105,7 @@ async function handleRequest(
     context.log.record({ method, path: url.pathname, query, status: 429, user: null });
     return;
   }
-  const fault = context.faults.take(method, `/${apiSegments.join("/")}`);
+  const fault = context.faults.take(method, `/${apiSegments.join("/")}`, query);
   if (fault && !fault.after) {
     const faultStatus = await applyFault(fault, context.faults, request, response, throttle?.headers);
     if (faultStatus !== undefined) {
@@ -221,13 +221,13 @@ function answerOrUndefined(check: () => void): ApiResponse | undefined {
  * a status ends it and returns the status to log (0 for a drop).
  */
 async function applyFault(
-  fault: FaultSpec,
+  fault: FiredFault,
   faults: FaultInjector,
   request: IncomingMessage,
   response: ServerResponse,
   rateLimitHeaders: Record<string, string> = {},
 ): Promise<number | undefined> {
-  if (fault.latencyMs) await faults.delay(fault.latencyMs);
+  if (fault.latencyMs) await faults.delay(fault);
   if (fault.drop) {
     request.socket.destroy();
     return 0;

@@ -25,7 +25,7 @@ import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./project
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, parentId } from "./parents";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
-import { PagedListings, SHARED_IDENTITY_LISTING_PAGES, SharedListings } from "./shared-listings";
+import { PagedListings, SHARED_IDENTITY_LISTING_PAGES, SharedListings, settledListing } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
@@ -342,7 +342,7 @@ export class ResourceOperations {
       const found = await plan.find();
       return { rule: plan.kind, candidates: found ? [await describe(found)] : [] };
     }
-    if (plan.kind === "newer") return { rule: plan.kind, candidates: await Promise.all((await plan.list()).filter(plan.matches).map(describe)) };
+    if (plan.kind === "newer") return { rule: plan.kind, candidates: await Promise.all((await plan.settled()).filter(plan.matches).map(describe)) };
     return { rule: plan.kind, candidates: [] };
   }
 
@@ -379,10 +379,15 @@ export class ResourceOperations {
     };
   }
 
+  /** A kind with no read of one object: found in its listing, and gone only when listings that agree miss it. */
   private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
-    return (await this.listed(ctx, read.list, state))
-      .filter((record) => read.where(record, state))
-      .sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
+    const pick = (records: WireRecord[]) =>
+      records.filter((record) => read.where(record, state)).sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
+    const listing = await this.listed(ctx, read.list, state);
+    const found = pick(listing);
+    if (found) return found;
+    const whole = await settledListing(formatId(this.declaration, state), () => this.listed(ctx, read.list, state), (record) => String(recordKeyOf(this.declaration, record)), listing);
+    return pick(whole);
   }
 
   private listed(ctx: OperationContext, route: ListRead["list"], state: State, query: Record<string, unknown> = {}): Promise<WireRecord[]> {

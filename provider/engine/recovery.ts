@@ -4,6 +4,7 @@ import { sameValue } from "./compare";
 import type { AnyDeclaration, Identity, ListRead, Route, State, WireRecord } from "./declaration";
 import { hasIdentity, inputKeys, routeOf } from "./declaration";
 import { getPath } from "./paths";
+import { settledListing } from "./shared-listings";
 
 /**
  * The ownership rule for creates, in one place: a create takes over an object only when it can
@@ -47,8 +48,10 @@ export type RecoveryPlan =
       /** Creates of the kind under one parent take turns in the provider process (so that the
        *  listing before each is its own); the key names the parent by its id, however spelled. */
       turn: () => Promise<string>;
-      /** Every record of the kind under the parent. */
+      /** Every record of the kind under the parent, as one read of the listing shows them (a hint: what it misses may be there). */
       list: () => Promise<WireRecord[]>;
+      /** Every record of the kind under the parent, read until two listings agree: what it misses is not there ({@link settledListing}). */
+      settled: () => Promise<WireRecord[]>;
       /** The record's key (its id). */
       key: (record: WireRecord) => string;
       /** Whether a record could be this create's (its name or content matches). */
@@ -104,6 +107,7 @@ export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads:
       kind: "newer",
       turn: () => turnKey(declaration.name, String(search.list), parseRoute(search.list).parameters, desired, reads),
       list: () => reads.list(search.list, desired),
+      settled: () => settledListing(declaration.name, () => reads.list(search.list, desired), reads.keyOf),
       key: reads.keyOf,
       matches: (record) => search.where(record, desired),
       madeByOther: async (record) => {
@@ -295,7 +299,10 @@ function newerLook(plan: Extract<RecoveryPlan, { kind: "newer" }>): Look {
       return undefined;
     },
     after: async () => {
-      const fresh = (await plan.list()).filter((record) => !known.has(plan.key(record)) && plan.matches(record));
+      // Settled: a listing that shifted while it was read could miss the create's own object, and
+      // the create would then be sent again (a duplicate). A shift in the listing before only adds
+      // a candidate, which fails the create naming it: the safe side.
+      const fresh = (await plan.settled()).filter((record) => !known.has(plan.key(record)) && plan.matches(record));
       const disproved = await Promise.all(fresh.map(plan.madeByOther));
       return fresh.filter((_, index) => !disproved[index]);
     },

@@ -11,7 +11,8 @@
  * the forge again (a refresh reads each object once; reading one twice means wanting it fresh).
  * Listings are forgotten as soon as this process writes an object of the kind, so a read after
  * our own write never sees the page from before it. What another client writes meanwhile is seen
- * by the next listing, as a GET a few seconds later would see it.
+ * by the next listing, as a GET a few seconds later would see it. A listing answers "here it is"
+ * or "ask", never "gone" ({@link ListingAnswer}): an object it misses is read with its own GET.
  *
  * Creates share listings too ({@link SharedListings}), for the look before each create
  * (engine/recovery.ts): a listing that says an identity is free saves the search; one that says
@@ -65,8 +66,13 @@ export class SharedListings<Listing> {
 /** Reads that missed the pages fetched so far, each read on its own, before the next page is fetched. */
 export const MISSES_PER_PAGE = 2;
 
-/** What a shared listing says of one object: there (its record), gone (the whole listing was read without it), or ask the forge. */
-export type ListingAnswer = { record: WireRecord | undefined } | "ask";
+/**
+ * What a shared listing says of one object: there (its record), or ask the forge. Never "gone":
+ * an offset-paginated listing read while someone deletes or renames on an earlier page shifts,
+ * and the objects that slide onto a page already read are on no page at all (issue 34). An object
+ * missing from a listing, even a whole one, is read with its own GET.
+ */
+export type ListingAnswer = { record: WireRecord } | "ask";
 
 /** One parent's listing, fetched a page at a time as the reads under it earn the pages. */
 class PagedListing {
@@ -94,7 +100,7 @@ class PagedListing {
     for (;;) {
       if (this.fetching) await this.fetching;
       const known = this.known(id);
-      if (known !== "ask" || this.failed) return known;
+      if (known !== "unread") return known;
       // Another read started the next page while this one waited: wait for that page too.
       if (this.fetching) continue;
       // The read that fetched a page without its object asks on its own, and that is no new miss:
@@ -108,11 +114,12 @@ class PagedListing {
     }
   }
 
-  private known(id: string): ListingAnswer {
+  private known(id: string): ListingAnswer | "unread" {
     if (this.failed) return "ask";
     const record = this.records.get(id);
     if (record) return { record };
-    return this.complete ? { record: undefined } : "ask";
+    // Read whole without it: a page that shifted while it was read, or the object is gone. Its own GET tells.
+    return this.complete ? "ask" : "unread";
   }
 
   private async nextPage(): Promise<void> {
@@ -157,5 +164,31 @@ export class PagedListings {
   /** Forgets every listing: this process wrote an object of the kind. */
   forget(): void {
     this.listings.clear();
+  }
+}
+
+/** Whole listings read before one that never agrees with the one before it is given up on. */
+export const SETTLE_TRIES = 5;
+
+/**
+ * A whole listing that can stand as proof that an object is not in it, for kinds with no read of
+ * one object (an allowlist entry, a client key) and for the search after a lost create's answer
+ * (engine/recovery.ts). A single read of an offset-paginated listing proves nothing absent: a
+ * deletion on a page already read shifts the next pages, and what slides onto the read page is
+ * on no page (issue 34). Two reads one after the other that list the same objects are taken as
+ * the forge's view: for both to miss one object, someone would have to shift the listing the same
+ * way at the same point of each read. `first` is a listing the caller already read. A listing
+ * that differs every time ({@link SETTLE_TRIES} reads) is an error: nothing is concluded from it.
+ */
+export async function settledListing(what: string, read: () => Promise<WireRecord[]>, keyOf: (record: WireRecord) => string, first?: WireRecord[]): Promise<WireRecord[]> {
+  const keys = (records: WireRecord[]) => [...new Set(records.map(keyOf))].sort().join("\n");
+  let previous = first ?? (await read());
+  for (let tries = first ? 1 : 2; ; tries += 1) {
+    const current = await read();
+    if (keys(current) === keys(previous)) return current;
+    if (tries >= SETTLE_TRIES) {
+      throw new Error(`${what}: the listing changed each of the ${SETTLE_TRIES} times it was read (others are writing it now), so nothing is concluded from it about an object it does not show. Run again.`);
+    }
+    previous = current;
   }
 }

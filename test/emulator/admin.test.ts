@@ -90,6 +90,14 @@ describe("faults", () => {
     expect(log.at(-1)).toMatchObject({ method: "POST", status: 503 });
   });
 
+  it("matches query parameters by value, so one page of a listing can be held or failed", async () => {
+    await admin("POST", "/faults", { path: "^/groups/acme/labels$", query: { page: 2 }, status: 503 });
+    expect((await api("GET", "/groups/acme/labels?page=1", { as: "dev" })).status).toBe(200);
+    expect((await api("GET", "/groups/acme/labels", { as: "dev" })).status).toBe(200);
+    expect((await api("GET", "/groups/acme/labels?page=2&per_page=100", { as: "dev" })).status).toBe(503);
+    expect((await api("GET", "/groups/acme/labels?page=20", { as: "dev" })).status).toBe(200);
+  });
+
   it("defaults the body to the service's message for the status", async () => {
     await admin("POST", "/faults", { path: "^/user$", status: 500, times: 1 });
     expect((await api("GET", "/user", { as: "dev" })).text).toBe('{"message":"500 Internal Server Error"}');
@@ -113,6 +121,22 @@ describe("faults", () => {
     expect((await admin("GET", "/faults")).body).toEqual({ faults: [], held: 1 });
     await admin("DELETE", "/faults");
     expect((await held).status).toBe(200);
+  });
+
+  it("releases one fault's held requests by its id, and only those", async () => {
+    const first = (await admin("POST", "/faults", { path: "^/user$", latencyMs: 600_000, times: 1 })).body.id;
+    await admin("POST", "/faults", { path: "^/groups/acme/labels$", latencyMs: 600_000, times: 1 });
+    const user = api("GET", "/user", { as: "dev" });
+    const version = api("GET", "/groups/acme/labels", { as: "dev" });
+    const answered = { version: false };
+    void version.then(() => (answered.version = true));
+    while ((await admin("GET", "/faults")).body.held < 2) await new Promise((done) => setTimeout(done, 20));
+    expect((await admin("DELETE", `/faults/${first}`)).status).toBe(204);
+    expect((await user).status).toBe(200);
+    expect(answered.version).toBe(false);
+    expect((await admin("GET", "/faults")).body.held).toBe(1);
+    await admin("DELETE", "/faults");
+    expect((await version).status).toBe(200);
   });
 
   it("drops the connection without answering", async () => {
