@@ -6,12 +6,23 @@ import { isNotFound, type ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
 import { runLookup, type ForgeRecord, type LookupDeclaration } from "../lookups/lookup";
 import { lookupDeclarations as lookups } from "../lookups/registry";
+import { settledListing } from "../engine/shared-listings";
 import { defineAdopt, type AdoptEntry } from "./entry";
 import { routes } from "../../api/routes";
 
-/** Every record of a listing lookup. */
+/**
+ * Every record of a listing lookup, read until two readings agree: an offset-paginated listing
+ * read while someone deletes on a page already read shifts, and an object that slides onto that
+ * page would be left out of the adoption without a word (docs/ownership.md, "A listing is not
+ * proof of absence").
+ */
 export async function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
-  return (await runLookup(lookup, args, client)) as ForgeRecord[];
+  return (await settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey)) as ForgeRecord[];
+}
+
+/** What tells records of a listing apart: their id, else the name listings without ids key by. */
+function recordKey(record: ForgeRecord): string {
+  return JSON.stringify(record["id"] ?? record["iid"] ?? record["slug"] ?? record["name"] ?? record);
 }
 
 /** The record of a single-object lookup, or undefined when the forge has none (404). */

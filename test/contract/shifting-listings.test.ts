@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { settledListing, SETTLE_TRIES } from "../../provider/engine/shared-listings";
+import { readForge } from "../../provider/adopt/read";
 import { declarations } from "../../provider/resources";
 import { useWorld } from "./world";
 
@@ -98,6 +99,21 @@ describe("a shifting page is not a deletion", () => {
     const reads = await Promise.all(ours.map((label) => ops.read(`acme:${label.id}`, { group: "acme", name: label.name, color: "#FF0000", labelId: label.id })));
     expect(reads.filter((read) => read.id === "").map((read) => read.props["name"] ?? ours[reads.indexOf(read)]!.name)).toEqual([ours[7]!.name]);
     expect((await readsSince(0)).filter((entry) => entry.path.endsWith(`/labels/${ours[7]!.id}`)).map((entry) => entry.status)).toEqual([404]);
+  }, 60_000);
+});
+
+describe("forge-adopt", () => {
+  it("adopts every label of a group whose listing shifted while it was read, and none that was deleted meanwhile", async () => {
+    const api = world().api;
+    const hers = await makeLabels(padded("a-hers", 100));
+    const ours = await makeLabels(padded("b-ours", 20));
+    const held = await holdPage("^/groups/acme/labels$", 2);
+    const adopting = readForge(api, { groups: ["acme"] });
+    await untilHeld();
+    for (const label of hers.slice(0, 15)) await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
+    await release(held);
+    const adopted = (await adopting).resources.filter((resource) => resource.declaration.name === "GroupLabel").map((resource) => resource.inputs["name"]);
+    expect(adopted.sort()).toEqual([...hers.slice(15), ...ours].map((label) => label.name).sort());
   }, 60_000);
 });
 
