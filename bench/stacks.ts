@@ -28,7 +28,8 @@ export const MIX = ["GroupLabel", "BroadcastMessage", "ClusterAgent", "FeatureFl
 /**
  * The forge program: config `n` resources of the mix (config `types` narrows it, e.g.
  * `GroupLabel`), each with a name unique in the run (config `prefix`, `bench-` by default, keeps
- * two stacks that exist together apart).
+ * two stacks that exist together apart). Config `imports` (JSON, resource name to import id)
+ * imports those objects, as an error that names one advises.
  */
 export const FORGE_PROGRAM = `
 const pulumi = require("@pulumi/pulumi");
@@ -37,12 +38,14 @@ const config = new pulumi.Config();
 const n = Number(config.require("n"));
 const types = (config.get("types") || ${JSON.stringify(MIX.join(","))}).split(",");
 const prefix = config.get("prefix") || "bench-";
+const imports = JSON.parse(config.get("imports") || "{}");
+const options = (name) => (imports[name] ? { import: imports[name] } : {});
 for (let i = 0; i < n; i += 1) {
   switch (types[i % types.length]) {
-    case "GroupLabel": new forge.GroupLabel("label-" + i, { group: "acme", name: prefix + i, color: "#aa0000" }); break;
-    case "BroadcastMessage": new forge.BroadcastMessage("message-" + i, { message: prefix.replace("-", " ") + i }); break;
-    case "ClusterAgent": new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: prefix + i }); break;
-    case "FeatureFlagUserList": new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: prefix + i, userXids: ["user-1"] }); break;
+    case "GroupLabel": new forge.GroupLabel("label-" + i, { group: "acme", name: prefix + i, color: "#aa0000" }, options("label-" + i)); break;
+    case "BroadcastMessage": new forge.BroadcastMessage("message-" + i, { message: prefix.replace("-", " ") + i }, options("message-" + i)); break;
+    case "ClusterAgent": new forge.ClusterAgent("agent-" + i, { project: "acme/web", name: prefix + i }, options("agent-" + i)); break;
+    case "FeatureFlagUserList": new forge.FeatureFlagUserList("list-" + i, { project: "acme/web", name: prefix + i, userXids: ["user-1"] }, options("list-" + i)); break;
     default: throw new Error("unknown type " + types[i % types.length]);
   }
 }
@@ -125,9 +128,9 @@ export async function lastSeq(emulator: RunningEmulator): Promise<number> {
 }
 
 /** The requests logged after `since`. */
-export async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ method: string; path: string; status: number }[]> {
+export async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ method: string; path: string; status: number; user: string | null }[]> {
   const response = await emulator.admin(`/requests?since=${since}`);
-  return (await response.json()) as { method: string; path: string; status: number }[];
+  return (await response.json()) as { method: string; path: string; status: number; user: string | null }[];
 }
 
 /** The names of the mix's resources the forge holds, `bench-` ones only, one entry per record (duplicates show). */
@@ -160,16 +163,27 @@ export async function benchRecordsInState(stack: Stack): Promise<string[]> {
 }
 
 /**
- * Faults on every API path that together fail `rate` of the requests, in four kinds of equal
- * weight, seeded: answers lost after the work was done (a gateway timing out), dropped
- * connections, 429 and 503. Each is tried in turn (POST /__emulator/faults, first match wins).
+ * Faults on every API path (or those of `where`: a path pattern, a method) that together fail
+ * `rate` of the requests, in four kinds of equal weight, seeded: answers lost after the work was
+ * done (a gateway timing out), dropped connections, 429 and 503. Each is tried in turn
+ * (POST /__emulator/faults, first match wins).
  */
-export function faultMix(rate: number, seed = 1000): Record<string, unknown>[] {
+export function faultMix(rate: number, seed = 1000, where: { path?: string; method?: string } = {}): Record<string, unknown>[] {
   const each = 1 - Math.pow(1 - rate, 1 / 4);
   return [{ after: true, status: 502 }, { drop: true }, { status: 429, retryAfter: 1 }, { status: 503 }].map((fault, index) => ({
     path: ".*",
     probability: each,
     seed: seed + index,
+    ...where,
     ...fault,
   }));
+}
+
+/**
+ * The import ids an error of a create whose answer was lost names (`import id "acme:17"`,
+ * `import ids "6", "7"`, recovery.ts's UnprovenCreateError); none for any other error.
+ */
+export function lostAnswerNames(message: string): string[] {
+  const match = /the answer to the create was lost .*?\(import ids? ((?:"[^"]+"(?:, )?)+)\)/.exec(message);
+  return match ? [...match[1]!.matchAll(/"([^"]+)"/g)].map((id) => id[1]!) : [];
 }
