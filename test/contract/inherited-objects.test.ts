@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
+import { readTargets } from "../../provider/adopt/read";
 import { declarations } from "../../provider/resources";
 import { FACES, type Face } from "./support/faces";
 import { useWorld } from "./world";
@@ -115,6 +116,13 @@ describe("an ancestor's label and the tools", () => {
     expect(error.name).toBe("InheritedObjectError");
     expect((error as Error & { importId?: string }).importId).toBe(`acme:${id}`);
     expect(await writesSince(before)).toEqual([]);
+  });
+
+  it("forge-adopt --from-terraform leaves out a state's label that is the parent's, naming its import id there", async () => {
+    const id = await ancestorsLabel();
+    const adoption = await readTargets(world().api, [{ key: "groupLabel", scope: "group", path: "acme/platform", idState: { group: "acme/platform", labelId: id }, origin: "gitlab_group_label.x" }]);
+    expect(adoption.resources).toEqual([]);
+    expect(adoption.skipped).toEqual([expect.objectContaining({ what: "gitlab_group_label.x", left: true, reason: expect.stringContaining(`(import id "acme:${id}")`) })]);
   });
 
   it("a pending create of a name the parent holds has no candidate: no create in the subgroup made it", async () => {
