@@ -10,6 +10,7 @@ import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
 import { sameValue, unwrapped } from "../engine/compare";
 import { inputKeys, resetValue, type AnyDeclaration, type State } from "../engine/declaration";
 import { formatId } from "../engine/ids";
+import { InheritedObjectError } from "../engine/inherited";
 import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
 import { declarations, type DeclarationKey } from "../resources";
@@ -211,6 +212,12 @@ export async function readTargets(client: ForgeClient, targets: AdoptTarget[]): 
     } catch (error) {
       if (error instanceof ForgeApiError && (error.status === 403 || error.status === 404)) {
         skipped.push({ what: target.origin, reason: `${declaration.name} ${importId}: ${error.message}` });
+        continue;
+      }
+      // A state that took an ancestor's object for its group's (a label of `acme` under
+      // `acme/platform`): never adopted where it does not live; the reason names its import id.
+      if (error instanceof InheritedObjectError) {
+        skipped.push({ what: target.origin, reason: error.message, left: true });
         continue;
       }
       throw error;

@@ -58,6 +58,17 @@ export interface Identity {
    *  field of its group). Without it, a create refuses one and names its import id; a
    *  `setting` always takes over (and restores on delete). */
   takesOver?: string;
+  /**
+   * The forge's reads under a group show its ancestors' objects of the kind too, and it keeps the
+   * identity unique across a group and its ancestors (a label of `acme` is read, though not
+   * changed or deleted, through `acme/platform`). `parent` is the field that names the group;
+   * `ownOnly` the parameters that keep a read or listing to the group's own objects. The
+   * resource's reads send them, so that no state takes an ancestor's object for its group's;
+   * a create, import, update or delete that meets an ancestor's object fails naming its import
+   * id in its own group (engine/inherited.ts). The identity's `find` is a listing that shows the
+   * ancestors' objects, so that a name an ancestor holds is found before the create.
+   */
+  inherited?: { parent: string; ownOnly: Record<string, unknown> };
 }
 
 /** A resource whose objects nothing in the program names uniquely: why, and how a create whose

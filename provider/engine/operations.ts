@@ -23,7 +23,8 @@ import { getPath, withoutPath } from "./paths";
 import { PartialCreateError, type Checked, type CreateOptions, type Created, type Diffed, type Found, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
-import { currentUserId, parentId } from "./parents";
+import { currentUserId, groupAncestors, parentId } from "./parents";
+import { droppedInheritedNotice, heldByAncestor, InheritedObjectError, ownOnly, type AncestorHolding } from "./inherited";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
 import { PagedListings, SHARED_IDENTITY_LISTING_PAGES, SharedListings, settledListing } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
@@ -137,8 +138,16 @@ export class ResourceOperations {
   async read(id: string, props: State): Promise<Found> {
     const previous = withoutReserved(currentBookkeeping(props));
     const state = { ...previous, ...parseId(this.declaration, id) };
-    const record = await this.readRecord(this.context(), state);
-    if (!record) return { id: "", props: {} };
+    const ctx = this.context();
+    const record = await this.readRecord(ctx, state);
+    if (!record) {
+      // An ancestor's object is not the group's: `pulumi import` (a read by the id alone) of one
+      // fails naming its own import id; a refresh drops it from the state and says it stays.
+      const holder = await this.ancestorHolding(ctx, state);
+      if (holder && Object.keys(previous).length === 0) throw new InheritedObjectError(this.declaration, "import", state, holder);
+      if (holder) this.progress(droppedInheritedNotice(this.declaration, state, holder));
+      return { id: "", props: {} };
+    }
     const outs = outputs(this.declaration, record, state, previous);
     const foundId = formatId(this.declaration, outs);
     const work = optionsOf(this.declaration.create).await;
@@ -175,6 +184,10 @@ export class ResourceOperations {
         const request = declaration.update;
         if (!request) throw new Error(`${declaration.name} cannot be updated in place`);
         return send<WireRecord | undefined>(ctx, request, state, await updateBody(declaration, request, state, olds, changed, () => this.mustRead(ctx, state)));
+      }).catch(async (error: unknown) => {
+        // The forge changes an ancestor's object only through its own group: say whose it is.
+        const holder = isNotFound(error) ? await this.ancestorHolding(ctx, state) : undefined;
+        throw holder ? new InheritedObjectError(declaration, "update", state, holder) : error;
       });
     }
     const answered = hasFields(record) && !optionsOf(declaration.update).readBack;
@@ -198,7 +211,13 @@ export class ResourceOperations {
         if (body) await send(ctx, settingRoute(declaration), state, body);
       } else if (declaration.delete) await send(ctx, declaration.delete, state, optionsOf(declaration.delete).body ?? {});
     } catch (error) {
-      if (isNotFound(error)) return;
+      if (isNotFound(error)) {
+        // Gone is gone, unless the state holds an ancestor's object, which the forge deletes only
+        // through its own group: "deleted" would hide an object that stays.
+        const holder = await this.ancestorHolding(ctx, state);
+        if (holder) throw new InheritedObjectError(declaration, "delete", state, holder);
+        return;
+      }
       // Some deletes of a missing object answer 400 (allowlist entries): gone is gone.
       if (error instanceof ForgeApiError && error.status < 500 && !(await this.readRecord(ctx, state))) return;
       throw withHint(declaration, error, state);
@@ -263,14 +282,16 @@ export class ResourceOperations {
       if (hook) return await hook(ctx, state);
       const read = this.declaration.read;
       if (typeof read === "object" && "list" in read) return await this.readFromList(ctx, read, state);
+      // A kind whose reads under a group show its ancestors' objects reads its group's own only.
+      const own = ownOnly(this.declaration);
       const shared = optionsOf(read).sharedListing;
       const id = shared && state[recordIdOf(this.declaration).output ?? ""];
       if (shared && id !== undefined) {
-        const params = pathParams(shared, state);
+        const params = { ...pathParams(shared, state), ...own };
         const answer = await this.sharedListings.read(`${String(shared)} ${JSON.stringify(params)}`, String(id), () => this.clientOf().pages<WireRecord>(shared, params), (record) => String(recordKeyOf(this.declaration, record)));
         if (answer !== "ask") return answer.record;
       }
-      const record = await send<WireRecord>(ctx, read, state);
+      const record = await send<WireRecord>(ctx, read, state, own);
       const exists = optionsOf(read).exists;
       return exists && !(isPlainObject(record) && exists(record)) ? undefined : record;
     } catch (error) {
@@ -310,8 +331,14 @@ export class ResourceOperations {
   private async importObject(importId: string, desired: State): Promise<Created> {
     const declaration = this.declaration;
     const state = { ...desired, ...parseId(declaration, importId) };
-    const record = await this.readRecord(this.context(), state);
-    if (!record) throw new Error(`${declaration.name}: cannot import "${importId}": it does not exist`);
+    const ctx = this.context();
+    const record = await this.readRecord(ctx, state);
+    if (!record) {
+      // The forge shows an ancestor's object through the group: it is not the group's to import.
+      const holder = await this.ancestorHolding(ctx, state);
+      if (holder) throw new InheritedObjectError(declaration, "import", state, holder);
+      throw new Error(`${declaration.name}: cannot import "${importId}": it does not exist`);
+    }
     const outs = outputs(declaration, record, state, desired);
     const mismatched = this.changedInputs(outs, desired);
     if (mismatched.length > 0) {
@@ -339,7 +366,11 @@ export class ResourceOperations {
       ...(plan.kind === "newer" && (await plan.madeByOther(record)) ? { madeByOther: true } : {}),
     });
     if (plan.kind === "identity") {
-      const found = await plan.find();
+      // An object only an ancestor holds was not made by a create in its subgroup: no candidate.
+      const found = await plan.find().catch((error: unknown) => {
+        if (error instanceof InheritedObjectError) return undefined;
+        throw error;
+      });
       return { rule: plan.kind, candidates: found ? [await describe(found)] : [] };
     }
     if (plan.kind === "newer") return { rule: plan.kind, candidates: await Promise.all((await plan.settled()).filter(plan.matches).map(describe)) };
@@ -360,6 +391,7 @@ export class ResourceOperations {
       keyOf: (record) => String(recordKeyOf(this.declaration, record)),
       parentId: (field, value) => parentId(this.clientOf(), field, value),
       currentUserId: () => currentUserId(this.clientOf()),
+      heldByAncestor: (state, lookup) => this.ancestorHolding(ctx, state, lookup),
       sharedList: (route, state, identity) =>
         this.identityListings
           .take(`${String(route)} ${JSON.stringify(pathParams(route, state))}`, identity, () => this.clientOf().listUpTo<WireRecord>(route, pathParams(route, state), SHARED_IDENTITY_LISTING_PAGES))
@@ -372,21 +404,32 @@ export class ResourceOperations {
     return {
       declaration: this.declaration,
       desired,
-      importIdOf: (record) => {
-        const state = { ...desired, ...project(this.declaration, record, desired), ...withRecordId(this.declaration, desired, record) };
-        return formatIdOrNothing(this.declaration, state) || `id ${String(recordKeyOf(this.declaration, record))}`;
-      },
+      importIdOf: (record) => this.importIdIn(desired, record),
     };
+  }
+
+  /** The import id of a record found under the parent `state` names. */
+  private importIdIn(state: State, record: WireRecord): string {
+    const found = { ...state, ...project(this.declaration, record, state), ...withRecordId(this.declaration, state, record) };
+    return formatIdOrNothing(this.declaration, found) || `id ${String(recordKeyOf(this.declaration, record))}`;
+  }
+
+  /** The ancestor that holds the object `state` names (by its id, unless `lookup` says how to find
+   *  it), for a kind whose reads under a group show its ancestors' objects (engine/inherited.ts);
+   *  undefined, with no request, for every other kind. */
+  private ancestorHolding(ctx: OperationContext, state: State, lookup = (inAncestor: State) => this.readRecord(ctx, inAncestor)): Promise<AncestorHolding | undefined> {
+    return heldByAncestor(this.declaration, state, (group) => groupAncestors(this.clientOf(), group), lookup, (inAncestor, record) => this.importIdIn(inAncestor, record));
   }
 
   /** A kind with no read of one object: found in its listing, and gone only when listings that agree miss it. */
   private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
     const pick = (records: WireRecord[]) =>
       records.filter((record) => read.where(record, state)).sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
-    const listing = await this.listed(ctx, read.list, state);
+    const list = () => this.listed(ctx, read.list, state, ownOnly(this.declaration));
+    const listing = await list();
     const found = pick(listing);
     if (found) return found;
-    const whole = await settledListing(formatId(this.declaration, state), () => this.listed(ctx, read.list, state), (record) => String(recordKeyOf(this.declaration, record)), listing);
+    const whole = await settledListing(formatId(this.declaration, state), list, (record) => String(recordKeyOf(this.declaration, record)), listing);
     return pick(whole);
   }
 

@@ -3,6 +3,7 @@ import { ForgeApiError, isAnswerLost, isNotFound, parseRoute } from "../client";
 import { sameValue } from "./compare";
 import type { AnyDeclaration, Identity, ListRead, Route, State, WireRecord } from "./declaration";
 import { hasIdentity, inputKeys, routeOf } from "./declaration";
+import { InheritedObjectError, type AncestorHolding } from "./inherited";
 import { getPath } from "./paths";
 import { settledListing } from "./shared-listings";
 
@@ -34,7 +35,9 @@ export type RecoveryPlan =
       kind: "identity";
       /** Creates of one identity take turns in the provider process. */
       turn: () => Promise<string>;
-      /** The object with this identity, or undefined. */
+      /** The object with this identity, or undefined. Fails with an InheritedObjectError when
+       *  only an ancestor of the group holds it (`identity.inherited`): it is not the group's, and
+       *  the forge refuses the create. */
       find: () => Promise<WireRecord | undefined>;
       /**
        * The look before the create, where creates share a short listing of the parent: "free"
@@ -84,6 +87,9 @@ export interface RecoveryReads {
    * long, or this identity was looked up in it already).
    */
   sharedList?(route: ListRead["list"], state: State, identity: string): Promise<WireRecord[] | undefined>;
+  /** For a kind whose reads under a group show its ancestors' objects: the ancestor that holds
+   *  the object `lookup` finds in it (engine/inherited.ts). */
+  heldByAncestor?(state: State, lookup: (inAncestor: State) => Promise<WireRecord | undefined>): Promise<AncestorHolding | undefined>;
 }
 
 /** The fields that name a parent (a group or project, by id or full path). */
@@ -186,8 +192,19 @@ export function identityFinder(declaration: AnyDeclaration, identity: Identity, 
   }
   if (find) {
     const matches = identityMatcher(declaration, identity, find.list, desired, reads);
-    const query = find.search ? { search: desired[find.search] } : undefined;
-    return async () => (await reads.list(find.list, desired, query)).find(matches);
+    const query = find.search ? { search: desired[find.search] } : {};
+    const inherited = identity.inherited;
+    return async () => {
+      const found = (await reads.list(find.list, desired, query)).filter(matches);
+      if (!inherited || found.length === 0) return found[0];
+      // The listing shows the ancestors' objects too: the group's own is the identity's object;
+      // one only an ancestor holds is not, and no create can make one (inherited.ts).
+      const ownQuery = { ...query, ...inherited.ownOnly };
+      const own = (await reads.list(find.list, desired, ownQuery)).find(matches);
+      if (own) return own;
+      const holder = await reads.heldByAncestor?.(desired, async (inAncestor) => (await reads.list(find.list, inAncestor, ownQuery)).find(matches));
+      throw new InheritedObjectError(declaration, "create", desired, holder);
+    };
   }
   // The resource's own read, when the inputs alone address it: an id made of inputs, or a read
   // route whose path holds only inputs (an integration's slug is the route's, not the id's).

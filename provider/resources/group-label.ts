@@ -62,6 +62,9 @@ export const groupLabel = defineResource({
     fields: ["group", "name"],
     describe: (state) => `the label ${show(state["name"])} of group ${show(state["group"])}`,
     find: { list: routes.groupLabels.list, search: "name" },
+    // A group's reads show its ancestors' labels too (include_ancestor_groups, default true), and a
+    // name is unique across a group and its ancestors; PUT and DELETE reach the group's own only.
+    inherited: { parent: "group", ownOnly: { include_ancestor_groups: false } },
   },
   create: routes.groupLabels.create,
   // A refresh of many labels reads their group's listing, a page per 100 labels (issue 28).

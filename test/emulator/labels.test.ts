@@ -279,8 +279,15 @@ describe("group labels: update and delete", () => {
   });
 
   it("does not change or delete an ancestor's label through a subgroup", async () => {
-    await createLabel("acme", { name: "parent", color: "red" });
+    const { id } = (await createLabel("acme", { name: "parent", color: "red" })).body;
     expect((await api("DELETE", "/groups/acme%2Fplatform/labels/parent", { as: "max" })).status).toBe(404);
+    // By id too, as the service's update_label and delete_label look it up without ancestors;
+    // a read shows it through the subgroup unless told to keep to the group's own.
+    const put = await api("PUT", `/groups/acme%2Fplatform/labels/${id}`, { as: "max", json: { color: "blue" } });
+    expect([put.status, put.text]).toEqual([404, '{"message":"404 Label Not Found"}']);
+    expect((await api("DELETE", `/groups/acme%2Fplatform/labels/${id}`, { as: "max" })).status).toBe(404);
+    expect((await api("GET", `/groups/acme%2Fplatform/labels/${id}`, { as: "max" })).body).toMatchObject({ id, color: "#FF0000" });
+    expect((await api("GET", `/groups/acme%2Fplatform/labels/${id}?include_ancestor_groups=false`, { as: "max" })).status).toBe(404);
     expect((await api("DELETE", "/groups/acme/labels/parent", { as: "max", json: {} })).status).toBe(204);
   });
 });
