@@ -85,6 +85,9 @@ export function terraformAddress(resource: Pick<StateResource, "module" | "mode"
 /** A group, project or label the state names that the forge does not have (or the token cannot see). */
 class Missing extends Error {}
 
+/** A group's or project's full path: segments of letters, digits, `_`, `-` and `.`, at most 255 characters each. */
+const FULL_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,254})(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,254})*$/;
+
 /** Full paths of the groups and projects the state names by id or path, each asked once. */
 class Places {
   private readonly cache = new Map<string, Promise<string>>();
@@ -100,6 +103,8 @@ class Places {
 
   private path(kind: "group" | "project", route: typeof routes.groups.get | typeof routes.projects.get, field: string, ref: unknown): Promise<string> {
     if (typeof ref !== "string" && typeof ref !== "number") return Promise.reject(new Missing(`names no ${kind}`));
+    // What is neither an id nor a full path is not asked for: a state another team wrote may hold anything.
+    if (!/^\d+$/.test(String(ref)) && !FULL_PATH.test(String(ref))) return Promise.reject(new Missing(`names the ${kind} ${JSON.stringify(ref)}, which is no ${kind}'s id or full path`));
     const key = `${kind} ${ref}`;
     let path = this.cache.get(key);
     if (!path) {
@@ -283,7 +288,7 @@ export const TERRAFORM_UNMAPPED: Readonly<Record<string, string>> = {
 };
 
 function unmappedReason(type: string): string {
-  const known = TERRAFORM_UNMAPPED[type] ?? (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
+  const known = (Object.hasOwn(TERRAFORM_UNMAPPED, type) ? TERRAFORM_UNMAPPED[type] : undefined) ?? (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
   if (known) return known;
   return type.startsWith("gitlab_") ? `no forge resource corresponds to ${type} (docs/from-terraform.md lists those that do)` : "not a resource of the GitLab provider";
 }
@@ -315,7 +320,8 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
   const typesSeen = new Set<string>();
   for (const resource of state.resources) {
     if (resource.mode !== "managed") continue; // a data source reads; nothing to adopt
-    const mapping = TERRAFORM_TYPES[resource.type];
+    // A state's type is any string (`__proto__` too): only the table's own rows map.
+    const mapping = Object.hasOwn(TERRAFORM_TYPES, resource.type) ? TERRAFORM_TYPES[resource.type] : undefined;
     for (const instance of resource.instances) {
       const address = terraformAddress(resource, instance.index_key);
       if (!mapping) {
