@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { closeClients } from "../../provider/client";
-import { parseTerraformState, terraformAddress } from "../../provider/adopt/terraform";
+import { parseTerraformState, TERRAFORM_TYPES, terraformAddress } from "../../provider/adopt/terraform";
 import { startWorld, type World } from "../contract/world";
-import { KUBERNETES_TOKEN, seedTerraformForge, type TerraformForge } from "./terraform-state";
+import { KUBERNETES_TOKEN, oldestProviderState, seedTerraformForge, type TerraformForge } from "./terraform-state";
 import { runAdopt, typeCheckProgram, type AdoptRun } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
@@ -165,6 +165,28 @@ describe("forge-adopt --from-terraform", () => {
     const run = await adopt(["--from-terraform", file, "--list"]);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toMatch(/^ClusterAgent\tacme-web-agent-production\tacme\/web:\d+\tgitlab_cluster_agent\.flat\n$/);
+  });
+
+  it("reads the oldest provider releases' states: each mapped type as the 3.x line wrote it (job token scopes as 17.0 did)", async () => {
+    const types = new Set(forge.state.resources.map((resource) => resource.type));
+    expect(Object.keys(TERRAFORM_TYPES).filter((type) => !types.has(type))).toEqual([]);
+    const file = join(tmp, "oldest.tfstate");
+    writeFileSync(file, JSON.stringify(oldestProviderState(forge.state, (path) => world.projectId(path))));
+    const run = await adopt(["--from-terraform", file, "--list"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("names no");
+    const rows = run.stdout.trim().split("\n").map((line) => line.split("\t")).map(([type, , id, address]) => `${type}\t${id}\t${address}`);
+    // 17.0's job token scopes had no `enabled`: only their allowlist entries.
+    expect(rows.sort()).toEqual(forge.expected.filter((row) => !row.startsWith("JobTokenScope\t")));
+  });
+
+  it("says which attributes an instance it cannot read has, never their values", async () => {
+    const file = join(tmp, "unknown-shape.tfstate");
+    const attributes = { id: "acme/web:1", repository: "acme/web", user_id: 1, access_level: "developer", token: "not-for-output" };
+    writeFileSync(file, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "gitlab_project_membership", name: "odd", instances: [{ schema_version: 7, attributes }] }] }));
+    const run = await adopt(["--from-terraform", file, "--list"]);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.stderr).toBe("forge-adopt: not adopted: gitlab_project_membership.odd: names no project; the instance has access_level, id, repository, token, user_id (schema_version 7)\n");
   });
 
   it("adopts a group's avatar when the configuration set one: beside the program with --out, noted without", async () => {
