@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runAdopt } from "../cli/adopt-forge";
 import { seedHostileForge } from "../cli/hostile-forge";
 import { seedTerraformForge, type TerraformForge } from "../cli/terraform-state";
 import { startWorld } from "../contract/world";
@@ -45,9 +46,9 @@ function stateValue(forge: TerraformForge, address: string, attribute: string): 
   return undefined;
 }
 
-/** The logical names of what forge-adopt adopts from a state, by `--format pulumi-import`, sorted. */
+/** The logical names of what forge-adopt adopts from a state, by `--format pulumi-import` (in this process), sorted. */
 async function listedNames(forgeUrl: string, stateFile: string): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--format", "pulumi-import"], { env: { ...process.env, FORGE_BASE_URL: forgeUrl, FORGE_TOKEN: ROOT_TOKEN } });
+  const { stdout } = await runAdopt(forgeUrl, ["--from-terraform", stateFile, "--format", "pulumi-import"]);
   return (JSON.parse(stdout) as { resources: { name: string }[] }).resources.map((resource) => resource.name).sort();
 }
 
