@@ -59,7 +59,8 @@ export type TypeScriptPosition = "comment" | "string" | "identifier" | "property
  * - `string`: a string literal;
  * - `identifier`: a variable's name, made of the text's letters and digits (`acme-web agent` →
  *   `acmeWebAgent`), never a reserved word;
- * - `property`: an object literal's key, bare when it is a name, a string literal otherwise.
+ * - `property`: an object literal's key, bare when it is a name, a string literal otherwise (and
+ *   `["__proto__"]` for that one).
  */
 export function typescript(text: string, position: TypeScriptPosition): string {
   switch (position) {
@@ -72,7 +73,8 @@ export function typescript(text: string, position: TypeScriptPosition): string {
       return name === "" ? "_" : RESERVED_WORDS.has(name) ? `${name}_` : name;
     }
     case "property":
-      return IDENTIFIER.test(text) ? text : quoted(text);
+      // `__proto__: x`, bare or quoted, sets an object literal's prototype; computed, it is a key.
+      return text === "__proto__" ? `[${quoted(text)}]` : IDENTIFIER.test(text) ? text : quoted(text);
   }
 }
 

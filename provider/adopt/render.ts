@@ -197,7 +197,7 @@ function value(item: unknown, variables: Map<string, string>, indent: string, ro
   if (isFile(item)) return { text: `readFileSync(join(__dirname, ${typescript(item.path, "string")}), "utf8")` };
   if (isReference(item)) {
     const output = typescript(item.output, "property");
-    return { text: `${variables.get(item.target) ?? typescript(item.target, "identifier")}${output.startsWith('"') ? `[${output}]` : `.${output}`}` };
+    return { text: `${variables.get(item.target) ?? typescript(item.target, "identifier")}${output === item.output ? `.${output}` : `[${typescript(item.output, "string")}]`}` };
   }
   if (typeof item === "string") return { text: typescript(item, "string") };
   if (typeof item !== "object" || item === null) return { text: String(item) };

@@ -150,7 +150,7 @@ describe("the escaping functions", () => {
   });
 
   it("make identifiers TypeScript can bind, and properties that read back as the key", () => {
-    for (const text of [...texts, "delete", "class", "123", "", "await"]) {
+    for (const text of [...texts, "delete", "class", "123", "", "await", "__proto__"]) {
       const name = typescript(text, "identifier");
       expect(() => new Function(`const ${name} = 1; return ${name};`)).not.toThrow();
       const property = typescript(text, "property");
