@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provider/client";
+import { printable, shellWord } from "../provider/adopt/escape";
 import { readForge, withoutFiles } from "../provider/adopt/read";
 import { renderProgram, scopeArguments } from "../provider/adopt/render";
 import { renderImportList, renderYamlProgram } from "../provider/adopt/render-yaml";
@@ -175,14 +176,17 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     const client = clientFor(connection);
     const scope = { groups: args.group, projects: args.project, instance: args.instance, snippets: args.snippets };
     const read = state === undefined ? await readForge(client, scope) : await readTerraformState(client, state, args.fromTerraform!);
-    const command = args.fromTerraform === undefined ? scopeArguments(scope) : `--from-terraform ${args.fromTerraform}`;
+    const command = args.fromTerraform === undefined ? scopeArguments(scope) : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`;
     // A file goes beside a program written to a file; the lists write none, so they list them all.
     const adoption = args.out || args.format !== "program" ? read : withoutFiles(read);
-    for (const skipped of adoption.skipped) io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${skipped.what}: ${skipped.reason}\n`);
-    for (const notice of adoption.terraform?.cannotMove ?? []) io.stderr(`forge-adopt: cannot move: ${notice.what}: ${notice.text}\n`);
+    // What the forge and the state say is shown, never sent to the terminal as it is (an ESC
+    // sequence is a command to it, a newline or a tab would make a line or a column of its own).
+    for (const skipped of adoption.skipped) io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${printable(skipped.what)}: ${printable(skipped.reason)}\n`);
+    for (const notice of adoption.terraform?.cannotMove ?? []) io.stderr(`forge-adopt: cannot move: ${printable(notice.what)}: ${printable(notice.text)}\n`);
     if (args.format === "list") {
       // From a Terraform state, a fourth column: the address the object comes from.
-      for (const resource of adoption.resources) io.stdout(`${[resource.declaration.name, resource.name, resource.importId, ...(resource.origin ? [resource.origin] : [])].join("\t")}\n`);
+      const row = (resource: (typeof adoption.resources)[number]) => [resource.declaration.name, resource.name, resource.importId, ...(resource.origin ? [resource.origin] : [])];
+      for (const resource of adoption.resources) io.stdout(`${row(resource).map(printable).join("\t")}\n`);
       return 0;
     }
     const rendered = { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) };
@@ -208,7 +212,7 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     }
     return 0;
   } catch (error) {
-    io.stderr(`forge-adopt: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`forge-adopt: ${printable(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   } finally {
     await closeClients();

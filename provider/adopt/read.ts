@@ -16,6 +16,7 @@ import { getPath, withPath } from "../engine/paths";
 import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
 import type { AdoptEntry, AdoptFile, AdoptScope } from "./entry";
+import { camel } from "./escape";
 
 /** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */
 const adoptScopeSchema = z.object({
@@ -405,8 +406,9 @@ function named(found: Found[]): AdoptedResource[] {
       ...(item.origin ? { origin: item.origin } : {}),
     });
   }
+  const configKeys = new Set<string>();
   for (const resource of resources) {
-    resource.inputs = withSecrets(resource);
+    resource.inputs = withSecrets(resource, configKeys);
     resolveReferences(resource, resources);
   }
   return resources;
@@ -436,7 +438,8 @@ export function withoutFiles(adoption: Adoption): Adoption {
   };
 }
 
-function withSecrets(resource: AdoptedResource): State {
+/** The inputs with each secret or write-only one a stack config read, by a key no other resource's read takes. */
+function withSecrets(resource: AdoptedResource, configKeys: Set<string>): State {
   const { declaration } = resource;
   const read = resource.inputs;
   let inputs = read;
@@ -453,7 +456,12 @@ function withSecrets(resource: AdoptedResource): State {
     // object the forge shows), or one the input rules ask for (a client key with its certificate).
     const needed = present || (writeOnly && parent !== undefined && (!optionalAt(declaration, path) || askedFor(declaration, path, read)));
     if (!needed) continue;
-    const secret: SecretValue = { kind: "secret", key: camel(`${resource.name} ${path.slice(path.lastIndexOf(".") + 1)}`), path, writeOnly };
+    // Names are distinct, their camel forms need not be (`a-b2`, `a-b-2`).
+    const base = camel(`${resource.name} ${path.slice(path.lastIndexOf(".") + 1)}`);
+    let key = base;
+    for (let n = 2; configKeys.has(key); n++) key = `${base}${n}`;
+    configKeys.add(key);
+    const secret: SecretValue = { kind: "secret", key, path, writeOnly };
     inputs = withPath(inputs, path, secret) as State;
   }
   return inputs;
@@ -485,17 +493,16 @@ function resolveReferences(resource: AdoptedResource, all: AdoptedResource[]): v
   }
 }
 
-/** `acme/web agent production` → `acme-web-agent-production`. */
+/** The longest name a resource gets from what the forge calls it: a 10 kB label name makes no 10 kB name. */
+const NAME_LENGTH = 80;
+
+/** `acme/web agent production` → `acme-web-agent-production`: only ASCII letters, digits and dashes, whatever the text holds. */
 function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    .replace(/^-+/, "")
+    .slice(0, NAME_LENGTH)
+    .replace(/-+$/, "");
 }
 
-/** `acme-web agent` → `acmeWebAgent`; a leading digit gets a prefix. */
-export function camel(text: string): string {
-  const words = text.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
-  const joined = words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
-  return /^[0-9]/.test(joined) ? `r${joined}` : joined;
-}

@@ -6,6 +6,7 @@
  */
 import type { State } from "../engine/declaration";
 import { pluginToken } from "../type-tokens";
+import { yaml } from "./escape";
 import type { AdoptedResource, Adoption } from "./read";
 import { configLine, configOf, headerLines, isCommented, isFile, isReference, isSecret, placeTitle, type RenderOptions } from "./render";
 
@@ -20,23 +21,23 @@ const INDENT = "  ";
 
 export function renderYamlProgram(adoption: Adoption, command: string, options: YamlRenderOptions): string {
   const config = configOf(adoption);
-  const lines = headerLines(adoption, command, options, "a property that differs from the forge").map((text) => (text ? `# ${text}` : "#"));
-  lines.push("", `name: ${scalar(options.project)}`, "runtime: yaml");
+  const lines = headerLines(adoption, command, options, "a property that differs from the forge").map((text) => yaml(text, "comment"));
+  lines.push("", `name: ${yaml(options.project, "literal")}`, "runtime: yaml");
   if (options.pluginPath !== undefined) {
-    lines.push("# The provider plugin: the directory of the installed package's (npm install pulumi-forge).", "plugins:", "  providers:", "    - name: forge", `      path: ${scalar(options.pluginPath)}`);
+    lines.push("# The provider plugin: the directory of the installed package's (npm install pulumi-forge).", "plugins:", "  providers:", "    - name: forge", `      path: ${yaml(options.pluginPath, "literal")}`);
   }
   if (config.length > 0) {
     // The project's `config:` block (the template's `configuration:` is deprecated; the YAML host
     // v1.10 did not read `config:`; README, *From YAML and other languages*).
     lines.push("", "config:");
-    for (const { secret } of config) lines.push(`  ${secret.key}:`, "    type: string", "    secret: true");
+    for (const { secret } of config) lines.push(`  ${yaml(secret.key, "literal")}:`, "    type: string", "    secret: true");
   }
   lines.push("", "resources:");
   let place: string | undefined;
   for (const resource of adoption.resources) {
     const here = placeTitle(resource);
     if (here !== place) {
-      lines.push(...(place === undefined ? [] : [""]), `  # ${here} ${"-".repeat(Math.max(3, 94 - here.length))}`);
+      lines.push(...(place === undefined ? [] : [""]), `  ${yaml(`${here} ${"-".repeat(Math.max(3, 94 - here.length))}`, "comment")}`);
       place = here;
     } else {
       lines.push("");
@@ -44,8 +45,8 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
     lines.push(...resourceLines(resource));
   }
   if (config.length > 0) {
-    lines.push("", "# Stack config this program reads; set each value before the first `pulumi up`:");
-    for (const item of config) lines.push(`# ${configLine(item)}`);
+    lines.push("", yaml("Stack config this program reads; set each value before the first `pulumi up`:", "comment"));
+    for (const item of config) lines.push(yaml(configLine(item), "comment"));
   }
   return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
 }
@@ -53,30 +54,31 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
 function resourceLines(resource: AdoptedResource): string[] {
   const properties = Object.entries(resource.inputs);
   return [
-    ...(resource.origin ? [`  # terraform: ${resource.origin}`] : []),
-    `  ${key(resource.name)}:`,
+    ...(resource.origin ? [`  ${yaml(`terraform: ${resource.origin}`, "comment")}`] : []),
+    `  ${yaml(resource.name, "literal")}:`,
     `    type: ${pluginToken(resource.declaration.name)}`,
     ...(properties.length > 0 ? ["    properties:", ...properties.flatMap(([name, item]) => entry(name, item, "      "))] : []),
     "    options:",
-    `      import: ${scalar(resource.importId)}`,
+    `      import: ${yaml(resource.importId, "value")}`,
   ];
 }
 
 /** `name: value` at `indent`, a block below it when the value is a list or an object. */
 function entry(name: string, item: unknown, indent: string): string[] {
-  const comment = isCommented(item) ? ` # ${item.comment}` : "";
+  const comment = isCommented(item) ? ` ${yaml(item.comment, "comment")}` : "";
   const plain = isCommented(item) ? item.value : item;
-  if (isFile(plain)) return [`${indent}${key(name)}:${comment}`, `${indent}${INDENT}fn::readFile: ${scalar(`./${plain.path}`)}`];
+  const key = yaml(name, "key");
+  if (isFile(plain)) return [`${indent}${key}:${comment}`, `${indent}${INDENT}fn::readFile: ${yaml(`./${plain.path}`, "value")}`];
   const inline = inlineValue(plain);
-  if (inline !== undefined) return [`${indent}${key(name)}: ${inline}${comment}`];
-  return [`${indent}${key(name)}:${comment}`, ...block(plain as object, indent + INDENT)];
+  if (inline !== undefined) return [`${indent}${key}: ${inline}${comment}`];
+  return [`${indent}${key}:${comment}`, ...block(plain as object, indent + INDENT)];
 }
 
 /** A list or object as block lines (a list's items with `- `). */
 function block(item: object, indent: string): string[] {
   if (!Array.isArray(item)) return Object.entries(item as State).flatMap(([name, field]) => entry(name, field, indent));
   return item.flatMap((element) => {
-    const comment = isCommented(element) ? ` # ${element.comment}` : "";
+    const comment = isCommented(element) ? ` ${yaml(element.comment, "comment")}` : "";
     const plain = isCommented(element) ? element.value : element;
     const inline = inlineValue(plain);
     if (inline !== undefined) return [`${indent}- ${inline}${comment}`];
@@ -89,31 +91,21 @@ function block(item: object, indent: string): string[] {
 /** A value that fits on its key's line (a scalar, a reference, a secret, an empty list or object), or undefined. */
 function inlineValue(item: unknown): string | undefined {
   if (isSecret(item)) return `\${${item.key}}`;
-  if (isReference(item)) return `\${${item.target}.${item.output}}`;
+  if (isReference(item)) {
+    // A logical name is a slug (read.ts), which a property access takes as it is.
+    if (!/^[A-Za-z0-9_-]+$/.test(item.target)) throw new Error(`forge-adopt: ${JSON.stringify(item.target)} is no name a Pulumi YAML reference can hold`);
+    return `\${${item.target}.${item.output}}`;
+  }
   if (item === null || typeof item !== "object") return scalar(item);
   if (Array.isArray(item) && item.length === 0) return "[]";
   if (!Array.isArray(item) && Object.keys(item).length === 0) return "{}";
   return undefined;
 }
 
-/** YAML words that would not read back as the string they spell. */
-const RESERVED = /^(?:true|false|yes|no|on|off|y|n|null)$/i;
-
-/**
- * A scalar as YAML: plain when it reads back as the same string, double-quoted (JSON's escapes,
- * which YAML shares) otherwise. A literal `${` is doubled: Pulumi YAML would interpolate it.
- */
-export function scalar(item: unknown): string {
-  if (typeof item !== "string") return item === undefined ? "null" : JSON.stringify(item);
-  const text = item.replaceAll("${", () => "$${");
-  // Plain only from a letter or a slash on (a digit, a dot or a sign could read as a number), with no
-  // character that YAML gives a meaning.
-  const plain = /^[A-Za-z_/][A-Za-z0-9 _./@()+,;=-]*$/.test(text) && !text.endsWith(" ") && !RESERVED.test(text);
-  return plain ? text : JSON.stringify(text);
-}
-
-function key(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) ? name : JSON.stringify(name);
+/** A property's scalar value: a string as the YAML host reads it back, numbers, booleans and null as themselves. */
+function scalar(item: unknown): string {
+  if (typeof item === "string") return yaml(item, "value");
+  return item === undefined ? "null" : JSON.stringify(item);
 }
 
 /** The list `pulumi import --file <file>` reads: every object with its plugin type token, name and import id. */

@@ -5,7 +5,7 @@
  */
 import type { State } from "../engine/declaration";
 import type { AdoptedResource, Adoption, CommentedValue, FileValue, Notice, ReferenceValue, SecretValue, TerraformNotes } from "./read";
-import { camel } from "./read";
+import { shellWord, typescript } from "./escape";
 
 /** Lines longer than this are broken, one argument or field a line. */
 const WIDTH = 140;
@@ -19,11 +19,13 @@ export interface RenderOptions {
 }
 
 /** The scope's arguments in one order (groups, projects, instance; each sorted), so that the
- *  header does not depend on how the command was typed. */
+ *  header does not depend on how the command was typed; each path a shell word. */
 export function scopeArguments(scope: { groups: string[]; projects: string[]; instance: boolean; snippets: boolean }): string {
+  // A path from the command line holds no NUL, so each is a word.
+  const word = (text: string) => shellWord(text) ?? text;
   return [
-    ...[...scope.groups].sort().map((group) => `--group ${group}`),
-    ...[...scope.projects].sort().map((project) => `--project ${project}`),
+    ...[...scope.groups].sort().map((group) => `--group ${word(group)}`),
+    ...[...scope.projects].sort().map((project) => `--project ${word(project)}`),
     ...(scope.instance ? ["--instance"] : []),
     ...(scope.snippets ? ["--snippets"] : []),
   ].join(" ");
@@ -31,7 +33,9 @@ export function scopeArguments(scope: { groups: string[]; projects: string[]; in
 
 /**
  * What a program says of itself, without comment marks: how it was made, what the first `up`
- * does, and what was not read or adopted. Both languages' programs start with it.
+ * does, and what was not read or adopted. Both languages' programs start with it, each line made
+ * a comment by the language's escaping function (which keeps what the lines quote from the forge
+ * and the state on its line).
  */
 export function headerLines(adoption: Adoption, command: string, options: RenderOptions, mismatch: string): string[] {
   const lines = [
@@ -54,13 +58,18 @@ export function headerLines(adoption: Adoption, command: string, options: Render
 function terraformLines(adoption: Adoption, terraform: TerraformNotes): string[] {
   const addresses = [...new Set(adoption.resources.flatMap((resource) => (resource.origin ? [resource.origin] : [])))].sort();
   const lines = [`From the Terraform state ${terraform.file}: each declaration names the Terraform resource it replaces.`];
-  if (addresses.length > 0) {
+  const words = addresses.flatMap((address) => shellWord(address) ?? []);
+  if (words.length > 0) {
     lines.push(
       "Once `pulumi up` has adopted them, take them out of Terraform without deleting anything",
       "(not `terraform destroy`, which would delete what this program now declares):",
       "  terraform state rm \\",
-      ...addresses.map((address, index) => `    ${shellQuoted(address)}${index < addresses.length - 1 ? " \\" : ""}`),
+      ...words.map((word, index) => `    ${word}${index < words.length - 1 ? " \\" : ""}`),
     );
+  }
+  const unnamed = addresses.filter((address) => shellWord(address) === undefined);
+  if (unnamed.length > 0) {
+    lines.push("No command line can name these addresses (each holds a NUL character): take them out of the state", "with `terraform state pull`, an edit, and `terraform state push`:", ...unnamed.map((address) => `    ${address}`));
   }
   if (terraform.cannotMove.length > 0) {
     lines.push("", "Cannot move (the Terraform state holds it, the forge never shows it again):", ...terraform.cannotMove.flatMap((notice) => noticeLines(notice)));
@@ -86,11 +95,6 @@ function noticeLines(notice: Notice): string[] {
   return lines.map((text, index) => `${index === 0 ? "  " : "    "}${text}`);
 }
 
-/** A word for a POSIX shell: single-quoted. */
-function shellQuoted(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 /** Every stack config value a program reads, with the resource and input it stands for. */
 export function configOf(adoption: Adoption): { resource: AdoptedResource; secret: SecretValue }[] {
   return adoption.resources.flatMap((resource) => secretsOf(resource.inputs).map((secret) => ({ resource, secret })));
@@ -103,9 +107,9 @@ export function configLine({ resource, secret }: { resource: AdoptedResource; se
 }
 
 export function renderProgram(adoption: Adoption, command: string, options: RenderOptions): string {
-  const variables = new Map(adoption.resources.filter((resource) => resource.referenced).map((resource) => [resource.name, camel(resource.name)]));
+  const variables = variableNames(adoption.resources.filter((resource) => resource.referenced));
   const secrets = configOf(adoption);
-  const lines: string[] = headerLines(adoption, command, options, "an input that differs from the forge").map((text) => (text ? `// ${text}` : "//"));
+  const lines: string[] = headerLines(adoption, command, options, "an input that differs from the forge").map((text) => typescript(text, "comment"));
   const readsFiles = adoption.resources.some((resource) => containsFile(resource.inputs));
   lines.push(
     "",
@@ -121,7 +125,7 @@ export function renderProgram(adoption: Adoption, command: string, options: Rend
   for (const resource of adoption.resources) {
     const here = placeTitle(resource);
     if (here !== place) {
-      lines.push("", `// ${here} ${"-".repeat(Math.max(3, 96 - here.length))}`, "");
+      lines.push("", typescript(`${here} ${"-".repeat(Math.max(3, 96 - here.length))}`, "comment"), "");
       place = here;
       previous = undefined;
     }
@@ -133,8 +137,8 @@ export function renderProgram(adoption: Adoption, command: string, options: Rend
   }
   lines.push("");
   if (secrets.length > 0) {
-    lines.push("// Stack config this program reads; set each value before the first `pulumi up`:");
-    for (const item of secrets) lines.push(`// ${configLine(item)}`);
+    lines.push(typescript("Stack config this program reads; set each value before the first `pulumi up`:", "comment"));
+    for (const item of secrets) lines.push(typescript(configLine(item), "comment"));
     lines.push("");
   }
   return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
@@ -146,6 +150,20 @@ export function placeTitle(resource: AdoptedResource): string {
   return `${resource.scope === "group" ? "Group" : "Project"} ${resource.path}`;
 }
 
+/** A variable for each resource another refers to, by its name: distinct identifiers, whatever the names hold. */
+function variableNames(resources: AdoptedResource[]): Map<string, string> {
+  const taken = new Set<string>();
+  return new Map(
+    resources.map((resource) => {
+      const base = typescript(resource.name, "identifier");
+      let variable = base;
+      for (let n = 2; taken.has(variable); n++) variable = `${base}${n}`;
+      taken.add(variable);
+      return [resource.name, variable];
+    }),
+  );
+}
+
 /** One `new forge.X(...)` statement, with a variable when another resource refers to it. */
 function declaration(resource: AdoptedResource, variables: Map<string, string>): string[] {
   const variable = variables.get(resource.name);
@@ -153,7 +171,7 @@ function declaration(resource: AdoptedResource, variables: Map<string, string>):
   const args = [resource.name, resource.inputs, { import: resource.importId }];
   const flat = args.map((arg) => value(arg, variables, "", Infinity));
   const inline = `${head}${flat.map((arg) => arg.text).join(", ")});`;
-  const origin = resource.origin ? [`// terraform: ${resource.origin}`] : [];
+  const origin = resource.origin ? [typescript(`terraform: ${resource.origin}`, "comment")] : [];
   if (inline.length <= WIDTH && !inline.includes("\n") && flat.every((arg) => arg.comment === undefined)) return [...origin, inline];
   return [...origin, head, ...args.map((arg) => line(INDENT, value(arg, variables, INDENT, WIDTH - INDENT.length))), ");"];
 }
@@ -165,7 +183,7 @@ interface Rendered {
 }
 
 function line(indent: string, rendered: Rendered): string {
-  return `${indent}${rendered.text},${rendered.comment ? ` // ${rendered.comment}` : ""}`;
+  return `${indent}${rendered.text},${rendered.comment ? ` ${typescript(rendered.comment, "comment")}` : ""}`;
 }
 
 /**
@@ -175,17 +193,20 @@ function line(indent: string, rendered: Rendered): string {
  */
 function value(item: unknown, variables: Map<string, string>, indent: string, room: number, depth = 0): Rendered {
   if (isCommented(item)) return { text: value(item.value, variables, indent, room, depth).text, comment: item.comment };
-  if (isSecret(item)) return { text: `config.requireSecret(${JSON.stringify(item.key)})` };
-  if (isFile(item)) return { text: `readFileSync(join(__dirname, ${JSON.stringify(item.path)}), "utf8")` };
-  if (isReference(item)) return { text: `${variables.get(item.target) ?? item.target}.${item.output}` };
-  if (typeof item === "string") return { text: JSON.stringify(item) };
+  if (isSecret(item)) return { text: `config.requireSecret(${typescript(item.key, "string")})` };
+  if (isFile(item)) return { text: `readFileSync(join(__dirname, ${typescript(item.path, "string")}), "utf8")` };
+  if (isReference(item)) {
+    const output = typescript(item.output, "property");
+    return { text: `${variables.get(item.target) ?? typescript(item.target, "identifier")}${output === item.output ? `.${output}` : `[${typescript(item.output, "string")}]`}` };
+  }
+  if (typeof item === "string") return { text: typescript(item, "string") };
   if (typeof item !== "object" || item === null) return { text: String(item) };
   const inner = indent + INDENT;
   const entries: Rendered[] = Array.isArray(item)
     ? item.map((element) => value(element, variables, inner, WIDTH - inner.length, depth + 1))
     : Object.entries(item as State).map(([key, field]) => {
         const rendered = value(field, variables, inner, WIDTH - inner.length - key.length - 2, depth + 1);
-        return { ...rendered, text: `${propertyName(key)}: ${rendered.text}` };
+        return { ...rendered, text: `${typescript(key, "property")}: ${rendered.text}` };
       });
   const [open, close] = Array.isArray(item) ? ["[", "]"] : ["{ ", " }"];
   const wrapped = depth === 1 && containsSecret(item) && !Array.isArray(item) ? "pulumi.output(" : "";
@@ -195,10 +216,6 @@ function value(item: unknown, variables: Map<string, string>, indent: string, ro
   const wrap = (text: string) => (wrapped ? `${wrapped}${text})` : text);
   if (flat.length <= room && !flat.includes("\n") && comments.length <= 1) return { text: wrap(flat), comment: comments[0] };
   return { text: wrap(`${open.trim()}\n${entries.map((entry) => line(inner, entry)).join("\n")}\n${indent}${close.trim()}`) };
-}
-
-function propertyName(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
 }
 
 export function isCommented(value: unknown): value is CommentedValue {

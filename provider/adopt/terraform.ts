@@ -42,6 +42,8 @@ const stateSchema = z.object({
             /** Set on an object `create_before_destroy` replaced and Terraform has still to delete. */
             deposed: z.string().optional(),
             status: z.string().optional(),
+            /** The version of the provider's schema for the type that wrote the attributes (0 for every type in the 3.x releases). */
+            schema_version: z.number().optional(),
             attributes: z.record(z.string(), z.unknown()).optional(),
             /** Older providers' flat form: scalars under their names, lists as `name.0`. */
             attributes_flat: z.record(z.string(), z.string()).optional(),
@@ -83,7 +85,18 @@ export function terraformAddress(resource: Pick<StateResource, "module" | "mode"
 }
 
 /** A group, project or label the state names that the forge does not have (or the token cannot see). */
-class Missing extends Error {}
+class Missing extends Error {
+  /** True when the instance lacks an attribute the mapping reads (a state of a provider release this one does not know). */
+  constructor(
+    message: string,
+    readonly absent = false,
+  ) {
+    super(message);
+  }
+}
+
+/** A group's or project's full path: segments of letters, digits, `_`, `-` and `.`, at most 255 characters each. */
+const FULL_PATH = /^(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,254})(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]{0,254})*$/;
 
 /** Full paths of the groups and projects the state names by id or path, each asked once. */
 class Places {
@@ -99,7 +112,9 @@ class Places {
   }
 
   private path(kind: "group" | "project", route: typeof routes.groups.get | typeof routes.projects.get, field: string, ref: unknown): Promise<string> {
-    if (typeof ref !== "string" && typeof ref !== "number") return Promise.reject(new Missing(`names no ${kind}`));
+    if (typeof ref !== "string" && typeof ref !== "number") return Promise.reject(new Missing(`names no ${kind}`, true));
+    // What is neither an id nor a full path is not asked for: a state another team wrote may hold anything.
+    if (!/^\d+$/.test(String(ref)) && !FULL_PATH.test(String(ref))) return Promise.reject(new Missing(`names the ${kind} ${JSON.stringify(ref)}, which is no ${kind}'s id or full path`));
     const key = `${kind} ${ref}`;
     let path = this.cache.get(key);
     if (!path) {
@@ -138,11 +153,17 @@ interface TerraformType {
   notes?(attributes: Attributes): string[];
   /** What differs in how the forge resource manages the object, said once per type in the program and in the docs. */
   advice?: string;
+  /**
+   * Attributes older releases of the provider named otherwise, by their name now: read when an
+   * instance has no value under the name now. From the provider's documentation and changelog
+   * of each release (docs/from-terraform.md, *Older states*).
+   */
+  formerly?: Record<string, { name: string; releases: string }>;
 }
 
 const id = (value: unknown): number => {
   const number = Number(value);
-  if (value === undefined || value === null || value === "" || !Number.isInteger(number) || number <= 0) throw new Missing(`has no id where one is expected (${JSON.stringify(value ?? null)})`);
+  if (value === undefined || value === null || value === "" || !Number.isInteger(number) || number <= 0) throw new Missing(`has no id where one is expected (${JSON.stringify(value ?? null)})`, value === undefined);
   return number;
 };
 const present = (value: unknown): boolean => value !== undefined && value !== null && value !== "";
@@ -173,11 +194,11 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
   },
   gitlab_group_label: {
     becomes: ["groupLabel"],
-    terraformId: "`<group id>:<label id>` (older provider versions: `<label name>`, found by name)",
+    terraformId: "`<group id>:<label id>` (provider releases 3.x to 15.x: `<label name>`, and no `label_id`: the label is found by its name)",
     async objects(attributes, places) {
       const group = await places.group(attributes["group"]);
       if (present(attributes["label_id"])) return [{ key: "groupLabel", idState: { group, labelId: id(attributes["label_id"]) } }];
-      // A state written before the id held the label's id: found by its name.
+      // A state of a provider release before 16.0 has no label_id (its id was the label's name): found by its name.
       const labels = await list(lookups.listGroupLabels, { group, includeAncestorGroups: false }, places.client);
       const label = labels.find((candidate) => candidate["name"] === attributes["name"]);
       if (!label) throw new Missing(`the label ${JSON.stringify(attributes["name"])} is not in group ${group} on the forge`);
@@ -214,6 +235,7 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
   gitlab_project_membership: {
     becomes: ["projectMember"],
     terraformId: "`<project>:<user id>`",
+    formerly: { project: { name: "project_id", releases: "3.x to 15.x" } },
     objects: async (attributes, places) => [{ key: "projectMember", idState: { project: await places.project(attributes["project"]), userId: id(attributes["user_id"]) } }],
     advice: "The member is declared by username. A custom role (`member_role_id`) is not carried: the forge never shows it.",
     notes: (attributes) =>
@@ -243,6 +265,7 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
   gitlab_project_job_token_scopes: {
     becomes: ["jobTokenScope", "jobTokenScopeProjectAllowlistEntry", "jobTokenScopeGroupAllowlistEntry"],
     terraformId: "`<project>`",
+    formerly: { project: { name: "project_id", releases: "17.0 to 17.2; 17.3 to 18.x write both" } },
     async objects(attributes, places) {
       const project = await places.project(attributes["project"]);
       const ids = (name: string) => (Array.isArray(attributes[name]) ? (attributes[name] as unknown[]) : []).map(id).sort((a, b) => a - b);
@@ -283,9 +306,18 @@ export const TERRAFORM_UNMAPPED: Readonly<Record<string, string>> = {
 };
 
 function unmappedReason(type: string): string {
-  const known = TERRAFORM_UNMAPPED[type] ?? (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
+  const known = (Object.hasOwn(TERRAFORM_UNMAPPED, type) ? TERRAFORM_UNMAPPED[type] : undefined) ?? (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
   if (known) return known;
   return type.startsWith("gitlab_") ? `no forge resource corresponds to ${type} (docs/from-terraform.md lists those that do)` : "not a resource of the GitLab provider";
+}
+
+/** The attributes under the names the mapping reads: an older release's name for one the instance lacks. */
+function currentNames(mapping: TerraformType, attributes: Attributes): Attributes {
+  const current = { ...attributes };
+  for (const [name, former] of Object.entries(mapping.formerly ?? {})) {
+    if (!present(current[name]) && present(current[former.name])) current[name] = current[former.name];
+  }
+  return current;
 }
 
 /** An older provider's flat attributes (`name.0`, `name.#`) as lists, scalars as they are. */
@@ -315,7 +347,8 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
   const typesSeen = new Set<string>();
   for (const resource of state.resources) {
     if (resource.mode !== "managed") continue; // a data source reads; nothing to adopt
-    const mapping = TERRAFORM_TYPES[resource.type];
+    // A state's type is any string (`__proto__` too): only the table's own rows map.
+    const mapping = Object.hasOwn(TERRAFORM_TYPES, resource.type) ? TERRAFORM_TYPES[resource.type] : undefined;
     for (const instance of resource.instances) {
       const address = terraformAddress(resource, instance.index_key);
       if (!mapping) {
@@ -328,7 +361,7 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
       }
       if (resource.provider) providers.add(resource.provider);
       typesSeen.add(resource.type);
-      const attributes = instance.attributes ?? flatAttributes(instance.attributes_flat ?? {});
+      const attributes = currentNames(mapping, instance.attributes ?? flatAttributes(instance.attributes_flat ?? {}));
       try {
         for (const object of await mapping.objects(attributes, places)) {
           const scope = (adoptEntries[object.key] as AdoptEntry).scope;
@@ -337,7 +370,9 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
         }
       } catch (error) {
         if (!(error instanceof Missing)) throw error;
-        skipped.push({ what: address, reason: error.message, left: true });
+        // The shape of an instance this release does not know, to tell which release wrote it: names, never values.
+        const shape = `; the instance has ${Object.keys(attributes).sort().join(", ") || "no attributes"}${instance.schema_version === undefined ? "" : ` (schema_version ${instance.schema_version})`}`;
+        skipped.push({ what: address, reason: `${error.message}${error.absent ? shape : ""}`, left: true });
         continue;
       }
       attributesOf.set(address, { mapping, attributes });
@@ -370,7 +405,10 @@ export function terraformMappingTable(): string {
     .map(([type, mapping]) => {
       const becomes = mapping.becomes.map((key) => `\`${declarations[key].name}\` \`${idFormat(declarations[key])}\``).join("<br>");
       const secrets = mapping.secrets && `Secret stack config whose value the state holds: ${Object.entries(mapping.secrets).map(([path, attribute]) => `\`${path}\` (\`${attribute}\`)`).join(", ")}.`;
-      const notes = [mapping.advice, secrets].filter(Boolean).join(" ");
+      const formerly =
+        mapping.formerly &&
+        `Older states: ${Object.entries(mapping.formerly).map(([name, former]) => `\`${former.name}\` for \`${name}\` (provider releases ${former.releases})`).join(", ")}.`;
+      const notes = [mapping.advice, secrets, formerly].filter(Boolean).join(" ");
       return `| \`${type}\` | ${mapping.terraformId} | ${becomes} | ${notes} |`;
     });
   const unmapped = Object.entries(TERRAFORM_UNMAPPED)

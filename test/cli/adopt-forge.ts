@@ -118,14 +118,18 @@ export async function runAdopt(forgeUrl: string, args: string[], env: Record<str
   return { code, stdout, stderr };
 }
 
-/** Type-checks a written program as a user's project would (strict, the package from node_modules); `stdout` holds tsc's findings. */
-export async function typeCheckProgram(tmp: string, program: string): Promise<{ code: number; stdout: string }> {
+/** Type-checks written programs as a user's project would (strict, the package from node_modules), several in one run of tsc; `stdout` holds tsc's findings. */
+export async function typeCheckProgram(tmp: string, program: string | string[]): Promise<{ code: number; stdout: string }> {
   const root = join(__dirname, "..", "..");
   const dir = mkdtempSync(join(tmp, "program-"));
-  writeFileSync(join(dir, "index.ts"), program);
+  // Each program a module of its own (each imports), so that their declarations do not meet.
+  const files = [program].flat().map((text, index) => {
+    writeFileSync(join(dir, `index${index || ""}.ts`), text);
+    return `index${index || ""}.ts`;
+  });
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-  const args = [tsc, "--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "es2022", "--module", "commonjs", "--moduleResolution", "node", "index.ts"];
+  const args = [tsc, "--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "es2022", "--module", "commonjs", "--moduleResolution", "node", ...files];
   return promisify(execFile)(process.execPath, args, { cwd: dir }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),

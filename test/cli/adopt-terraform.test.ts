@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { closeClients } from "../../provider/client";
-import { parseTerraformState, terraformAddress } from "../../provider/adopt/terraform";
+import { parseTerraformState, TERRAFORM_TYPES, terraformAddress } from "../../provider/adopt/terraform";
 import { startWorld, type World } from "../contract/world";
-import { KUBERNETES_TOKEN, seedTerraformForge, type TerraformForge } from "./terraform-state";
+import { KUBERNETES_TOKEN, oldestProviderState, seedTerraformForge, type TerraformForge } from "./terraform-state";
 import { runAdopt, typeCheckProgram, type AdoptRun } from "./adopt-forge";
 
 const REPO_ROOT = join(__dirname, "..", "..");
@@ -115,7 +115,10 @@ describe("forge-adopt --from-terraform", () => {
   it("says in its header how to hand the objects over, what cannot move, and what was not adopted", () => {
     const header = program.slice(0, program.indexOf("\nimport "));
     expect(header).toContain(`// From the Terraform state ${stateFile}: each declaration names the Terraform resource it replaces.`);
-    const removed = [...header.matchAll(/^\/\/ {5}'([^']+)'/gm)].map(([, address]) => address);
+    // Shell words: bare, or single-quoted when the address holds what a shell reads (test/unit/adopt-escape.test.ts has the rest).
+    const list = header.slice(header.indexOf("//   terraform state rm \\\n")).split("\n").slice(1);
+    const words = list.slice(0, list.findIndex((line) => !line.endsWith(" \\")) + 1);
+    const removed = words.map((line) => /^\/\/ {5}(?:'([^']+)'|([^' ]+))(?: \\)?$/.exec(line)).map((match) => match?.[1] ?? match?.[2]);
     expect(removed).toEqual([...new Set(forge.expected.map((row) => row.split("\t")[2]!))].sort());
     expect(header).toContain("//   terraform state rm \\");
     expect(header).toMatch(/\/\/ Cannot move \(the Terraform state holds it, the forge never shows it again\):\n\/\/ {3}module\.agents\.gitlab_cluster_agent_token\.this\["production"\]: the token's value\./);
@@ -162,6 +165,28 @@ describe("forge-adopt --from-terraform", () => {
     const run = await adopt(["--from-terraform", file, "--list"]);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toMatch(/^ClusterAgent\tacme-web-agent-production\tacme\/web:\d+\tgitlab_cluster_agent\.flat\n$/);
+  });
+
+  it("reads the oldest provider releases' states: each mapped type as the 3.x line wrote it (job token scopes as 17.0 did)", async () => {
+    const types = new Set(forge.state.resources.map((resource) => resource.type));
+    expect(Object.keys(TERRAFORM_TYPES).filter((type) => !types.has(type))).toEqual([]);
+    const file = join(tmp, "oldest.tfstate");
+    writeFileSync(file, JSON.stringify(oldestProviderState(forge.state, (path) => world.projectId(path))));
+    const run = await adopt(["--from-terraform", file, "--list"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("names no");
+    const rows = run.stdout.trim().split("\n").map((line) => line.split("\t")).map(([type, , id, address]) => `${type}\t${id}\t${address}`);
+    // 17.0's job token scopes had no `enabled`: only their allowlist entries.
+    expect(rows.sort()).toEqual(forge.expected.filter((row) => !row.startsWith("JobTokenScope\t")));
+  });
+
+  it("says which attributes an instance it cannot read has, never their values", async () => {
+    const file = join(tmp, "unknown-shape.tfstate");
+    const attributes = { id: "acme/web:1", repository: "acme/web", user_id: 1, access_level: "developer", token: "not-for-output" };
+    writeFileSync(file, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "gitlab_project_membership", name: "odd", instances: [{ schema_version: 7, attributes }] }] }));
+    const run = await adopt(["--from-terraform", file, "--list"]);
+    expect(run).toMatchObject({ code: 0, stdout: "" });
+    expect(run.stderr).toBe("forge-adopt: not adopted: gitlab_project_membership.odd: names no project; the instance has access_level, id, repository, token, user_id (schema_version 7)\n");
   });
 
   it("adopts a group's avatar when the configuration set one: beside the program with --out, noted without", async () => {

@@ -179,7 +179,7 @@ export async function seedTerraformForge(world: World): Promise<TerraformForge> 
     managed("gitlab_group_label", "platform", [
       instance({ id: `${platform}:${platformLabel.id}`, group: String(platform), label_id: platformLabel.id, name: "team::platform", color: "#123456", color_hex: "#123456", description: "" }, 0),
     ]),
-    // Written by a provider before 17.x: the id was the label's name, and there was no label_id.
+    // Written by a provider release before 16.0: the id was the label's name, and there was no label_id.
     managed("gitlab_group_label", "legacy", [instance({ id: "legacy", group: "acme", name: "legacy", color: "#999999", description: "" })]),
     managed("gitlab_group_label", "gone", [instance({ id: `${acme}:999999`, group: "acme", label_id: 999_999, name: "gone", color: "#000000", color_hex: "#000000", description: "" })]),
     managed("gitlab_cluster_agent", "this", agents, "module.agents"),
@@ -251,4 +251,55 @@ export async function seedTerraformForge(world: World): Promise<TerraformForge> 
   ];
   expected.sort();
   return { state: { version: 4, terraform_version: "1.9.8", serial: 42, lineage: "4b1d2c43-6a52-4c8e-9a55-0d1d9f7e2f10", outputs: {}, resources }, tokens, expected };
+}
+
+/** Only the named attributes of `attributes` (those it has). */
+function only(attributes: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((name) => name in attributes).map((name) => [name, attributes[name]]));
+}
+
+/**
+ * Each mapped type's attributes as the oldest provider release that had the type wrote them, from
+ * today's: the 3.x line's (v3.20.0's documentation: the state of a team that never upgraded), and
+ * for gitlab_project_job_token_scopes, which came in 17.0, 17.0's. The types that came later
+ * (group protected environments 16.5, job token scope entries 16.3) have today's shape.
+ */
+const OLDEST_SHAPES: Record<string, (attributes: Record<string, unknown>, projectId: (path: string) => number) => Record<string, unknown>> = {
+  gitlab_group: (attributes) => ({
+    ...only(attributes, ["id", "name", "path", "full_path", "full_name", "web_url", "description", "visibility_level", "parent_id", "auto_devops_enabled", "lfs_enabled"]),
+    ...only(attributes, ["mentions_disabled", "project_creation_level", "request_access_enabled", "require_two_factor_authentication", "runners_token", "share_with_group_lock"]),
+    ...only(attributes, ["subgroup_creation_level", "two_factor_grace_period"]),
+    emails_disabled: attributes["emails_enabled"] === false,
+    default_branch_protection: 2,
+    prevent_forking_outside_group: false,
+    membership_lock: false,
+    extra_shared_runners_minutes_limit: 0,
+    shared_runners_minutes_limit: 0,
+  }),
+  // The id was the label's name; there was no label_id (16.0) and no color_hex.
+  gitlab_group_label: (attributes) => ({ id: attributes["name"], ...only(attributes, ["group", "name", "color", "description"]) }),
+  // `project_id` until 16.0 renamed it `project`; no member_role_id (17.9).
+  gitlab_project_membership: (attributes) => ({ id: attributes["id"], project_id: attributes["project"], ...only(attributes, ["user_id", "access_level", "expires_at"]) }),
+  gitlab_cluster_agent: (attributes) => only(attributes, ["id", "project", "name", "agent_id", "created_at", "created_by_user_id"]),
+  gitlab_cluster_agent_token: (attributes) => only(attributes, ["id", "project", "agent_id", "token_id", "name", "description", "token", "status", "created_at", "created_by_user_id", "last_used_at"]),
+  gitlab_instance_cluster: (attributes) => ({ ...attributes }),
+  // Nested `deploy_access_levels` blocks (`deploy_access_levels_attribute` came in 17.x) and a required approval count.
+  gitlab_project_protected_environment: (attributes) => ({
+    ...only(attributes, ["id", "project", "environment"]),
+    deploy_access_levels: (attributes["deploy_access_levels_attribute"] as Record<string, unknown>[]).map((level) => only(level, ["access_level", "access_level_description", "group_id", "user_id"])),
+    required_approval_count: 0,
+  }),
+  // 17.0 to 17.2: the project's numeric `project_id`, no `project`, no `enabled`, no group entries.
+  gitlab_project_job_token_scopes: (attributes, projectId) => ({ id: String(projectId(String(attributes["project"]))), project_id: projectId(String(attributes["project"])), target_project_ids: attributes["target_project_ids"] }),
+};
+
+/** The state as the oldest provider release that had each mapped type wrote it (schema_version 0 throughout). */
+export function oldestProviderState(state: TerraformForge["state"], projectId: (path: string) => number): TerraformForge["state"] {
+  return {
+    ...state,
+    resources: state.resources.map((resource) => {
+      const shape = resource.mode === "managed" ? OLDEST_SHAPES[resource.type] : undefined;
+      return shape ? { ...resource, instances: resource.instances.map((item) => ({ ...item, schema_version: 0, attributes: shape(item.attributes, projectId) })) } : resource;
+    }),
+  };
 }

@@ -5,14 +5,18 @@
  * --from-terraform` writes the program without a request that writes; the secret it reads is set
  * from the state attribute its config listing names; the first `pulumi up` adopts every object
  * with no request that writes, and the next preview is clean. One stack, two CLI operations.
- * Then the same in Pulumi YAML through the provider plugin (`--language yaml`).
+ * Then the same in Pulumi YAML through the provider plugin (`--language yaml`). In each language,
+ * one preview more: of the program made from hostile text (test/cli/hostile-forge.ts), which
+ * shows nothing but its imports, no injected resource, and no canary file written.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runAdopt } from "../cli/adopt-forge";
+import { seedHostileForge } from "../cli/hostile-forge";
 import { seedTerraformForge, type TerraformForge } from "../cli/terraform-state";
 import { startWorld } from "../contract/world";
 import { cliProject, PLUGIN_DIR } from "./cli-project";
@@ -40,6 +44,12 @@ function stateValue(forge: TerraformForge, address: string, attribute: string): 
     }
   }
   return undefined;
+}
+
+/** The logical names of what forge-adopt adopts from a state, by `--format pulumi-import` (in this process), sorted. */
+async function listedNames(forgeUrl: string, stateFile: string): Promise<string[]> {
+  const { stdout } = await runAdopt(forgeUrl, ["--from-terraform", stateFile, "--format", "pulumi-import"]);
+  return (JSON.parse(stdout) as { resources: { name: string }[] }).resources.map((resource) => resource.name).sort();
 }
 
 describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform state manages", () => {
@@ -90,6 +100,31 @@ describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform st
     expect(Object.keys(preview.changes)).toEqual(["same"]);
     expect(await writes(before)).toEqual([]);
   }, OP_TIMEOUT);
+
+  // Hostile text from the forge and from a state (test/cli/hostile-forge.ts): code in an address
+  // would write the canary file and end the program; the preview shows nothing but the imports.
+  it("a program from a hostile state and forge previews exactly its imports, and runs nothing of their text", async () => {
+    const canary = join(world.tmp, "canary-typescript");
+    const hostile = await seedHostileForge(world.fixtureWorld, canary);
+    const dir = join(world.tmp, "hostile");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: hostile\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n");
+    const stateFile = join(world.tmp, "hostile.tfstate");
+    writeFileSync(stateFile, JSON.stringify(hostile.state));
+    const seq = await lastSeq();
+    await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--out", join(dir, "index.ts")], { env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN } });
+    const hostileStack = await world.stack("hostile", "hostile", dir);
+    // What the program must declare, from the list (no program text): the names the engine must see.
+    const declared = await listedNames(world.emulator.url, stateFile);
+    expect(declared).toHaveLength(hostile.expected.length);
+    const preview = await hostileStack.preview();
+    // Every declaration reached the engine (none cut short by an exit), and nothing else did; the
+    // dynamic face's `import` is the library's own, so an adoption shows as a create (as above).
+    expect(Object.keys(preview.steps).sort()).toEqual(declared);
+    expect(namesWith(preview, "create")).toEqual(declared);
+    expect(existsSync(canary), "injected code ran").toBe(false);
+    expect(await writes(seq)).toEqual([]);
+  }, OP_TIMEOUT);
 });
 
 describe("e2e: forge-adopt --from-terraform --language yaml, through the provider plugin", () => {
@@ -121,6 +156,32 @@ describe("e2e: forge-adopt --from-terraform --language yaml, through the provide
       expect(await yamlWrites(seq)).toEqual([]);
       await project.ok(["preview", "--expect-no-changes"]);
       expect(await yamlWrites(seq)).toEqual([]);
+
+      // Hostile text from the forge and from a state: a YAML structure in an address would add a
+      // resource, a `${...}` an expression; the preview shows nothing but the imports.
+      const canary = join(project.work, "canary-yaml");
+      const hostile = await seedHostileForge(yamlWorld, canary);
+      const hostileState = join(project.work, "hostile.tfstate");
+      writeFileSync(hostileState, JSON.stringify(hostile.state));
+      const adopted = await run(process.execPath, [ADOPT_BIN, "--from-terraform", hostileState, "--language", "yaml", "--plugin-path", PLUGIN_DIR], {
+        env: { ...process.env, FORGE_BASE_URL: yamlWorld.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      const declared = await listedNames(yamlWorld.emulator.url, hostileState);
+      expect(declared).toHaveLength(hostile.expected.length);
+      const hostileProject = await cliProject({ name: "adopt-hostile-yaml", from: { "Pulumi.yaml": adopted.stdout }, config: { "forge:baseUrl": { value: yamlWorld.emulator.url }, "forge:token": { value: ROOT_TOKEN, secret: true } } });
+      try {
+        seq = Math.max(0, ...(await requests()).map((request) => request.seq));
+        const preview = await hostileProject.run(["preview", "--json"]);
+        expect(preview.code, preview.output).toBe(0);
+        const steps = (JSON.parse(preview.stdout) as { steps: { op: string; urn: string }[] }).steps.filter((step) => step.urn.includes("::forge:"));
+        expect(steps.map((step) => step.urn.slice(step.urn.lastIndexOf("::") + 2)).sort()).toEqual(declared);
+        expect(new Set(steps.map((step) => step.op))).toEqual(new Set(["import"]));
+        expect(existsSync(canary)).toBe(false);
+        expect(await yamlWrites(seq)).toEqual([]);
+      } finally {
+        hostileProject.close();
+      }
     } finally {
       project.close();
       await yamlWorld.close();
