@@ -4,7 +4,7 @@
  * connection, where the program goes, exit statuses.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provider/client";
@@ -197,7 +197,11 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
           ? renderYamlProgram(adoption, `${command} --language yaml`, { ...rendered, project: "forge-adopted", pluginPath: args.pluginPath || undefined })
           : renderProgram(adoption, command, rendered);
     if (args.out) {
-      const files = (args.format === "pulumi-import" ? [] : adoption.resources).flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(dirname(args.out!), file.path) }));
+      const beside = resolve(dirname(args.out));
+      const files = (args.format === "pulumi-import" ? [] : adoption.resources).flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(beside, file.path) }));
+      // A file's path holds text from the forge (a snippet's file name): it never leaves the program's directory.
+      const outside = files.find((file) => !resolve(file.target).startsWith(`${beside}${sep}`));
+      if (outside) throw new Error(`a file named by the forge would be written outside ${beside} (${printable(outside.path)}): nothing was written`);
       const existing = files.find((file) => existsSync(file.target));
       if (existing && !args.force) throw new Error(`${existing.target} exists: pass --force to replace it`);
       for (const file of files) {

@@ -9,13 +9,15 @@
  * test/cli/adopt-hostile.test.ts; the real engine's, test/e2e/adopt-terraform.test.ts.
  */
 import { execFileSync } from "node:child_process";
+import { resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { camel, printable, shellWord, typescript, yaml } from "../../provider/adopt/escape";
+import type { AdoptEntry } from "../../provider/adopt/entry";
 import type { AdoptedResource, Adoption } from "../../provider/adopt/read";
 import { headerLines, renderProgram } from "../../provider/adopt/render";
 import { renderYamlProgram } from "../../provider/adopt/render-yaml";
-import { declarations } from "../../provider/resources";
+import { adoptEntries, declarations } from "../../provider/resources";
 import { typescriptDeclarations, yamlDeclarations, type Declared, type Value } from "../support/generated-programs";
 import { HOSTILE, RAW_UNSAFE } from "../support/hostile-text";
 
@@ -162,5 +164,14 @@ describe("the escaping functions", () => {
     for (const text of texts.filter((item) => !item.includes("\u0000"))) expect(shellRead(shellWord(text)!)).toBe(text);
     expect(shellWord(HOSTILE["nul"]!)).toBeUndefined();
     expect([shellWord("module.a.gitlab_group.b"), shellWord('x["k"]')]).toEqual(["module.a.gitlab_group.b", `'x["k"]'`]);
+  });
+});
+
+describe("a snippet's file names from the forge stay under the program's snippets/ folder", () => {
+  it.each(["../../../etc/passwd", "/etc/passwd", "a/../../x", "....//x", ".", "..", `${"../".repeat(50)}x`])("%s", async (name) => {
+    const entry = adoptEntries.snippet as AdoptEntry;
+    const files = await entry.files!({ files: [{ filePath: name, content: "x" }] }, { snippetId: 7, visibility: "private" }, { path: "root", client: undefined as never });
+    const root = resolve("/program/snippets/7");
+    expect(resolve("/program", files[0]!.path).startsWith(`${root}${sep}`) || resolve("/program", files[0]!.path) === root).toBe(true);
   });
 });
