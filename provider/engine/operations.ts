@@ -176,7 +176,9 @@ export class ResourceOperations {
     const ctx = this.context();
     // Nothing is written to an object the state does not hold (engine/evidence.ts); the record
     // read to tell serves as the live record a nested collection's changes need.
-    const live = await this.heldObject(ctx, olds, state);
+    const held = await this.judged(ctx, state);
+    if (held?.another) throw new AnotherObjectError(declaration, state);
+    const live = held?.record;
     let record: WireRecord | undefined;
     if (changed.length > 0) {
       const hook = declaration.hooks?.update;
@@ -201,7 +203,7 @@ export class ResourceOperations {
     const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
     const ctx = this.context();
     try {
-      if (await this.heldByAnother(ctx, state)) {
+      if ((await this.judged(ctx, state))?.another) {
         this.progress(`${anotherObjectReason(declaration, state)}. Not deleted: the resource is gone, and the object is left to whoever made it.`, "warning");
         return;
       }
@@ -220,21 +222,14 @@ export class ResourceOperations {
   }
 
   /**
-   * The record under the state's address, when the declaration keeps evidence and the state
-   * holds some; an {@link AnotherObjectError} when it is another object than the state's.
+   * The record under the state's address, and whether it is another object than the state's (by
+   * the evidence the state kept), before a write; undefined, with nothing read, for kinds that
+   * keep no evidence and states that hold none.
    */
-  private async heldObject(ctx: OperationContext, olds: State, state: State): Promise<WireRecord | undefined> {
-    if (evidenceFields(this.declaration).length === 0 || !keepsEvidence(olds)) return undefined;
+  private async judged(ctx: OperationContext, state: State): Promise<{ record: WireRecord | undefined; another: boolean } | undefined> {
+    if (evidenceFields(this.declaration).length === 0 || !keepsEvidence(state)) return undefined;
     const record = await this.readRecord(ctx, state);
-    if (record && isAnotherObject(this.declaration, olds, record)) throw new AnotherObjectError(this.declaration, olds);
-    return record;
-  }
-
-  /** True when the object under the state's address is another than the state's (by its evidence). */
-  private async heldByAnother(ctx: OperationContext, state: State): Promise<boolean> {
-    if (evidenceFields(this.declaration).length === 0 || !keepsEvidence(state)) return false;
-    const record = await this.readRecord(ctx, state);
-    return record !== undefined && isAnotherObject(this.declaration, state, record);
+    return { record, another: record !== undefined && isAnotherObject(this.declaration, state, record) };
   }
 
   /**
