@@ -3,7 +3,8 @@
  * emulator in this process (real HTTP on loopback), with no faults. Lost-create recovery reads
  * before it creates (the identity, or the listing of the parent for kinds nothing identifies):
  * this prints that price per kind, beside the request that does the work. A second create of the
- * kinds that list their parent shows how the listing grows with what is there.
+ * kinds that list their parent shows how the listing grows with what is there. Then the update
+ * and the delete of the kinds that keep evidence of which object they hold: the read before each.
  *
  * Not a test: it prints counts and asserts nothing.
  */
@@ -63,6 +64,28 @@ async function main(): Promise<void> {
         }
       }
       console.log(`| ${kind} | ${counts.join(" / ")} | ${reads} | ${own} |`);
+    }
+    // Kinds addressed by a name or a parent read the object before an update or a delete, to
+    // tell the stack's from one made again under its address (engine/evidence.ts).
+    const evidenceRows: Array<[string, State, State]> = [
+      ["ProjectProtectedEnvironment", { project: "acme/web", name: "cost-evidence", deployAccessLevels: [{ accessLevel: 40 }] }, { deployAccessLevels: [{ accessLevel: 40 }, { accessLevel: 30 }] }],
+      ["GroupProtectedEnvironment", { group: "acme", name: "staging", deployAccessLevels: [{ accessLevel: 40 }] }, { requiredApprovalCount: 1 }],
+      ["VirtualRegistryCleanupPolicy", { group: "acme", cadence: 7 }, { cadence: 14 }],
+      ["ProjectMember", { project: "acme/api", user: "nomad", accessLevel: 30 }, { accessLevel: 40 }],
+    ];
+    console.log("\n| kind | update: requests (methods) | delete: requests (methods) |");
+    console.log("|---|---|---|");
+    for (const [kind, inputs, change] of evidenceRows) {
+      const made = await implementation(kind).create(inputs);
+      const measured = async (step: () => Promise<unknown>) => {
+        const since = (await admin<{ seq: number }>(emulator, "requests/last")).seq;
+        await step();
+        const logged = await admin<Logged[]>(emulator, `requests?since=${since}`);
+        return `${logged.length} (${logged.map((entry) => entry.method).join(" + ")})`;
+      };
+      const updated = await measured(() => implementation(kind).update(made.id, made.outs as State, { ...inputs, ...change }));
+      const deleted = await measured(() => implementation(kind).delete(made.id, made.outs as State));
+      console.log(`| ${kind} | ${updated} | ${deleted} |`);
     }
   } finally {
     await emulator.close();

@@ -17,6 +17,11 @@
  *   both commands with the candidates.
  * - A pending create whose resource a later `up` made again: cleared; candidates left are
  *   reported as possible second copies, never deleted.
+ * - A pending delete or update (a destroy or an update killed while its request was in flight)
+ *   is read, and reported with what it means: gone (the delete went through), the stack's own
+ *   object, another object made since under the same name (none of the evidence the state kept
+ *   is on it: engine/evidence.ts), or an object nothing tells from one made since, which is
+ *   left to the user. `pulumi refresh` clears them; forge-recover writes nothing for them.
  * - The stack's lock is checked first: while a run holds it, nothing is read or written and the
  *   exit status is {@link EXIT_LOCKED}.
  *
@@ -33,6 +38,8 @@ import { routes } from "../api/routes";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
+import type { Standing } from "../provider/engine/outcomes";
+import { evidenceFields } from "../provider/engine/evidence";
 import { configure, currentClient, operations } from "../provider/runtime";
 import { engineBag } from "../provider/faces/dynamic";
 import { parseTypeToken } from "../provider/type-tokens";
@@ -58,6 +65,68 @@ export interface PendingCreate {
   inputs: State;
   /** Whether the stack also holds a resource of this URN (made by a later run). */
   inState: boolean;
+}
+
+/** A delete or an update a killed run left pending: the resource as the state holds it. */
+export interface PendingChange {
+  urn: string;
+  kind: "delete" | "update";
+  /** The declaration's name, whichever face the stack uses. */
+  type: string;
+  id: string;
+  /** The state's outputs of the resource (its evidence among them; secrets in plain, never printed). */
+  outputs: State;
+}
+
+/**
+ * What a pending delete or update means, from what the forge holds under the resource's address
+ * now (`standing`): the line forge-recover prints, and whether it is left to the user (nothing
+ * tells whether the object there is the stack's). Pure, for tests.
+ */
+export function explainPendingChange(change: PendingChange, standing: Standing, evidence: readonly string[] = []): { text: string; undecided: boolean } {
+  const name = nameOf(change.urn);
+  const what = change.kind === "delete" ? "The delete" : "The update";
+  const maybe = `${what} may have reached the forge or not.`;
+  const object = `${change.type} ${change.id}`;
+  switch (standing) {
+    case "gone":
+      return {
+        text: change.kind === "delete"
+          ? `${name}: ${object} is gone from the forge: the delete went through. \`pulumi refresh\` drops it from the state.`
+          : `${name}: ${object} is gone from the forge (deleted since). \`pulumi refresh\` drops it from the state; the next up makes it again if the program declares it.`,
+        undecided: false,
+      };
+    case "same":
+      return {
+        text: change.kind === "delete"
+          ? `${name}: ${object} is still on the forge, and it is this stack's object: the delete did not happen. Run the destroy (or up) again.`
+          : `${name}: ${object} is this stack's object. ${maybe} \`pulumi refresh\` reads what is there, and the next up repairs what differs.`,
+        undecided: false,
+      };
+    case "another":
+      return {
+        text:
+          `${name}: ${object} is another object now: none of what the state kept of the stack's (${evidence.join(", ") || "its evidence"}) is on it, ` +
+          `so the stack's was deleted and someone made this one since. It is not this stack's: \`pulumi refresh\` drops the resource from the state ` +
+          `and leaves the object alone, and the next up refuses it by name (import it if it is meant to be managed here).`,
+        undecided: false,
+      };
+    case "setting":
+      return {
+        text: change.kind === "delete"
+          ? `${name}: ${object} holds settings of an object that stays. ${maybe} Run the destroy again: it writes back what the stack found.`
+          : `${name}: ${object} holds settings the program writes over by design. ${maybe} \`pulumi refresh\` reads them, and the next up writes the program's values.`,
+        undecided: false,
+      };
+    case "unproven":
+      return {
+        text:
+          `${name}: ${object} is on the forge, and nothing on it tells whether it is the stack's object or one made since under the same address` +
+          `${change.kind === "delete" ? " (the delete may have gone through, and someone set it up again)" : ""}. Check it (who made it, when) before any run: ` +
+          `if it is the stack's, \`pulumi refresh\` takes it as it is; if not, \`pulumi state delete '${change.urn}'\` forgets it (the object stays), and the next up refuses it by name.`,
+        undecided: true,
+      };
+  }
 }
 
 /** What happens to each pending create. */
@@ -122,7 +191,9 @@ After a run that was killed, finds what each pending create of the stack may hav
 forge. A create that made nothing is cleared; objects that may be its own are listed with their
 import ids, and nothing is taken without your word: --adopt <resource>=<import id> takes one into
 the stack, --clear <resource> drops the pending create (<resource> is the resource's name or URN).
-Nothing is ever deleted. Run it before pulumi up (it does nothing when nothing is pending); it
+A pending delete or update is read and reported: gone, the stack's object, or another object made
+since under its name (pulumi refresh then clears it); one whose object nothing tells from one made
+since is left to you. Nothing is ever deleted. Run it before pulumi up (it does nothing when nothing is pending); it
 changes nothing while a run holds the stack's lock.
 Exit status: 0 resolved or nothing pending, 1 error, 2 left to decide, 3 the stack is locked.`;
 
@@ -187,9 +258,10 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   // Secrets arrive in plain (the export runs with --show-secrets): they stay in this process.
   const deployment = plainState((await stack.exportStack()).deployment) as {
     resources?: { urn: string; type: string; id?: string }[];
-    pending_operations?: { type: string; resource: { urn: string; type: string; inputs?: State } }[];
+    pending_operations?: { type: string; resource: { urn: string; type: string; id?: string; inputs?: State; outputs?: State } }[];
   };
   const resources = deployment.resources ?? [];
+  const changes = pendingChanges(deployment.pending_operations ?? [], resources);
   const inState = new Set(resources.map((resource) => resource.urn));
   const pending: PendingCreate[] = (deployment.pending_operations ?? []).flatMap((op) => {
     const token = op.type === "creating" ? parseTypeToken(op.resource.type) : undefined;
@@ -199,14 +271,26 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   for (const name of [...options.adopt.keys(), ...options.clear]) {
     if (!pending.some((create) => named(create.urn, [name]))) throw new Error(`no pending create of a resource named "${name}" in stack ${stackName}`);
   }
+  if (pending.length === 0 && changes.length === 0) {
+    // A run killed under PULUMI_SKIP_CHECKPOINTS wrote no pending operation, so its orphans are invisible here.
+    io.out(
+      `No pending creates, updates or deletes in stack ${stackName}: nothing to recover.\n` +
+        `(A run killed with PULUMI_SKIP_CHECKPOINTS=true leaves none to find, and the deletes it finished are in no state: see docs/engine-costs.md.)\n`,
+    );
+    return EXIT_OK;
+  }
+  const config = await stack.getAllConfig();
+  await configure({ get: (key: string) => config[key]?.value } as never);
+  const changesUndecided = await reportPendingChanges(changes, stackName, io);
   if (pending.length === 0) {
-    // A run killed under PULUMI_SKIP_CHECKPOINTS wrote no pending create, so its orphans are invisible here.
-    io.out(`No pending creates in stack ${stackName}: nothing to recover.\n(A run killed with PULUMI_SKIP_CHECKPOINTS=true leaves none to find: see docs/engine-costs.md.)\n`);
+    if (changesUndecided) {
+      io.out("Left to decide: check the objects above before any run. Nothing was written.\n");
+      return EXIT_UNDECIDED;
+    }
+    io.out("Nothing written: `pulumi refresh` clears the pending operations, and reads each object as said above.\n");
     return EXIT_OK;
   }
   io.out(`Stack ${stackName}: ${pending.length} pending create${pending.length === 1 ? "" : "s"} left by an interrupted run.\n`);
-  const config = await stack.getAllConfig();
-  await configure({ get: (key: string) => config[key]?.value } as never);
   const claimed = new Set(
     resources.flatMap((resource) => {
       const token = parseTypeToken(resource.type);
@@ -250,7 +334,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   }
   if (options.dryRun) {
     io.out("Dry run: nothing changed.\n");
-    return plan.undecided.length > 0 ? EXIT_UNDECIDED : EXIT_OK;
+    return plan.undecided.length > 0 || changesUndecided ? EXIT_UNDECIDED : EXIT_OK;
   }
   if (plan.undecided.length > 0) {
     // Writing a state goes through `pulumi stack import`, which removes every pending operation:
@@ -269,8 +353,38 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     return EXIT_UNDECIDED;
   }
   await applyToState(stackName, options.workDir, plan, io);
-  io.out(`Recovered: the stack holds no pending create. Run pulumi up.\n`);
-  return EXIT_OK;
+  io.out(`Recovered: the stack holds no pending create${changes.length > 0 ? " (nor the deletes and updates above: each is as said there)" : ""}. Run pulumi up.\n`);
+  return changesUndecided ? EXIT_UNDECIDED : EXIT_OK;
+}
+
+/** The deletes and updates a killed run left pending, with the resource as the state holds it
+ *  (its outputs keep the evidence of which object it is). */
+function pendingChanges(
+  operations: readonly { type: string; resource: { urn: string; type: string; id?: string; outputs?: State } }[],
+  resources: readonly { urn: string; type: string; id?: string; outputs?: State }[],
+): PendingChange[] {
+  return operations.flatMap((op) => {
+    const kind = op.type === "deleting" ? "delete" : op.type === "updating" ? "update" : undefined;
+    const token = kind ? parseTypeToken(op.resource.type) : undefined;
+    const held = resources.find((resource) => resource.urn === op.resource.urn && resource.id === op.resource.id) ?? op.resource;
+    return kind && token && held.id ? [{ urn: op.resource.urn, kind, type: token.name, id: held.id, outputs: held.outputs ?? {} }] : [];
+  });
+}
+
+/** Reads what each pending delete or update left and says what it means; true when one is left to the user. */
+async function reportPendingChanges(changes: readonly PendingChange[], stackName: string, io: Io): Promise<boolean> {
+  if (changes.length === 0) return false;
+  const count = (kind: PendingChange["kind"]) => changes.filter((change) => change.kind === kind).length;
+  const counted = (["delete", "update"] as const).filter((kind) => count(kind) > 0).map((kind) => `${count(kind)} pending ${kind}${count(kind) === 1 ? "" : "s"}`);
+  io.out(`Stack ${stackName}: ${counted.join(" and ")} left by an interrupted run.\n`);
+  let undecided = false;
+  for (const change of changes) {
+    const operated = operations(change.type);
+    const explained = explainPendingChange(change, await operated.standing(change.id, engineBag(change.outputs)), evidenceFields(operated.declaration));
+    undecided ||= explained.undecided;
+    io.out(`  ${change.kind.padEnd(7)} ${explained.text}\n`);
+  }
+  return undecided;
 }
 
 /** The forge's clock against this machine's, from the `Date` header of one answer (0 when it has none). */

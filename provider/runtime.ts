@@ -17,7 +17,7 @@ import { clientFor, resolveConnection, type ForgeClient } from "./client";
 import type { RetryWaitListener } from "./client/client";
 import { declarationByName } from "./resources";
 import type { State } from "./engine/declaration";
-import { ResourceOperations } from "./engine/operations";
+import { ResourceOperations, type ProgressSink } from "./engine/operations";
 import { dynamicOperations, type DynamicOperations } from "./faces/dynamic";
 import { forgeProvider } from "./faces/plugin";
 import { lookupDeclarations } from "./lookups/registry";
@@ -58,11 +58,14 @@ const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayM
   );
 };
 
+/** The engine's progress and warnings, in Pulumi's log of the run. */
+const pulumiLog: ProgressSink = (message, level) => void (level === "warning" ? pulumiSdk().log.warn(message) : pulumiSdk().log.info(message));
+
 /** The engine's operations of one resource type, created once per process (both faces use them). */
 export function operations(typeName: string): ResourceOperations {
   let found = operationsByType.get(typeName);
   if (!found) {
-    found = new ResourceOperations(declarationByName(typeName), currentClient, (message) => pulumiSdk().log.info(message));
+    found = new ResourceOperations(declarationByName(typeName), currentClient, pulumiLog);
     operationsByType.set(typeName, found);
   }
   return found;
@@ -74,7 +77,7 @@ export function operations(typeName: string): ResourceOperations {
  * connection, never through the process's current configuration.
  */
 export function operationsOver(typeName: string, client: ForgeClient): ResourceOperations {
-  return new ResourceOperations(declarationByName(typeName), () => client, (message) => pulumiSdk().log.info(message));
+  return new ResourceOperations(declarationByName(typeName), () => client, pulumiLog);
 }
 
 /** The dynamic face of a type's operations: what serialized providers call, those of this

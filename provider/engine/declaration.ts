@@ -69,6 +69,14 @@ export interface Identity {
    * ancestors' objects, so that a name an ancestor holds is found before the create.
    */
   inherited?: { parent: string; ownOnly: Record<string, unknown> };
+  /**
+   * Record fields the forge gives an object that one re-made under the same identity cannot
+   * share (entry ids, creation time), as wire paths (`deploy_access_levels[].id` takes the id of
+   * each element): for kinds whose address is a name or a parent. The state keeps their values
+   * (engine/evidence.ts); a read that finds none of them in common reads the object as gone and
+   * the one there as someone else's, which an update or a delete leaves alone.
+   */
+  evidence?: string[];
 }
 
 /** A resource whose objects nothing in the program names uniquely: why, and how a create whose
@@ -422,9 +430,11 @@ export function secretKeys(declaration: AnyDeclaration): string[] {
   return [...new Set([...(declaration.secretOutputs ?? []), ...writeOnly])];
 }
 
-/** State fields the engine keeps besides inputs and outputs: what a setting restores, file digests. */
+/** State fields the engine keeps besides inputs and outputs: what a setting restores, file
+ *  digests, the evidence of which object the state holds. */
 export function engineKeys(declaration: AnyDeclaration): string[] {
-  return [...(declaration.setting ? [RESTORE_KEY] : []), ...fileInputs(declaration).map(digestKey)];
+  const evidence = hasIdentity(declaration.identity) && declaration.identity.evidence ? [EVIDENCE_KEY] : [];
+  return [...(declaration.setting ? [RESTORE_KEY] : []), ...fileInputs(declaration).map(digestKey), ...evidence];
 }
 
 /** Where the state lists the inputs the program set at the last create or update, so that an
@@ -434,6 +444,9 @@ export const APPLIED_KEY = "__appliedInputs";
 
 /** Where a setting keeps the values it found before it was created (bookkeeping too). */
 export const RESTORE_KEY = "__restore";
+
+/** Where the state keeps the evidence the forge gave of the object (bookkeeping; engine/evidence.ts). */
+export const EVIDENCE_KEY = "__evidence";
 
 /** The names the bookkeeping had in states written before version 0.9: read, never written. */
 const LEGACY_BOOKKEEPING: Readonly<Record<string, string>> = { appliedInputs: APPLIED_KEY, restore: RESTORE_KEY };

@@ -9,6 +9,7 @@ import {
   recordIdOf,
   digestKey,
   fileInputs,
+  hasIdentity,
   inputKeys,
   optionsOf,
   replacedOnRemoval,
@@ -16,11 +17,12 @@ import {
   resetValue,
   RESTORE_KEY,
 } from "./declaration";
+import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObject, keepsEvidence } from "./evidence";
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
 import { explained, withHint } from "./hints";
 import { formatId, parseId } from "./ids";
 import { getPath, withoutPath } from "./paths";
-import { PartialCreateError, type Checked, type CreateOptions, type Created, type Diffed, type Found, type Updated } from "./outcomes";
+import { PartialCreateError, type Checked, type CreateOptions, type Created, type Diffed, type Found, type Standing, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, groupAncestors, parentId } from "./parents";
@@ -39,8 +41,8 @@ export interface PendingCandidate {
   madeByOther?: boolean;
 }
 
-/** Where progress of long operations goes: Pulumi's log in the provider process. */
-export type ProgressSink = (message: string) => void;
+/** Where progress of long operations goes, and warnings: Pulumi's log in the provider process. */
+export type ProgressSink = (message: string, level?: "warning") => void;
 
 /**
  * The life cycle of a declaration: check, diff, create, read, update, delete, import, in the
@@ -145,7 +147,12 @@ export class ResourceOperations {
       // fails naming its own import id; a refresh drops it from the state and says it stays.
       const holder = await this.ancestorHolding(ctx, state);
       if (holder && Object.keys(previous).length === 0) throw new InheritedObjectError(this.declaration, "import", state, holder);
-      if (holder) this.progress(droppedInheritedNotice(this.declaration, state, holder));
+      if (holder) this.progress(droppedInheritedNotice(this.declaration, state, holder), "warning");
+      return { id: "", props: {} };
+    }
+    if (isAnotherObject(this.declaration, previous, record)) {
+      // The state's object is gone; the one under its name now is someone else's, never taken for it.
+      this.progress(`${anotherObjectReason(this.declaration, state)}. Read as gone; the object is left alone (import it if it is meant to be managed here).`, "warning");
       return { id: "", props: {} };
     }
     const outs = outputs(this.declaration, record, state, previous);
@@ -176,6 +183,11 @@ export class ResourceOperations {
     }
     const changed = [...this.changedInputs(olds, news), ...removed.filter((key) => state[key] !== undefined)];
     const ctx = this.context();
+    // Nothing is written to an object the state does not hold (engine/evidence.ts); the record
+    // read to tell serves as the live record a nested collection's changes need.
+    const held = await this.judged(ctx, state);
+    if (held?.another) throw new AnotherObjectError(declaration, state);
+    const live = held?.record;
     let record: WireRecord | undefined;
     if (changed.length > 0) {
       const hook = declaration.hooks?.update;
@@ -183,7 +195,7 @@ export class ResourceOperations {
         if (hook) return hook(ctx, state, changed, olds);
         const request = declaration.update;
         if (!request) throw new Error(`${declaration.name} cannot be updated in place`);
-        return send<WireRecord | undefined>(ctx, request, state, await updateBody(declaration, request, state, olds, changed, () => this.mustRead(ctx, state)));
+        return send<WireRecord | undefined>(ctx, request, state, await updateBody(declaration, request, state, olds, changed, async () => live ?? (await this.mustRead(ctx, state))));
       }).catch(async (error: unknown) => {
         // The forge changes an ancestor's object only through its own group: say whose it is.
         const holder = isNotFound(error) ? await this.ancestorHolding(ctx, state) : undefined;
@@ -204,6 +216,10 @@ export class ResourceOperations {
     const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
     const ctx = this.context();
     try {
+      if ((await this.judged(ctx, state))?.another) {
+        this.progress(`${anotherObjectReason(declaration, state)}. Not deleted: the resource is gone, and the object is left to whoever made it.`, "warning");
+        return;
+      }
       const hook = declaration.hooks?.delete;
       if (hook) await hook(ctx, state);
       else if (declaration.setting) {
@@ -222,6 +238,35 @@ export class ResourceOperations {
       if (error instanceof ForgeApiError && error.status < 500 && !(await this.readRecord(ctx, state))) return;
       throw withHint(declaration, error, state);
     }
+  }
+
+  /**
+   * The record under the state's address, and whether it is another object than the state's (by
+   * the evidence the state kept), before a write; undefined, with nothing read, for kinds that
+   * keep no evidence and states that hold none.
+   */
+  private async judged(ctx: OperationContext, state: State): Promise<{ record: WireRecord | undefined; another: boolean } | undefined> {
+    if (evidenceFields(this.declaration).length === 0 || !keepsEvidence(state)) return undefined;
+    const record = await this.readRecord(ctx, state);
+    return { record, another: record !== undefined && isAnotherObject(this.declaration, state, record) };
+  }
+
+  /**
+   * What the forge holds under a resource's address, judged against its state (for
+   * forge-recover's pending deletes and updates): nothing; the state's own object (its id names
+   * the record, or its evidence is on it); another object (none of its evidence is); an object
+   * nothing tells from one made since under the same address; or a setting, which the program
+   * writes over by design.
+   */
+  async standing(id: string, props: State): Promise<Standing> {
+    const declaration = this.declaration;
+    const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
+    const record = await this.readRecord(this.context(), state);
+    if (!record) return "gone";
+    if (declaration.setting || (hasIdentity(declaration.identity) && declaration.identity.takesOver)) return "setting";
+    if (evidenceFields(declaration).length > 0) return !keepsEvidence(state) ? "unproven" : isAnotherObject(declaration, state, record) ? "another" : "same";
+    const recordId = recordIdOf(declaration).output;
+    return recordId !== undefined && declaration.idParts.includes(recordId) ? "same" : "unproven";
   }
 
   /** Input fields whose desired value differs from the state. Unset optional inputs are not managed. */
@@ -525,6 +570,6 @@ function formatIdOrNothing(declaration: AnyDeclaration, state: State): string {
 
 /** Progress where no sink was given (tools and tests): stderr. The composition root gives
  *  Pulumi's log, which the engine shows in the run's output. */
-function defaultProgress(message: string): void {
-  process.stderr.write(`${message}\n`);
+function defaultProgress(message: string, level?: "warning"): void {
+  process.stderr.write(`${level ? `${level}: ` : ""}${message}\n`);
 }

@@ -40,6 +40,15 @@ export interface Found {
   inputs?: State;
 }
 
+/**
+ * What the forge holds under a resource's address, against its state: nothing (`gone`); the
+ * state's object (`same`: its id names the record, or the evidence it kept is on it); another
+ * (`another`: none of that evidence is on it, so it was made again since); an object nothing
+ * tells from one made since under the address (`unproven`); or a setting (`setting`), which the
+ * program writes over by design.
+ */
+export type Standing = "gone" | "same" | "another" | "unproven" | "setting";
+
 /** The object after an update. */
 export interface Updated {
   outs: State;

@@ -5,7 +5,8 @@
 import { isPlainObject } from "../client";
 import { reconcile } from "./compare";
 import type { AnyDeclaration, State, WireRecord } from "./declaration";
-import { APPLIED_KEY, digestKey, engineKeys, fileInputs, inputKeys, optionsOf, outputKeys, recordIdOf } from "./declaration";
+import { APPLIED_KEY, digestKey, engineKeys, EVIDENCE_KEY, fileInputs, inputKeys, optionsOf, outputKeys, recordIdOf } from "./declaration";
+import { evidenceOf } from "./evidence";
 import { fromWire } from "./naming";
 import { getPath, withPath } from "./paths";
 
@@ -29,7 +30,7 @@ export function project(declaration: AnyDeclaration, record: WireRecord, state: 
  * The outputs kept in state: every declared output from the record (or, for one only the create's
  * answer carries, from the state), the inputs (in the user's spelling where the server's means
  * the same), path inputs and write-only inputs from the state, and the engine's own fields (what
- * a setting restores, file digests, the applied inputs).
+ * a setting restores, file digests, the applied inputs, the evidence of which object it is).
  */
 export function outputs(declaration: AnyDeclaration, record: WireRecord, state: State, previous: State): State {
   const projected = project(declaration, record, state);
@@ -54,6 +55,10 @@ export function outputs(declaration: AnyDeclaration, record: WireRecord, state: 
   }
   for (const key of declaration.idParts) if (outs[key] === undefined && state[key] !== undefined) outs[key] = state[key];
   for (const key of [...engineKeys(declaration), APPLIED_KEY]) if (state[key] !== undefined) outs[key] = state[key];
+  // What tells this object from one re-made under its name, as the record now shows it (an answer
+  // without it keeps the state's).
+  const evidence = evidenceOf(declaration, record);
+  if (evidence.length > 0) outs[EVIDENCE_KEY] = evidence;
   // The digest of the file the forge has, where a read hook fetched it, wins over the last upload's.
   for (const field of fileInputs(declaration)) if (typeof projected[digestKey(field)] === "string") outs[digestKey(field)] = projected[digestKey(field)];
   return outs;

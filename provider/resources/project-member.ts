@@ -161,6 +161,8 @@ export const projectMember = defineResource({
     fields: ["project", "user"],
     ignoreCase: ["user"],
     describe: (state) => `the membership of user ${show(state["user"])} in project ${show(state["project"])}`,
+    // Addressed by its user: its creation time tells it from a membership given again since.
+    evidence: ["created_at"],
   },
   // Every write is read back: the read knows whether a promotion waits.
   create: { route: MEMBERS.create, readBack: true },

@@ -26,6 +26,10 @@ const entryLists = {
   hooks: { mapRecord: (record: WireRecord) => ({ deployAccessLevels: oneGranteeEach(record["deploy_access_levels"]) }) },
 };
 
+/** A protected environment is addressed by its name: what tells the one a stack made from one
+ *  protected again under that name is its entries' ids, which the forge never gives twice. */
+const ENTRY_IDS = ["deploy_access_levels[].id", "approval_rules[].id"];
+
 function oneGranteeEach(entries: unknown): unknown {
   if (!Array.isArray(entries)) return entries;
   return entries.map((entry) => {
@@ -58,6 +62,7 @@ export const projectProtectedEnvironment = defineResource({
   identity: {
     fields: ["project", "name"],
     describe: (state) => `the protected environment ${show(state["name"])} of project ${show(state["project"])}`,
+    evidence: ENTRY_IDS,
   },
   replaceOn: ["project", "name"],
   normalize: { project: normalizers.ref },
@@ -88,7 +93,7 @@ export const groupProtectedEnvironment = defineResource({
   read: routes.groupProtectedEnvironments.get,
   update: { route: routes.groupProtectedEnvironments.update, readBack: true },
   delete: routes.groupProtectedEnvironments.delete,
-  identity: { fields: ["group", "name"], describe: (state) => `the protected tier ${show(state["name"])} of group ${show(state["group"])}` },
+  identity: { fields: ["group", "name"], describe: (state) => `the protected tier ${show(state["name"])} of group ${show(state["group"])}`, evidence: ENTRY_IDS },
   replaceOn: ["group", "name"],
   normalize: { group: normalizers.ref },
   resets: { approvalRules: [], requiredApprovalCount: 0 },

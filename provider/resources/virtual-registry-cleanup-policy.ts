@@ -82,7 +82,8 @@ export const virtualRegistryCleanupPolicy = defineResource({
     updatedAt: z.string(),
   }),
   idParts: ["group"],
-  identity: { fields: ["group"], describe: (state) => `the cleanup policy of group ${show(state["group"])}` },
+  // Addressed by its group: its creation time tells it from a policy made again since.
+  identity: { fields: ["group"], describe: (state) => `the cleanup policy of group ${show(state["group"])}`, evidence: ["created_at"] },
   limits: [
     {
       policy: "virtual-registry-cleanup-policy-one-per-group",

@@ -6,10 +6,11 @@
  * creates are slow.
  */
 import { execFile, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decide, type PendingCreate, type RecoveryPlan } from "../../cli/recover";
+import { decide, explainPendingChange, type PendingChange, type PendingCreate, type RecoveryPlan } from "../../cli/recover";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { cliProject, PLUGIN_DIR, type CliProject } from "../e2e/cli-project";
 import { skipEngineTests, PULUMI_ROOT, REPO_ROOT, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
@@ -56,6 +57,27 @@ describe("forge-recover's decisions", () => {
     expect(plan.clears).toEqual(["a"]);
     expect(plan.notes).toEqual([expect.stringMatching(/^Snippet 2: may be a second copy.*nothing was deleted/)]);
     expect(plan.undecided).toEqual([]);
+  });
+});
+
+describe("what forge-recover says of a pending delete or update", () => {
+  const change = (kind: PendingChange["kind"]): PendingChange => ({ urn: "urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod", kind, type: "ProjectProtectedEnvironment", id: "acme/web:production", outputs: {} });
+
+  it("says what each standing means, and leaves to the user only an object nothing tells apart", () => {
+    const said = (kind: PendingChange["kind"], standing: Parameters<typeof explainPendingChange>[1]) => explainPendingChange(change(kind), standing);
+    expect(said("delete", "gone")).toEqual({ text: expect.stringMatching(/^prod: .* is gone from the forge: the delete went through/), undecided: false });
+    expect(said("delete", "same").text).toMatch(/still on the forge, and it is this stack's object: the delete did not happen/);
+    expect(explainPendingChange(change("delete"), "another", ["deploy_access_levels[].id"])).toEqual({
+      text: expect.stringMatching(/is another object now: none of what the state kept of the stack's \(deploy_access_levels\[\]\.id\) is on it.*not this stack's: `pulumi refresh` drops the resource from the state and leaves the object alone/),
+      undecided: false,
+    });
+    expect(said("update", "same").text).toMatch(/may have reached the forge or not.*the next up repairs what differs/);
+    expect(said("update", "another").undecided).toBe(false);
+    for (const kind of ["delete", "update"] as const) {
+      const unproven = said(kind, "unproven");
+      expect(unproven.undecided).toBe(true);
+      expect(unproven.text).toContain("pulumi state delete 'urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod'");
+    }
   });
 });
 
@@ -186,6 +208,53 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     for (const id of named) expect(made.map((label) => `acme:${label.id}`)).toContain(id);
     expect((await world.requests(seq)).filter((request) => request.method !== "GET")).toEqual([]);
   }, 300_000);
+
+  it("a destroy killed while a protected environment's DELETE was in flight: forge-recover reports the pending delete, and the environment a person protects again since is hers, never written or deleted", async () => {
+    await world.emulator.admin("/faults", { method: "DELETE" });
+    const destroyed = await world.stack("resources", "destroyed");
+    const address = { project: "acme/web", name: "production" };
+    await destroyed.declare([{ type: "ProjectProtectedEnvironment", name: "prod", inputs: { ...address, deployAccessLevels: [{ accessLevel: 40 }] } }]);
+    await destroyed.up();
+    expect((await world.emulator.admin("/faults", { method: "POST", json: { method: "DELETE", path: "^/projects/[^/]+/protected_environments/[^/]+$", latencyMs: 240_000 } })).status).toBeLessThan(300);
+    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["destroy", "--yes", "--skip-preview", "--non-interactive", "--stack", "destroyed"], {
+      cwd: destroyed.workDir,
+      env: { ...process.env, ...destroyed.env },
+      detached: true,
+      stdio: "ignore",
+    });
+    const started = Date.now();
+    while ((await held()) < 1 && Date.now() - started < 60_000) await sleep(100);
+    expect(await held(), "the DELETE was never sent").toBe(1);
+    process.kill(-run.pid!, "SIGKILL");
+    // The forge finishes the DELETE it received; the state keeps the environment, its delete pending.
+    await world.emulator.admin("/faults", { method: "DELETE" });
+    const environment = () => world.api.request<Record<string, unknown>>("GET", "/projects/:project/protected_environments/:name", address).then((answer) => answer.body, () => undefined);
+    while ((await environment()) && Date.now() - started < 60_000) await sleep(100);
+    expect(await environment()).toBeUndefined();
+    const exported = (await destroyed.exportedState()) as { deployment: { pending_operations?: { type: string }[] } };
+    expect(exported.deployment.pending_operations?.map((op) => op.type)).toEqual(["deleting"]);
+    await destroyed.cli("cancel", "--yes").catch(() => undefined);
+
+    // A person protects it again, for developers.
+    await world.fixtureWorld.as("max").request("POST", "/projects/:project/protected_environments", { ...address, deploy_access_levels: [{ access_level: 30 }] });
+    const hers = JSON.stringify(await environment());
+    const reported = await recoverStack(destroyed);
+    expect(reported.code, `${reported.stdout}\n${reported.stderr}`).toBe(0);
+    expect(reported.stdout).toMatch(/^ {2}delete {2}prod: ProjectProtectedEnvironment acme\/web:production is another object now: none of .*deploy_access_levels\[\]\.id.* is on it.*not this stack's/m);
+
+    // The next up --refresh drops the stack's environment and refuses hers by name; the destroy after it deletes nothing.
+    const seq = Math.max(0, ...(await world.requests()).map((request) => request.seq));
+    const refused = await destroyed.cli("up", "--yes", "--skip-preview", "--refresh").then(
+      (output) => expect.fail(`up succeeded:\n${output}`),
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`,
+    );
+    expect(refused).toContain(`"acme/web:production" already exists on the forge, and this resource did not make it`);
+    // The refresh cleared the pending delete, as forge-recover said it would.
+    expect(((await destroyed.exportedState()) as { deployment: { pending_operations?: unknown[] } }).deployment.pending_operations ?? []).toEqual([]);
+    await destroyed.destroy();
+    expect((await world.requests(seq)).filter((request) => request.method !== "GET" && request.path.includes("protected_environments"))).toEqual([]);
+    expect(JSON.stringify(await environment())).toBe(hers);
+  }, 300_000);
 });
 
 describe.skipIf(skipEngineTests())("forge-recover on a plugin-face stack (forge:index:*), killed before a POST was sent", () => {
@@ -258,5 +327,52 @@ new forge.Snippet("notes", { title: "notes", files: [{ filePath: "a.md", content
     await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(await labelBytes()).toBe(before);
     expect(((await (await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as unknown[]).length).toBe(0);
+  }, 300_000);
+
+  it("a destroy killed under PULUMI_SKIP_CHECKPOINTS while a protected tier's DELETE was in flight: the tier a person protects again since is hers, never written or deleted", async () => {
+    writeFileSync(join(project.dir, "index.js"), `const forge = require("pulumi-forge/plugin");\nnew forge.GroupProtectedEnvironment("prod", { group: "acme", name: "production", deployAccessLevels: [{ accessLevel: 40 }] });\n`);
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    expect((await admin("POST", "/faults", { method: "DELETE", path: "^/groups/[^/]+/protected_environments/[^/]+$", latencyMs: 240_000 })).status).toBeLessThan(300);
+    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["destroy", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], {
+      cwd: project.dir,
+      env: { ...project.env, PULUMI_SKIP_CHECKPOINTS: "true" },
+      detached: true,
+      stdio: "ignore",
+    });
+    const started = Date.now();
+    const held = async () => ((await (await admin("GET", "/faults")).json()) as { held: number }).held;
+    while ((await held()) < 1 && Date.now() - started < 60_000) await sleep(100);
+    expect(await held(), "the DELETE was never sent").toBe(1);
+    process.kill(-run.pid!, "SIGKILL");
+    // The forge finishes the DELETE it received; the state, written only at the end, never heard of it.
+    await admin("DELETE", "/faults");
+    const tier = async () => {
+      const answer = await api("/groups/acme/protected_environments/production");
+      return answer.ok ? JSON.stringify(await answer.json()) : undefined;
+    };
+    while ((await tier()) && Date.now() - started < 60_000) await sleep(100);
+    expect(await tier()).toBeUndefined();
+    await project.run(["cancel", "--yes"]);
+    const state = JSON.parse(await project.exportText()) as { deployment: { resources: { urn: string }[]; pending_operations?: unknown[] } };
+    expect(state.deployment.pending_operations ?? []).toEqual([]);
+    expect(state.deployment.resources.some((resource) => resource.urn.endsWith("::prod"))).toBe(true);
+
+    // A person (max, a Maintainer of acme) protects the tier again, for developers.
+    expect((await api("/groups/acme/protected_environments", { method: "POST", body: JSON.stringify({ name: "production", deploy_access_levels: [{ access_level: 30 }] }) })).status).toBe(201);
+    const hers = await tier();
+    const quiet = await recover();
+    expect(quiet.code, quiet.stdout).toBe(0);
+    expect(quiet.stdout).toContain("nothing to recover");
+    expect(quiet.stdout).toContain("PULUMI_SKIP_CHECKPOINTS");
+
+    // The refresh reads hers as someone else's: the up refuses it by name, the destroy deletes nothing.
+    const requests = async () => ((await (await admin("GET", "/requests")).json()) as { seq: number; method: string; path: string }[]).filter((entry) => entry.path.includes("protected_environments"));
+    const seq = Math.max(0, ...(await requests()).map((entry) => entry.seq));
+    const up = await project.run(["up", "--yes", "--skip-preview", "--refresh"]);
+    expect(up.code, up.output).not.toBe(0);
+    expect(up.output).toContain(`"acme:production" already exists on the forge, and this resource did not make it`);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
+    expect((await requests()).filter((entry) => entry.seq > seq && entry.method !== "GET")).toEqual([]);
+    expect(await tier()).toBe(hers);
   }, 300_000);
 });
