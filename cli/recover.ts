@@ -45,6 +45,10 @@ import { engineBag } from "../provider/faces/dynamic";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy } from "./lock-gate";
 import { plainState } from "./state";
+import { printable, shellWord } from "../provider/adopt/escape";
+
+/** A word of a command we print for the user to paste: text from a state (resource names, stack names) is quoted for the shell. */
+const shellArg = (text: string): string => shellWord(text) ?? printable(text);
 
 /** Exit statuses: nothing left, an error, left to the user, the stack locked by a running operation. */
 export const EXIT_OK = 0;
@@ -123,7 +127,7 @@ export function explainPendingChange(change: PendingChange, standing: Standing, 
         text:
           `${name}: ${object} is on the forge, and nothing on it tells whether it is the stack's object or one made since under the same address` +
           `${change.kind === "delete" ? " (the delete may have gone through, and someone set it up again)" : ""}. Check it (who made it, when) before any run: ` +
-          `if it is the stack's, \`pulumi refresh\` takes it as it is; if not, \`pulumi state delete '${change.urn}'\` forgets it (the object stays), and the next up refuses it by name.`,
+          `if it is the stack's, \`pulumi refresh\` takes it as it is; if not, \`pulumi state delete ${shellArg(change.urn)}\` forgets it (the object stays), and the next up refuses it by name.`,
         undecided: true,
       };
   }
@@ -342,13 +346,13 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     // create is decided; the clears found here are found again then.
     io.out(`Nothing written: ${plan.undecided.length === 1 ? "a create needs" : "creates need"} your decision first (the stack's state can only be written whole, and it would lose the undecided ones).\n`);
     // One --adopt per create whose candidates are as many as its creates, in the listed order.
-    const adoptions = plan.undecided.flatMap((item) => (item.candidates.length === item.urns.length ? item.urns.map((urn, index) => `--adopt '${nameOf(urn)}=${item.candidates[index]!.id}'`) : []));
+    const adoptions = plan.undecided.flatMap((item) => (item.candidates.length === item.urns.length ? item.urns.map((urn, index) => `--adopt ${shellArg(`${nameOf(urn)}=${item.candidates[index]!.id}`)}`) : []));
     io.out(
       "Left to decide. For each create above, find out whether one of its candidates is the resource's object (who made\n" +
         "it, when); then take it with --adopt <resource>=<import id>, or drop the pending create with --clear <resource>\n" +
         "(the next up then makes the object; an object of a unique identity is refused, naming its import id).\n" +
-        (adoptions.length > 0 ? `If every listed object is this stack's:\n  npx forge-recover --stack ${stackName} ${adoptions.join(" ")}\n` : "") +
-        `To drop them all: npx forge-recover --stack ${stackName} ${plan.undecided.flatMap((item) => item.urns.map((urn) => `--clear '${nameOf(urn)}'`)).join(" ")}\n`,
+        (adoptions.length > 0 ? `If every listed object is this stack's:\n  npx forge-recover --stack ${shellArg(stackName)} ${adoptions.join(" ")}\n` : "") +
+        `To drop them all: npx forge-recover --stack ${shellArg(stackName)} ${plan.undecided.flatMap((item) => item.urns.map((urn) => `--clear ${shellArg(nameOf(urn))}`)).join(" ")}\n`,
     );
     return EXIT_UNDECIDED;
   }

@@ -76,8 +76,11 @@ describe("what forge-recover says of a pending delete or update", () => {
     for (const kind of ["delete", "update"] as const) {
       const unproven = said(kind, "unproven");
       expect(unproven.undecided).toBe(true);
-      expect(unproven.text).toContain("pulumi state delete 'urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod'");
+      expect(unproven.text).toContain("pulumi state delete urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod");
     }
+    // A resource name is text from the state: quoted, so the pasted command runs nothing of it.
+    const hostile = explainPendingChange({ ...change("delete"), urn: "urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::it's; touch x" }, "unproven");
+    expect(hostile.text).toContain("pulumi state delete 'urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::it'\\''s; touch x'");
   });
 });
 
@@ -151,7 +154,8 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     }
     const command = /npx forge-recover (.*--adopt .*)$/m.exec(listed.stdout)?.[1];
     expect(command, listed.stdout).toBeDefined();
-    const args = [...command!.matchAll(/--adopt '([^']+)'/g)].flatMap((match) => ["--adopt", match[1]!]);
+    // Each word as a shell reads it: bare, or single-quoted where it holds what a shell would read.
+    const args = [...command!.matchAll(/--adopt (?:'([^']+)'|(\S+))/g)].flatMap((match) => ["--adopt", (match[1] ?? match[2])!]);
     expect(args).toHaveLength(2 * sent);
     const recovered = await recover(...args);
     expect(recovered.code, `${recovered.stdout}\n${recovered.stderr}`).toBe(0);
