@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { detectDrift, DRIFT_FORMATS, formatDrift, refreshFailure, type DriftFormat } from "./drift";
 import { DEFAULT_CONCURRENCY, DEFAULT_STACK_TIMEOUT_MS, fleetDrift, fleetExit, formatFleet, readFleetFile } from "./fleet";
 import { StackLockedError } from "./lock-gate";
+import { maskedIo } from "../provider/redaction";
 
 const USAGE = `usage: forge-drift [--stack <name>]... [--stacks-file <file>] [--cwd <project dir>]
                    [--format ${DRIFT_FORMATS.join("|")}] [--concurrency <n>] [--timeout <seconds>] [--preview-only]
@@ -32,6 +33,8 @@ export async function runDriftCli(
   argv: readonly string[],
   io: { out(text: string): void; err(text: string): void } = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
 ): Promise<number> {
+  // Every report and error goes out masked: a backend URL's password, the secrets of the states read.
+  io = maskedIo(io);
   let values: { stack?: string[]; "stacks-file"?: string; cwd?: string; format?: string; concurrency?: string; timeout?: string; "preview-only"?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({

@@ -13,7 +13,7 @@ import { engineBag } from "../provider/faces/dynamic";
 import { operations, operationsOver } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
-import { redactUrl } from "./stack-lock";
+import { maskUrls, SECRET_MASK } from "../provider/redaction";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
 
 /** One field whose value on the forge differs from the stack's. */
@@ -66,7 +66,7 @@ export const DRIFT_FORMATS = ["text", "markdown", "json"] as const;
 /** One of {@link DRIFT_FORMATS}. */
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
-const MASK = "[secret]";
+const MASK = SECRET_MASK;
 
 /**
  * Refreshes the stack without writing it and lists what drifted.
@@ -280,7 +280,7 @@ function cell(value: unknown): string {
 export function refreshFailure(error: unknown, lines: number): string {
   const message = error instanceof Error ? error.message : String(error);
   const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
-  return redactUrl(
+  return maskUrls(
     (stderr || message)
       .split("\n")
       .filter((line) => line.trim() !== "")

@@ -35,6 +35,7 @@ import { dirname, join } from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { automation } from "./automation";
 import { routes } from "../api/routes";
+import { maskedIo } from "../provider/redaction";
 import { CLAIM_KEY } from "../provider/engine/check";
 import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
@@ -203,6 +204,8 @@ Exit status: 0 resolved or nothing pending, 1 error, 2 left to decide, 3 the sta
 
 /** The `forge-recover` command: returns its exit status. */
 export async function runRecoverCli(argv: readonly string[], io: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }): Promise<number> {
+  // Everything it prints goes out masked: a backend URL's password, the secrets of the state read.
+  io = maskedIo(io);
   let values: { stack?: string; cwd?: string; "dry-run"?: boolean; help?: boolean; adopt?: string[]; clear?: string[] };
   try {
     ({ values } = parseArgs({

@@ -18,6 +18,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { maskUrls } from "../provider/redaction";
 
 /** One holder of a stack's lock, as the CLI records it. */
 export interface LockHolder {
@@ -49,7 +50,7 @@ export interface StackRef {
 export async function readStackLock(ref: StackRef): Promise<LockStatus> {
   const env = ref.env ?? process.env;
   const backend = parseBackendUrl(ref.backendUrl, ref.workDir ?? process.cwd());
-  if (!backend) return { state: "unknown", why: `the backend ${redactUrl(ref.backendUrl)} keeps its locks where this tool cannot read them` };
+  if (!backend) return { state: "unknown", why: `the backend ${maskUrls(ref.backendUrl)} keeps its locks where this tool cannot read them` };
   const locks = backend.kind === "file" ? lockFilesOnDisk(backend.root, ref) : await lockRowsInPostgres(backend.url, ref, env);
   const holders = locks.map(({ location, text }) => ({ ...parseHolder(text), location }));
   return holders.length > 0 ? { state: "held", holders } : { state: "free" };
@@ -126,11 +127,6 @@ export function backendUrlOf(workDir: string, env: NodeJS.ProcessEnv = process.e
   return { why: `no PULUMI_BACKEND_URL, no backend.url in the project and no current login in ${credentialsFile}` };
 }
 
-/** A URL for messages: its password replaced (`postgres://user:***@host/db`). */
-export function redactUrl(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/gi, "$1***@");
-}
-
 type Backend = { kind: "file"; root: string } | { kind: "postgres"; url: URL };
 type LockText = { location: string; text: string };
 
@@ -145,7 +141,7 @@ function parseBackendUrl(raw: string, workDir: string): Backend | undefined {
     try {
       return { kind: "postgres", url: new URL(raw) };
     } catch {
-      throw new Error(`the backend URL ${redactUrl(raw)} is not a URL`);
+      throw new Error(`the backend URL ${maskUrls(raw)} is not a URL`);
     }
   }
   return undefined;
@@ -202,12 +198,13 @@ async function lockRowsInPostgres(url: URL, ref: StackRef, env: NodeJS.ProcessEn
   // The CLI keeps every blob under the URL's path: `<db>/.pulumi/...`.
   const keyPrefix = path.replace(/^\/+/, "") === "" ? "" : `${path.replace(/^\/+/, "").replace(/\/?$/, "/")}`;
   const sslmode = url.searchParams.get("sslmode") || env["PGSSLMODE"] || "require"; // lib/pq's default, as the CLI uses it
-  const where = redactUrl(url.href);
+  const where = maskUrls(url.href);
   // Loaded here: file-backend users never load the driver.
   const { Client } = await import("pg");
   const query = async (ssl: false | Record<string, unknown>) => {
     const user = decodeURIComponent(url.username) || env["PGUSER"] || userInfo().username;
-    const password = url.password ? decodeURIComponent(url.password) : env["PGPASSWORD"];
+    // As libpq: the URL's userinfo, then its `password` parameter, then PGPASSWORD.
+    const password = url.password ? decodeURIComponent(url.password) : (url.searchParams.get("password") ?? env["PGPASSWORD"]);
     const timeout = Number(url.searchParams.get("connect_timeout") || env["PGCONNECT_TIMEOUT"] || 10);
     const client = new Client({
       host: url.hostname.replace(/^\[(.*)\]$/, "$1") || env["PGHOST"] || "localhost",
@@ -265,7 +262,7 @@ function sslOptions(sslmode: string, url: URL, env: NodeJS.ProcessEnv): false | 
 }
 
 function readError(where: string, error: unknown): Error {
-  return new Error(`could not read the stack's lock from ${where}: ${redactUrl(error instanceof Error ? error.message : String(error))}`);
+  return new Error(`could not read the stack's lock from ${where}: ${maskUrls(error instanceof Error ? error.message : String(error))}`);
 }
 
 function escapeLike(text: string): string {

@@ -1,4 +1,5 @@
 /** Reading a stack's exported state in the CLIs. */
+import { rememberSecrets } from "../provider/redaction";
 
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -11,7 +12,8 @@ export function holdsSecret(value: unknown): boolean {
 
 /**
  * A value of a state exported with `--show-secrets` (the Automation API's `exportStack`) with its
- * secrets `{sig, plaintext}` decoded: for comparisons in this process, never for printing.
+ * secrets `{sig, plaintext}` decoded: for comparisons in this process, never for printing. Each
+ * secret decoded is remembered (provider/redaction.ts): every output of the CLI masks it.
  */
 export function plainState(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainState);
@@ -19,11 +21,14 @@ export function plainState(value: unknown): unknown {
   if (SECRET_SIG in value) {
     const text = (value as { plaintext?: unknown }).plaintext;
     if (typeof text !== "string") return value;
+    let decoded: unknown = text;
     try {
-      return plainState(JSON.parse(text));
+      decoded = plainState(JSON.parse(text));
     } catch {
-      return text;
+      // a plain string
     }
+    rememberSecrets([decoded]);
+    return decoded;
   }
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, plainState(inner)]));
 }

@@ -27,6 +27,8 @@ import { pulumiSdk } from "./pulumi-sdk";
 import type * as providerApi from "@pulumi/pulumi/provider";
 
 let stackConfig: dynamic.Config | undefined;
+/** An object read by its import id alone, as a program writes it (both faces' imports). */
+const presentImport = importPresenter(currentClient);
 const operationsByType = new Map<string, ResourceOperations>();
 const dynamicByType = new Map<string, DynamicOperations>();
 
@@ -65,7 +67,7 @@ const pulumiLog: ProgressSink = (message, level) => void (level === "warning" ? 
 export function operations(typeName: string): ResourceOperations {
   let found = operationsByType.get(typeName);
   if (!found) {
-    found = new ResourceOperations(declarationByName(typeName), currentClient, pulumiLog);
+    found = new ResourceOperations(declarationByName(typeName), currentClient, pulumiLog, (inputs, outs) => presentImport(typeName, inputs, outs));
     operationsByType.set(typeName, found);
   }
   return found;
@@ -99,7 +101,6 @@ export function pluginProvider(identity: { version: string; schema: string }): p
     lookups: lookupDeclarations,
     actions: actionDeclarations,
     clientOf: currentClient,
-    presentImport: importPresenter(currentClient),
   });
 }
 

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from "node:http";
+import { redact } from "../redaction";
 
 /** How to set the token; shared by configuration errors and 401 answers so users see one wording. */
 export const TOKEN_HINT =
@@ -56,7 +57,7 @@ export class ForgeApiError extends Error {
   readonly answerLost: boolean;
 
   constructor(init: ForgeApiErrorInit) {
-    const serverMessage = redact(extractServerMessage(init.body, init.status), init.token);
+    const serverMessage = redact(extractServerMessage(init.body, init.status), [init.token]);
     const attempts = init.attempts ?? 1;
     // The service often starts its message with the status ("404 Label Not Found"): say it once.
     const reason = serverMessage.startsWith(`${init.status} `) ? serverMessage : `${init.status} ${serverMessage}`;
@@ -64,9 +65,9 @@ export class ForgeApiError extends Error {
     message += gaveUp(attempts, init.retryBudgetMs);
     if (init.answerLost) message += LOST;
     if (init.status === 401) message += `. Check the token: ${TOKEN_HINT}`;
-    super(redact(message, init.token));
+    super(redact(message, [init.token]));
     this.method = init.method;
-    this.path = redact(init.path, init.token);
+    this.path = redact(init.path, [init.token]);
     this.status = init.status;
     this.serverMessage = serverMessage;
     this.body = init.body;
@@ -132,9 +133,9 @@ export class ForgeNetworkError extends Error {
     }
     message += gaveUp(attempts, init.retryBudgetMs);
     if (init.answerLost) message += LOST;
-    super(redact(message, init.token), { cause: init.cause });
+    super(redact(message, [init.token]), { cause: init.cause });
     this.method = init.method;
-    this.path = redact(init.path, init.token);
+    this.path = redact(init.path, [init.token]);
     this.code = init.code;
     this.timedOut = init.timedOut;
     this.attempts = attempts;
@@ -172,10 +173,10 @@ export class ForgeNotApiError extends Error {
       redact(
         `${init.method} ${init.url} answered ${init.status} with an HTML page ("${title}"), not the forge's API: ` +
           "check the base URL (the forge's address, with or without /api/v4) and any proxy, load balancer or sign-on page in front of it",
-        init.token,
+        [init.token],
       ),
     );
-    this.url = redact(init.url, init.token);
+    this.url = redact(init.url, [init.token]);
     this.status = init.status;
   }
 }
@@ -251,12 +252,6 @@ function plainText(text: string): string {
   }
   result = result.replace(/\s+/g, " ").trim();
   return result.length > MAX_TEXT ? `${result.slice(0, MAX_TEXT)}…` : result;
-}
-
-/** Replaces every occurrence of `secret` in `text`; short secrets are left alone to avoid mangling text. */
-export function redact(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 4) return text;
-  return text.split(secret).join("[redacted]");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

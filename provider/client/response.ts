@@ -10,6 +10,7 @@ import { PEM_HINT, TRANSPORT_SETTINGS } from "./connection";
 import { ForgeApiError, ForgeNetworkError, ForgeNotApiError } from "./errors";
 import type { Exchange } from "./exchange";
 import type { RetryReport } from "./retry-interceptor";
+import { maskUrls, withoutQuery } from "../redaction";
 
 /** A successful answer. */
 export interface ForgeResponse<T = unknown> {
@@ -69,7 +70,7 @@ export function interpret<T>(exchange: Exchange, facts: RequestFacts): ForgeResp
   // A sign-in page, a proxy's or load balancer's error page: say so, with the URL, rather than
   // a puzzling parse or "not found" further on.
   if (/^text\/html\b/i.test(headers["content-type"] ?? "")) {
-    throw new ForgeNotApiError({ method, url: redactQuery(url), status, body, ...(token ? { token } : {}) });
+    throw new ForgeNotApiError({ method, url: withoutQuery(url), status, body, ...(token ? { token } : {}) });
   }
   const ok = (status >= 200 && status < 300) || (facts.acceptStatuses ?? []).includes(status);
   if (!ok) {
@@ -127,15 +128,11 @@ function withConnectionHint(error: ForgeNetworkError, baseUrl: string, url: stri
   } else if (error.code === "CERT_HAS_EXPIRED") {
     hint = `the certificate of ${baseUrl} has expired`;
   } else if (/proxy/i.test(error.message)) {
-    hint = `the proxy did not connect to ${redactQuery(url)}: check HTTPS_PROXY / HTTP_PROXY and NO_PROXY (or ${TRANSPORT_SETTINGS.httpsProxy.config}, ${TRANSPORT_SETTINGS.noProxy.config})`;
+    hint = `the proxy did not connect to ${withoutQuery(url)}: check HTTPS_PROXY / HTTP_PROXY and NO_PROXY (or ${TRANSPORT_SETTINGS.httpsProxy.config}, ${TRANSPORT_SETTINGS.noProxy.config})`;
   } else if (error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") {
     hint = `nothing answers at ${baseUrl}: check the base URL`;
   }
-  if (hint) error.message += `; ${hint}`;
+  if (hint) error.message += `; ${maskUrls(hint)}`;
   return error;
 }
 
-/** A URL for messages: no query string (it may carry tokens in next-page links). */
-function redactQuery(url: string): string {
-  return url.split("?")[0] ?? url;
-}

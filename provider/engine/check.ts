@@ -1,6 +1,7 @@
 import type { AnyDeclaration, State } from "./declaration";
 import type { InputFailure } from "./outcomes";
 import { inputKeys } from "./declaration";
+import { IMPORTED_KEY } from "./imports";
 import { containsUnknown, isUnknown } from "./unknowns";
 
 /**
@@ -12,7 +13,7 @@ export const CLAIM_KEY = "__createdAfter";
 
 /** Keys the engine adds to the inputs it keeps; never user inputs. (A face strips its own keys,
  *  such as the dynamic face's `__provider`, before the engine sees a property bag.) */
-export const RESERVED_KEYS = [CLAIM_KEY];
+export const RESERVED_KEYS = [CLAIM_KEY, IMPORTED_KEY];
 
 /**
  * Validates inputs with the declaration's zod schema before any request. Values still unknown

@@ -21,17 +21,20 @@ import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObjec
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
 import { explained, withHint } from "./hints";
 import { formatId, parseId } from "./ids";
+import { comparedOnImport, IMPORTED_KEY, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
 import { getPath, withoutPath } from "./paths";
-import { PartialCreateError, type Checked, type CreateOptions, type Created, type Diffed, type Found, type Standing, type Updated } from "./outcomes";
+import { PartialCreateError, type CheckOptions, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, groupAncestors, parentId } from "./parents";
 import { droppedInheritedNotice, heldByAncestor, InheritedObjectError, ownOnly, type AncestorHolding } from "./inherited";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
+import { secretProperties } from "./secrets";
 import { PagedListings, SHARED_IDENTITY_LISTING_PAGES, SharedListings, settledListing } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
+import { redactedError, rememberSecrets } from "../redaction";
 
 /** An object on the forge that a pending create may have made: its import id, when it was made
  *  (the forge's clock), and whether the forge records that another user made it. */
@@ -45,6 +48,13 @@ export interface PendingCandidate {
 export type ProgressSink = (message: string, level?: "warning") => void;
 
 /**
+ * The inputs of an object read by its import id alone as a program writes them (forge-adopt's
+ * presentation: a feature's actors by name, `force` where the forge has no definition), given
+ * the inputs and outputs read. The composition root gives it; both faces' imports compare with it.
+ */
+export type ImportPresenter = (inputs: State, outs: State) => Promise<State>;
+
+/**
  * The life cycle of a declaration: check, diff, create, read, update, delete, import, in the
  * engine's own types (outcomes.ts); each face adapts them to its wire (provider/faces/). Every resource goes through here; what a request carries is requests.ts, how a
  * record becomes state projection.ts, the settings strategy settings.ts, lost creates
@@ -55,20 +65,51 @@ export class ResourceOperations {
   private readonly sharedListings = new PagedListings();
   /** The parents' short listings that the looks before creates share (recovery.ts); kept across our own writes. */
   private readonly identityListings = new SharedListings<WireRecord[] | undefined>();
+  /** The objects this process read by their import id alone, until their next check: that check
+   *  is the importing run's (engine 3.259 reads, then checks, in one run). */
+  private readonly importedHere = new Set<string>();
 
   constructor(
     readonly declaration: AnyDeclaration,
     private readonly clientOf: () => ForgeClient,
     private readonly progress: ProgressSink = defaultProgress,
+    private readonly present: ImportPresenter = async (inputs) => inputs,
   ) {}
 
-  async check(previous: State, news: State): Promise<Checked> {
+  async check(previous: State, news: State, options: CheckOptions = {}): Promise<Checked> {
     const olds = currentBookkeeping(previous);
     const failures = checkInputs(this.declaration, news);
     const files = withFileDigests(this.declaration, news);
     failures.push(...files.failures);
-    const inputs = { ...files.inputs, ...createClaim(olds) };
+    let inputs = { ...files.inputs, ...createClaim(olds) };
+    if (failures.length === 0) {
+      const imported = this.checkImport(olds, news, inputs, options);
+      failures.push(...imported.failures);
+      inputs = imported.inputs;
+    }
     return failures.length > 0 ? { inputs, failures: forEngine(failures) } : { inputs };
+  }
+
+  /**
+   * The import rule at check (imports.ts). An object read by its import id alone that no program
+   * has matched yet (its mark in `olds`): the program's inputs must be what the forge holds, or
+   * this fails, before any write. The run that imports keeps no write-only value it cannot prove.
+   */
+  private checkImport(olds: State, news: State, inputs: State, options: CheckOptions): { inputs: State; failures: InputFailure[] } {
+    const mark = importMarkOf(olds);
+    const importing = options.importing === true || (mark !== undefined && this.importedHere.delete(mark.id));
+    if (mark && news[IMPORTED_KEY] === undefined) {
+      const forge = importedState(olds, mark);
+      const desired = comparedOnImport(this.declaration, withoutReserved(inputs));
+      const mismatched = this.changedInputs(forge, desired).filter((key) => !containsUnknown(desired[key]));
+      if (mismatched.length > 0) {
+        const reasons = importMismatchFailures(mark.id, mismatched, desired, forge, secretProperties(this.declaration, options.secretInputs));
+        return { inputs, failures: reasons.map((reason) => ({ property: "", reason })) };
+      }
+      // Values still unknown at preview are compared once they are known: the mark stays till then.
+      if (inputKeys(this.declaration).some((key) => containsUnknown(desired[key]))) return { inputs: { ...inputs, [IMPORTED_KEY]: mark }, failures: [] };
+    }
+    return { inputs: importing ? importedInputs(this.declaration, inputs) : inputs, failures: [] };
   }
 
   async diff(_id: string, previous: State, news: State): Promise<Diffed> {
@@ -92,7 +133,21 @@ export class ResourceOperations {
   }
 
   async create(inputs: State, options: CreateOptions = {}): Promise<Created> {
-    return this.writing(() => this.createObject(inputs, options));
+    return this.masked([inputs], () => this.writing(() => this.createObject(inputs, options)));
+  }
+
+  /**
+   * Runs a step with the secret values of its states remembered (provider/redaction.ts): no error
+   * it throws shows one, whatever its source (a forge that echoes an input in its message).
+   */
+  private async masked<T>(states: State[], step: () => Promise<T>): Promise<T> {
+    const secret = secretProperties(this.declaration);
+    rememberSecrets(states.flatMap((state) => Object.entries(state).filter(([key]) => secret.has(key)).map(([, value]) => value)));
+    try {
+      return await step();
+    } catch (error) {
+      throw redactedError(error);
+    }
   }
 
   /** A write of this kind: the listings reads share are forgotten before and after it, so no
@@ -137,16 +192,21 @@ export class ResourceOperations {
     }
   }
 
+  /** A read by the id alone (`props` empty: an import), or of an import no program has matched
+   *  yet (`props` carries its mark), returns inputs marked (imports.ts). */
   async read(id: string, props: State): Promise<Found> {
-    const previous = withoutReserved(currentBookkeeping(props));
+    const bag = currentBookkeeping(props);
+    const previous = withoutReserved(bag);
+    const byIdAlone = Object.keys(previous).length === 0;
+    const unconfirmed = byIdAlone || importMarkOf(bag) !== undefined;
     const state = { ...previous, ...parseId(this.declaration, id) };
     const ctx = this.context();
-    const record = await this.readRecord(ctx, state);
+    const record = await this.masked([previous], () => this.readRecord(ctx, state));
     if (!record) {
       // An ancestor's object is not the group's: `pulumi import` (a read by the id alone) of one
       // fails naming its own import id; a refresh drops it from the state and says it stays.
       const holder = await this.ancestorHolding(ctx, state);
-      if (holder && Object.keys(previous).length === 0) throw new InheritedObjectError(this.declaration, "import", state, holder);
+      if (holder && byIdAlone) throw new InheritedObjectError(this.declaration, "import", state, holder);
       if (holder) this.progress(droppedInheritedNotice(this.declaration, state, holder), "warning");
       return { id: "", props: {} };
     }
@@ -155,16 +215,24 @@ export class ResourceOperations {
       this.progress(`${anotherObjectReason(this.declaration, state)}. Read as gone; the object is left alone (import it if it is meant to be managed here).`, "warning");
       return { id: "", props: {} };
     }
-    const outs = outputs(this.declaration, record, state, previous);
+    let outs = outputs(this.declaration, record, state, previous);
     const foundId = formatId(this.declaration, outs);
     const work = optionsOf(this.declaration.create).await;
     const moved = work && progressSince(work, previous, outs, `${this.declaration.name} ${foundId}`);
     if (moved) this.progress(moved);
-    return { id: foundId, props: outs, inputs: inputsOf(this.declaration, outs) };
+    let inputs = inputsOf(this.declaration, outs);
+    if (byIdAlone) {
+      // An import: the inputs as a program writes them, which later diffs compare like with like.
+      inputs = await this.present(inputs, outs);
+      outs = { ...outs, ...inputs };
+      this.importedHere.add(foundId);
+    }
+    if (unconfirmed) inputs[IMPORTED_KEY] = importMark(this.declaration, foundId, outs);
+    return { id: foundId, props: outs, inputs };
   }
 
   async update(id: string, previous: State, news: State): Promise<Updated> {
-    return this.writing(() => this.updateObject(id, currentBookkeeping(previous), news));
+    return this.masked([previous, news], () => this.writing(() => this.updateObject(id, currentBookkeeping(previous), news)));
   }
 
   private async updateObject(id: string, olds: State, news: State): Promise<Updated> {
@@ -208,11 +276,17 @@ export class ResourceOperations {
   }
 
   async delete(id: string, props: State): Promise<void> {
-    return this.writing(() => this.deleteObject(id, props));
+    return this.masked([props], () => this.writing(() => this.deleteObject(id, props)));
   }
 
   private async deleteObject(id: string, props: State): Promise<void> {
     const declaration = this.declaration;
+    // Read by its import id and never matched by a program (a refused import): not this stack's
+    // to delete. It leaves the stack; the forge keeps it.
+    if (importMarkOf(currentBookkeeping(props))) {
+      this.progress(`${declaration.name} ${id}: imported but never matched by the program, so not this stack's: dropped from the stack, left on the forge`);
+      return;
+    }
     const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
     const ctx = this.context();
     try {
@@ -274,7 +348,7 @@ export class ResourceOperations {
     const changed: string[] = [];
     const files = fileInputs(this.declaration);
     for (const key of inputKeys(this.declaration)) {
-      const desired = this.withoutUnknownWriteOnly(key, news[key], olds[key], olds);
+      const desired = this.comparedWriteOnly(key, news[key], olds[key]);
       if (desired === undefined) continue;
       if (files.includes(key) && !containsUnknown(desired)) {
         // A file is its content: compared by digest wherever it lies (the forge's file read back,
@@ -297,13 +371,15 @@ export class ResourceOperations {
     return paths.some((path) => !isDeepStrictEqual(getPath(before, path.slice(key.length + 1)), getPath(after, path.slice(key.length + 1))));
   }
 
-  /** The desired value of an object input without the write-only fields inside it that the
-   *  state does not know (an imported object: the forge never returns them), since there is
-   *  nothing to compare them with. */
-  private withoutUnknownWriteOnly(key: string, desired: unknown, old: unknown, olds: State): unknown {
-    // A write-only input of a state read without the program (an import by id alone): the
-    // forge does not say what it holds, and nothing the program says can be compared with it.
-    if (this.declaration.writeOnly?.includes(key) && old === undefined && !Array.isArray(olds[APPLIED_KEY])) return undefined;
+  /**
+   * The desired value of an input as compared with the state, for write-only values the state does
+   * not hold (the forge never returns them; an import could not prove them: imports.ts). A kind
+   * updated in place counts each as a change: the stack has never written it, and the update
+   * that does is shown. A kind only replaced leaves them out: writing one would replace the object.
+   */
+  private comparedWriteOnly(key: string, desired: unknown, old: unknown): unknown {
+    if (unprovenWriteOnlyChanges(this.declaration)) return desired;
+    if (this.declaration.writeOnly?.includes(key) && old === undefined) return undefined;
     const unknown = (this.declaration.writeOnly ?? []).filter((path) => path.startsWith(`${key}.`) && getPath(old, path.slice(key.length + 1)) === undefined);
     return unknown.reduce((value, path) => withoutPath(value, path.slice(key.length + 1)), desired);
   }
@@ -371,8 +447,8 @@ export class ResourceOperations {
     return { record: await explained(this.declaration, state, () => send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys))) };
   }
 
-  /** Takes over an existing object (the `import` resource option), as Pulumi's import does:
-   *  the program's inputs must already match it. */
+  /** Takes over an existing object (the `import` resource option of the dynamic face): the
+   *  program's inputs must already match it, or nothing is taken and nothing sent (imports.ts). */
   private async importObject(importId: string, desired: State): Promise<Created> {
     const declaration = this.declaration;
     const state = { ...desired, ...parseId(declaration, importId) };
@@ -384,12 +460,15 @@ export class ResourceOperations {
       if (holder) throw new InheritedObjectError(declaration, "import", state, holder);
       throw new Error(`${declaration.name}: cannot import "${importId}": it does not exist`);
     }
-    const outs = outputs(declaration, record, state, desired);
-    const mismatched = this.changedInputs(outs, desired);
-    if (mismatched.length > 0) {
-      const details = mismatched.map((key) => `${key}: program has ${JSON.stringify(desired[key])}, server has ${JSON.stringify(outs[key])}`);
-      throw new Error(`${declaration.name}: inputs to import do not match the existing resource "${importId}": ${details.join("; ")}`);
-    }
+    const compared = comparedOnImport(declaration, desired);
+    // What the forge holds, as a read by the import id alone sees it (the plugin face's import):
+    // nothing of the program's.
+    const seen = outputs(declaration, record, parseId(declaration, importId), compared);
+    const forge = { ...seen, ...(await this.present(inputsOf(declaration, seen), seen)) };
+    const mismatched = this.changedInputs(forge, compared);
+    if (mismatched.length > 0) throw new Error(importRefusal(declaration, importId, mismatched, compared, forge, secretProperties(declaration)));
+    // The state holds what the import proved: no write-only value it could not (imports.ts).
+    const outs = importedInputs(declaration, outputs(declaration, record, state, desired));
     // An imported setting restores, on delete, what it found: the values it imported.
     if (declaration.setting) outs[RESTORE_KEY] = Object.fromEntries(settingFields(declaration, desired).map((key) => [key, outs[key]]));
     return { id: formatId(declaration, outs), outs };

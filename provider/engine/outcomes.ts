@@ -55,6 +55,14 @@ export interface Updated {
 }
 
 /** What a create is asked besides its inputs. */
+/** What a face knows of a check besides the inputs. */
+export interface CheckOptions {
+  /** Inputs the program gave as secrets (the plugin face sees their marks): masked in failures. */
+  secretInputs?: Iterable<string>;
+  /** The check belongs to the run that imports the object (engine/imports.ts): a match writes nothing. */
+  importing?: boolean;
+}
+
 export interface CreateOptions {
   /** Take over this existing object instead of making one (the `import` resource option). */
   importId?: string;

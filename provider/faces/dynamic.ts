@@ -40,9 +40,11 @@ export interface DynamicOperations {
 export function dynamicOperations(operations: ResourceOperations): DynamicOperations {
   return {
     async check(olds, news) {
-      const checked = await operations.check(engineBag(olds), engineBag(news));
-      // The engine creates with the inputs check returns: the import id must travel on with them.
       const importId = news["importId"];
+      // The `import` option of a resource not in the state yet: its create imports (engine/imports.ts).
+      const importing = importId !== undefined && Object.keys(engineBag(olds)).length === 0;
+      const checked = await operations.check(engineBag(olds), engineBag(news), { importing });
+      // The engine creates with the inputs check returns: the import id must travel on with them.
       return importId === undefined ? checked : { ...checked, inputs: { ...checked.inputs, importId } };
     },
     diff: (id, olds, news) => operations.diff(id, engineBag(olds), engineBag(news)),

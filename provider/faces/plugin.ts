@@ -12,6 +12,7 @@ import type { ResourceOperations } from "../engine/operations";
 import { secretKeys, type State } from "../engine/declaration";
 import { PartialCreateError } from "../engine/outcomes";
 import { secretProperties } from "../engine/secrets";
+import { rememberSecrets } from "../redaction";
 import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
 import { runAction, type ActionDeclaration } from "../actions";
@@ -27,12 +28,6 @@ export interface ForgeProviderOptions {
   lookups: Readonly<Record<string, LookupDeclaration>>;
   /** The actions, served as invokes too. */
   actions: readonly ActionDeclaration[];
-  /**
-   * The inputs a program writes for an object read by its id alone (`pulumi import`): forge-adopt's
-   * presentation (a feature's `User:4` as `dev`), so that the engine's diff after the import
-   * compares like with like. Default: the read's inputs as they are.
-   */
-  presentImport?(typeName: string, inputs: State, props: State): Promise<State>;
   /** The client lookups and actions send with. */
   clientOf(): ForgeClient;
 }
@@ -56,11 +51,15 @@ function isSecretValue(value: unknown): value is { value: unknown } {
   return isPlainObject(value) && value[SECRET_KEY] === SECRET_SIG;
 }
 
-/** A value without secret marks (the operations work on plain values), and the top-level keys that had one. */
+/** A value without secret marks (the operations work on plain values), and the top-level keys that
+ *  had one. Each secret value is remembered: no message of this process shows it (redaction.ts). */
 export function reveal(state: State | undefined): { plain: State; secret: Set<string> } {
   const secret = new Set<string>();
   const strip = (value: unknown): unknown => {
-    if (isSecretValue(value)) return strip(value.value);
+    if (isSecretValue(value)) {
+      rememberSecrets([value.value]);
+      return strip(value.value);
+    }
     if (Array.isArray(value)) return value.map(strip);
     if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, strip(item)]));
     return value;
@@ -85,7 +84,7 @@ export function conceal(state: State | undefined, keys: Iterable<string>): State
 export function forgeProvider(options: ForgeProviderOptions): provider.Provider {
   const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
   /** What the state keeps secret (engine/secrets.ts), given the inputs the program sent as secrets. */
-  const secretsOf = (urn: string, given: Set<string>) => secretProperties(ops(urn).declaration, given);
+  const secretsOf = (urn: string, given: Iterable<string>) => secretProperties(ops(urn).declaration, given);
   return {
     version: options.version,
     schema: options.schema,
@@ -93,7 +92,8 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
     // (a literal in a YAML program): the state never holds them readable.
     async check(urn, olds: State, news: State) {
       const given = reveal(news);
-      const result = await ops(urn).check(reveal(olds).plain, given.plain);
+      const kept = reveal(olds);
+      const result = await ops(urn).check(kept.plain, given.plain, { secretInputs: secretsOf(urn, [...given.secret, ...kept.secret]) });
       return { ...result, inputs: conceal(result.inputs, [...given.secret, ...secretKeys(ops(urn).declaration)]) };
     },
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
@@ -108,15 +108,12 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
         throw error;
       }
     },
-    // `pulumi import` reads with the id alone: no properties at all.
+    // `pulumi import` and the `import` option read with the id alone: no properties at all. The
+    // inputs come back as a program writes them, marked as an import no program has matched yet
+    // (engine/imports.ts).
     async read(id, urn, props?: State) {
       const known = reveal(props);
-      let result = await ops(urn).read(id, known.plain);
-      const imported = Object.keys(known.plain).length === 0 && result.id !== "" && options.presentImport;
-      if (imported) {
-        const inputs = await imported(typeNameOf(urn), (result.inputs ?? {}) as State, result.props as State);
-        result = { ...result, inputs, props: { ...result.props, ...inputs } };
-      }
+      const result = await ops(urn).read(id, known.plain);
       const secrets = secretsOf(urn, known.secret);
       return { ...result, props: conceal(result.props, secrets), inputs: conceal(result.inputs, secrets) };
     },

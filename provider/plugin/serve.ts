@@ -1,15 +1,18 @@
 /**
  * Serves the plugin face over the provider protocol: `@pulumi/pulumi/provider`'s server, with the
- * two requests it leaves to us. Its `Configure` acknowledges without reading the configuration
- * (the SDK's `Provider` interface has no configure method, 3.259 to 3.270), and its `Read` calls
- * `getProperties().toJavaScript()` on the properties that `pulumi import` leaves out. The SDK
- * does not export its server class, so the handlers are wrapped as the service is added to the
- * gRPC server, which is the one seam it has.
+ * requests it leaves to us. Its `Configure` acknowledges without reading the configuration
+ * (the SDK's `Provider` interface has no configure method, 3.259 to 3.270), its `Read` calls
+ * `getProperties().toJavaScript()` on the properties that `pulumi import` leaves out, and its
+ * `Read` and `Delete` pass on the state's outputs only: the mark of an import no program has
+ * matched yet lives in the state's inputs (engine/imports.ts), so it is added to the properties
+ * those two see. The SDK does not export its server class, so the handlers are wrapped as the
+ * service is added to the gRPC server, which is the one seam it has.
  */
 import { dirname } from "node:path";
 import * as providerApi from "@pulumi/pulumi/provider";
 import { configure } from "../runtime";
 import { reveal } from "../faces/plugin";
+import { IMPORTED_KEY } from "../engine/imports";
 import { TIMED_METHODS, timedHandler } from "./timings";
 
 /** What the configure handler receives: the provider's arguments and the stack's variables. */
@@ -18,9 +21,22 @@ interface ConfigureRequest {
   getVariablesMap(): { toObject(): [string, string][] };
 }
 
+interface JsonStruct {
+  toJavaScript(): Record<string, unknown>;
+}
+
 interface ReadRequest {
-  getProperties(): object | undefined;
+  getProperties(): JsonStruct | undefined;
   setProperties(value: object): void;
+  /** The state's inputs (a refresh sends them). */
+  getInputs?(): JsonStruct | undefined;
+}
+
+interface DeleteRequest {
+  getProperties(): JsonStruct | undefined;
+  setProperties(value: object): void;
+  /** The state's inputs (engines that announce `sendsOldInputsToDelete` send them). */
+  getOldInputs?(): JsonStruct | undefined;
 }
 
 type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
@@ -51,7 +67,12 @@ function wrapServiceHandlers(): void {
   if (wrapped) return;
   wrapped = true;
   const grpc = sdkRequire<{ Server: { prototype: { addService(service: unknown, handlers: Record<string, unknown>): void } } }>("@grpc/grpc-js");
-  const { Struct } = sdkRequire<{ Struct: new () => object }>("google-protobuf/google/protobuf/struct_pb");
+  const { Struct } = sdkRequire<{ Struct: (new () => object) & { fromJavaScript(value: Record<string, unknown>): object } }>("google-protobuf/google/protobuf/struct_pb");
+  /** The properties of a request with the import mark of its inputs added, if they have one. */
+  const withImportMark = (request: { getProperties(): JsonStruct | undefined; setProperties(value: object): void }, inputs: JsonStruct | undefined) => {
+    const mark = inputs?.toJavaScript()[IMPORTED_KEY];
+    if (mark !== undefined) request.setProperties(Struct.fromJavaScript({ ...request.getProperties()?.toJavaScript(), [IMPORTED_KEY]: mark }));
+  };
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, handlers) {
     const configureHandler = handlers["configure"] as Handler<ConfigureRequest> | undefined;
@@ -65,7 +86,15 @@ function wrapServiceHandlers(): void {
     if (readHandler) {
       handlers["read"] = (call: { request: ReadRequest }, callback: unknown) => {
         if (!call.request.getProperties()) call.request.setProperties(new Struct());
+        else withImportMark(call.request, call.request.getInputs?.());
         return readHandler.call(handlers, call, callback);
+      };
+    }
+    const deleteHandler = handlers["delete"] as Handler<DeleteRequest> | undefined;
+    if (deleteHandler) {
+      handlers["delete"] = (call: { request: DeleteRequest }, callback: unknown) => {
+        withImportMark(call.request, call.request.getOldInputs?.());
+        return deleteHandler.call(handlers, call, callback);
       };
     }
     const timings = process.env["FORGE_PLUGIN_TIMINGS"];

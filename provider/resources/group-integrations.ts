@@ -107,6 +107,8 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
   // Text without a default is cleared with a blank; the rest goes back to its default.
   for (const [wire, parameter] of parameters) if (!parameter.required) resets[toCamel(wire)] = parameter.default ?? "";
   const secrets = (which: IntegrationParameter["secret"]) => parameters.filter(([, parameter]) => parameter.secret === which).map(([wire]) => toCamel(wire));
+  const credentials = secrets("write-only");
+  const them = credentials.length > 1 ? "them" : "it";
   const route = routes.groupIntegrations.bySlug[slug];
   // The record holds the settings under `properties` (the event flags at the top level).
   const readNames: Record<string, string> = { useInheritedSettings: "inherited" };
@@ -133,7 +135,7 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     // One integration of a slug per group: a replacement (the same group spelled another way
     // counts) disables the old one before it sets up the new one.
     deleteBeforeReplace: true,
-    writeOnly: secrets("write-only"),
+    writeOnly: credentials,
     secretOutputs: secrets("readable"),
     readNames,
     resets,
@@ -141,8 +143,8 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
     notes: [
       `\`PUT ${route.set.path.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
       "Creating the resource refuses an integration that is already active: import it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",
-      ...(secrets("write-only").length
-        ? [`${wordList(secrets("write-only").map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${secrets("write-only").length > 1 ? "them" : "it"}), kept in state encrypted and compared with the last applied value; every set-up sends ${secrets("write-only").length > 1 ? "them" : "it"} again. A state read by id alone (no value in it) does not compare it until the next update writes it.`]
+      ...(credentials.length
+        ? [`${wordList(credentials.map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${them}), kept in state encrypted and compared with the last applied value; every set-up sends ${them} again. An import cannot compare ${them}: it writes nothing, and the next \`pulumi up\` shows ${them} as a change and writes the program's value.`]
         : []),
       ...(secrets("readable").length ? ["The per-event webhook overrides are returned by the forge and kept in state encrypted (a webhook address carries its token)."] : []),
       "`useInheritedSettings` is read back from the record's `inherited`.",

@@ -8,7 +8,8 @@ import type { State } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { adoptEntries } from "../../provider/adopt/entries";
 import type { DeclarationKey } from "../../provider/resources";
-import { declarations } from "../../provider/resources";
+import { declarationByName, declarations } from "../../provider/resources";
+import { unprovenWriteOnlyChanges } from "../../provider/engine/imports";
 import { toCamel } from "../../provider/engine/naming";
 import { integrationKindOf } from "../../provider/resources/group-integrations";
 import { fixtures } from "../contract/fixtures";
@@ -42,6 +43,25 @@ export function secretValue(type: string, path: string): string | undefined {
   const wire = kind && Object.keys(kind.parameters).find((name) => toCamel(name) === path);
   if (kind && wire) return String(sampleValue(kind.slug, wire, kind.parameters[wire]!, 1));
   return SECRET_VALUES[path];
+}
+
+/**
+ * The resources of a generated program (TypeScript or YAML) that read a write-only input from the
+ * stack config, of kinds updated in place: an import cannot compare that value, so the first run
+ * after the import shows each of them as an update, which writes it (provider/engine/imports.ts).
+ */
+export function pendingWriteOnly(program: string): string[] {
+  const read = [...program.matchAll(/pulumi config set --secret \S+ <value> +# (\S+) (\S+): \S+ \(write-only/g)];
+  return [...new Set(read.filter(([, type]) => unprovenWriteOnlyChanges(declarationByName(type!))).map(([, , name]) => name!))].sort();
+}
+
+/** The resources a `pulumi preview --json` would change, by operation: `{ update: [names] }` (unchanged ones left out). */
+export function previewChanges(json: string): Record<string, string[]> {
+  const steps = (JSON.parse(json) as { steps?: { op: string; urn: string }[] }).steps ?? [];
+  const changes: Record<string, string[]> = {};
+  for (const { op, urn } of steps) if (op !== "same" && !urn.includes("::pulumi:")) (changes[op] ??= []).push(urn.slice(urn.lastIndexOf("::") + 2));
+  for (const names of Object.values(changes)) names.sort();
+  return changes;
 }
 
 /** How many extra labels `fillForge` makes in `acme` (more than a page of 100, three times). */

@@ -7,7 +7,9 @@
  * a declared description changed (drift), a label deleted (drift), a description the program
  * never set (not drift), a snippet's title changed (drift). A killed run is the state it leaves:
  * pending creates in `pending_operations`, one whose object the forge has (recover lists it and
- * adopts it only when told) and one it never made (recover clears it).
+ * adopts it only when told) and one it never made (recover clears it). The declared description
+ * is a secret of the program: no report of either tool, on either face, prints it or the value
+ * set by hand in its place.
  */
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -20,6 +22,9 @@ import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
 const RECOVER_BIN = join(REPO_ROOT, "dist", "cli", "forge-recover.js");
 const FACES = ["ts", "yaml"] as const;
+/** The declared description, a secret of the program, and the one set by hand in its place. */
+const SECRET_DESCRIPTION = "parity-secret-description-2b9d";
+const BY_HAND = "parity-changed-by-hand-e41c";
 type Face = (typeof FACES)[number];
 
 /** The program of each face: the same resources, names prefixed by the face. */
@@ -27,8 +32,9 @@ function program(face: Face): Record<string, string> {
   if (face === "ts") {
     return {
       "Pulumi.yaml": "name: parity-ts\nruntime: nodejs\n",
-      "index.js": `const forge = require("pulumi-forge");
-new forge.GroupLabel("changed", { group: "acme", name: "ts-changed", color: "#FF0000", description: "declared" });
+      "index.js": `const pulumi = require("@pulumi/pulumi");
+const forge = require("pulumi-forge");
+new forge.GroupLabel("changed", { group: "acme", name: "ts-changed", color: "#FF0000", description: pulumi.secret("${SECRET_DESCRIPTION}") });
 new forge.GroupLabel("deleted", { group: "acme", name: "ts-deleted", color: "#00FF00" });
 new forge.GroupLabel("quiet", { group: "acme", name: "ts-quiet", color: "#00FFFF" });
 new forge.Snippet("notes", { title: "ts-notes", visibility: "private", files: [{ filePath: "a.md", content: "hello\\n" }] });
@@ -45,7 +51,7 @@ plugins:
 resources:
   changed:
     type: forge:index:GroupLabel
-    properties: { group: acme, name: yaml-changed, color: "#FF0000", description: declared }
+    properties: { group: acme, name: yaml-changed, color: "#FF0000", description: { fn::secret: ${SECRET_DESCRIPTION} } }
   deleted:
     type: forge:index:GroupLabel
     properties: { group: acme, name: yaml-deleted, color: "#00FF00" }
@@ -79,12 +85,15 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
   };
   const labelId = async (name: string) => (await api<{ id: number; name: string }[]>("GET", "/groups/acme/labels?per_page=100")).find((label) => label.name === name)?.id;
 
-  /** A bin of ours run on a face's stack, as a pipeline runs it. */
+  /** A bin of ours run on a face's stack, as a pipeline runs it: what it prints never holds the secret. */
   const tool = (bin: string, face: Face, args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, [bin, "--cwd", projects[face].dir, "--stack", "test", ...args], { env: projects[face].env }, (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
+    }).then((run) => {
+      for (const secret of [SECRET_DESCRIPTION, BY_HAND]) expect(`${run.stdout}\n${run.stderr}`, `${face}: a secret in the output`).not.toContain(secret);
+      return run;
     });
 
   /** A text with what differs by design between the faces put aside. */
@@ -121,7 +130,7 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
   it("forge-drift reports the same drift on both stacks", async () => {
     const ids = { ts: await idsOf("ts"), yaml: await idsOf("yaml") };
     for (const face of FACES) {
-      await api("PUT", `/groups/acme/labels/${await labelId(`${face}-changed`)}`, { description: "changed by hand" });
+      await api("PUT", `/groups/acme/labels/${await labelId(`${face}-changed`)}`, { description: BY_HAND });
       await api("DELETE", `/groups/acme/labels/${await labelId(`${face}-deleted`)}`);
       await api("PUT", `/groups/acme/labels/${await labelId(`${face}-quiet`)}`, { description: "never set by the program" });
       const snippet = (await api<{ id: number; title: string }[]>("GET", "/snippets")).find((candidate) => candidate.title === `${face}-notes`)!;

@@ -3,7 +3,8 @@
  * per forge, the report and the run's exit status; then, with the real CLI, ten stacks of one
  * project on shared PostgreSQL state (a throwaway server, as the tests start the emulator), one
  * of them drifted, checked in one call; and a stack whose forge cannot be reached, reported
- * without a refresh.
+ * without a refresh. The backend URL carries its password as a query parameter, as libpq takes
+ * it: no report (JSON, markdown, text), no single-stack drift and no forge-recover prints it.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
 import { postgresBinaries, startPostgres, type RunningPostgres } from "../support/postgres";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
+const RECOVER_BIN = join(REPO_ROOT, "dist", "cli", "forge-recover.js");
 
 describe("the fleet's parts", () => {
   const dir = mkdtempSync(join(tmpdir(), "forge-fleet-"));
@@ -66,8 +68,8 @@ describe("the fleet's parts", () => {
   });
 
   it("reports a failed refresh by the CLI's own lines, a backend URL's password masked", () => {
-    const error = new Error("Command failed with exit code 255: pulumi refresh ...\nstderr: error: could not connect to postgres://team:s3cr3t@db.internal:5432/pulumi?sslmode=require\n\n  retrying\n");
-    expect(refreshFailure(error, 12)).toBe("error: could not connect to postgres://team:***@db.internal:5432/pulumi?sslmode=require\n  retrying");
+    const error = new Error("Command failed with exit code 255: pulumi refresh ...\nstderr: error: could not connect to postgres://team:s3cr3t@db.internal:5432/pulumi?sslmode=require&password=s3cr3t\n\n  retrying\n");
+    expect(refreshFailure(error, 12)).toBe("error: could not connect to postgres://team:[secret]@db.internal:5432/pulumi?sslmode=require&password=[secret]\n  retrying");
     expect(refreshFailure(error, 1)).not.toContain("s3cr3t");
   });
 
@@ -116,12 +118,17 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
   let postgres: RunningPostgres;
   let project: CliProject;
 
-  const drift = (...args: string[]) =>
+  /** Runs one of the package's bins; what it printed must never hold the backend's password. */
+  const bin = (path: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [DRIFT_BIN, ...args], { env: project.env, cwd: project.dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+      execFile(process.execPath, [path, ...args], { env: project.env, cwd: project.dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
+    }).then((run) => {
+      expect(`${run.stdout}\n${run.stderr}`, "the backend's password in the output").not.toContain(postgres.password);
+      return run;
     });
+  const drift = (...args: string[]) => bin(DRIFT_BIN, ...args);
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
@@ -134,7 +141,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
         "Pulumi.yaml": "name: forge-fleet\nruntime: nodejs\n",
         "index.js": `const pulumi = require("@pulumi/pulumi");\nconst forge = require("pulumi-forge");\nnew forge.GroupLabel("team", { group: "acme", name: new pulumi.Config().require("label"), color: "#FF0000" });\n`,
       },
-      backend: { url: postgres.url, env: { PGPASSWORD: postgres.password } },
+      backend: { url: `${postgres.url}&password=${encodeURIComponent(postgres.password)}` },
     });
     for (const stack of STACKS) {
       if (stack !== "test") await project.ok(["stack", "init", stack]);
@@ -192,6 +199,13 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     const fleet = JSON.parse(checked.stdout) as FleetReport;
     expect(fleet.stacks.map((entry) => [entry.stack, entry.status])).toEqual([["team-0", "clean"], ["team-3", "locked"]]);
     expect(fleet.stacks[1]?.message).toMatch(/stack team-3 is locked by a running operation/);
+    expect(fleet.stacks[1]?.message).toMatch(/lock: postgres:\/\/forge@127\.0\.0\.1:\d+\/pulumi\?sslmode=disable&password=\[secret\] \(table/);
+    // One stack alone and forge-recover say who holds it, where, the password masked: nothing read.
+    const [alone, recover] = await Promise.all([drift("--stack", "team-3", "--format", "text"), bin(RECOVER_BIN, "--stack", "team-3")]);
+    for (const run of [alone, recover]) {
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
+      expect(run.stderr).toContain("password=[secret]");
+    }
     await emulator.admin("/faults", { method: "DELETE" });
     const done = await first;
     expect(done.code, done.output).toBe(0);

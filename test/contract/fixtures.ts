@@ -22,6 +22,11 @@ export interface ContractFixture {
   update?: (inputs: State, world: World) => State;
   /** A change of an immutable input. */
   replace?: (inputs: State, world: World) => State;
+  /** A program that differs from the object `inputs` made in what the forge shows (a secret
+   *  input among them, where the kind has a readable one), and the fields an import of it must
+   *  name. Default: `update`'s inputs and the fields it changes, write-only ones left out (no
+   *  import can compare what the forge never shows). */
+  importMismatch?: { inputs: (inputs: State, world: World) => State; fields: string[] };
   /** Changes the object through the API (not the provider); returns the field that drifted. */
   drift?: (world: World, outs: State) => Promise<string>;
   /** Deletes the object through the API; default: the declaration's delete route. */
@@ -170,6 +175,8 @@ export const fixtures: ContractFixture[] = [
     declaration: d.clusterAgentUrlConfiguration,
     inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "receptive"), url: "grpcs://agent.example.com:443" }),
     replace: (inputs) => ({ ...inputs, url: "grpcs://agent2.example.com:443" }),
+    // The forge's configuration has no certificate; the key, write-only, cannot be compared.
+    importMismatch: { inputs: (inputs) => ({ ...inputs, clientCert: FAKE_CERT, clientKey: FAKE_KEY }), fields: ["clientCert"] },
     // PEM-shaped, as check wants them (the emulator does not parse them).
     optional: () => ({ clientCert: FAKE_CERT, clientKey: FAKE_KEY, caCert: "CA", tlsHost: "agent.example.com" }),
     removalTogether: [["clientCert", "clientKey"]],
@@ -418,6 +425,11 @@ export const fixtures: ContractFixture[] = [
       platformVendorAttributes: { apiUrl: "https://k8s2.contract.example", token: "rotated-token", namespace: "apps" },
     }),
     replace: (inputs) => ({ ...inputs, platformVendorAttributes: { ...(inputs["platformVendorAttributes"] as object), authorizationType: "abac" } }),
+    // The secret attributes differ (the token, write-only, is not compared).
+    importMismatch: {
+      inputs: (inputs) => ({ ...inputs, platformVendorAttributes: { apiUrl: "https://k8s-elsewhere.contract.example", token: "another-cluster-token" } }),
+      fields: ["platformVendorAttributes"],
+    },
     optional: (_inputs, world) => ({ domain: "apps.contract.example", environmentScope: "production/*", managementProjectId: world.projectId("acme/api"), enabled: false, managed: false }),
     drift: async (world, outs) => {
       await world.api.request("PUT", "/admin/clusters/:clusterId", { clusterId: outs["clusterId"], name: "renamed-behind-our-back" });
@@ -561,6 +573,8 @@ export const fixtures: ContractFixture[] = [
     inputs: async () => ({ project: "acme/web", user: "nomad", accessLevel: 30, expiresAt: inDays(30) }),
     update: (inputs) => ({ ...inputs, accessLevel: 40, expiresAt: inDays(60) }),
     replace: (inputs) => ({ ...inputs, user: "gus" }),
+    // The custom role, write-only, cannot be compared.
+    importMismatch: { inputs: (inputs) => ({ ...inputs, accessLevel: 40, memberRoleId: 3 }), fields: ["accessLevel"] },
     optional: () => ({ expiresAt: inDays(30), memberRoleId: 3 }),
     drift: async (world, outs) => {
       await world.api.request("PUT", "/projects/:project/members/:userId", { project: outs["project"], userId: outs["userId"], access_level: 20 });

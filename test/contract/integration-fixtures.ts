@@ -3,7 +3,8 @@
  * (api/integrations.ts) rather than written sixteen times: sample values by parameter kind,
  * the required parameters as inputs, every optional one for the removal steps, a credential
  * rotated (or the required text changed) as the update, a readable setting changed by hand as
- * the drift.
+ * the drift, a readable setting and the readable secrets changed (credentials too) as the
+ * program an import must refuse.
  */
 import type { State } from "../../provider/engine/declaration";
 import { toCamel } from "../../provider/engine/naming";
@@ -54,12 +55,20 @@ function integrationFixture(kind: IntegrationKind): ContractFixture {
   const values = (entries: [string, IntegrationParameter][], variant: Variant): State =>
     Object.fromEntries(entries.map(([wire, parameter]) => [toCamel(wire), sampleValue(kind.slug, wire, parameter, variant)]));
   const invalid = required.find(([, parameter]) => parameter.type === "string" && !parameter.values)!;
+  const readableSecrets = parameters.filter(([, parameter]) => parameter.secret === "readable");
+  const writeOnly = parameters.filter(([, parameter]) => parameter.secret === "write-only");
   return {
     declaration,
     inputs: async () => ({ group: "acme", ...values(base, 1) }),
     // Credentials rotated and the required text changed: every set-up sends them all again.
     update: (inputs) => ({ ...inputs, ...values(required, 2) }),
     replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
+    // A readable setting and the readable secrets (the chat webhook's per-event webhooks) differ;
+    // the credentials, write-only, differ too but cannot be compared.
+    importMismatch: {
+      inputs: (inputs) => ({ ...inputs, ...values([drifting, ...readableSecrets], 2), ...values(writeOnly, 2) }),
+      fields: [...new Set([drifting, ...readableSecrets].map(([wire]) => toCamel(wire)))],
+    },
     optional: () => ({ useInheritedSettings: true, ...values(optional, 1) }),
     drift: async (world, outs) => {
       const [wire, parameter] = drifting;

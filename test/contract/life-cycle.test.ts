@@ -27,6 +27,8 @@ import { ForgeApiError, parseRoute } from "../../provider/client";
 import { sameValue } from "../../provider/engine/compare";
 import type { AnyDeclaration, Request, State } from "../../provider/engine/declaration";
 import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, secretKeys } from "../../provider/engine/declaration";
+import { IMPORTED_KEY } from "../../provider/engine/imports";
+import { getPath } from "../../provider/engine/paths";
 import { ExistingObjectError } from "../../provider/engine/recovery";
 import { declarations } from "../../provider/resources";
 import { implementation } from "../../provider/runtime";
@@ -104,22 +106,66 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       expect(await face.diff(type, state.id, read.outs, sent)).toMatchObject({ changes: false });
     });
 
-    it("imports by id alone (a read with no state, as `pulumi import` and the refresh of an import do): the program's inputs show no change", async () => {
+    it("imports by id alone (a read with no state, as `pulumi import` and the `import` option of the plugin do): the program's inputs show no change; a write-only input, never compared, is written only by the next run, which shows it", async () => {
       const imported = await face.read(type, state.id, undefined);
       expect(imported.id).toBe(state.id);
+      expect(imported.inputs[IMPORTED_KEY], "marked as an import no program has matched yet").toBeDefined();
       expectSecretsKept(declaration, imported, "import");
       const resent = await checked(face, type, imported.inputs, inputs);
+      expect(resent[IMPORTED_KEY], "matched: the mark is gone").toBeUndefined();
       expect(await face.diff(type, state.id, imported.outs, resent)).toMatchObject({ changes: false });
+      // The next run: the engine kept what it read (an import it found no change in), and the
+      // program is the same; then a run after it, whose state's inputs are what check sent on.
+      const next = await checked(face, type, imported.inputs, inputs);
+      expect(next[IMPORTED_KEY]).toBeUndefined();
+      const pending = pendingWriteOnly(declaration, inputs);
+      expect(await face.diff(type, state.id, imported.outs, next), "a change exactly when a write-only input waits to be written").toMatchObject({ changes: pending });
+      expect(await face.diff(type, state.id, imported.outs, await checked(face, type, next, inputs))).toMatchObject({ changes: pending });
+    });
+
+    it("refuses an import whose inputs differ from the forge, naming each field with secret values masked on both sides; nothing is sent, and the object stays the forge's", async ({ skip }) => {
+      const mismatch = importMismatchOf(fixture, inputs);
+      if (!mismatch) skip(`${type} has no program that differs from its object`);
+      const program = mismatch!.program;
+      const secrets = secretValues(declaration, [program, inputs, state.outs]);
+      const before = await writes();
+      const imported = await face.read(type, state.id, undefined);
+      const result = await face.check(type, imported.inputs, program);
+      const reasons = (result.failures ?? []).map((failure) => failure.reason);
+      const named = reasons.filter((reason) => /^[\w.]+: the program has /.test(reason));
+      expect(named.map((reason) => reason.split(":")[0]).sort(), reasons.join("\n")).toEqual([...mismatch!.fields].sort());
+      expect(reasons.filter((reason) => !named.includes(reason))).toEqual([expect.stringMatching(/^cannot import ".+": the program differs from what the forge holds, and an import never writes: nothing was sent/)]);
+      expect(secrets.filter((secret) => reasons.join("\n").includes(secret)), "secret values in the refusal").toEqual([]);
+      if (face.adopt) {
+        // The class's `import` option: the create that imports is refused the same way.
+        const refusal = await face.adopt(type, program, state.id).then(
+          () => "imported",
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+        for (const field of mismatch!.fields) expect(refusal).toContain(`${field}: the program has`);
+        expect(refusal).toMatch(/An import never writes, and nothing was sent/);
+        expect(secrets.filter((secret) => refusal.includes(secret)), "secret values in the refusal").toEqual([]);
+      } else {
+        // A refused import stays in the state marked (the engine keeps what it read): a refresh
+        // keeps the mark, and deleting it only drops it from the stack.
+        const mark = { [IMPORTED_KEY]: imported.inputs[IMPORTED_KEY] };
+        const refreshed = await face.read(type, state.id, { ...imported.outs, ...mark });
+        expect(refreshed.inputs[IMPORTED_KEY]).toEqual(imported.inputs[IMPORTED_KEY]);
+        expect((await face.check(type, refreshed.inputs, program)).failures?.length).toBe(mismatch!.fields.length + 1);
+        await face.delete(type, state.id, { ...imported.outs, ...mark });
+        expect((await face.read(type, state.id, state.outs)).id, "still on the forge").toBe(state.id);
+      }
+      expect(await writes(), "nothing was sent").toBe(before);
     });
 
     if (face.adopt) {
-      it("adopts the existing object through the class's `import` option, with no diff", async () => {
+      it("adopts the existing object through the class's `import` option, with no diff but the write-only inputs it could not compare", async () => {
         const before = await writes();
         const adopted = await face.adopt!(type, inputs, state.id);
         expect(adopted.id).toBe(state.id);
         expect(await writes(), "adopting writes nothing").toBe(before);
         expectSecretsKept(declaration, adopted, "adopt");
-        expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: false });
+        expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: pendingWriteOnly(declaration, inputs) });
       });
     }
 
@@ -302,6 +348,32 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       expect(optionalInputs(declaration).filter((key) => !fixture.removalElsewhere?.[key] && !covered.has(key))).toEqual([]);
     });
   });
+}
+
+/** What an import of the row must refuse: its `importMismatch`, else its update (or replacement)
+ *  with the fields it changes that the forge shows (write-only ones cannot be compared). */
+function importMismatchOf(fixture: ContractFixture, inputs: State): { program: State; fields: string[] } | undefined {
+  if (fixture.importMismatch) return { program: fixture.importMismatch.inputs(inputs, world), fields: fixture.importMismatch.fields };
+  const change = fixture.update ?? fixture.replace;
+  if (!change) return undefined;
+  const program = change(inputs, world);
+  const writeOnly = fixture.declaration.writeOnly ?? [];
+  return { program, fields: inputKeys(fixture.declaration).filter((key) => !writeOnly.includes(key) && !isDeepStrictEqual(inputs[key], program[key])) };
+}
+
+/** True when the program sets a write-only input of a kind updated in place: an import cannot
+ *  prove it, so the state holds none and the next run writes it (provider/engine/imports.ts). */
+function pendingWriteOnly(declaration: AnyDeclaration, inputs: State): boolean {
+  const inPlace = declaration.update !== undefined || declaration.setting !== undefined;
+  return inPlace && (declaration.writeOnly ?? []).some((path) => getPath(inputs, path) !== undefined);
+}
+
+/** The values of a kind's secret fields in some states (strings of 8 characters or more): none may appear in a message. */
+function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
+  const keys = secretKeys(declaration);
+  const strings = (value: unknown): string[] =>
+    typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
+  return [...new Set(states.flatMap((state) => keys.flatMap((key) => strings(state[key]))))].filter((text) => text.length >= 8);
 }
 
 /** How many requests that write the emulator has logged. */

@@ -4,7 +4,7 @@
  * Pulumi.yaml (the repository's launcher, plugin/pulumi-resource-forge), its connection from the
  * provider configuration (`forge:baseUrl`, secret `forge:token`). up, a no-op preview, a secret
  * input kept out of the state in plain text, `pulumi import`, a missing token, destroy leaving
- * nothing; a failing preview without the secret, and a same-named label made by hand that neither
+ * nothing of the stack's (an import no program matched is let go); a failing preview without the secret, and a same-named label made by hand that neither
  * up nor destroy touches. Drift through the plugin is yaml.test.ts's.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -18,9 +18,9 @@ const SECRET_DESCRIPTION = "plugin-secret-description-7f3a";
 let emulator: RunningEmulator;
 let project: CliProject;
 
-async function labels(): Promise<{ name: string; description: string | null }[]> {
+async function labels(): Promise<{ id: number; name: string; color: string; description: string | null }[]> {
   const response = await fetch(`${emulator.url}/api/v4/groups/acme/labels`, { headers: { "PRIVATE-TOKEN": seedToken("root") } });
-  return (await response.json()) as { name: string; description: string | null }[];
+  return (await response.json()) as { id: number; name: string; color: string; description: string | null }[];
 }
 
 beforeAll(async () => {
@@ -84,18 +84,24 @@ it("pulumi import takes an object made by hand into the state (no code generatio
 
 it("without a token, up fails with the dynamic providers' message naming both ways to set it, and creates nothing", async () => {
   await project.ok(["config", "rm", "forge:token"]);
+  // A change to write (the token is needed for it).
+  await project.ok(["config", "set", "color", "blue"]);
   const failed = await project.run(["up", "--yes", "--skip-preview"], { FORGE_TOKEN: "" });
+  await project.ok(["config", "rm", "color"]);
   expect(failed.code).not.toBe(0);
   expect(failed.output).toMatch(/FORGE_TOKEN/);
   expect(failed.output).toContain("pulumi config set --secret forge:token");
   expect((await labels()).map((label) => label.name).sort()).toEqual(["bug", "by-hand"]);
 }, 600_000);
 
-it("destroy, on the last deployment's provider configuration (no token) and FORGE_TOKEN, leaves nothing", async () => {
+it("destroy, on the last deployment's provider configuration (no token) and FORGE_TOKEN, leaves nothing of the stack's; an import no program matched is let go, left on the forge", async () => {
   // Pulumi destroys with the provider configuration the state holds: the failed up's, without a
   // token; the plugin falls back to the environment as the dynamic providers do.
   await project.ok(["destroy", "--yes", "--skip-preview"], { FORGE_TOKEN: seedToken("root") });
-  expect(await labels()).toEqual([]);
+  // `by-hand` was imported and never declared: not the stack's to delete (docs/ownership.md).
+  const left = await labels();
+  expect(left.map((label) => label.name)).toEqual(["by-hand"]);
+  await fetch(`${emulator.url}/api/v4/groups/acme/labels/${left[0]!.id}`, { method: "DELETE", headers: { "PRIVATE-TOKEN": seedToken("root") } });
 }, 600_000);
 
 it("a failing preview names the field, and never the secret input's value", async () => {

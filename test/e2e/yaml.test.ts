@@ -139,6 +139,52 @@ describe("pulumi import in a YAML project", () => {
   }, 600_000);
 });
 
+describe("the import option, from YAML: an import never writes", () => {
+  // A person set the integration up; the program's per-event webhook (a secret) differs.
+  const THEIRS = "https://hooks.example/T0/B0/theirs-push-5d1c";
+  const OURS = "https://hooks.example/T0/B0/ours-push-9a7e";
+  const WEBHOOK = "https://hooks.example/T0/B0/ours-webhook-77b2";
+  const program = (pushChannel?: string) =>
+    `name: forge-import-option\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\nresources:\n` +
+    (pushChannel === undefined
+      ? "  {}\n"
+      : `  chat:\n    type: forge:index:GroupIntegrationChatWebhook\n    properties:\n      group: acme\n      webhook: ${WEBHOOK}\n      pushChannel: ${pushChannel}\n    options:\n      import: acme:chat-webhook\n`);
+  const writes = async () =>
+    ((await (await emulator.admin("/requests")).json()) as { method: string; path: string }[]).filter((request) => request.method !== "GET" && request.path.includes("/integrations/chat-webhook")).length;
+  const pushChannel = async () => (await api<{ properties: { push_channel: string } }>("/groups/acme/integrations/chat-webhook")).properties.push_channel;
+
+  it("a differing secret fails the import naming the field, masked, and nothing is sent: after a refresh too; letting go of it leaves it on the forge; a matching program imports it", async () => {
+    await api("/groups/acme/integrations/chat-webhook", { method: "PUT", body: JSON.stringify({ webhook: "https://hooks.example/T0/B0/theirs-webhook", push_channel: THEIRS }) });
+    const before = await writes();
+    const importing = await cliProject({ name: "yaml-import-option", from: { "Pulumi.yaml": program(OURS) }, config: connection() });
+    try {
+      const refused = await importing.run(["up", "--yes", "--skip-preview"]);
+      expect(refused.code, refused.output).not.toBe(0);
+      expect(refused.output).toMatch(/pushChannel: the program has \[secret\], the forge has \[secret\]/);
+      expect(refused.output).toMatch(/cannot import "acme:chat-webhook": .* an import never writes: nothing was sent/);
+      // The engine keeps what it read: a refresh, then the program again, is refused the same way.
+      const again = await importing.run(["up", "--refresh", "--yes", "--skip-preview"]);
+      expect(again.code, again.output).not.toBe(0);
+      expect(again.output).toMatch(/pushChannel: the program has \[secret\], the forge has \[secret\]/);
+      for (const output of [refused.output, again.output]) for (const secret of [THEIRS, OURS, WEBHOOK]) expect(output).not.toContain(secret);
+      expect(await pushChannel()).toBe(THEIRS);
+      // Removed from the program: the stack lets go of it, the forge keeps it.
+      writeFileSync(join(importing.dir, "Pulumi.yaml"), program());
+      await importing.ok(["up", "--yes", "--skip-preview"]);
+      expect((await api<{ active: boolean }>("/groups/acme/integrations/chat-webhook")).active).toBe(true);
+      // The forge's value in the program: imported, nothing written.
+      writeFileSync(join(importing.dir, "Pulumi.yaml"), program(THEIRS));
+      const imported = await importing.ok(["up", "--yes", "--skip-preview"]);
+      expect(imported).toMatch(/1 imported/);
+      expect(imported).not.toMatch(/updated/);
+      expect(await writes(), "nothing sent to the integration").toBe(before);
+      expect(await pushChannel()).toBe(THEIRS);
+    } finally {
+      importing.close();
+    }
+  }, 600_000);
+});
+
 describe("lookups whose answers hold secret fields, from YAML", () => {
   const CLUSTER_API_URL = "https://k8s.yaml-lookups.example";
   const CLUSTER_TOKEN = "yaml-lookups-cluster-token";

@@ -77,7 +77,7 @@ describe("ForgeApiError", () => {
     expect(error.message).not.toContain(TOKEN);
     expect(error.serverMessage).not.toContain(TOKEN);
     expect(error.path).not.toContain(TOKEN);
-    expect(error.message).toContain("[redacted]");
+    expect(error.message).toContain("[secret]");
     expect(String(error.stack)).not.toContain(TOKEN);
     expect(server.requests[0]?.headers["private-token"]).toBe(TOKEN);
   });

@@ -276,10 +276,18 @@ describe("a replacement path inside an object input, and write-only fields the s
     expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, token: "rotated" } })).toMatchObject({ changes: true, replaces: [] });
   });
 
-  it("compares a nested write-only field only with a value the state holds (after an import, none)", async () => {
+  it("takes a nested write-only value the state does not hold (after an import, none) as a change the update shows, never a replacement", async () => {
     const imported = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", mode: "x" } };
-    expect(await run(cluster).diff("1", imported, olds)).toMatchObject({ changes: false });
-    expect(await run(cluster).diff("1", imported, { ...olds, platform: { ...olds.platform, apiUrl: "https://b" } })).toMatchObject({ changes: true });
+    expect(await run(cluster).diff("1", imported, olds)).toMatchObject({ changes: true, replaces: [] });
+    expect(await run(cluster).diff("1", imported, { ...olds, platform: { apiUrl: "https://a", mode: "x" } })).toMatchObject({ changes: false });
+  });
+
+  it("does not compare it for a kind only replaced: writing it would replace the object", async () => {
+    const { update: _update, ...rest } = cluster;
+    const replacedOnly = defineResource({ ...rest, replaceOn: "all" });
+    const imported = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", mode: "x" } };
+    expect(await run(replacedOnly).diff("1", imported, olds)).toMatchObject({ changes: false });
+    expect(await run(replacedOnly).diff("1", imported, { ...olds, platform: { ...olds.platform, apiUrl: "https://b" } })).toMatchObject({ changes: true });
   });
 });
 

@@ -34,12 +34,21 @@ describe("the dynamic face", () => {
     expect(calls).toEqual([{ inputs: INPUTS, options: { importId: "acme/web:1:2" } }]);
   });
 
-  it("keeps the import id in the inputs check returns, which the engine creates with", async () => {
-    const operations = { async check(_olds: State, news: State) { return { inputs: { ...news, __createdAfter: "t" } }; } } as unknown as ResourceOperations;
+  it("keeps the import id in the inputs check returns, which the engine creates with; the create that imports is checked as the importing run", async () => {
+    const importing: unknown[] = [];
+    const operations = {
+      async check(_olds: State, news: State, options: { importing?: boolean } = {}) {
+        importing.push(options.importing);
+        return { inputs: { ...news, __createdAfter: "t" } };
+      },
+    } as unknown as ResourceOperations;
     const checked = await dynamicOperations(operations).check({}, { ...INPUTS, __provider: "code", importId: "acme/web:1:2" });
     expect(checked.inputs).toEqual({ ...INPUTS, __createdAfter: "t", importId: "acme/web:1:2" });
+    // Later runs keep the option: a resource in the state is not imported again.
+    await dynamicOperations(operations).check({ ...INPUTS, __provider: "code", importId: "acme/web:1:2" }, { ...INPUTS, __provider: "code", importId: "acme/web:1:2" });
     const plain = await dynamicOperations(operations).check({}, { ...INPUTS, __provider: "code" });
     expect(plain.inputs).toEqual({ ...INPUTS, __createdAfter: "t" });
+    expect(importing).toEqual([true, false, false]);
   });
 
   it("puts its provider on the object a half-done create records", async () => {

@@ -92,8 +92,8 @@ describe("write-only credentials after an import by id alone", () => {
   const chat = new ResourceOperations(declarations.groupIntegrationChatWebhook, noClient);
   const inputs = { group: "acme", webhook: "https://chat.example.com/hooks/a" };
 
-  it("are not compared while the state has never seen the program (nothing to compare with)", async () => {
-    expect(await chat.diff("acme:chat-webhook", { group: "acme", slug: "chat-webhook" }, inputs)).toMatchObject({ changes: false });
+  it("are a change while the state holds none (an import could not prove them): the next up writes them, and shows it", async () => {
+    expect(await chat.diff("acme:chat-webhook", { group: "acme", slug: "chat-webhook" }, inputs)).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("are compared with the last applied value once the program has been applied", async () => {
