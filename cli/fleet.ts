@@ -236,8 +236,14 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   if (problem) return result("error", [], problem);
   const timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
   // `detached`: a session of its own (setsid), which everything the check starts stays in. Its
-  // stderr is this process's (the lock reader's warnings); it writes nothing else.
-  const child = fork(STACK_PROCESS, [], { detached: true, env: { ...process.env, ...options.envVars }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  // stderr is this process's (the lock reader's warnings); it writes nothing else. `advanced`:
+  // the answer arrives as it was (a field gone from the forge stays `undefined`).
+  const child = fork(STACK_PROCESS, [], {
+    detached: true,
+    env: { ...process.env, ...options.envVars },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    serialization: "advanced",
+  });
   const answered = new Promise<StackOutcome | string>((done) => {
     child.once("message", (message) => done(message as StackOutcome));
     child.on("error", (error) => done(`the check could not start: ${error.message}`));

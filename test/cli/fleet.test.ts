@@ -98,7 +98,7 @@ describe("the fleet's parts", () => {
     expect(uniqueStacks(named)).toEqual({ stacks: [named[0], named[1], named[3]], repeated: [named[2], named[4]] });
   });
 
-  it("ends every process of a session, those in groups of their own and those that ignore SIGTERM too, and nothing else", async () => {
+  it.skipIf(process.platform !== "linux")("ends every process of a session, those in groups of their own and those that ignore SIGTERM too, and nothing else", async () => {
     // A leader whose children are in process groups of their own (job control), one of them deaf to SIGTERM, as a CLI's plugins are.
     const leader = spawn("bash", ["-c", 'set -m; (trap "" TERM; exec sleep 300) & sleep 300 & wait'], { detached: true, stdio: "ignore" });
     const bystander = spawn("sleep", ["300"], { stdio: "ignore" });
@@ -272,7 +272,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     expect(run.stdout).toMatch(/\| `gone` \| .* \| error \| the forge http:\/\/127\.0\.0\.1:\d+ cannot be reached \(127\.0\.0\.1:\d+: connect ECONNREFUSED/);
   }, 300_000);
 
-  it("--timeout is a bound: three stacks hung on a forge that holds its answers (both faces) end in time, nothing of them left running, each stack named twice checked once", async () => {
+  it.skipIf(process.platform !== "linux")("--timeout is a bound: three stacks hung on a forge that holds its answers (both faces) end in time, nothing of them left running, each stack named twice checked once", async () => {
     // A stack of the plugin face beside two of the dynamic face, on the same state.
     const plugin = await cliProject({
       name: "fleet-plugin",
