@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { detectDrift, DRIFT_FORMATS, formatDrift, refreshFailure, type DriftFormat } from "./drift";
-import { DEFAULT_CONCURRENCY, DEFAULT_STACK_TIMEOUT_MS, fleetDrift, fleetExit, formatFleet, readFleetFile } from "./fleet";
+import { DEFAULT_CONCURRENCY, DEFAULT_STACK_TIMEOUT_MS, fleetDrift, fleetExit, formatFleet, KILL_GRACE_MS, readFleetFile, uniqueStacks } from "./fleet";
 import { StackLockedError } from "./lock-gate";
 import { maskedIo } from "../provider/redaction";
 
@@ -19,11 +19,15 @@ the run's own changes in flight are not drift. Exit status: 0 no drift, 2 drift,
 3 the stack is locked.
 
 A fleet: repeat --stack (stacks of the --cwd project), and/or give --stacks-file, a YAML or JSON
-list of { stack, cwd } (cwd relative to the file). The stacks are checked in one process,
---concurrency at a time (default ${DEFAULT_CONCURRENCY}), each stopped after --timeout seconds (default
-${DEFAULT_STACK_TIMEOUT_MS / 1000}); each forge's reachability is checked once. One report: per stack clean, drift, error
-or locked, with its time; JSON adds generatedAt, the tool's version and a summary. Exit status:
-1 if a stack could not be checked, else 2 if one drifted, else 3 if one was locked, else 0.`;
+list of { stack, cwd } (cwd relative to the file); a stack named twice (same name, same
+directory) is checked once. The stacks are checked in one call, --concurrency at a time (default
+${DEFAULT_CONCURRENCY}); each forge's reachability is checked once. --timeout (seconds, default ${DEFAULT_STACK_TIMEOUT_MS / 1000}) bounds
+each stack: at its end every process of the stack's check (the Pulumi CLI, its language host and
+plugins) gets SIGTERM, and SIGKILL ${KILL_GRACE_MS / 1000} s later if still running; the stack is reported as
+timeout, with whether it left the stack's lock and the command that releases it. One report: per
+stack clean, drift, error, locked or timeout, with its time; JSON adds generatedAt, the tool's
+version and a summary. Exit status: 1 if a stack could not be checked (error, timeout), else 2 if
+one drifted, else 3 if one was locked, else 0.`;
 
 /** Exit statuses of {@link runDriftCli}. */
 export const EXIT = { noDrift: 0, error: 1, drift: 2, locked: 3 } as const;
@@ -100,6 +104,7 @@ async function runFleet(
     const workDir = resolve(values.cwd ?? process.cwd());
     const stacks = [...(values.stack ?? []).map((stack) => ({ stack, workDir })), ...(values["stacks-file"] !== undefined ? readFleetFile(values["stacks-file"]) : [])];
     if (stacks.length === 0) throw new Error(`${values["stacks-file"]} lists no stack`);
+    for (const again of uniqueStacks(stacks).repeated) io.err(`forge-drift: stack ${again.stack} (${again.workDir}) is named more than once: checked once\n`);
     const concurrency = positive("concurrency", values.concurrency);
     const timeout = positive("timeout", values.timeout);
     const report = await fleetDrift(stacks, toolVersion(), {

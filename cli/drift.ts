@@ -57,7 +57,7 @@ export interface DriftOptions {
   stackName?: string;
   /** Extra environment for the CLI (backend, passphrase, forge connection). */
   envVars?: Record<string, string>;
-  /** Stops the refresh (the fleet's per-stack timeout): the CLI gets SIGINT and writes nothing. */
+  /** Stops the refresh: the CLI gets SIGINT, writes nothing, and ends once its requests in flight have. */
   signal?: AbortSignal;
 }
 
@@ -76,13 +76,15 @@ const MASK = SECRET_MASK;
  */
 export async function detectDrift(options: DriftOptions = {}): Promise<DriftReport> {
   const workDir = options.workDir ?? process.cwd();
-  const workspace = await automation().LocalWorkspace.create({ workDir, ...(options.envVars ? { envVars: options.envVars } : {}) });
+  // One workspace with one CLI for every step: a workspace made without a CLI first runs `pulumi version`.
+  const pulumiCommand = await automation().PulumiCommand.get({ skipVersionCheck: Boolean(options.envVars?.["PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK"]) });
+  const workspace = await automation().LocalWorkspace.create({ workDir, pulumiCommand, ...(options.envVars ? { envVars: options.envVars } : {}) });
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${workDir}: pass --stack <name> or set PULUMI_STACK`);
   // A run in progress (a deploy) holds the lock: its updates in flight are not drift.
-  const lock = await lockedBy(workDir, stackName, options.envVars);
+  const lock = await lockedBy(workDir, stackName, options.envVars, undefined, workspace);
   if (lock) throw new StackLockedError(lock);
-  const stack = await automation().LocalWorkspace.selectStack({ stackName, workDir }, { ...(options.envVars ? { envVars: options.envVars } : {}) });
+  const stack = await automation().Stack.select(stackName, workspace);
   // The state with its secrets in plain (the Automation API exports with --show-secrets), kept in
   // this process: which fields are secret, and their values for the comparison below.
   const resources = stateResources((await stack.exportStack()).deployment);

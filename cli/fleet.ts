@@ -3,16 +3,23 @@
  * repeated `--stack` and from a file listing stacks with their project directories; they run
  * with bounded concurrency and a timeout each; each forge's reachability is checked once, so an
  * unreachable forge costs one connection attempt, not a refresh's whole retry budget per stack.
- * One report (JSON for tools, markdown for a merge request or job summary, text for a log) and
- * one exit status for the run.
+ * Each stack is checked in a child process (cli/fleet-stack.ts) in a session of its own, so that
+ * the timeout ends all of it: the Pulumi CLI, its language host and plugins, which would otherwise
+ * wait for the forge's answers. One report (JSON for tools, markdown for a merge request or job
+ * summary, text for a log) and one exit status for the run.
  */
-import { readFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { readFileSync, realpathSync } from "node:fs";
+import { hostname } from "node:os";
 import { connect } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
 import { BASE_URL_CONFIG_KEY, BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
 import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
-import { StackLockedError } from "./lock-gate";
+import { StackLockedError, stackLockStatus } from "./lock-gate";
+import { endSession, sessionMembers, type EndedSession } from "./process-session";
+import type { LockStatus } from "./stack-lock";
 
 /** One stack of the fleet: its name and its Pulumi project directory. */
 export interface FleetStack {
@@ -20,8 +27,11 @@ export interface FleetStack {
   workDir: string;
 }
 
-/** What a stack's check found: `locked` while a run (a deploy) holds its lock, so nothing was read. */
-export type StackStatus = "clean" | "drift" | "error" | "locked";
+/**
+ * What a stack's check found: `locked` while a run (a deploy) holds its lock, so nothing was read;
+ * `timeout` when it ran past `--timeout` and its processes were ended.
+ */
+export type StackStatus = "clean" | "drift" | "error" | "locked" | "timeout";
 
 /** One stack's line of the fleet report. */
 export interface StackResult {
@@ -31,7 +41,7 @@ export interface StackResult {
   durationMs: number;
   /** The drifted resources (empty unless `drift`). */
   drifted: DriftedResource[];
-  /** Why the check failed (`error`), or who holds the lock (`locked`). */
+  /** Why the check failed (`error`), who holds the lock (`locked`), or what was ended and whether a lock was left (`timeout`). */
   message?: string;
 }
 
@@ -47,7 +57,10 @@ export interface FleetReport {
 export interface FleetOptions {
   /** Stacks checked at once (default 4). */
   concurrency?: number;
-  /** A stack's check is stopped after this long (default 10 minutes) and reported as an error. */
+  /**
+   * A stack's check is ended after this long (default 10 minutes): SIGTERM to every process it
+   * started, SIGKILL after {@link KILL_GRACE_MS} to those still running; reported as `timeout`.
+   */
   timeoutMs?: number;
   /** Extra environment for the CLI (backend, passphrase). */
   envVars?: Record<string, string>;
@@ -57,6 +70,10 @@ export interface FleetOptions {
 
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_STACK_TIMEOUT_MS = 10 * 60_000;
+/** How long a timed-out stack's processes have between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 3000;
+/** How long the lock of a timed-out stack is looked for (a backend that hangs must not undo the bound). */
+const LOCK_READ_MS = 10_000;
 
 /**
  * Reads a fleet file: YAML or JSON, a list (or `stacks:` holding one) of `{ stack, cwd }`; a
@@ -135,9 +152,35 @@ export function tcpReachable(baseUrl: string, timeoutMs = 10_000): Promise<strin
   });
 }
 
-/** Checks every stack of the fleet, at most `concurrency` at once, and reports them in the order given. */
-export async function fleetDrift(stacks: readonly FleetStack[], version: string, options: FleetOptions = {}): Promise<FleetReport> {
+/**
+ * The fleet with each stack once, in the order first given, and the entries that named one again:
+ * the same stack name in the same project directory (symbolic links resolved).
+ */
+export function uniqueStacks(stacks: readonly FleetStack[]): { stacks: FleetStack[]; repeated: FleetStack[] } {
+  const seen = new Set<string>();
+  const unique: FleetStack[] = [];
+  const repeated: FleetStack[] = [];
+  for (const target of stacks) {
+    let dir = resolve(target.workDir);
+    try {
+      dir = realpathSync(dir);
+    } catch {
+      // a directory that is not there: its check says so
+    }
+    const key = `${dir}\0${target.stack}`;
+    if (seen.has(key)) repeated.push(target);
+    else {
+      seen.add(key);
+      unique.push(target);
+    }
+  }
+  return { stacks: unique, repeated };
+}
+
+/** Checks every stack of the fleet once, at most `concurrency` at once, and reports them in the order given. */
+export async function fleetDrift(named: readonly FleetStack[], version: string, options: FleetOptions = {}): Promise<FleetReport> {
   const started = Date.now();
+  const { stacks } = uniqueStacks(named);
   const env = { ...process.env, ...options.envVars };
   const reachable = options.reachable ?? tcpReachable;
   // Each forge once, however many stacks use it.
@@ -157,10 +200,27 @@ export async function fleetDrift(stacks: readonly FleetStack[], version: string,
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, stacks.length)) }, worker));
 
-  const summary = { stacks: results.length, clean: 0, drift: 0, error: 0, locked: 0 };
+  const summary = { stacks: results.length, clean: 0, drift: 0, error: 0, locked: 0, timeout: 0 };
   for (const result of results) summary[result.status] += 1;
   return { generatedAt: new Date(started).toISOString(), tool: { name: "forge-drift", version }, durationMs: Date.now() - started, summary, stacks: results };
 }
+
+/** What a stack's child process answers (cli/fleet-stack.ts). */
+export type StackOutcome = { status: "clean" | "drift"; drifted: DriftedResource[] } | { status: "locked" | "error"; message: string };
+
+/** One stack's check, in this process: what the child process of {@link checkOne} runs. */
+export async function checkStack(target: FleetStack): Promise<StackOutcome> {
+  try {
+    const report = await detectDrift({ workDir: target.workDir, stackName: target.stack });
+    return { status: report.drifted.length > 0 ? "drift" : "clean", drifted: report.drifted };
+  } catch (error) {
+    if (error instanceof StackLockedError) return { status: "locked", message: error.message };
+    return { status: "error", message: refreshFailure(error, 12) };
+  }
+}
+
+/** The child process's script: compiled beside this file. */
+const STACK_PROCESS = join(__dirname, "fleet-stack.js");
 
 async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions): Promise<StackResult> {
   const started = Date.now();
@@ -175,23 +235,63 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   const problem = await forgeProblem(target);
   if (problem) return result("error", [], problem);
   const timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const report = await detectDrift({ workDir: target.workDir, stackName: target.stack, signal: controller.signal, ...(options.envVars ? { envVars: options.envVars } : {}) });
-    return result(report.drifted.length > 0 ? "drift" : "clean", report.drifted);
-  } catch (error) {
-    if (error instanceof StackLockedError) return result("locked", [], error.message);
-    if (controller.signal.aborted) return result("error", [], `stopped after ${Math.round(timeoutMs / 1000)} s (--timeout): drift not checked`);
-    return result("error", [], refreshFailure(error, 12));
-  } finally {
-    clearTimeout(timer);
+  // `detached`: a session of its own (setsid), which everything the check starts stays in. Its
+  // stderr is this process's (the lock reader's warnings); it writes nothing else. `advanced`:
+  // the answer arrives as it was (a field gone from the forge stays `undefined`).
+  const child = fork(STACK_PROCESS, [], {
+    detached: true,
+    env: { ...process.env, ...options.envVars },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    serialization: "advanced",
+  });
+  const answered = new Promise<StackOutcome | string>((done) => {
+    child.once("message", (message) => done(message as StackOutcome));
+    child.on("error", (error) => done(`the check could not start: ${error.message}`));
+    // After every message was read.
+    child.once("close", (code, signal) => done(`the check ended without an answer (${signal ?? `exit ${code}`})`));
+  });
+  child.send(target);
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([answered, new Promise<"timeout">((done) => (timer = setTimeout(() => done("timeout"), timeoutMs)))]);
+  clearTimeout(timer);
+  if (child.pid === undefined) return result("error", [], typeof outcome === "string" ? outcome : "the check could not start");
+  if (outcome === "timeout") {
+    const ended = await endSession(child.pid, KILL_GRACE_MS);
+    const lock = await Promise.race([
+      stackLockStatus(target.workDir, target.stack, options.envVars).catch((error: unknown): LockStatus => ({ state: "unknown", why: error instanceof Error ? error.message : String(error) })),
+      // Not holding the process open once the read has answered.
+      sleep(LOCK_READ_MS, undefined, { ref: false }).then((): LockStatus => ({ state: "unknown", why: `no answer from the backend in ${LOCK_READ_MS / 1000} s` })),
+    ]);
+    return result("timeout", [], timeoutMessage(target, timeoutMs, ended, lock));
   }
+  // Whatever the check left running (a plugin its CLI did not stop) ends with it.
+  if (sessionMembers(child.pid).length > 0) await endSession(child.pid, KILL_GRACE_MS);
+  if (typeof outcome === "string") return result("error", [], outcome);
+  return "drifted" in outcome ? result(outcome.status, outcome.drifted) : result(outcome.status, [], outcome.message);
 }
 
-/** The run's exit status: 1 when a stack could not be checked, else 2 when one drifted, else 3 when one was locked, else 0. */
+/**
+ * A timed-out stack's line: what was ended, and whether it left the stack's lock (a holder on this
+ * host among the ended processes) with the command that releases it. The check only reads (a
+ * refresh with `--preview-only` takes no lock on the self-managed backends), so a lock left is
+ * not expected; it is looked for all the same.
+ */
+export function timeoutMessage(target: FleetStack, timeoutMs: number, ended: EndedSession, lock: LockStatus): string {
+  const processes = ended.pids.length === 1 ? "its process was" : `its ${ended.pids.length} processes were`;
+  const killed = ended.killed.length > 0 ? `; SIGKILL for ${ended.killed.length} still running after ${KILL_GRACE_MS / 1000} s` : "";
+  const head = `timed out after ${Math.round(timeoutMs / 1000)} s (--timeout), drift not checked: ${processes} ended (SIGTERM${killed})`;
+  const cancel = `\`pulumi cancel --yes --stack ${target.stack}\` in ${target.workDir}`;
+  if (lock.state === "unknown") return `${head}; whether it left the stack's lock could not be checked (${lock.why}): if one was left, ${cancel} releases it`;
+  const here = hostname();
+  const left = lock.state === "held" ? lock.holders.filter((holder) => holder.host === here && holder.pid !== undefined && ended.pids.includes(holder.pid)) : [];
+  if (left.length === 0) return `${head}; it left no lock on the stack`;
+  const where = left.map((holder) => holder.location ?? `pid ${holder.pid}`).join(", ");
+  return `${head}; it left the stack's lock (${where}), and nothing of it runs any more: release it with ${cancel}`;
+}
+
+/** The run's exit status: 1 when a stack could not be checked (an error, a timeout), else 2 when one drifted, else 3 when one was locked, else 0. */
 export function fleetExit(report: FleetReport): number {
-  if (report.summary.error > 0) return 1;
+  if (report.summary.error > 0 || report.summary.timeout > 0) return 1;
   if (report.summary.drift > 0) return 2;
   if (report.summary.locked > 0) return 3;
   return 0;
@@ -201,7 +301,8 @@ export function fleetExit(report: FleetReport): number {
 export function formatFleet(report: FleetReport, format: "text" | "markdown" | "json"): string {
   if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;
   const { summary } = report;
-  const counts = `${summary.stacks} stacks: ${summary.drift} drifted, ${summary.clean} clean, ${summary.error} failed, ${summary.locked} locked (${seconds(report.durationMs)})`;
+  const timedOut = summary.timeout > 0 ? `, ${summary.timeout} timed out` : "";
+  const counts = `${summary.stacks} stacks: ${summary.drift} drifted, ${summary.clean} clean, ${summary.error} failed, ${summary.locked} locked${timedOut} (${seconds(report.durationMs)})`;
   const drifted = report.stacks.filter((entry) => entry.status === "drift");
   if (format === "markdown") {
     const lines = [`## Drift over ${counts}`, "", "| Stack | Project | Status | Drifted resources | Time |", "|---|---|---|---|---|"];
@@ -215,10 +316,11 @@ export function formatFleet(report: FleetReport, format: "text" | "markdown" | "
     return `${lines.join("\n")}\n`;
   }
   const width = Math.max(...report.stacks.map((entry) => entry.stack.length));
+  const statusWidth = Math.max(6, ...report.stacks.map((entry) => entry.status.length));
   const lines = [`Drift over ${counts}`];
   for (const entry of report.stacks) {
     const what = entry.status === "drift" ? `${entry.drifted.length} resource${entry.drifted.length === 1 ? "" : "s"}` : (entry.message ?? "").split("\n")[0];
-    lines.push(`  ${entry.stack.padEnd(width)}  ${entry.status.padEnd(6)}  ${seconds(entry.durationMs).padStart(7)}  ${what}`);
+    lines.push(`  ${entry.stack.padEnd(width)}  ${entry.status.padEnd(statusWidth)}  ${seconds(entry.durationMs).padStart(7)}  ${what}`);
   }
   for (const entry of drifted) lines.push("", formatDrift({ stack: entry.stack, drifted: entry.drifted }, "text").trimEnd());
   return `${lines.join("\n")}\n`;

@@ -6,16 +6,18 @@
  * without a refresh. The backend URL carries its password as a query parameter, as libpq takes
  * it: no report (JSON, markdown, text), no single-stack drift and no forge-recover prints it.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshFailure } from "../../cli/drift";
-import { fleetExit, forgeUrlOf, proxied, formatFleet, readFleetFile, tcpReachable, type FleetReport, type StackResult } from "../../cli/fleet";
+import { fleetExit, forgeUrlOf, proxied, formatFleet, readFleetFile, tcpReachable, timeoutMessage, uniqueStacks, type FleetReport, type StackResult } from "../../cli/fleet";
+import { endSession, sessionMembers } from "../../cli/process-session";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
-import { cliProject, type CliProject } from "../e2e/cli-project";
+import { cliProject, PLUGIN_DIR, type CliProject } from "../e2e/cli-project";
 import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
 import { postgresBinaries, startPostgres, type RunningPostgres } from "../support/postgres";
 
@@ -82,13 +84,60 @@ describe("the fleet's parts", () => {
     ...(message ? { message } : {}),
   });
   const report = (...stacks: StackResult[]): FleetReport => {
-    const summary = { stacks: stacks.length, clean: 0, drift: 0, error: 0, locked: 0 };
+    const summary = { stacks: stacks.length, clean: 0, drift: 0, error: 0, locked: 0, timeout: 0 };
     for (const stack of stacks) summary[stack.status] += 1;
     return { generatedAt: "2026-11-25T08:00:00.000Z", tool: { name: "forge-drift", version: "1.2.3" }, durationMs: 5000, summary, stacks };
   };
 
+  it("checks a stack named twice (same name, same directory, links resolved) once, in the order first given", () => {
+    const named = [
+      { stack: "a", workDir: dir },
+      { stack: "b", workDir: dir },
+      { stack: "a", workDir: join(dir, ".") },
+      { stack: "a", workDir: join(dir, "other") },
+      { stack: "b", workDir: `${dir}/` },
+    ];
+    expect(uniqueStacks(named)).toEqual({ stacks: [named[0], named[1], named[3]], repeated: [named[2], named[4]] });
+  });
+
+  it.skipIf(process.platform !== "linux")("ends every process of a session, those in groups of their own and those that ignore SIGTERM too, and nothing else", async () => {
+    // A leader whose children are in process groups of their own (job control), one of them deaf to SIGTERM, as a CLI's plugins are.
+    const leader = spawn("bash", ["-c", 'set -m; (trap "" TERM; exec sleep 300) & sleep 300 & wait'], { detached: true, stdio: "ignore" });
+    const bystander = spawn("sleep", ["300"], { stdio: "ignore" });
+    try {
+      const start = Date.now();
+      while (sessionMembers(leader.pid!).length < 3 && Date.now() - start < 10_000) await sleep(50);
+      const members = sessionMembers(leader.pid!);
+      expect(members).toHaveLength(3);
+      expect(new Set(members.map((pid) => readFileSync(`/proc/${pid}/stat`, "utf8").split(" ")[4])).size, "process groups").toBeGreaterThan(1);
+      const ended = await endSession(leader.pid!, 500);
+      expect(ended.pids.sort()).toEqual(members.sort());
+      expect(ended.killed).toHaveLength(1);
+      expect(sessionMembers(leader.pid!)).toEqual([]);
+      expect(bystander.exitCode).toBeNull();
+    } finally {
+      bystander.kill("SIGKILL");
+    }
+  });
+
+  it("says of a timed-out stack what was ended, and whether it left the lock, with the command that releases it", () => {
+    const target = { stack: "prod", workDir: "/p/prod" };
+    const ended = { pids: [101, 102, 103], killed: [103] };
+    const head = "timed out after 8 s (--timeout), drift not checked: its 3 processes were ended (SIGTERM; SIGKILL for 1 still running after 3 s)";
+    expect(timeoutMessage(target, 8000, ended, { state: "free" })).toBe(`${head}; it left no lock on the stack`);
+    // Another run's lock is not this check's.
+    expect(timeoutMessage(target, 8000, ended, { state: "held", holders: [{ pid: 101, host: "elsewhere" }, { pid: 999, host: hostname() }] })).toBe(`${head}; it left no lock on the stack`);
+    expect(timeoutMessage(target, 8000, ended, { state: "held", holders: [{ pid: 101, host: hostname(), location: "/b/.pulumi/locks/organization/p/prod/u.json" }] })).toBe(
+      `${head}; it left the stack's lock (/b/.pulumi/locks/organization/p/prod/u.json), and nothing of it runs any more: release it with \`pulumi cancel --yes --stack prod\` in /p/prod`,
+    );
+    expect(timeoutMessage(target, 8000, { pids: [7], killed: [] }, { state: "unknown", why: "a cloud backend" })).toBe(
+      "timed out after 8 s (--timeout), drift not checked: its process was ended (SIGTERM); whether it left the stack's lock could not be checked (a cloud backend): if one was left, `pulumi cancel --yes --stack prod` in /p/prod releases it",
+    );
+  });
+
   it("exits 1 when a stack could not be checked, else 2 on drift, else 3 when one was locked, else 0", () => {
     expect(fleetExit(report(entry("a", "clean"), entry("b", "drift"), entry("c", "error", "boom"), entry("d", "locked", "held")))).toBe(1);
+    expect(fleetExit(report(entry("a", "clean"), entry("b", "drift"), entry("c", "timeout", "timed out")))).toBe(1);
     expect(fleetExit(report(entry("a", "clean"), entry("b", "drift"), entry("d", "locked", "held")))).toBe(2);
     expect(fleetExit(report(entry("a", "clean"), entry("d", "locked", "held")))).toBe(3);
     expect(fleetExit(report(entry("a", "clean")))).toBe(0);
@@ -106,6 +155,10 @@ describe("the fleet's parts", () => {
     expect(text).toMatch(/^ {2}prod {2}drift +1\.2 s {2}1 resource$/m);
     expect(text).toContain("    color: program \"#FF0000\", forge \"#00FF00\"");
     expect(JSON.parse(formatFleet(fleet, "json"))).toEqual(fleet);
+    const late = formatFleet(report(entry("prod", "clean"), entry("old", "timeout", "timed out after 8 s")), "text");
+    expect(late).toContain("2 stacks: 0 drifted, 1 clean, 0 failed, 0 locked, 1 timed out (5.0 s)");
+    expect(late).toMatch(/^ {2}prod {2}clean {6}1\.2 s {2}$/m);
+    expect(late).toMatch(/^ {2}old {3}timeout {4}1\.2 s {2}timed out after 8 s$/m);
   });
 });
 
@@ -171,7 +224,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     const run = await drift("--stacks-file", join(project.work, "fleet.yaml"), "--format", "json", "--concurrency", "4");
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
     const report = JSON.parse(run.stdout) as FleetReport;
-    expect(report.summary).toEqual({ stacks: 10, clean: 9, drift: 1, error: 0, locked: 0 });
+    expect(report.summary).toEqual({ stacks: 10, clean: 9, drift: 1, error: 0, locked: 0, timeout: 0 });
     expect(report.stacks.map((entry) => entry.stack)).toEqual(STACKS);
     const seven = report.stacks.find((entry) => entry.stack === "team-7")!;
     expect(seven.status).toBe("drift");
@@ -232,4 +285,101 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     expect(run.stdout).toContain("## Drift over 2 stacks: 0 drifted, 1 clean, 1 failed, 0 locked");
     expect(run.stdout).toMatch(/\| `gone` \| .* \| error \| the forge http:\/\/127\.0\.0\.1:\d+ cannot be reached \(127\.0\.0\.1:\d+: connect ECONNREFUSED/);
   }, 300_000);
+
+  it.skipIf(process.platform !== "linux")("--timeout is a bound: three stacks hung on a forge that holds its answers (both faces) end in time, nothing of them left running, each stack named twice checked once", async () => {
+    // A stack of the plugin face beside two of the dynamic face, on the same state.
+    const plugin = await cliProject({
+      name: "fleet-plugin",
+      nodeModules: true,
+      from: {
+        "Pulumi.yaml": `name: forge-fleet-plugin\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+        "index.js": `const forge = require("pulumi-forge/plugin");\nnew forge.GroupLabel("team", { group: "acme", name: "fleet-plugin", color: "#FF0000" });\n`,
+      },
+      config: { "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true } },
+      backend: { url: postgres.url, env: { PGPASSWORD: postgres.password } },
+    });
+    try {
+      await plugin.ok(["up", "--yes", "--skip-preview"]);
+      writeFileSync(join(project.work, "hung.yaml"), `- { stack: team-0, cwd: ${project.dir} }\n- { stack: team-1, cwd: ${project.dir} }\n- { stack: test, cwd: ${plugin.dir} }\n- { stack: team-1, cwd: ${project.dir}/. }\n`);
+      // Every read of a label is held (longer than the test): each stack's refresh waits for answers that do not come.
+      expect((await emulator.admin("/faults", { method: "POST", json: { method: "GET", path: "^/groups/[^/]+/labels", latencyMs: 600_000 } })).status).toBeLessThan(300);
+      // Every process of the run carries this variable (children inherit it): how the test finds them, whatever their group or parent.
+      const mark = `fleet-hung-${process.pid}-${Date.now()}`;
+      const concurrency = 3;
+      const bound = (8 * 3) / concurrency + 15;
+      const started = Date.now();
+      const child = spawn(process.execPath, [DRIFT_BIN, "--stack", "team-0", "--stacks-file", join(project.work, "hung.yaml"), "--timeout", "8", "--concurrency", String(concurrency), "--format", "json"], {
+        cwd: project.dir,
+        env: { ...project.env, FORGE_FLEET_TEST_MARK: mark },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+      let code: number | null | undefined;
+      void exited.then((status) => (code = status));
+      // While it runs: the most requests held at once, and every command line of the run's processes.
+      let mostHeld = 0;
+      const seen = new Set<string>();
+      while (code === undefined && Date.now() - started < (bound + 30) * 1000) {
+        mostHeld = Math.max(mostHeld, ((await (await emulator.admin("/faults")).json()) as { held: number }).held);
+        for (const found of marked(mark)) seen.add(found.command);
+        await sleep(250);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      // A run that overstays (the code before the bound) is let go, so it ends and the test reports it.
+      await emulator.admin("/faults", { method: "DELETE" });
+      await exited;
+      expect(seconds, `the fleet took ${seconds.toFixed(1)} s, bound ${bound} s\n${stdout}\n${stderr}`).toBeLessThanOrEqual(bound);
+      // The stacks were running their refresh, the plugins of both faces started, when the timeout
+      // came: the leftover check below has something to find. (Whether their reads were sent yet
+      // depends on the machine's load: a stack is hung either way, as its forge answers none.)
+      const commands = [...seen].join("\n");
+      for (const part of [/\bpulumi-language-nodejs\b/, /pulumi-resource-forge\.js/, /dynamic-provider/, /\bpulumi refresh --preview-only\b/]) expect(commands, `held: ${mostHeld}`).toMatch(part);
+      expect(marked(mark), "processes of the run still running").toEqual([]);
+
+      expect(code, `${stdout}\n${stderr}`).toBe(1);
+      const report = JSON.parse(stdout) as FleetReport;
+      expect(report.summary).toEqual({ stacks: 3, clean: 0, drift: 0, error: 0, locked: 0, timeout: 3 });
+      expect(report.stacks.map((entry) => [entry.stack, entry.status])).toEqual([["team-0", "timeout"], ["team-1", "timeout"], ["test", "timeout"]]);
+      for (const entry of report.stacks) expect(entry.message).toMatch(/^timed out after 8 s \(--timeout\), drift not checked: its \d+ processes were ended \(SIGTERM(; SIGKILL for \d+ still running after 3 s)?\); it left no lock on the stack$/);
+      expect(stderr).toContain(`stack team-0 (${project.dir}) is named more than once: checked once`);
+      expect(stderr).toContain(`stack team-1 (${project.dir}/.) is named more than once: checked once`);
+
+      // forge-drift itself killed outright (a cancelled job): each check's child sees its channel
+      // close and ends its session; nothing of the run is left.
+      const killedMark = `${mark}-killed`;
+      const doomed = spawn(process.execPath, [DRIFT_BIN, "--stack", "team-0", "--stack", "team-1", "--timeout", "600"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: killedMark }, stdio: "ignore" });
+      const gone = new Promise((done) => doomed.on("close", done));
+      const waitFor = async (what: string, ready: () => boolean) => {
+        for (const until = Date.now() + 60_000; !ready() && Date.now() < until; ) await sleep(100);
+        expect(ready(), what).toBe(true);
+      };
+      await emulator.admin("/faults", { method: "POST", json: { method: "GET", path: "^/groups/[^/]+/labels", latencyMs: 600_000 } });
+      await waitFor("the check's refresh never started", () => marked(killedMark).some((found) => /dynamic-provider/.test(found.command)));
+      doomed.kill("SIGKILL");
+      await gone;
+      await waitFor(`processes outlived a killed forge-drift:\n${marked(killedMark).map((found) => found.command).join("\n")}`, () => marked(killedMark).length === 0);
+    } finally {
+      await emulator.admin("/faults", { method: "DELETE" });
+      plugin.close();
+    }
+  }, 300_000);
 });
+
+/** The processes whose environment holds `FORGE_FLEET_TEST_MARK=<mark>` (Linux: /proc), with their command lines. */
+function marked(mark: string): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const name of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`FORGE_FLEET_TEST_MARK=${mark}`)) continue;
+      const status = readFileSync(`/proc/${name}/stat`, "utf8");
+      if (/^[ZX]/.test(status.slice(status.lastIndexOf(")") + 2))) continue; // ended, not yet reaped
+      found.push({ pid: Number(name), command: readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ").trim() });
+    } catch {
+      // ended meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
