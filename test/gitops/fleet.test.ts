@@ -492,7 +492,7 @@ describe("examples/fleet: the manifests", () => {
     expect(cronJob.spec.jobTemplate.spec.backoffLimit).toBeGreaterThan(0);
     // forge-drift's own usage says what those codes mean.
     const usage = execFileSync(process.execPath, [join(REPO_ROOT, library.bin["forge-drift"]!), "--help"], { encoding: "utf8" });
-    expect(usage).toMatch(/else 2 if one drifted, else 3 if one was locked/);
+    expect(usage).toMatch(/else 2 if\s+one drifted, else 3 if\s+one was locked/);
   });
 
   it("every command the CronJob runs exists in the image", () => {
