@@ -5,7 +5,7 @@
  * by name. The decision rules on hand-built cases, then the real CLI killed during an `up` whose
  * creates are slow.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -116,12 +116,7 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     }
 
     // The pipeline is killed while the creates wait for their answers.
-    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "killed"], {
-      cwd: stack.workDir,
-      env: { ...process.env, ...stack.env },
-      detached: true,
-      stdio: "ignore",
-    });
+    const run = pulumiToKill(stack, "up");
     const started = Date.now();
     // The creates' POSTs are held by the forge (until the faults are cleared below): the run is killed
     // while they wait. Every label's POST is sent; snippets take turns under their one parent, so the
@@ -220,12 +215,7 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     await destroyed.declare([{ type: "ProjectProtectedEnvironment", name: "prod", inputs: { ...address, deployAccessLevels: [{ accessLevel: 40 }] } }]);
     await destroyed.up();
     expect((await world.emulator.admin("/faults", { method: "POST", json: { method: "DELETE", path: "^/projects/[^/]+/protected_environments/[^/]+$", latencyMs: 240_000 } })).status).toBeLessThan(300);
-    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["destroy", "--yes", "--skip-preview", "--non-interactive", "--stack", "destroyed"], {
-      cwd: destroyed.workDir,
-      env: { ...process.env, ...destroyed.env },
-      detached: true,
-      stdio: "ignore",
-    });
+    const run = pulumiToKill(destroyed, "destroy");
     const started = Date.now();
     while ((await held()) < 1 && Date.now() - started < 60_000) await sleep(100);
     expect(await held(), "the DELETE was never sent").toBe(1);
@@ -380,3 +370,13 @@ new forge.Snippet("notes", { title: "notes", files: [{ filePath: "a.md", content
     expect(await tier()).toBe(hers);
   }, 300_000);
 });
+
+/** `pulumi <command>` on the stack in a process group of its own, as a runner that can be killed whole (`process.kill(-pid)`). */
+function pulumiToKill(stack: TestStack, command: "up" | "destroy"): ChildProcess {
+  return spawn(join(PULUMI_ROOT, "bin", "pulumi"), [command, "--yes", "--skip-preview", "--non-interactive", "--stack", stack.stack.name], {
+    cwd: stack.workDir,
+    env: { ...process.env, ...stack.env },
+    detached: true,
+    stdio: "ignore",
+  });
+}

@@ -14,7 +14,7 @@ import { hasIdentity, type AnyDeclaration, type State } from "../../provider/eng
 import { declarations } from "../../provider/resources";
 import { implementation, operations } from "../../provider/runtime";
 import { fixtures } from "./fixtures";
-import { FACES, type Face } from "./support/faces";
+import { checked, FACES } from "./support/faces";
 import { startWorld, type World } from "./world";
 
 let world: World;
@@ -25,17 +25,7 @@ afterAll(async () => world?.close());
 
 const withEvidence = (Object.values(declarations) as AnyDeclaration[]).filter((declaration) => hasIdentity(declaration.identity) && declaration.identity.evidence);
 
-/** Requests that write, from the emulator's log. */
-async function writes(): Promise<number> {
-  const log = (await (await world.emulator.admin("/requests")).json()) as { method: string }[];
-  return log.filter((request) => request.method !== "GET").length;
-}
 
-async function checked(face: Face, type: string, olds: State, news: State): Promise<State> {
-  const result = await face.check(type, olds, news);
-  if (result.failures?.length) throw new Error(`${type}: check failed: ${result.failures.map((failure) => failure.reason).join("; ")}`);
-  return result.sent;
-}
 
 it("is kept by the kinds whose address is a name or a parent and whose record carries what a re-made object cannot share", () => {
   // Settings, the avatar and the integrations' set-up are written over by design; allowlist
@@ -73,7 +63,7 @@ for (const face of FACES) {
         expect(theirs.id).toBe(made.id);
         expect(theirs.outs["__evidence"]).not.toEqual(evidence);
 
-        const before = await writes();
+        const before = await world.writeCount();
         // A refresh drops the stack's resource; the next create then refuses the object by name.
         expect((await face.read(type, made.id, read.outs)).id).toBe("");
         expect(await operations(type).standing(made.id, read.outs)).toBe("another");
@@ -82,7 +72,7 @@ for (const face of FACES) {
         await expect(face.update(type, made.id, read.outs, news)).rejects.toThrow(/not the one this resource made.*Nothing was sent/);
         // ... and a destroy leaves it to whoever made it.
         await face.delete(type, made.id, read.outs);
-        expect(await writes(), "nothing was written to their object").toBe(before);
+        expect(await world.writeCount(), "nothing was written to their object").toBe(before);
         const still = await face.read(type, theirs.id, theirs.outs);
         expect(still.id).toBe(theirs.id);
         expect(still.outs["__evidence"]).toEqual(theirs.outs["__evidence"]);

@@ -33,7 +33,7 @@ import { ExistingObjectError } from "../../provider/engine/recovery";
 import { declarations } from "../../provider/resources";
 import { implementation } from "../../provider/runtime";
 import { fixtures, type ContractFixture } from "./fixtures";
-import { FACES, type Face, type Written } from "./support/faces";
+import { checked, FACES, type Face, type Written } from "./support/faces";
 import { startWorld, type World } from "./world";
 
 let world: World;
@@ -128,7 +128,7 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       if (!mismatch) skip(`${type} has no program that differs from its object`);
       const program = mismatch!.program;
       const secrets = secretValues(declaration, [program, inputs, state.outs]);
-      const before = await writes();
+      const before = await world.writeCount();
       const imported = await face.read(type, state.id, undefined);
       const result = await face.check(type, imported.inputs, program);
       const reasons = (result.failures ?? []).map((failure) => failure.reason);
@@ -155,15 +155,15 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
         await face.delete(type, state.id, { ...imported.outs, ...mark });
         expect((await face.read(type, state.id, state.outs)).id, "still on the forge").toBe(state.id);
       }
-      expect(await writes(), "nothing was sent").toBe(before);
+      expect(await world.writeCount(), "nothing was sent").toBe(before);
     });
 
     if (face.adopt) {
       it("adopts the existing object through the class's `import` option, with no diff but the write-only inputs it could not compare", async () => {
-        const before = await writes();
+        const before = await world.writeCount();
         const adopted = await face.adopt!(type, inputs, state.id);
         expect(adopted.id).toBe(state.id);
-        expect(await writes(), "adopting writes nothing").toBe(before);
+        expect(await world.writeCount(), "adopting writes nothing").toBe(before);
         expectSecretsKept(declaration, adopted, "adopt");
         expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: pendingWriteOnly(declaration, inputs) });
       });
@@ -376,18 +376,7 @@ function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
   return [...new Set(states.flatMap((state) => keys.flatMap((key) => strings(state[key]))))].filter((text) => text.length >= 8);
 }
 
-/** How many requests that write the emulator has logged. */
-async function writes(): Promise<number> {
-  const log = (await (await world.emulator.admin("/requests")).json()) as { method: string }[];
-  return log.filter((request) => request.method !== "GET").length;
-}
 
-/** What check sends on for these inputs, failing on any check failure (as the engine stops). */
-async function checked(face: Face, type: string, olds: State, news: State): Promise<State> {
-  const result = await face.check(type, olds, news);
-  if (result.failures?.length) throw new Error(`${type}: check failed: ${result.failures.map((failure) => failure.reason).join("; ")}`);
-  return result.sent;
-}
 
 /**
  * Secrets stay secret in a state the face returned: every declared secret with a value is

@@ -21,6 +21,8 @@ export interface World {
   reset(): Promise<void>;
   /** Requests the emulator has seen so far. */
   requestCount(): Promise<number>;
+  /** Requests that write (not GET) the emulator has seen so far. */
+  writeCount(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,10 @@ export function worldOf(emulator: RunningEmulator): World {
     async requestCount() {
       const log = (await (await emulator.admin("/requests")).json()) as unknown[];
       return log.length;
+    },
+    async writeCount() {
+      const log = (await (await emulator.admin("/requests")).json()) as { method: string }[];
+      return log.filter((request) => request.method !== "GET").length;
     },
     close: () => emulator.close(),
   };

@@ -173,3 +173,10 @@ function concealSecrets(type: string, state: State): State {
 }
 
 export const FACES: readonly Face[] = [dynamicFace, pluginFace];
+
+/** What `face`'s check sends on for these inputs, failing on any check failure (as the engine stops). */
+export async function checked(face: Face, type: string, olds: State, news: State): Promise<State> {
+  const result = await face.check(type, olds, news);
+  if (result.failures?.length) throw new Error(`${type}: check failed: ${result.failures.map((failure) => failure.reason).join("; ")}`);
+  return result.sent;
+}
