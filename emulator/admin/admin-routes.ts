@@ -71,6 +71,14 @@ const groupChangeParams = z.object({
   custom_attributes: z.array(z.object({ key: paramString(), value: paramString() })).optional(),
 });
 const requestsQuery = z.object({ since: paramInteger().optional() });
+
+/** `POST /__emulator/clock`: how far to move the forge's clock on. */
+const clockParams = z.object({ advance_ms: paramInteger().pipe(z.number().min(0, { error: "does not have a valid value" })) });
+
+/** The forge's time, and how far ahead of the machine's it runs. */
+function clockInfo(clock: Store["clock"]): { now: string; offset_ms: number } {
+  return { now: clock.iso(), offset_ms: clock.offset };
+}
 /** `PUT /__emulator/rate-limit`: a limit of 0 turns it off. */
 const rateLimitParams = z.object({
   limit: paramInteger().pipe(z.number().min(0, { error: "does not have a valid value" })),
@@ -118,6 +126,7 @@ export function handleAdminRequest(
       Object.assign(store.state.settings, context.startSettings);
       context.persist();
       faults.clear();
+      store.clock.reset();
       log.clear();
       context.rateLimit.reset();
       return { status: 200, body: seedInfo(store) };
@@ -135,6 +144,15 @@ export function handleAdminRequest(
     case "DELETE faults":
       faults.clear();
       return { status: 204 };
+    case "GET clock":
+      return { status: 200, body: clockInfo(store.clock) };
+    case "POST clock": {
+      const { advance_ms: advanceMs } = validate(clockParams, body);
+      store.clock.advance(advanceMs);
+      // What runs on its own as time passes catches up now, as it would have by then.
+      store.repositoryStorageMoves.advance();
+      return { status: 200, body: clockInfo(store.clock) };
+    }
     case "GET rate-limit":
       return { status: 200, body: context.rateLimit.current() };
     case "PUT rate-limit": {

@@ -4,6 +4,7 @@ import { Groups } from "./groups";
 import { Permissions } from "./permissions";
 import { Projects } from "./projects";
 import { Database, type StateData } from "./state";
+import { Clock } from "./time";
 import { Users } from "./users";
 
 /**
@@ -17,6 +18,8 @@ export class Core extends Database {
   readonly permissions: Permissions;
   readonly agents: Agents;
   readonly editions: Editions;
+  /** The forge's time: every timestamp it writes (core/time.ts). */
+  readonly clock = new Clock();
 
   constructor(state: StateData) {
     super(state);

@@ -39,6 +39,9 @@ async function handleRequest(
   response: ServerResponse,
 ): Promise<void> {
   const method = (request.method ?? "GET").toUpperCase();
+  // The forge's clock, which a test may have moved on (core/time.ts): clients measure the forge's
+  // time from this header (forge-recover), so it tells the same time as the records' timestamps.
+  response.setHeader("Date", context.store.clock.date().toUTCString());
   // The scheme matters for the links the emulator writes (next pages, moved projects).
   const scheme = (request.socket as TLSSocket).encrypted ? "https" : "http";
   let url: URL;

@@ -157,6 +157,23 @@ describe("faults", () => {
   });
 });
 
+describe("clock", () => {
+  it("moves the forge's time on: the records it writes and its Date header read it, and a reset puts it back", async () => {
+    const before = Date.now();
+    const moved = await admin("POST", "/clock", { advance_ms: 90 * 24 * 3_600_000 });
+    expect(moved.status).toBe(200);
+    expect(moved.body.offset_ms).toBe(90 * 24 * 3_600_000);
+    const agent = await api("POST", "/projects/acme%2Fweb/cluster_agents", { as: "root", json: { name: "later" } });
+    const created = Date.parse(agent.body.created_at);
+    expect(created - before).toBeGreaterThanOrEqual(90 * 24 * 3_600_000);
+    expect(Math.abs(Date.parse(agent.headers.get("date")!) - created)).toBeLessThan(5_000);
+    expect((await admin("POST", "/clock", { advance_ms: -1 })).status).toBe(400);
+    await admin("POST", "/reset");
+    expect((await admin("GET", "/clock")).body.offset_ms).toBe(0);
+    expect(Math.abs(Date.parse((await api("GET", "/user", { as: "dev" })).headers.get("date")!) - Date.now())).toBeLessThan(5_000);
+  });
+});
+
 describe("settings", () => {
   it("changes instance settings", async () => {
     const res = await admin("PUT", "/settings", { member_promotion_management: true });

@@ -13,11 +13,11 @@ const BULK = { source_storage_name: "default", destination_storage_name: "second
 const moveTime = (storage_move_ms: number) => admin("PUT", "/settings", { storage_move_ms });
 const onStorage = async (storage: string) =>
   ((await api("GET", `/projects?repository_storage=${storage}`, { as: "root" })).body as { path_with_namespace: string }[]).map((p) => p.path_with_namespace);
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe("repository storage moves", () => {
   it("schedules every project on the source with 202 Accepted; they reach the destination when the move time is over", async () => {
-    await moveTime(300);
+    // A minute of move time, passed on the forge's clock (POST /__emulator/clock), not waited for.
+    await moveTime(60_000);
     const res = await api("POST", PROJECT_MOVES, { as: "root", json: BULK });
     expect(res.status).toBe(202);
     expect(res.text).toBe('{"message":"202 Accepted"}');
@@ -25,9 +25,9 @@ describe("repository storage moves", () => {
     expect(moves.map((move) => move["state"])).toEqual(["scheduled", "scheduled", "scheduled"]);
     expect(moves[0]).toMatchObject({ id: 3, source_storage_name: "default", destination_storage_name: "secondary", error_message: null, project: { id: 3, path_with_namespace: "acme/platform/deployer" } });
     expect(await onStorage("default")).toHaveLength(3);
-    await sleep(150);
+    await admin("POST", "/clock", { advance_ms: 30_000 });
     expect(((await api("GET", `${PROJECT_MOVES}/1`, { as: "root" })).body as { state: string }).state).toMatch(/^(started|replicated)$/);
-    await sleep(250);
+    await admin("POST", "/clock", { advance_ms: 30_000 });
     // The timer at the end moved them: the projects listing sees it without a read of the moves.
     expect(await onStorage("default")).toEqual([]);
     expect((await onStorage("secondary")).sort()).toEqual(["acme/api", "acme/platform/deployer", "acme/web"]);

@@ -4,7 +4,6 @@ import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACT
 import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentChildren, type AgentPath } from "../../core/agents";
 import type { Core } from "../../core/core";
 import { ApiError, badRequest, recordNotFound } from "../../core/errors";
-import { isoTimestamp } from "../../core/time";
 import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
 
@@ -73,7 +72,7 @@ export class AgentTokens {
       name: input.name,
       description: input.description ?? null,
       status: "active",
-      created_at: isoTimestamp(),
+      created_at: this.core.clock.iso(),
       created_by_user_id: user.id,
       last_used_at: null,
       secret: AGENT_TOKEN_PREFIX + randomBytes(24).toString("base64url"),

@@ -3,7 +3,7 @@ import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TY
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";
-import { addMilliseconds, isoTimestamp } from "../../core/time";
+import { addMilliseconds } from "../../core/time";
 import type { Actor } from "../../core/records";
 import {
   paramBoolean,
@@ -70,12 +70,12 @@ export class BroadcastMessages {
   create(actor: Actor, params: Params): Record<string, unknown> {
     this.core.permissions.requireAdmin(actor);
     const input = validate(createBroadcastMessageParams, params);
-    const startsAt = input.starts_at ?? isoTimestamp();
+    const startsAt = input.starts_at ?? this.core.clock.iso();
     const record: BroadcastMessageRecord = {
       id: this.core.nextId("broadcast_message"),
       message: input.message,
       starts_at: startsAt,
-      ends_at: input.ends_at ?? addMilliseconds(isoTimestamp(), ONE_HOUR_MS),
+      ends_at: input.ends_at ?? addMilliseconds(this.core.clock.iso(), ONE_HOUR_MS),
       font: checkedFont(input.font) ?? "#FFFFFF",
       target_access_levels: input.target_access_levels ?? [],
       target_path: input.target_path ?? "",
@@ -108,7 +108,7 @@ export class BroadcastMessages {
     this.messages.remove(record);
   }
 
-  serialize(record: BroadcastMessageRecord, now: Date = new Date()): Record<string, unknown> {
+  serialize(record: BroadcastMessageRecord, now: Date = this.core.clock.date()): Record<string, unknown> {
     const time = now.getTime();
     return {
       id: record.id,

@@ -5,7 +5,6 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { forbidden, modelValidationError, recordNotFound } from "../../core/errors";
 import type { Actor, GroupRecord } from "../../core/records";
-import { isoTimestamp } from "../../core/time";
 import { paramBoolean, paramInteger, paramIntegerOf, requireAtLeastOne, validate } from "../../core/validation";
 
 /**
@@ -67,7 +66,7 @@ export class CleanupPolicies {
     const group = this.topLevelGroup(actor, groupRef);
     const params = validate(policyParams, input);
     if (this.find(group)) throw modelValidationError("group", "has already been taken");
-    const now = isoTimestamp();
+    const now = this.core.clock.iso();
     const cadence = params.cadence ?? CLEANUP_POLICY_DEFAULTS.cadence;
     const record: CleanupPolicyRecord = {
       group_id: group.id,
@@ -102,7 +101,7 @@ export class CleanupPolicies {
     if (params.enabled !== undefined) record.enabled = params.enabled;
     if (params.notify_on_success !== undefined) record.notify_on_success = params.notify_on_success;
     if (params.notify_on_failure !== undefined) record.notify_on_failure = params.notify_on_failure;
-    record.updated_at = isoTimestamp();
+    record.updated_at = this.core.clock.iso();
     return { ...record };
   }
 

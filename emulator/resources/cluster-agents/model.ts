@@ -4,7 +4,6 @@ import { AGENT_READ_LEVEL, AGENT_WRITE_LEVEL, type AgentLink } from "../../core/
 import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest } from "../../core/errors";
-import { isoTimestamp } from "../../core/time";
 import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
 
@@ -52,7 +51,7 @@ export class ClusterAgents {
       id: this.core.nextId("cluster_agent"),
       project_id: project.id,
       name,
-      created_at: isoTimestamp(),
+      created_at: this.core.clock.iso(),
       created_by_user_id: user.id,
     };
     this.agents.insert(agent);

@@ -4,7 +4,6 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, recordNotFound } from "../../core/errors";
 import type { Actor } from "../../core/records";
-import { isoTimestamp } from "../../core/time";
 import { paramString } from "../../core/validation";
 
 /** Feature flag user lists need Developer, for reads and writes alike (Document 1, roles). */
@@ -73,7 +72,7 @@ export class FeatureFlagUserLists {
     const project = this.core.permissions.requireProject(actor, path.project, USER_LIST_LEVEL);
     const { name, user_xids } = parse(createParams, input);
     this.checkName(project.id, name);
-    const now = isoTimestamp();
+    const now = this.core.clock.iso();
     const iid = Math.max(0, ...this.lists.list((list) => list.project_id === project.id).map((list) => list.iid)) + 1;
     const record: UserListRecord = {
       id: this.core.nextId("feature_flag_user_list"),
@@ -95,7 +94,7 @@ export class FeatureFlagUserLists {
       record.name = name.trim();
     }
     if (user_xids !== undefined) record.user_xids = normaliseUserXids(user_xids);
-    record.updated_at = isoTimestamp();
+    record.updated_at = this.core.clock.iso();
     return serialize(record);
   }
 

@@ -161,7 +161,7 @@ export class GroupTokens {
   }
 
   private expired(token: GroupTokenRecord): boolean {
-    return token.expires_at !== null && Date.parse(`${token.expires_at}T00:00:00Z`) <= Date.now();
+    return token.expires_at !== null && Date.parse(`${token.expires_at}T00:00:00Z`) <= this.core.clock.now();
   }
 
   /** Document 1, Personal access token (credentials inventory). */

@@ -152,7 +152,7 @@ export class GroupManagement {
   /** `POST /groups/:id/ldap_sync`: administrators or Owners (Premium, self-managed); 202, the sync runs later. */
   ldapSync(actor: Actor, groupRef: string): void {
     const group = this.core.permissions.requireGroup(actor, groupRef, AccessLevel.Owner);
-    this.ldapSyncs.insert({ id: this.core.nextId("ldap_sync"), group_id: group.id, user_id: actor!.id, requested_at: new Date().toISOString() });
+    this.ldapSyncs.insert({ id: this.core.nextId("ldap_sync"), group_id: group.id, user_id: actor!.id, requested_at: this.core.clock.iso() });
   }
 
   /** The avatar of a request: an upload, null for a blank value (removal), or a refusal. */
@@ -211,7 +211,7 @@ export class GroupManagement {
         trailers: {},
         web_url: `${this.core.projects.webUrl(project)}/-/commit/${release.commit_sha}`,
       },
-      upcoming_release: Date.parse(release.released_at) > Date.now(),
+      upcoming_release: Date.parse(release.released_at) > this.core.clock.now(),
       commit_path: `/${path}/-/commit/${release.commit_sha}`,
       tag_path: `/${path}/-/tags/${release.tag_name}`,
     };
@@ -222,7 +222,7 @@ export class GroupManagement {
    * has these.
    */
   private simpleRelease(release: ReleaseRecord): Record<string, unknown> {
-    return { name: release.name, tag_name: release.tag_name, description: release.description, released_at: release.released_at, upcoming_release: Date.parse(release.released_at) > Date.now() };
+    return { name: release.name, tag_name: release.tag_name, description: release.description, released_at: release.released_at, upcoming_release: Date.parse(release.released_at) > this.core.clock.now() };
   }
 }
 

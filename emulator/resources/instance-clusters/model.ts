@@ -4,7 +4,6 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError, recordNotFound } from "../../core/errors";
 import type { Actor } from "../../core/records";
-import { isoTimestamp } from "../../core/time";
 import { integerPathParam, paramBoolean, paramEnum, paramInteger, paramString, validate } from "../../core/validation";
 
 /** The platform part of a cluster: how the forge reaches the cluster's API. */
@@ -94,7 +93,7 @@ export class InstanceClusters {
     const record: ClusterRecord = {
       id: this.core.nextId("cluster"),
       name: params.name,
-      created_at: isoTimestamp(),
+      created_at: this.core.clock.iso(),
       managed: params.managed ?? true,
       enabled: params.enabled ?? true,
       domain: params.domain ?? null,

@@ -12,7 +12,6 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError, thingNotFound } from "../../core/errors";
 import type { Actor, GroupRecord } from "../../core/records";
-import { isoTimestamp } from "../../core/time";
 import { paramBoolean, paramEnum, paramString, validate } from "../../core/validation";
 
 /** Document 1's roles table: group integrations need Maintainer in the group, reads included. */
@@ -87,7 +86,7 @@ export class Integrations {
       if (parameter.required && value.trim() === "") throw modelValidationError(wire, "can't be blank");
       if (parameter.format === "url" && value.trim() !== "" && !INTEGRATION_FORMATS.url.holds(value)) throw modelValidationError(wire, "must be a valid URL");
     }
-    const now = isoTimestamp();
+    const now = this.core.clock.iso();
     const record =
       this.find(group, slug) ??
       this.integrations.insert({
@@ -115,7 +114,7 @@ export class Integrations {
     record.values = defaults(kindOf(slug));
     record.active = false;
     record.inherited = false;
-    record.updated_at = isoTimestamp();
+    record.updated_at = this.core.clock.iso();
   }
 
   private group(actor: Actor, groupRef: string): GroupRecord {

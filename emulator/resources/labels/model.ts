@@ -4,7 +4,6 @@ import type { Collection } from "../../core/collection";
 import { normaliseColor, textColorFor } from "../../core/colors";
 import type { Core } from "../../core/core";
 import { conflict, modelValidationError, thingNotFound } from "../../core/errors";
-import { isoTimestamp } from "../../core/time";
 import type { Actor, GroupRecord, ProjectRecord } from "../../core/records";
 import { paramBoolean, paramString, requireAtLeastOne, validate } from "../../core/validation";
 
@@ -107,7 +106,7 @@ export class Labels {
     if (!title) throw modelValidationError("title", "can't be blank");
     const color = this.checkedColor(input.color);
     if (this.titleTaken(group, title)) throw conflict("Label already exists");
-    const now = isoTimestamp();
+    const now = this.core.clock.iso();
     const label: LabelRecord = {
       id: this.core.nextId("label"),
       group_id: group.id,
@@ -141,7 +140,7 @@ export class Labels {
     if (input.color !== undefined) label.color = this.checkedColor(input.color);
     if (input.description !== undefined) label.description = input.description;
     if (input.archived !== undefined && this.archiving()) label.archived = input.archived;
-    label.updated_at = isoTimestamp();
+    label.updated_at = this.core.clock.iso();
     return this.serialize(label, actor);
   }
 

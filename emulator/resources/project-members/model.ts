@@ -4,7 +4,6 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { conflict, forbidden, modelValidationError, parameterError, recordNotFound, thingNotFound } from "../../core/errors";
 import type { Actor, Membership, ProjectRecord, UserRecord } from "../../core/records";
-import { isoTimestamp } from "../../core/time";
 import { integerPathParam, paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
 
 
@@ -136,7 +135,7 @@ export class ProjectMembers {
         queued[user.username] = QUEUED_NOTICE;
         continue;
       }
-      last = { user_id: user.id, ...wanted, created_at: isoTimestamp(), created_by_id: (actor as UserRecord).id };
+      last = { user_id: user.id, ...wanted, created_at: this.core.clock.iso(), created_by_id: (actor as UserRecord).id };
       project.members.push(last);
       // A request queued earlier is superseded by a membership the forge made.
       this.queued.removeWhere((entry) => entry.project_id === project.id && entry.user_id === user.id);
@@ -226,7 +225,7 @@ export class ProjectMembers {
 
   private queue(actor: Actor, project: ProjectRecord, user: UserRecord, wanted: { access_level: number; expires_at: string | null; member_role_id: number | null }): void {
     this.queued.removeWhere((entry) => entry.project_id === project.id && entry.user_id === user.id);
-    this.queued.insert({ project_id: project.id, user_id: user.id, ...wanted, created_at: isoTimestamp(), created_by_id: (actor as UserRecord).id });
+    this.queued.insert({ project_id: project.id, user_id: user.id, ...wanted, created_at: this.core.clock.iso(), created_by_id: (actor as UserRecord).id });
   }
 
   /** Owner is given by Owners only; a custom role needs Ultimate. */
@@ -242,7 +241,7 @@ export class ProjectMembers {
   private expiry(value: string | null | undefined): string | null {
     if (value === undefined || value === null || value === "") return null;
     if (!isCalendarDate(value)) throw parameterError("expires_at is invalid");
-    if (value < isoTimestamp().slice(0, 10)) throw modelValidationError("expires_at", "cannot be a date in the past");
+    if (value < this.core.clock.iso().slice(0, 10)) throw modelValidationError("expires_at", "cannot be a date in the past");
     return value;
   }
 

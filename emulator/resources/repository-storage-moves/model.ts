@@ -80,7 +80,7 @@ export class RepositoryStorageMoves {
       throw badRequest("source_storage_name and destination_storage_name must be different storages");
     }
     const settings = this.core.state.settings;
-    const now = Date.now();
+    const now = this.core.clock.now();
     for (const container of this.containers(kind)) {
       if (this.storageOf(container) !== params.source_storage_name) continue;
       // A repository already moving is read-only: the service skips it rather than move it twice.
@@ -125,7 +125,7 @@ export class RepositoryStorageMoves {
    * then the end. A finished move leaves its repository on the destination; a failed one (the
    * `storage_move_error` setting) leaves it on the source. Either way it is writable again.
    */
-  advance(now = Date.now()): void {
+  advance(now = this.core.clock.now()): void {
     for (const move of this.moves.all()) {
       if (move.state === "finished" || move.state === "failed") continue;
       const elapsed = now - move.scheduled_at_ms;

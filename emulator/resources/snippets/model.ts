@@ -5,7 +5,6 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { ApiError, forbidden, modelValidationError, parameterError, thingNotFound } from "../../core/errors";
 import type { Actor, UserRecord } from "../../core/records";
-import { isoTimestamp } from "../../core/time";
 import { integerPathParam, paramDatetime, paramEnum, paramString, validate } from "../../core/validation";
 
 type SnippetVisibility = (typeof SNIPPET_VISIBILITIES)[number];
@@ -126,7 +125,7 @@ export class Snippets {
     const files = this.initialFiles(params);
     const title = this.title(params.title);
     const visibility = this.visibility(params.visibility ?? "private");
-    const now = isoTimestamp();
+    const now = this.core.clock.iso();
     const record: SnippetRecord = {
       id: this.core.nextId("snippet"),
       title,
@@ -157,7 +156,7 @@ export class Snippets {
     snippet.visibility = visibility;
     if (params.description !== undefined) snippet.description = params.description;
     if (files !== head(snippet).files) commit(snippet, files);
-    snippet.updated_at = isoTimestamp();
+    snippet.updated_at = this.core.clock.iso();
     return this.serialize(snippet);
   }
 
