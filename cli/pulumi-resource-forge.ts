@@ -20,7 +20,7 @@ The forge provider plugin: the Pulumi engine starts it, people do not. Programs 
     providers:
       - name: forge
         path: <a directory holding pulumi-resource-forge>
-Configuration: forge:baseUrl, forge:token (secret), and the connection settings of the README
+Configuration: forge:baseUrl, forge:token (secret), and the connection settings of docs/installation-configuration.md
 (forge:caBundle, forge:httpsProxy, ...), with the same FORGE_* environment fallbacks.
 Its schema: provider/plugin/schema.json in the package.`;
 

@@ -1,6 +1,6 @@
 /**
  * Whether a Pulumi stack is locked by a running operation, and by whom, read the way Pulumi CLI
- * 3.259 writes it for the self-managed ("DIY") backends teams use (docs/locks.md has what was
+ * 3.259 writes it for the self-managed ("DIY") backends teams use (docs/guides/pipelines-and-locks.md has what was
  * seen on the real CLI):
  *
  * - file (`file://<dir>`, `file://~` after `pulumi login --local`): one JSON file per lock holder,

@@ -1,6 +1,6 @@
 /**
- * The reference pages in docs/reference and the README's resource and lookup lists, from the
- * resource and lookup declarations: types from the zod schemas (JSON Schema), descriptions from
+ * The reference pages in docs/reference (the index with its resource, lookup and action tables,
+ * one page per resource, lookups.md), from the resource, lookup and action declarations: types from the zod schemas (JSON Schema), descriptions from
  * the TSDoc on each field, ids, replacement and secrets from the declaration itself.
  * provider/generated/generate.ts writes them with everything else generated (`npm run generate`).
  */
@@ -374,7 +374,7 @@ function lookupsPage(): string {
     "Each example passes the lookup's required arguments; the tables list the rest.",
     "",
     "Lookups only read. One-off operations (`revokeGroupToken`, `syncGroupLdap`, `repairGeoSite`) are",
-    "actions: async functions for scripts and the Automation API, listed in the README (and functions",
+    "actions: async functions for scripts and the Automation API, listed in the [reference index](README.md#actions) (and functions",
     `of the plugin too, \`${pluginToken("revokeGroupToken")}\`, which run each time a program calls them).`,
     "",
     "| Lookup | What it reads | Route |",
@@ -389,7 +389,7 @@ function lookupsPage(): string {
     lines.push("", `## ${lookup.name}`, "", lookup.summary, "", `\`${lookup.route}\`; returns ${returns}. Invoke token: \`${token}\`.`, "");
     if (lookupResult(lookup).secret) {
       lines.push(
-        `Its answer holds secrets (${list([...(lookup.secretFields ?? [])])}): \`.output()\` answers a secret output, and the plugin marks the whole \`result\` secret, so from Pulumi YAML the variable is a secret too (and so is whatever is derived from it). The Pulumi YAML host v1.10 refuses a secret answer (\`unexpected secret result returned to invoke call\`); v1.25 (tested) takes it (the README's *From YAML and other languages*).`,
+        `Its answer holds secrets (${list([...(lookup.secretFields ?? [])])}): \`.output()\` answers a secret output, and the plugin marks the whole \`result\` secret, so from Pulumi YAML the variable is a secret too (and so is whatever is derived from it). The Pulumi YAML host v1.10 refuses a secret answer (\`unexpected secret result returned to invoke call\`); v1.25 (tested) takes it (docs/installation-configuration.md, *Pulumi YAML*).`,
         "",
       );
     }
@@ -419,13 +419,19 @@ export function referencePages(): Map<string, string> {
   for (const declaration of all) pages.set(`${declaration.name}.md`, page(declaration, docs));
   const index = [
     GENERATED,
-    "# Resource reference",
+    "# Reference",
+    "",
+    "## Resources",
     "",
     "| Resource | What it is | Import id |",
     "|---|---|---|",
     ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | \`${idFormat(declaration)}\` |`),
     "",
-    "Lookups (functions that read the forge from a program) and actions: [lookups.md](lookups.md).",
+    "`<group>` and `<project>` are whatever the program uses: a numeric id or a full path",
+    "(`acme/platform`). A `:` or `%` inside a part is written `%3A` / `%25` (a label title",
+    "`team::backend` as `acme:team%3A%3Abackend`). The import id is the same on both faces.",
+    "",
+    ...lookupAndActionTables(),
     "",
     "## Two faces",
     "",
@@ -438,7 +444,7 @@ export function referencePages(): Map<string, string> {
     "",
     "- The YAML programs show the resources (and the `config:` entries they read); a whole",
     "  `Pulumi.yaml` adds `name`, `runtime: yaml` and, unless the plugin is installed with `pulumi",
-    "  plugin install`, the `plugins.providers` block of the README's *From YAML and other languages*.",
+    "  plugin install`, the `plugins.providers` block of [installation-configuration.md](../installation-configuration.md#the-provider-plugin).",
     "- Secrets come from the stack's configuration: `config.requireSecret(\"<key>\")` in TypeScript, a",
     "  `config:` entry with `secret: true` read as `${<key>}` in YAML; set each with `pulumi config set",
     "  --secret <key> <value>`. The project's `config:` block is Pulumi YAML's current syntax (tested",
@@ -459,20 +465,43 @@ export function referencePages(): Map<string, string> {
   return pages;
 }
 
-/** The README's generated sections, by marker name (`<!-- generated:<name> -->`). */
-export function readmeSections(): Record<string, string> {
-  const resources = Object.values(declarations) as AnyDeclaration[];
+/** The index's lookup and action tables: lookups link to their section of lookups.md. */
+function lookupAndActionTables(): string[] {
   const lookups = Object.values(lookupDeclarations) as LookupDeclaration[];
-  return {
-    resources: [
-      "| Resource | Import id |",
-      "|---|---|",
-      ...resources.map((declaration) => `| [\`${declaration.name}\`](docs/reference/${declaration.name}.md) | \`${idFormat(declaration)}\` |`),
-    ].join("\n"),
-    lookups: [
-      "| Lookup | What it reads |",
-      "|---|---|",
-      ...lookups.map((lookup) => `| [\`${lookup.name}\`](docs/reference/lookups.md#${lookup.name.toLowerCase()}) | ${cell(lookup.summary)} |`),
-    ].join("\n"),
-  };
+  const signature = (action: (typeof actionDeclarations)[number]) => `${action.name}({ ${Object.keys(action.args.shape).join(", ")} })`;
+  return [
+    "## Lookups",
+    "",
+    "Functions that read the forge from a program, each `await getX({...})`, or `getX.output({...})`",
+    "taking Pulumi inputs; from Pulumi YAML, `fn::invoke` of `forge:index:<name>`. Arguments, answers",
+    "and examples: [lookups.md](lookups.md).",
+    "",
+    "| Lookup | What it reads |",
+    "|---|---|",
+    ...lookups.map((lookup) => `| [\`${lookup.name}\`](lookups.md#${lookup.name.toLowerCase()}) | ${cell(lookup.summary)} |`),
+    "",
+    "`listGroups({ pagination: \"keyset\" })` walks the groups by cursor (ordered by name) instead of by",
+    "page number: for instances with more groups than the forge's offset limit reaches. Lookups return",
+    "records with camelCase keys; a file (`getGroupAvatar`) comes as its name, type, size, SHA-256 and",
+    "base64 content.",
+    "",
+    "## Actions",
+    "",
+    "Exported async functions, not resources: a Pulumi program runs again on every `up`, so an",
+    "operation declared in one would be repeated each time (a token revoked again, a sync started",
+    "again). Call them from a script, a pipeline step or an Automation API program when the operation",
+    "is wanted; they read the connection as lookups do. The plugin serves them as functions too",
+    `(\`${pluginToken("revokeGroupToken")}\`), which run each time a program calls them.`,
+    "",
+    "| Action | What it does |",
+    "|---|---|",
+    ...actionDeclarations.map((action) => `| \`${signature(action)}\` | ${cell(action.summary)} |`),
+    "",
+    "<!-- fragment: a script, not a Pulumi program (it revokes a real token) -->",
+    "```ts",
+    'import { revokeGroupToken } from "pulumi-forge";',
+    "const revoked = await revokeGroupToken({ group: \"acme\", token: process.env.LEAKED_TOKEN! });",
+    "console.log(`${revoked.name} of ${revoked.username} revoked`);",
+    "```",
+  ];
 }

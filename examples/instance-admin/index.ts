@@ -4,7 +4,7 @@
  *
  * Connection: FORGE_BASE_URL and FORGE_TOKEN (an administrator's token) in the environment, or
  * stack config `forge:baseUrl` and `pulumi config set --secret forge:token ...`. Defaults fit the
- * emulator's seed (see README.md).
+ * emulator's seed (see docs/emulator.md).
  */
 export * from "./cleanup-policy";
 export * from "./error-tracking";

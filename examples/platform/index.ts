@@ -6,7 +6,7 @@
  * needs an administrator's token.
  *
  * Ids that differ between forge instances come from stack config; the defaults are the ids of
- * the emulator's seed (see README.md).
+ * the emulator's seed (see docs/emulator.md).
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as forge from "pulumi-forge";

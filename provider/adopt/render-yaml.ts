@@ -28,7 +28,7 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
   }
   if (config.length > 0) {
     // The project's `config:` block (the template's `configuration:` is deprecated; the YAML host
-    // v1.10 did not read `config:`; README, *From YAML and other languages*).
+    // v1.10 did not read `config:`; docs/installation-configuration.md, *Pulumi YAML*).
     lines.push("", "config:");
     for (const { secret } of config) lines.push(`  ${yaml(secret.key, "literal")}:`, "    type: string", "    secret: true");
   }

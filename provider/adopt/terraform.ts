@@ -6,7 +6,7 @@
  * and its first `up` writes nothing. Only GET requests are sent.
  *
  * The table below is the whole mapping: one row per Terraform resource type, the forge resources it
- * becomes and how their ids are formed. docs/from-terraform.md shows it (`terraformMappingTable`), and
+ * becomes and how their ids are formed. docs/guides/adopting-and-terraform.md shows it (`terraformMappingTable`), and
  * a unit test keeps the page equal to it.
  */
 import { z } from "zod";
@@ -156,7 +156,7 @@ interface TerraformType {
   /**
    * Attributes older releases of the provider named otherwise, by their name now: read when an
    * instance has no value under the name now. From the provider's documentation and changelog
-   * of each release (docs/from-terraform.md, *Older states*).
+   * of each release (docs/guides/adopting-and-terraform.md, *Older states*).
    */
   formerly?: Record<string, { name: string; releases: string }>;
 }
@@ -308,7 +308,7 @@ export const TERRAFORM_UNMAPPED: Readonly<Record<string, string>> = {
 function unmappedReason(type: string): string {
   const known = (Object.hasOwn(TERRAFORM_UNMAPPED, type) ? TERRAFORM_UNMAPPED[type] : undefined) ?? (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
   if (known) return known;
-  return type.startsWith("gitlab_") ? `no forge resource corresponds to ${type} (docs/from-terraform.md lists those that do)` : "not a resource of the GitLab provider";
+  return type.startsWith("gitlab_") ? `no forge resource corresponds to ${type} (docs/guides/adopting-and-terraform.md lists those that do)` : "not a resource of the GitLab provider";
 }
 
 /** The attributes under the names the mapping reads: an older release's name for one the instance lacks. */
@@ -398,7 +398,7 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
   return { ...adoption, skipped: [...skipped, ...adoption.skipped], terraform: { file, cannotMove, notes: [...notes, ...advice] } };
 }
 
-/** The mapping as the markdown tables of docs/from-terraform.md. */
+/** The mapping as the markdown tables of docs/guides/adopting-and-terraform.md. */
 export function terraformMappingTable(): string {
   const rows = Object.entries(TERRAFORM_TYPES)
     .sort(([a], [b]) => a.localeCompare(b))

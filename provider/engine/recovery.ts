@@ -336,7 +336,7 @@ export class ExistingObjectError extends Error {
       `${name}: ${ids.length === 1 ? `"${ids[0]}" already exists` : `${ids.map((id) => `"${id}"`).join(", ")} already exist`} on the forge, and this ` +
         `resource did not make it (it was there before the create). Nothing was changed. To manage it with this resource, ` +
         `add the resource option { import: "${ids[0]}" } with inputs that match it (Pulumi YAML: options: import: ${ids[0]}); otherwise give this resource another identity. ` +
-        `If an earlier run was killed while creating this resource, run \`npx forge-recover\` first (README, "Own only what you made").`,
+        `If an earlier run was killed while creating this resource, run \`npx forge-recover\` first (docs/guides/pipelines-and-locks.md, "A killed run").`,
     );
     this.name = "ExistingObjectError";
     this.candidates = ids;

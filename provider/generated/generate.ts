@@ -1,7 +1,7 @@
 /**
  * Writes every file derived from the two registries (resources: provider/resources/index.ts;
- * lookups: provider/lookups/registry.ts): the named exports in this folder, the reference pages
- * in docs/reference and the README's resource and lookup lists. TypeScript needs each export
+ * lookups: provider/lookups/registry.ts): the named exports in this folder and the reference pages
+ * in docs/reference (with the resource, lookup and action tables of its index). TypeScript needs each export
  * spelled out, hence a generated module rather than a loop.
  *
  * `npm run generate` compiles and runs it; test/unit/generated-files.test.ts fails when a
@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { fieldDescriptions, readmeSections, referencePages, root } from "../../docs/reference/generate";
+import { fieldDescriptions, referencePages, root } from "../../docs/reference/generate";
 import type { AnyDeclaration } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
 import type { LookupDeclaration } from "../lookups/lookup";
@@ -179,16 +179,6 @@ export function registryModule(): string {
   ].join("\n");
 }
 
-/** Replaces what lies between `<!-- generated:<name> -->` and `<!-- /generated:<name> -->`. */
-export function replaceSection(text: string, name: string, content: string): string {
-  const open = `<!-- generated:${name} -->`;
-  const close = `<!-- /generated:${name} -->`;
-  const start = text.indexOf(open);
-  const end = text.indexOf(close);
-  if (start < 0 || end < start) throw new Error(`README.md: markers ${open} ... ${close} are missing`);
-  return `${text.slice(0, start + open.length)}\n\n${content.trim()}\n\n${text.slice(end)}`;
-}
-
 /** The Pulumi package schema of the library's declarations (provider/plugin/schema.ts). */
 export function pluginSchema(): PackageSchema {
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
@@ -211,9 +201,6 @@ export function generatedFiles(): Map<string, string> {
   ]);
   files.set("provider/plugin/schema.json", `${JSON.stringify(pluginSchema(), null, 2)}\n`);
   for (const [name, text] of referencePages()) files.set(`docs/reference/${name}`, text);
-  let readme = readFileSync(join(root, "README.md"), "utf8");
-  for (const [name, content] of Object.entries(readmeSections())) readme = replaceSection(readme, name, content);
-  files.set("README.md", readme);
   return files;
 }
 

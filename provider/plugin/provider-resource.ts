@@ -7,7 +7,7 @@ export interface ProviderArgs {
   baseUrl?: pulumi.Input<string>;
   /** The access token (else `forge:token`, then FORGE_TOKEN); sent as a secret, never stored in plain text. */
   token?: pulumi.Input<string>;
-  /** Any other connection setting of the README's table, by its config name without `forge:`. */
+  /** Any other connection setting of docs/installation-configuration.md's table, by its config name without `forge:`. */
   [setting: string]: pulumi.Input<string | number | boolean> | undefined;
 }
 

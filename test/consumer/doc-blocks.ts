@@ -1,5 +1,5 @@
 /**
- * The TypeScript blocks of the README and docs/: every ```ts block is a program a user may paste,
+ * The TypeScript blocks of the README, CONTRIBUTING.md and docs/: every ```ts block is a program a user may paste,
  * unless the line before it is `<!-- fragment: <why> -->` (an excerpt of an interface, a
  * placeholder import), which must say why it cannot run. The ```yaml blocks too, for the checks
  * of test/unit/reference-examples.test.ts.
@@ -21,13 +21,17 @@ const FRAGMENT_MARKER = /^<!--\s*fragment:\s*(.*?)\s*-->$/;
 /** The languages of the blocks, by the names their fences use. */
 const FENCES = { ts: /^(ts|typescript)$/, yaml: /^(yaml|yml)$/ } as const;
 
+/** The pages users and contributors read: README.md, CONTRIBUTING.md and docs/**\/*.md, as paths from `root`. */
+export function docFiles(root: string): string[] {
+  return [join(root, "README.md"), join(root, "CONTRIBUTING.md"), ...markdownFiles(join(root, "docs"))].map((file) => relative(root, file));
+}
+
 /**
- * Every ```ts block (or ```yaml block) of README.md and docs/**\/*.md under `root`. A fence
- * indented under a list item counts too; its indentation is taken off the block's lines.
+ * Every ```ts block (or ```yaml block) of the pages of {@link docFiles}. A fence indented under a
+ * list item counts too; its indentation is taken off the block's lines.
  */
 export function docBlocks(root: string, language: keyof typeof FENCES = "ts"): DocBlock[] {
-  const files = [join(root, "README.md"), ...markdownFiles(join(root, "docs"))];
-  return files.flatMap((file) => blocksOf(relative(root, file), readFileSync(file, "utf8"), FENCES[language]));
+  return docFiles(root).flatMap((file) => blocksOf(file, readFileSync(join(root, file), "utf8"), FENCES[language]));
 }
 
 function blocksOf(name: string, text: string, fence: RegExp): DocBlock[] {

@@ -5,7 +5,7 @@
  * mocks that declares resources and calls a lookup, which must reach the engine's side with the
  * plugin's type tokens and the inputs under their schema names; the Go SDK compiled and vetted
  * against github.com/pulumi/pulumi/sdk/v3. Running Python or Go programs against the engine needs
- * language hosts these machines cannot build (docs/other-languages.md).
+ * language hosts these machines cannot build (docs/guides/other-languages.md).
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 /**
  * Pulumi YAML through the real CLI, the YAML language host (scripts/install-pulumi-yaml.sh) and
  * the provider plugin's launcher:
- * - the example (examples/yaml, the README's "From YAML and other languages"), copied as it is
+ * - the example (examples/yaml, docs/installation-configuration.md's "Pulumi YAML"), copied as it is
  *   with only its plugin path made absolute: up (its `config:` block read, no deprecation
  *   warning), a no-op preview that refreshes first, drift caught by refresh and repaired by up,
  *   the secret config and the agent's token absent from the state in plain text, destroy leaving

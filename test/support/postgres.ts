@@ -17,7 +17,7 @@ export interface RunningPostgres {
   url: string;
   password: string;
   port: number;
-  /** Makes another database on the server (one per team, as the README suggests). */
+  /** Makes another database on the server (one per team, as docs/guides/pipelines-and-locks.md suggests). */
   createDatabase(name: string): void;
   /** Stops the server and removes its directory; safe to call twice. */
   stop(): void;

@@ -1,5 +1,5 @@
 /**
- * docs/from-terraform.md shows the mapping `forge-adopt --from-terraform` applies, generated from
+ * docs/guides/adopting-and-terraform.md shows the mapping `forge-adopt --from-terraform` applies, generated from
  * the table in provider/adopt/terraform.ts: this test keeps the page equal to it (run it with
  * FORGE_WRITE_DOCS=1 to rewrite the page's table), and every forge resource the table names one
  * forge-adopt can read by import id.
@@ -10,15 +10,15 @@ import { expect, it } from "vitest";
 import { adoptEntries } from "../../provider/adopt/entries";
 import { TERRAFORM_TYPES, TERRAFORM_UNMAPPED, terraformMappingTable } from "../../provider/adopt/terraform";
 
-const PAGE = join(__dirname, "..", "..", "docs", "from-terraform.md");
+const PAGE = join(__dirname, "..", "..", "docs", "guides", "adopting-and-terraform.md");
 const START = "<!-- terraform-mapping:start (generated from provider/adopt/terraform.ts; test/unit/from-terraform-doc.test.ts keeps it) -->";
 const END = "<!-- terraform-mapping:end -->";
 
-it("docs/from-terraform.md shows the mapping the code applies", () => {
+it("docs/guides/adopting-and-terraform.md shows the mapping the code applies", () => {
   const page = readFileSync(PAGE, "utf8");
   const start = page.indexOf(START);
   const end = page.indexOf(END);
-  expect(start, `docs/from-terraform.md has the marker ${START}`).toBeGreaterThan(0);
+  expect(start, `docs/guides/adopting-and-terraform.md has the marker ${START}`).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
   const table = `\n${terraformMappingTable()}\n`;
   if (process.env["FORGE_WRITE_DOCS"] === "1") writeFileSync(PAGE, `${page.slice(0, start + START.length)}${table}${page.slice(end)}`);

@@ -53,9 +53,11 @@ describe("the reference pages' example values", () => {
 describe("the reference pages' TypeScript programs", () => {
   it("compile against the library (`pulumi-forge` is provider/index.ts)", () => {
     const blocks = docBlocks(ROOT, "ts").filter((block) => block.where.startsWith("docs/reference/"));
-    // Two programs a resource (the example, the import) and one a lookup.
-    expect(blocks.length).toBe(2 * all.length + lookups.length);
-    const files = new Map(blocks.map((block, index) => [join(ROOT, "docs", "reference", `.example-${index}.ts`), block]));
+    // Two programs a resource (the example, the import), one a lookup, and the index's script calling an action.
+    expect(blocks.length).toBe(2 * all.length + lookups.length + 1);
+    // A script with top-level `await` is an ES module.
+    const extension = (code: string) => (/^(?:const .*= )?await /m.test(code) ? "mts" : "ts");
+    const files = new Map(blocks.map((block, index) => [join(ROOT, "docs", "reference", `.example-${index}.${extension(block.code)}`), block]));
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2023,
       module: ts.ModuleKind.Node16,
