@@ -27,6 +27,7 @@ import { declarations, type DeclarationKey } from "../resources";
 import { parseTypeToken } from "../type-tokens";
 import type { AdoptEntry, AdoptScope } from "./entry";
 import { sharingListings } from "./find";
+import { inTurns } from "../engine/in-turns";
 import { ruleMatches, type IgnoreRule } from "./ignore";
 import { entriesInOrder, placeName, programInputs, refusedHere, scopePlaces, slug, type AdoptScopeInput, type Place, type ScopeIndex, type Skipped } from "./read";
 import { adoptEntries } from "./entries";
@@ -121,17 +122,6 @@ export interface InventoryOptions {
   concurrency?: number;
   /** Where the reads' warnings go (masked by the caller); default stderr. */
   log?: (message: string) => void;
-}
-
-/** `items` through `work`, at most `limit` at once, results in the items' order. */
-export async function inTurns<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!, index);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }
 
 /** A candidate found by an entry in a place, before it is read. */
