@@ -40,6 +40,7 @@ The fleet (what its stacks hold is left out; each state read with \`pulumi stack
   --stacks-file <file>
                      the stacks, as forge-drift takes them (a YAML or JSON list of { stack, cwd })
   --stack <name>     a stack of the --cwd project (repeatable)
+  --cwd <dir>        the project directory of --stack (default: the current directory)
   --unmanaged        only what no stack holds and the forge did not make itself (forge-drift
                      --unmanaged's report): refused while a stack's state cannot be read
   --ignore-file <file>

@@ -11,6 +11,9 @@ import { routes } from "../../api/routes";
 import { takeInventory, type FleetMember, type HeldResource, type Inventory } from "../../provider/adopt/inventory";
 import { parseIgnoreRules } from "../../provider/adopt/ignore";
 import { declarations } from "../../provider/resources";
+import { buildUnmanagedReport, formatUnmanaged, unmanagedExit, unmanagedReportSchema } from "../../cli/unmanaged-report";
+import type { StackState } from "../../cli/fleet-state";
+import type { FleetReport } from "../../cli/fleet";
 import { useWorld } from "./world";
 
 const world = useWorld();
@@ -165,5 +168,38 @@ describe("who made it", () => {
       ["ClusterAgentToken", "second", "max", "string"],
       ["ProjectMember", "dev", "olivia", "string"],
     ]);
+  });
+});
+
+describe("the report", () => {
+  const state = (label: string, status: StackState["status"], message?: string): StackState => ({ stack: "prod", workDir: `/srv/${label}`, label, status, resources: [], durationMs: 10, ...(message ? { message } : {}) });
+  const report = (inventory: Inventory, states: StackState[], drift?: FleetReport) =>
+    buildUnmanagedReport({ started: Date.now(), version: "1.2.3", forge: "https://forge.example", scope: { groups: ["acme"], projects: [], instance: false, snippets: false }, states, inventory, rules: [], drift });
+  const fleetReport = (status: "clean" | "drift" | "error"): FleetReport => ({
+    generatedAt: "2026-11-27T00:00:00.000Z",
+    tool: { name: "forge-drift", version: "1.2.3" },
+    durationMs: 1,
+    summary: { stacks: 1, clean: status === "clean" ? 1 : 0, drift: status === "drift" ? 1 : 0, error: status === "error" ? 1 : 0, locked: 0, timeout: 0 },
+    stacks: [{ stack: "prod", workDir: "/srv/a", status, durationMs: 1, drifted: [], ...(status === "error" ? { message: "boom" } : {}) }],
+  });
+
+  it("exits 4 for what no stack holds or two stacks hold, plus drift's 2 (6 both); 1 when a stack could not be read; 3 when one was mid-run; else 0", async () => {
+    const shared = await label("acme", "shared");
+    await label("acme", "loose");
+    const holding = [stack("platform/prod", [held("forge:index:GroupLabel", `acme:${shared}`, "team")]), stack("web/prod", [held("forge:index:GroupLabel", `acme:${shared}`, "team")])];
+    const found = await inventory({ groups: ["acme"] }, holding);
+    const nothing = await inventory({ projects: ["acme/web"] }, []);
+    const read = [state("platform/prod", "read"), state("web/prod", "read")];
+    const found4 = report(found, read);
+    expect(unmanagedReportSchema.parse(JSON.parse(formatUnmanaged(found4, "json")))).toEqual(found4);
+    expect(unmanagedExit(found4)).toBe(4);
+    expect(unmanagedExit(report(found, read, fleetReport("drift")))).toBe(6);
+    expect(unmanagedExit(report(nothing, read, fleetReport("drift")))).toBe(2);
+    expect(unmanagedExit(report(found, [...read, state("data/prod", "unread", "its state could not be read: no stack")]))).toBe(1);
+    expect(unmanagedExit(report(found, read, fleetReport("error")))).toBe(1);
+    expect(unmanagedExit(report(nothing, [...read, state("data/prod", "partial", "a run holds its lock")]))).toBe(3);
+    expect(unmanagedExit(report(nothing, read))).toBe(0);
+    // Two `prod` stacks of two projects, told apart in a log.
+    expect(formatUnmanaged(found4, "text")).toContain(`  GroupLabel  acme:${shared}: platform/prod (team, id acme:${shared}), web/prod (team, id acme:${shared})`);
   });
 });
