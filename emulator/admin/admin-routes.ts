@@ -212,6 +212,16 @@ function creatorOf(store: Store, creator: number | string | undefined): UserReco
   return user;
 }
 
+/** What a group or project made out of band starts with: its names, private, made now; and its creator's Owner membership, made with it. */
+function madeNow(store: Store, params: { path: string; name?: string | undefined; creator?: number | string | undefined }) {
+  const creator = creatorOf(store, params.creator);
+  const created = isoTimestamp();
+  return {
+    record: { name: params.name ?? params.path, path: params.path, visibility: "private" as const, created_at: created },
+    owner: { user_id: creator.id, access_level: AccessLevel.Owner, created_at: created, created_by_id: creator.id },
+  };
+}
+
 /**
  * `POST /__emulator/groups` `{path, name?, parent?, creator?}`: a group made out of band, as a
  * person makes one in the UI; its creator (root by default) becomes its Owner, as on the forge.
@@ -223,18 +233,8 @@ function makeGroup(store: Store, params: z.output<typeof newGroupParams>): unkno
   if (store.groups.all().some((group) => group.parent_id === parentId && group.path.toLowerCase() === params.path.toLowerCase())) {
     throw modelValidationError("path", "has already been taken");
   }
-  const creator = creatorOf(store, params.creator);
-  const created = isoTimestamp();
-  const group = store.groups.insert({
-    id: store.nextId("group"),
-    name: params.name ?? params.path,
-    path: params.path,
-    description: "",
-    visibility: "private",
-    parent_id: parentId,
-    created_at: created,
-    members: [{ user_id: creator.id, access_level: AccessLevel.Owner, created_at: created, created_by_id: creator.id }],
-  });
+  const { record, owner } = madeNow(store, params);
+  const group = store.groups.insert({ id: store.nextId("group"), ...record, description: "", parent_id: parentId, members: [owner] });
   return { id: group.id, full_path: store.groups.fullPath(group) };
 }
 
@@ -250,24 +250,20 @@ function makeProject(store: Store, params: z.output<typeof newProjectParams>): u
   if (store.projects.all().some((project) => project.namespace_id === namespace.id && project.path.toLowerCase() === params.path.toLowerCase())) {
     throw modelValidationError("path", "has already been taken");
   }
-  const creator = creatorOf(store, params.creator);
-  const created = isoTimestamp();
+  const { record, owner } = madeNow(store, params);
   const project = store.projects.insert({
     id: store.nextId("project"),
-    name: params.name ?? params.path,
-    path: params.path,
+    ...record,
     description: null,
     namespace_id: namespace.id,
-    visibility: "private",
     default_branch: "main",
     topics: [],
-    created_at: created,
-    last_activity_at: created,
-    members: [{ user_id: creator.id, access_level: AccessLevel.Owner, expires_at: null, member_role_id: null, created_at: created, created_by_id: creator.id }],
+    last_activity_at: record.created_at,
+    members: [{ ...owner, expires_at: null, member_role_id: null }],
     shared_with_groups: [],
-    creator_id: creator.id,
+    creator_id: owner.user_id,
   });
-  return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), creator_id: creator.id };
+  return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), creator_id: owner.user_id };
 }
 
 /** `PUT /__emulator/groups/:id` `{visibility?}`. */
