@@ -7,12 +7,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { clientFor, closeClients, resolveConnection, USER_AGENT } from "../provider/client";
+import { closeClients, USER_AGENT } from "../provider/client";
 import { printable, shellWord } from "../provider/adopt/escape";
-import { readForge, withoutFiles } from "../provider/adopt/read";
+import { readForge, withoutFiles, type Adoption } from "../provider/adopt/read";
 import { renderProgram, scopeArguments } from "../provider/adopt/render";
 import { renderImportList, renderYamlProgram } from "../provider/adopt/render-yaml";
 import { parseTerraformState, readTerraformState, type TerraformState } from "../provider/adopt/terraform";
+import { forgeFromEnv } from "./forge-connection";
 
 export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--snippets]
                    [--language typescript|yaml] [--format program|list|pulumi-import] [--out <file> [--force]]
@@ -34,6 +35,16 @@ Or, alone:
                      terraform.tfstate, or \`terraform state pull\`), each read from the forge by
                      the id the state gives; the program names the Terraform address of each, and
                      says what cannot move (a token's value) and what no forge resource declares
+
+The fleet (what its stacks hold is left out; each state read with \`pulumi stack export\`):
+  --stacks-file <file>
+                     the stacks, as forge-drift takes them (a YAML or JSON list of { stack, cwd })
+  --stack <name>     a stack of the --cwd project (repeatable)
+  --cwd <dir>        the project directory of --stack (default: the current directory)
+  --unmanaged        only what no stack holds and the forge did not make itself (forge-drift
+                     --unmanaged's report): refused while a stack's state cannot be read
+  --ignore-file <file>
+                     with --unmanaged: leave out what the ignore file allows outside code
 
 Output:
   --out <file>       write the program to this file (default: standard output), and the
@@ -67,6 +78,11 @@ const argsSchema = z.object({
   instance: z.boolean().default(false),
   snippets: z.boolean().default(false),
   fromTerraform: z.string().min(1, "--from-terraform needs a state file").optional(),
+  stacksFile: z.string().min(1, "--stacks-file needs a file").optional(),
+  stack: z.array(z.string().min(1, "--stack needs a stack's name")).default([]),
+  cwd: z.string().min(1, "--cwd needs a directory").optional(),
+  unmanaged: z.boolean().default(false),
+  ignoreFile: z.string().min(1, "--ignore-file needs a file").optional(),
   out: z.string().min(1, "--out needs a file name").optional(),
   force: z.boolean().default(false),
   list: z.boolean().default(false),
@@ -105,6 +121,11 @@ function parse(argv: string[]): Args {
         instance: { type: "boolean" },
         snippets: { type: "boolean" },
         "from-terraform": { type: "string" },
+        "stacks-file": { type: "string" },
+        stack: { type: "string", multiple: true },
+        cwd: { type: "string" },
+        unmanaged: { type: "boolean" },
+        "ignore-file": { type: "string" },
         out: { type: "string" },
         force: { type: "boolean" },
         list: { type: "boolean" },
@@ -119,7 +140,7 @@ function parse(argv: string[]): Args {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const parsed = argsSchema.safeParse({ ...values, pluginPath: values["plugin-path"], fromTerraform: values["from-terraform"] });
+  const parsed = argsSchema.safeParse({ ...values, pluginPath: values["plugin-path"], fromTerraform: values["from-terraform"], stacksFile: values["stacks-file"], ignoreFile: values["ignore-file"] });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const args = parsed.data;
   const scoped = args.group.length > 0 || args.project.length > 0 || args.instance || args.snippets;
@@ -127,6 +148,11 @@ function parse(argv: string[]): Args {
     throw new UsageError("say what to adopt: --group, --project, --instance, --snippets or --from-terraform");
   }
   if (scoped && args.fromTerraform !== undefined) throw new UsageError("--from-terraform adopts what the state names: leave out --group, --project, --instance and --snippets");
+  const fleet = args.stacksFile !== undefined || args.stack.length > 0;
+  if (fleet && args.fromTerraform !== undefined) throw new UsageError("--stacks-file and --stack go with a scope (--group, --project, --instance, --snippets), not --from-terraform");
+  if (args.cwd !== undefined && args.stack.length === 0) throw new UsageError("--cwd is the project of --stack");
+  if (args.unmanaged && !fleet) throw new UsageError("--unmanaged needs the fleet: --stacks-file <file> or --stack <name>");
+  if (args.ignoreFile !== undefined && !args.unmanaged) throw new UsageError("--ignore-file goes with --unmanaged");
   if (args.force && !args.out) throw new UsageError("--force goes with --out");
   if (args.list && args.format !== undefined && args.format !== "list") throw new UsageError(`--list and --format ${args.format} ask for different things`);
   const format = args.list ? "list" : (args.format ?? "program");
@@ -151,6 +177,20 @@ function readState(file: string): TerraformState {
   }
 }
 
+/** The fleet's arguments for the program's header: how the same program is made again. */
+function fleetArguments(args: Args): string {
+  const word = (text: string) => shellWord(text) ?? text;
+  return [
+    ...(args.unmanaged ? ["--unmanaged"] : []),
+    ...(args.stacksFile !== undefined ? [`--stacks-file ${word(args.stacksFile)}`] : []),
+    ...(args.cwd !== undefined ? [`--cwd ${word(args.cwd)}`] : []),
+    ...args.stack.map((stack) => `--stack ${word(stack)}`),
+    ...(args.ignoreFile !== undefined ? [`--ignore-file ${word(args.ignoreFile)}`] : []),
+  ]
+    .map((part) => ` ${part}`)
+    .join("");
+}
+
 /** Runs the command; resolves to the exit status. */
 export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Promise<number> {
   let args: Args;
@@ -167,16 +207,25 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
   }
   try {
     if (args.out && existsSync(args.out) && !args.force) throw new Error(`${args.out} exists: pass --force to replace it`);
-    for (const name of ["FORGE_BASE_URL", "FORGE_TOKEN"]) {
-      if (!io.env[name]) throw new Error(`${name} is not set: export FORGE_BASE_URL (the forge's address) and FORGE_TOKEN (a token that can read the scope; an administrator's for --instance)`);
-    }
     // The state holds secrets: read before the connection, and never echoed.
     const state = args.fromTerraform === undefined ? undefined : readState(args.fromTerraform);
-    const connection = resolveConnection(undefined, io.env);
-    const client = clientFor(connection);
+    const { forge, client } = forgeFromEnv(io.env);
     const scope = { groups: args.group, projects: args.project, instance: args.instance, snippets: args.snippets };
-    const read = state === undefined ? await readForge(client, scope) : await readTerraformState(client, state, args.fromTerraform!);
-    const command = args.fromTerraform === undefined ? scopeArguments(scope) : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`;
+    const fleet = args.stacksFile !== undefined || args.stack.length > 0;
+    let read: Adoption;
+    if (fleet) {
+      // The fleet's modules only for a fleet: the rest of the command starts without them.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { fleetOf } = require("./fleet") as typeof import("./fleet");
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { adoptionOf, findUnmanaged } = require("./unmanaged") as typeof import("./unmanaged");
+      const stacks = fleetOf({ stack: args.stack, "stacks-file": args.stacksFile, cwd: args.cwd }, "forge-adopt", { err: io.stderr });
+      const log = (message: string) => io.stderr(`forge-adopt: ${printable(message)}\n`);
+      read = await adoptionOf(await findUnmanaged({ stacks, scope, ignoreFile: args.ignoreFile, env: io.env, log }), args.unmanaged);
+    } else {
+      read = state === undefined ? await readForge(client, scope) : await readTerraformState(client, state, args.fromTerraform!);
+    }
+    const command = args.fromTerraform === undefined ? `${scopeArguments(scope)}${fleetArguments(args)}` : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`;
     // A file goes beside a program written to a file; the lists write none, so they list them all.
     const adoption = args.out || args.format !== "program" ? read : withoutFiles(read);
     // What the forge and the state say is shown, never sent to the terminal as it is (an ESC
@@ -189,7 +238,7 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
       for (const resource of adoption.resources) io.stdout(`${row(resource).map(printable).join("\t")}\n`);
       return 0;
     }
-    const rendered = { baseUrl: connection.baseUrl, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) };
+    const rendered = { baseUrl: forge, version: USER_AGENT.slice(USER_AGENT.indexOf("/") + 1) };
     const program =
       args.format === "pulumi-import"
         ? renderImportList(adoption)

@@ -15,6 +15,7 @@ import { connect } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
+import { inTurns } from "../provider/engine/in-turns";
 import { BASE_URL_CONFIG_KEY, BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
 import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
 import { StackLockedError, stackLockStatus } from "./lock-gate";
@@ -36,6 +37,8 @@ export type StackStatus = "clean" | "drift" | "error" | "locked" | "timeout";
 /** One stack's line of the fleet report. */
 export interface StackResult {
   stack: string;
+  /** The Pulumi project's name (its project file's `name`), when it could be read. */
+  project?: string;
   workDir: string;
   status: StackStatus;
   durationMs: number;
@@ -91,6 +94,42 @@ export function readFleetFile(path: string): FleetStack[] {
     if (cwd !== undefined && typeof cwd !== "string") throw new Error(`${path}: entry ${index + 1} (${stack}): cwd is not a path`);
     return { stack, workDir: cwd === undefined ? base : isAbsolute(cwd) ? cwd : join(base, cwd) };
   });
+}
+
+/** The Pulumi project's name in a directory (`name` of Pulumi.yaml, .yml or .json), undefined when none can be read. */
+export function projectNameOf(workDir: string): string | undefined {
+  for (const file of ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"]) {
+    try {
+      const name = (parseYaml(readFileSync(join(workDir, file), "utf8")) as { name?: unknown } | null)?.name;
+      if (typeof name === "string" && name !== "") return name;
+    } catch {
+      // the next file name, or none
+    }
+  }
+  return undefined;
+}
+
+/**
+ * How reports name each stack: `<project>/<stack>` (a stack named `org/project/stack` as it is
+ * given), so that two `prod` stacks of two projects are told apart; where two still read the
+ * same, each with its directory.
+ */
+export function stackLabels(stacks: readonly { stack: string; workDir: string; project?: string | undefined }[]): string[] {
+  const labels = stacks.map((entry) => (entry.project && !entry.stack.includes("/") ? `${entry.project}/${entry.stack}` : entry.stack));
+  return labels.map((label, index) => (labels.filter((other) => other === label).length > 1 ? `${label} (${stacks[index]!.workDir})` : label));
+}
+
+/**
+ * The fleet the command line names: repeated `--stack` (of the `--cwd` project) and the stacks of
+ * `--stacks-file`, each once (a repeat is said on stderr); `command` names the tool in messages.
+ */
+export function fleetOf(values: { stack?: string[] | undefined; "stacks-file"?: string | undefined; cwd?: string | undefined }, command: string, io: { err(text: string): void }): FleetStack[] {
+  const workDir = resolve(values.cwd ?? process.cwd());
+  const stacks = [...(values.stack ?? []).map((stack) => ({ stack, workDir })), ...(values["stacks-file"] !== undefined ? readFleetFile(values["stacks-file"]) : [])];
+  if (stacks.length === 0) throw new Error(values["stacks-file"] !== undefined ? `${values["stacks-file"]} lists no stack` : "name the fleet: --stack <name> (repeatable) or --stacks-file <file>");
+  const { stacks: unique, repeated } = uniqueStacks(stacks);
+  for (const again of repeated) io.err(`${command}: stack ${again.stack} (${again.workDir}) is named more than once: checked once\n`);
+  return unique;
 }
 
 /**
@@ -193,12 +232,7 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
     return forges.get(url)!;
   };
 
-  const results: StackResult[] = new Array(stacks.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < stacks.length; index = next++) results[index] = await checkOne(stacks[index]!, forgeProblem, options);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, stacks.length)) }, worker));
+  const results = await inTurns(stacks, options.concurrency ?? DEFAULT_CONCURRENCY, (target) => checkOne(target, forgeProblem, options));
 
   const summary = { stacks: results.length, clean: 0, drift: 0, error: 0, locked: 0, timeout: 0 };
   for (const result of results) summary[result.status] += 1;
@@ -224,8 +258,10 @@ const STACK_PROCESS = join(__dirname, "fleet-stack.js");
 
 async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions): Promise<StackResult> {
   const started = Date.now();
+  const project = projectNameOf(target.workDir);
   const result = (status: StackStatus, drifted: DriftedResource[] = [], message?: string): StackResult => ({
     stack: target.stack,
+    ...(project !== undefined ? { project } : {}),
     workDir: target.workDir,
     status,
     durationMs: Date.now() - started,
@@ -315,14 +351,18 @@ export function formatFleet(report: FleetReport, format: "text" | "markdown" | "
     lines.push(`_forge-drift ${report.tool.version}, ${report.generatedAt}_`);
     return `${lines.join("\n")}\n`;
   }
-  const width = Math.max(...report.stacks.map((entry) => entry.stack.length));
+  // A stack by project and stack: two `prod` stacks of two projects read apart in a log too.
+  const labels = stackLabels(report.stacks);
+  const width = Math.max(...labels.map((label) => label.length));
   const statusWidth = Math.max(6, ...report.stacks.map((entry) => entry.status.length));
   const lines = [`Drift over ${counts}`];
-  for (const entry of report.stacks) {
+  report.stacks.forEach((entry, index) => {
     const what = entry.status === "drift" ? `${entry.drifted.length} resource${entry.drifted.length === 1 ? "" : "s"}` : (entry.message ?? "").split("\n")[0];
-    lines.push(`  ${entry.stack.padEnd(width)}  ${entry.status.padEnd(statusWidth)}  ${seconds(entry.durationMs).padStart(7)}  ${what}`);
-  }
-  for (const entry of drifted) lines.push("", formatDrift({ stack: entry.stack, drifted: entry.drifted }, "text").trimEnd());
+    lines.push(`  ${labels[index]!.padEnd(width)}  ${entry.status.padEnd(statusWidth)}  ${seconds(entry.durationMs).padStart(7)}  ${what}`);
+  });
+  report.stacks.forEach((entry, index) => {
+    if (entry.status === "drift") lines.push("", formatDrift({ stack: labels[index]!, drifted: entry.drifted }, "text").trimEnd());
+  });
   return `${lines.join("\n")}\n`;
 }
 

@@ -3,8 +3,10 @@ import { z } from "zod";
 import type { EmulatorContext } from "../context";
 import { OFFERINGS, TIERS } from "../../api/editions";
 import { ApiError, forbidden, modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
-import { VISIBILITIES } from "../core/records";
+import { VISIBILITIES, type UserRecord } from "../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";
+import { isoTimestamp } from "../core/time";
+import { AccessLevel } from "../../api";
 import type { Store } from "../registry";
 import { headerToken } from "../http/auth";
 import type { ApiResponse } from "../http/types";
@@ -70,6 +72,20 @@ const groupChangeParams = z.object({
   repository_storage: paramString().optional(),
   custom_attributes: z.array(z.object({ key: paramString(), value: paramString() })).optional(),
 });
+/** `POST /__emulator/groups`: a group made as a person makes one in the UI (the spec has no create). */
+const newGroupParams = z.object({
+  path: paramString().pipe(z.string().regex(/^[\w.-]+$/, { error: "is invalid" })),
+  name: paramString().optional(),
+  parent: z.union([paramInteger(), paramString()]).optional(),
+  creator: z.union([paramInteger(), paramString()]).optional(),
+});
+/** `POST /__emulator/projects`: a project made as a person makes one in the UI. */
+const newProjectParams = z.object({
+  path: paramString().pipe(z.string().regex(/^[\w.-]+$/, { error: "is invalid" })),
+  namespace: z.union([paramInteger(), paramString()]),
+  name: paramString().optional(),
+  creator: z.union([paramInteger(), paramString()]).optional(),
+});
 const requestsQuery = z.object({ since: paramInteger().optional() });
 
 /** `POST /__emulator/clock`: how far to move the forge's clock on. */
@@ -130,6 +146,16 @@ export function handleAdminRequest(
       log.clear();
       context.rateLimit.reset();
       return { status: 200, body: seedInfo(store) };
+    case "POST groups": {
+      const made = makeGroup(store, validate(newGroupParams, body));
+      context.persist();
+      return { status: 201, body: made };
+    }
+    case "POST projects": {
+      const made = makeProject(store, validate(newProjectParams, body));
+      context.persist();
+      return { status: 201, body: made };
+    }
     case "GET requests":
       return { status: 200, body: log.list(validate(requestsQuery, query).since ?? 0) };
     case "GET requests/last":
@@ -195,6 +221,67 @@ function changeProject(store: Store, ref: string, body: Record<string, unknown>)
   const { path: _path, visibility: _visibility, ...state } = changes;
   Object.assign(project, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
   return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), visibility: project.visibility };
+}
+
+/** The user a `creator` parameter names (an id or a username); root when none is named. */
+function creatorOf(store: Store, creator: number | string | undefined): UserRecord {
+  const user = creator === undefined ? store.users.byId(1) : typeof creator === "number" ? store.users.byId(creator) : store.users.byUsername(creator);
+  if (!user) throw thingNotFound("User");
+  return user;
+}
+
+/** What a group or project made out of band starts with: its names, private, made now; and its creator's Owner membership, made with it. */
+function madeNow(store: Store, params: { path: string; name?: string | undefined; creator?: number | string | undefined }) {
+  const creator = creatorOf(store, params.creator);
+  const created = isoTimestamp();
+  return {
+    record: { name: params.name ?? params.path, path: params.path, visibility: "private" as const, created_at: created },
+    owner: { user_id: creator.id, access_level: AccessLevel.Owner, created_at: created, created_by_id: creator.id },
+  };
+}
+
+/**
+ * `POST /__emulator/groups` `{path, name?, parent?, creator?}`: a group made out of band, as a
+ * person makes one in the UI; its creator (root by default) becomes its Owner, as on the forge.
+ */
+function makeGroup(store: Store, params: z.output<typeof newGroupParams>): unknown {
+  const parent = params.parent === undefined ? undefined : store.groups.byRef(String(params.parent));
+  if (params.parent !== undefined && !parent) throw thingNotFound("Group");
+  const parentId = parent?.id ?? null;
+  if (store.groups.all().some((group) => group.parent_id === parentId && group.path.toLowerCase() === params.path.toLowerCase())) {
+    throw modelValidationError("path", "has already been taken");
+  }
+  const { record, owner } = madeNow(store, params);
+  const group = store.groups.insert({ id: store.nextId("group"), ...record, description: "", parent_id: parentId, members: [owner] });
+  return { id: group.id, full_path: store.groups.fullPath(group) };
+}
+
+/**
+ * `POST /__emulator/projects` `{path, namespace, name?, creator?}`: a project made out of band in
+ * a group. As on the forge, its creator (root by default) is recorded (`creator_id`) and becomes
+ * its Owner: a direct membership the forge makes with the project, at the same moment, which
+ * nobody asked for through the members API.
+ */
+function makeProject(store: Store, params: z.output<typeof newProjectParams>): unknown {
+  const namespace = store.groups.byRef(String(params.namespace));
+  if (!namespace) throw thingNotFound("Namespace");
+  if (store.projects.all().some((project) => project.namespace_id === namespace.id && project.path.toLowerCase() === params.path.toLowerCase())) {
+    throw modelValidationError("path", "has already been taken");
+  }
+  const { record, owner } = madeNow(store, params);
+  const project = store.projects.insert({
+    id: store.nextId("project"),
+    ...record,
+    description: null,
+    namespace_id: namespace.id,
+    default_branch: "main",
+    topics: [],
+    last_activity_at: record.created_at,
+    members: [{ ...owner, expires_at: null, member_role_id: null }],
+    shared_with_groups: [],
+    creator_id: owner.user_id,
+  });
+  return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), creator_id: owner.user_id };
 }
 
 /** `PUT /__emulator/groups/:id` `{visibility?}`. */

@@ -80,6 +80,7 @@ export class Projects extends Collection<ProjectRecord> {
     return {
       ...this.limited(project),
       visibility: project.visibility,
+      creator_id: project.creator_id ?? null,
       archived: false,
       forks_count: 0,
       open_issues_count: 0,

@@ -104,4 +104,6 @@ export interface ProjectRecord {
   merge_requests_enabled?: boolean;
   /** Ids of the users who starred the project (`starred`, `star_count`). */
   starred_by?: number[];
+  /** The user who made it (`creator_id`); absent for seeded projects, which nobody made. */
+  creator_id?: number;
 }

@@ -54,9 +54,24 @@ export interface AdoptEntry {
   secretInputs?: string[];
   /**
    * False to leave an object out once read and presented: one that would declare nothing (a
-   * group whose settings are all the forge's defaults).
+   * group whose settings are all the forge's defaults). `forge-drift --unmanaged` reports such an
+   * object as the forge's own: it is what the forge made with its group or project.
    */
   keep?(inputs: State): boolean;
+  /**
+   * True for a setting of a group, a project or the instance rather than an object someone makes
+   * (group settings, a job token scope, error tracking settings, a feature gate): every group or
+   * project has one, so `forge-drift --unmanaged` lists one that no stack declares among the
+   * settings, apart from the objects.
+   */
+  setting?: true;
+  /**
+   * Why this object is one the forge makes by itself (the membership it gives a project's creator,
+   * a setting at the value a new project gets), or undefined for one a person made.
+   * `forge-drift --unmanaged` reports such objects as the forge's own, never as unmanaged.
+   * `inputs` are presented (as a program writes them), `outputs` the read state.
+   */
+  forgeOwn?(inputs: State, outputs: State, context: FindContext): Promise<string | undefined>;
   /**
    * Files the program needs beside it (a group's avatar image), fetched from the forge: each
    * input named here gets the file's path relative to the program's directory (`assets/...`),

@@ -10,14 +10,39 @@ import { settledListing } from "../engine/shared-listings";
 import { defineAdopt, type AdoptEntry } from "./entry";
 import { routes } from "../../api/routes";
 
+/** What the runs under way ({@link sharingListings}) read once, by client: listings by lookup and arguments, project records by path or id. */
+const sharedReads = new WeakMap<ForgeClient, { listings: Map<string, Promise<ForgeRecord[]>>; projects: Map<string, Promise<Record<string, unknown> | undefined>> }>();
+
+/**
+ * Runs `run` with each listing its entries read done once for all of them: a group's
+ * integrations are one listing for the sixteen integration kinds, its labels one for labels and
+ * their subscriptions. A run reads a place's kinds within seconds, so they see one reading of the
+ * forge, not sixteen. Nested runs share the outer one's listings.
+ */
+export async function sharingListings<T>(client: ForgeClient, run: () => Promise<T>): Promise<T> {
+  if (sharedReads.has(client)) return run();
+  sharedReads.set(client, { listings: new Map(), projects: new Map() });
+  try {
+    return await run();
+  } finally {
+    sharedReads.delete(client);
+  }
+}
+
 /**
  * Every record of a listing lookup, read until two readings agree: an offset-paginated listing
  * read while someone deletes on a page already read shifts, and an object that slides onto that
  * page would be left out of the adoption without a word (docs/ownership.md, "A listing is not
- * proof of absence").
+ * proof of absence"). Within {@link sharingListings}, once for the whole run.
  */
-export async function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
-  return (await settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey)) as ForgeRecord[];
+export function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
+  const shared = sharedReads.get(client)?.listings;
+  const key = `${lookup.name} ${JSON.stringify(args)}`;
+  const known = shared?.get(key);
+  if (known) return known;
+  const read = settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey) as Promise<ForgeRecord[]>;
+  shared?.set(key, read);
+  return read;
 }
 
 /** What tells records of a listing apart: their id, else the name listings without ids key by. */
@@ -64,6 +89,22 @@ export function protectedEnvironments(scope: "group" | "project", lookup: Lookup
 export async function groupAvatarUrl(client: ForgeClient, group: string): Promise<string | undefined> {
   const url = (await client.request<Record<string, unknown>>(routes.groups.get, { group })).body["avatar_url"];
   return typeof url === "string" && url !== "" ? url : undefined;
+}
+
+/** A project's record (`GET /projects/:project`), undefined when the forge has none; within {@link sharingListings}, asked once per project. */
+export function projectRecord(client: ForgeClient, project: string | number): Promise<Record<string, unknown> | undefined> {
+  const known = sharedReads.get(client)?.projects;
+  const asked = known?.get(String(project));
+  if (asked) return asked;
+  const record = client.request<Record<string, unknown>>(routes.projects.get, { project }).then(
+    (response) => response.body,
+    (error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    },
+  );
+  known?.set(String(project), record);
+  return record;
 }
 
 const tokenUsers = new WeakMap<ForgeClient, Promise<unknown>>();

@@ -15,6 +15,7 @@ import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
 import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
+import { sharingListings } from "./find";
 import type { AdoptEntry, AdoptFile, AdoptScope } from "./entry";
 import { camel } from "./escape";
 
@@ -30,6 +31,19 @@ const adoptScopeSchema = z.object({
   snippets: z.boolean().default(false),
 });
 export type AdoptScopeInput = z.input<typeof adoptScopeSchema>;
+
+/** A group or project of a scope, or the instance, or the token's user's own objects, where entries find objects. */
+export interface Place {
+  scope: AdoptScope;
+  /** The group's or project's full path; the token's user's username for `user`; empty for the instance. */
+  path: string;
+}
+
+/** The forge's ids of the groups and projects a scope's resolution saw, by full path in lower case. */
+export interface ScopeIndex {
+  groups: Map<string, number>;
+  projects: Map<string, number>;
+}
 
 /** A value the program reads from the stack config instead of holding it. */
 /** An input whose value the program reads from a file beside it (written by `--out`). */
@@ -120,7 +134,7 @@ export interface TerraformNotes {
   notes: Notice[];
 }
 
-/** One object to read by its import id (forge-adopt --from-terraform names them, not `find`). */
+/** One object to read by its import id (forge-adopt --from-terraform and --unmanaged name them, not `find`). */
 export interface AdoptTarget {
   key: DeclarationKey;
   scope: AdoptScope;
@@ -128,48 +142,70 @@ export interface AdoptTarget {
   path: string;
   /** The state fields of its import id (`{ group: "acme", labelId: 7 }`). */
   idState: State;
-  /** Where it was named: a Terraform resource's address. */
-  origin: string;
+  /** Where it was named: a Terraform resource's address; none for an object found on the forge. */
+  origin?: string;
 }
 
 /** Every entry in the order of `declarations`, which also orders a scope's resources (a
  *  reference's target comes before the resources that refer to it). */
-function entriesInOrder(): { key: DeclarationKey; entry: AdoptEntry }[] {
+export function entriesInOrder(): { key: DeclarationKey; entry: AdoptEntry }[] {
   return (Object.keys(declarations) as DeclarationKey[]).flatMap((key) => {
     const entry = adoptEntries[key];
     return entry && "find" in entry ? [{ key, entry }] : [];
   });
 }
 
-/** Reads the scope. Throws when a group or project named in it does not exist. */
-export async function readForge(client: ForgeClient, scopeInput: AdoptScopeInput): Promise<Adoption> {
+/**
+ * The places of a scope, in program order (the instance, the token's user, then groups and
+ * projects by path), and the ids of the groups and projects its resolution saw. Throws when a
+ * group or project named in it does not exist.
+ */
+export async function scopePlaces(client: ForgeClient, scopeInput: AdoptScopeInput): Promise<{ places: Place[]; index: ScopeIndex }> {
   const scope = adoptScopeSchema.parse(scopeInput);
-  const { groups, projects } = await resolveScope(client, scope.groups, scope.projects);
-  const places: { scope: AdoptScope; path: string }[] = [
+  const { groups, projects, index } = await resolveScope(client, scope.groups, scope.projects);
+  const places: Place[] = [
     ...(scope.instance ? [{ scope: "instance" as const, path: "" }] : []),
     ...(scope.snippets ? [{ scope: "user" as const, path: String((await client.request<Record<string, unknown>>(routes.user.get)).body["username"]) }] : []),
     ...groups.map((path) => ({ scope: "group" as const, path })),
     ...projects.map((path) => ({ scope: "project" as const, path })),
   ];
-  const found: Found[] = [];
-  const skipped: Skipped[] = [];
-  for (const place of places) {
-    for (const { key, entry } of entriesInOrder().filter(({ entry }) => entry.scope === place.scope)) {
-      const declaration = declarations[key] as AnyDeclaration;
-      const where = place.scope === "instance" ? "the instance" : place.scope === "user" ? `the token's user ${place.path}` : place.path;
-      try {
-        found.push(...(await readPlace(client, key, entry, place)));
-      } catch (error) {
-        // A tier or offering without the feature, or a role that cannot read it: say so, go on.
-        if (error instanceof ForgeApiError && (error.status === 403 || error.status === 404)) {
-          skipped.push({ what: `${declaration.name} in ${where}`, reason: error.message });
-          continue;
+  return { places, index };
+}
+
+/** How a place is named in messages: `acme/web`, `the instance`, `the token's user olivia`. */
+export function placeName(place: Place): string {
+  return place.scope === "instance" ? "the instance" : place.scope === "user" ? `the token's user ${place.path}` : place.path;
+}
+
+/** True for a refusal that means "not here" for one kind in one place: a tier or offering without the feature, a role that cannot read it. */
+export function refusedHere(error: unknown): error is ForgeApiError {
+  return error instanceof ForgeApiError && (error.status === 403 || error.status === 404);
+}
+
+/** Reads the scope. Throws when a group or project named in it does not exist. */
+export function readForge(client: ForgeClient, scopeInput: AdoptScopeInput): Promise<Adoption> {
+  // Entries of one place that read the same listing (a group's integrations) read it once.
+  return sharingListings(client, async () => {
+    const { places } = await scopePlaces(client, scopeInput);
+    const found: Found[] = [];
+    const skipped: Skipped[] = [];
+    for (const place of places) {
+      for (const { key, entry } of entriesInOrder().filter(({ entry }) => entry.scope === place.scope)) {
+        const declaration = declarations[key] as AnyDeclaration;
+        try {
+          found.push(...(await readPlace(client, key, entry, place)));
+        } catch (error) {
+          // A tier or offering without the feature, or a role that cannot read it: say so, go on.
+          if (refusedHere(error)) {
+            skipped.push({ what: `${declaration.name} in ${placeName(place)}`, reason: error.message });
+            continue;
+          }
+          throw error;
         }
-        throw error;
       }
     }
-  }
-  return { resources: named(found), skipped };
+    return { resources: named(found), skipped };
+  });
 }
 
 /** The objects of one entry in one place, read by their import ids. */
@@ -183,9 +219,10 @@ async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptE
 }
 
 /**
- * Reads objects named one by one (`forge-adopt --from-terraform`), as the scopes' are: each by its
- * import id, presented by its entry. An object the forge no longer has, one whose read the forge
- * refuses, one that would declare nothing and a second name for one object are noted, not read.
+ * Reads objects named one by one (`forge-adopt --from-terraform`, `--unmanaged`), as the scopes'
+ * are: each by its import id, presented by its entry. An object the forge no longer has, one whose
+ * read the forge refuses, one that would declare nothing and a second name for one object are
+ * noted, not read.
  */
 export async function readTargets(client: ForgeClient, targets: AdoptTarget[]): Promise<Adoption> {
   const found: Found[] = [];
@@ -195,30 +232,32 @@ export async function readTargets(client: ForgeClient, targets: AdoptTarget[]): 
     const declaration = declarations[target.key] as AnyDeclaration;
     const entry = adoptEntries[target.key];
     if (!entry || !("find" in entry)) {
-      skipped.push({ what: target.origin, reason: `forge-adopt does not adopt ${declaration.name}: ${entry?.exempt ?? "no entry"}`, left: true });
+      skipped.push({ what: target.origin ?? declaration.name, reason: `forge-adopt does not adopt ${declaration.name}: ${entry?.exempt ?? "no entry"}`, left: true });
       continue;
     }
     const importId = formatId(declaration, target.idState);
+    const what = target.origin ?? `${declaration.name} ${importId}`;
     const first = seen.get(`${target.key} ${importId}`);
     if (first !== undefined) {
-      skipped.push({ what: target.origin, reason: `${declaration.name} ${importId} is the object ${first} names too: declared once`, left: true });
+      skipped.push({ what, reason: `${declaration.name} ${importId} is the object ${first} names too: declared once`, left: true });
       continue;
     }
-    seen.set(`${target.key} ${importId}`, target.origin);
+    seen.set(`${target.key} ${importId}`, what);
     try {
       const item = await readObject(client, target.key, entry, target, target.idState, target.origin);
-      if (item === "gone") skipped.push({ what: target.origin, reason: `${declaration.name} ${importId} is not on the forge (deleted since Terraform last saw it?)`, left: true });
-      else if (item === "empty") skipped.push({ what: target.origin, reason: `${declaration.name} ${importId} would declare nothing (every value is the forge's default)`, left: true });
+      const since = target.origin ? "deleted since Terraform last saw it?" : "deleted since it was listed";
+      if (item === "gone") skipped.push({ what, reason: `${declaration.name} ${importId} is not on the forge (${since})`, left: true });
+      else if (item === "empty") skipped.push({ what, reason: `${declaration.name} ${importId} would declare nothing (every value is the forge's default)`, left: true });
       else found.push(item);
     } catch (error) {
-      if (error instanceof ForgeApiError && (error.status === 403 || error.status === 404)) {
-        skipped.push({ what: target.origin, reason: `${declaration.name} ${importId}: ${error.message}` });
+      if (refusedHere(error)) {
+        skipped.push({ what, reason: `${declaration.name} ${importId}: ${error.message}` });
         continue;
       }
       // A state that took an ancestor's object for its group's (a label of `acme` under
       // `acme/platform`): never adopted where it does not live; the reason names its import id.
       if (error instanceof InheritedObjectError) {
-        skipped.push({ what: target.origin, reason: error.message, left: true });
+        skipped.push({ what, reason: error.message, left: true });
         continue;
       }
       throw error;
@@ -269,18 +308,26 @@ function replacedAt(value: unknown, steps: string[], item: unknown): unknown {
 }
 
 /**
- * Full paths of the groups (with their descendants) and projects in scope, sorted. Descendants
- * are found by path in the listings of every group and project the token sees (the endpoints the
- * emulator and the spec have): one paged listing each, whatever the number of groups asked for.
+ * Full paths of the groups (with their descendants) and projects in scope, sorted, and the ids of
+ * every group and project seen on the way. Descendants are found by path in the listings of every
+ * group and project the token sees (the endpoints the emulator and the spec have): one paged
+ * listing each, whatever the number of groups asked for.
  */
-async function resolveScope(client: ForgeClient, groupPaths: string[], projectPaths: string[]): Promise<{ groups: string[]; projects: string[] }> {
+async function resolveScope(client: ForgeClient, groupPaths: string[], projectPaths: string[]): Promise<{ groups: string[]; projects: string[]; index: ScopeIndex }> {
   const groups = new Set<string>();
   const projects = new Set<string>();
+  const index: ScopeIndex = { groups: new Map(), projects: new Map() };
+  const note = (into: Map<string, number>, record: Record<string, unknown>, field: string) => {
+    if (typeof record[field] === "string" && typeof record["id"] === "number") into.set((record[field] as string).toLowerCase(), record["id"]);
+  };
   if (groupPaths.length > 0) {
-    const roots = await Promise.all(groupPaths.map((path) => fullPath(client, routes.groups.get, { group: path }, "full_path", `group ${path}`)));
+    const rootRecords = await Promise.all(groupPaths.map((path) => found(client, routes.groups.get, { group: path }, `group ${path}`)));
+    const roots = rootRecords.map((record) => String(record["full_path"]));
     const allGroups = await client.list<Record<string, unknown>>(routes.groups.list, { all_available: true });
     const allProjects = await client.list<Record<string, unknown>>(routes.projects.list, {});
     const below = (path: string) => roots.some((root) => path === root || path.startsWith(`${root}/`));
+    for (const group of [...rootRecords, ...allGroups]) note(index.groups, group, "full_path");
+    for (const project of allProjects) note(index.projects, project, "path_with_namespace");
     for (const group of allGroups) if (typeof group["full_path"] === "string" && below(group["full_path"])) groups.add(group["full_path"]);
     for (const root of roots) groups.add(root);
     for (const project of allProjects) {
@@ -288,14 +335,18 @@ async function resolveScope(client: ForgeClient, groupPaths: string[], projectPa
       if (typeof path === "string" && roots.some((root) => path.startsWith(`${root}/`))) projects.add(path);
     }
   }
-  for (const path of projectPaths) projects.add(await fullPath(client, routes.projects.get, { project: path }, "path_with_namespace", `project ${path}`));
-  return { groups: [...groups].sort(), projects: [...projects].sort() };
+  for (const path of projectPaths) {
+    const record = await found(client, routes.projects.get, { project: path }, `project ${path}`);
+    note(index.projects, record, "path_with_namespace");
+    projects.add(String(record["path_with_namespace"]));
+  }
+  return { groups: [...groups].sort(), projects: [...projects].sort(), index };
 }
 
-async function fullPath(client: ForgeClient, route: typeof routes.groups.get | typeof routes.projects.get, params: Record<string, unknown>, field: string, what: string): Promise<string> {
+/** The record of a group or project the scope names; an error naming it when the forge has none (or the token cannot see it). */
+async function found(client: ForgeClient, route: typeof routes.groups.get | typeof routes.projects.get, params: Record<string, unknown>, what: string): Promise<Record<string, unknown>> {
   try {
-    const record = (await client.request<Record<string, unknown>>(route, params)).body;
-    return String(record[field]);
+    return (await client.request<Record<string, unknown>>(route, params)).body;
   } catch (error) {
     if (isNotFound(error)) throw new Error(`${what} was not found (or the token cannot see it)`);
     throw error;
@@ -308,7 +359,7 @@ async function fullPath(client: ForgeClient, route: typeof routes.groups.get | t
  * one dropping it resets to (a label that is not archived, a broadcast's default theme), as a
  * person leaves those out. Write-only and secret inputs become stack config reads.
  */
-function programInputs(declaration: AnyDeclaration, read: State): State {
+export function programInputs(declaration: AnyDeclaration, read: State): State {
   const inputs: State = {};
   for (const key of inputKeys(declaration)) {
     const value = withoutDefaults(declaration, key, fitted(declaration.inputs.shape[key] as z.ZodType, read[key]));
@@ -497,7 +548,7 @@ function resolveReferences(resource: AdoptedResource, all: AdoptedResource[]): v
 const NAME_LENGTH = 80;
 
 /** `acme/web agent production` → `acme-web-agent-production`: only ASCII letters, digits and dashes, whatever the text holds. */
-function slug(text: string): string {
+export function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

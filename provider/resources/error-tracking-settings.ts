@@ -83,6 +83,9 @@ export const adopt: AdoptEntries = {
     // A project that never had error tracking has no settings (404).
     find: async ({ path, client }) => ((await one(lookups.getErrorTrackingSettings, { project: path }, client)) ? [{ project: path }] : []),
     name: () => "error tracking",
+    setting: true,
+    // Off is what a project reads as once error tracking was turned off (the resource's delete leaves it so).
+    forgeOwn: async (inputs) => (inputs["active"] === false ? "error tracking off, as on a project that never had it" : undefined),
   }),
 };
 

@@ -217,6 +217,7 @@ export const adopt: AdoptEntries = {
     scope: "instance",
     find: async ({ client }) => (await list(lookups.listFeatures, {}, client)).map((feature) => ({ name: feature["name"] })),
     name: (inputs) => `feature ${text(inputs["name"])}`,
+    setting: true,
     present: presentFeatureActors,
   }),
 };

@@ -272,6 +272,7 @@ function foundBefore(state: State, field: string, fallback: unknown): unknown {
 export const adopt: AdoptEntries = {
   groupSettings: defineAdopt({
     scope: "group",
+    setting: true,
     // Every group has settings; the program declares those that differ from the forge's
     // defaults (the read leaves out a value equal to what dropping the input writes back).
     find: async ({ path }) => [{ group: path }],

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { field, list, text } from "../adopt/find";
+import { field, list, projectRecord, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
@@ -91,6 +91,9 @@ export const adopt: AdoptEntries = {
       (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({ project: path, targetProjectId: target["id"] })),
     name: (inputs) => `job token allows ${text(inputs["targetPathWithNamespace"] ?? inputs["targetProjectId"])}`,
     describe: async (_inputs, outputs) => ({ targetProjectId: text(outputs["targetPathWithNamespace"]) }),
+    // A project's job tokens always reach it; where the forge lists the project on its own allowlist, that entry is the forge's.
+    forgeOwn: async (inputs, _outputs, { path, client }) =>
+      (await projectRecord(client, path))?.["id"] === inputs["targetProjectId"] ? "the project itself, which the forge always lets its own job tokens reach" : undefined,
   }),
   jobTokenScopeGroupAllowlistEntry: defineAdopt({
     scope: "project",

@@ -51,6 +51,9 @@ export const adopt: AdoptEntries = {
     // Every project has one: its setting is what the project shows today.
     find: async ({ path }) => [{ project: path }],
     name: () => "job token scope",
+    setting: true,
+    // A new project's allowlist is off (every project's job tokens get in).
+    forgeOwn: async (inputs) => (inputs["enabled"] === false ? "the allowlist off, as the forge makes a new project" : undefined),
   }),
 };
 

@@ -4,10 +4,13 @@ import { isNotFound } from "../client";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
 import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "./common";
 import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text, tokenUserId } from "../adopt/find";
+import { list, projectRecord, text, tokenUserId } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { pulumiSdk } from "../pulumi-sdk";
+
+/** How long after a project's creation its creator's membership may be dated and still be the one the forge made with it. */
+const CREATOR_MEMBERSHIP_SLACK_MS = 60_000;
 
 const MEMBERS = routes.projectMembers;
 
@@ -241,6 +244,13 @@ export const adopt: AdoptEntries = {
       return (await list(lookups.listProjectMembers, { project: path }, client)).filter((member) => member["id"] !== self).map((member) => ({ project: path, userId: member["id"] }));
     },
     name: (inputs) => `member ${text(inputs["username"] ?? inputs["user"])}`,
+    // The forge makes a project's creator its Owner when it makes the project.
+    forgeOwn: async (_inputs, outputs, { path, client }) => {
+      const project = await projectRecord(client, path);
+      const made = (at: unknown) => (typeof at === "string" ? Date.parse(at) : NaN);
+      const withProject = Math.abs(made(outputs["createdAt"]) - made(project?.["created_at"])) <= CREATOR_MEMBERSHIP_SLACK_MS;
+      return project?.["creator_id"] === outputs["userId"] && withProject ? "the membership the forge gave the project's creator when it made the project" : undefined;
+    },
   }),
 };
 

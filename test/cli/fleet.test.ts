@@ -159,6 +159,11 @@ describe("the fleet's parts", () => {
     expect(late).toContain("2 stacks: 0 drifted, 1 clean, 0 failed, 0 locked, 1 timed out (5.0 s)");
     expect(late).toMatch(/^ {2}prod {2}clean {6}1\.2 s {2}$/m);
     expect(late).toMatch(/^ {2}old {3}timeout {4}1\.2 s {2}timed out after 8 s$/m);
+    // Two `prod` stacks of two projects, told apart by project in a log as in markdown and JSON.
+    const twoProds = formatFleet(report({ ...entry("prod", "drift"), project: "web" }, { ...entry("prod", "clean"), project: "api" }), "text");
+    expect(twoProds).toMatch(/^ {2}web\/prod {2}drift +1\.2 s {2}1 resource$/m);
+    expect(twoProds).toMatch(/^ {2}api\/prod {2}clean +1\.2 s {2}$/m);
+    expect(twoProds).toContain("Drift in stack web/prod");
   });
 });
 

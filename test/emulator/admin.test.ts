@@ -189,6 +189,29 @@ describe("settings", () => {
   });
 });
 
+describe("groups and projects made out of band", () => {
+  it("makes a group and a project as a person does in the UI: the project's creator is recorded and becomes its Owner, a direct member made with it", async () => {
+    const group = await admin("POST", "/groups", { path: "tools", parent: "acme", creator: "olivia" });
+    expect(group.status).toBe(201);
+    expect(group.body).toEqual({ id: 3, full_path: "acme/tools" });
+    const made = await admin("POST", "/projects", { path: "cli", namespace: "acme/tools", creator: "olivia" });
+    expect(made.body).toEqual({ id: 4, path_with_namespace: "acme/tools/cli", creator_id: 2 });
+    const project = (await api("GET", "/projects/acme%2Ftools%2Fcli", { as: "olivia" })).body;
+    expect(project).toMatchObject({ id: 4, creator_id: 2 });
+    const members = (await api("GET", "/projects/4/members", { as: "olivia" })).body;
+    expect(members).toEqual([expect.objectContaining({ id: 2, username: "olivia", access_level: 50, created_at: project.created_at, created_by: expect.objectContaining({ username: "olivia" }) })]);
+    // Seeded projects were made by nobody the forge knows.
+    expect((await api("GET", "/projects/1", { as: "root" })).body.creator_id).toBeNull();
+  });
+
+  it("refuses a taken path, an unknown namespace or creator, naming the field", async () => {
+    expect((await admin("POST", "/projects", { path: "web", namespace: "acme" })).text).toBe('{"message":{"path":["has already been taken"]}}');
+    expect((await admin("POST", "/projects", { path: "x", namespace: "nowhere" })).text).toBe('{"message":"404 Namespace Not Found"}');
+    expect((await admin("POST", "/groups", { path: "x", creator: "nobody" })).text).toBe('{"message":"404 User Not Found"}');
+    expect((await admin("POST", "/groups", { path: "a b" })).text).toBe('{"error":"path is invalid"}');
+  });
+});
+
 describe("request log as a ring buffer", () => {
   it("keeps the last `size` requests; sequence numbers and `since` keep their meaning across wraps and clears", () => {
     const log = new RequestLog(3);

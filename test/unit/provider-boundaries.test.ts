@@ -51,9 +51,9 @@ describe("provider boundaries", () => {
     expect(crossings("provider/resources/", machinery)).toEqual([]);
   });
 
-  it("the registry and the engine's operations meet only in the faces: the provider process's root and forge-adopt's reader", () => {
+  it("the registry and the engine's operations meet only in the faces: the provider process's root and forge-adopt's readers (a scope's, the fleet's inventory)", () => {
     const joiners = importsOf("provider/").filter(([, imports]) => imports.includes("provider/resources/index.ts") && imports.includes("provider/engine/operations.ts"));
-    expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/read.ts", "provider/runtime.ts"]);
+    expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/inventory.ts", "provider/adopt/read.ts", "provider/runtime.ts"]);
   });
 });
 

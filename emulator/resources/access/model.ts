@@ -243,8 +243,6 @@ export class AccessReads {
         shared_runners_enabled: true,
         public_jobs: true,
         request_access_enabled: true,
-        // The emulator records no creator.
-        creator_id: null,
       }));
   }
 }
