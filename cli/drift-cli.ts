@@ -12,6 +12,7 @@ import { maskedIo } from "../provider/redaction";
 
 const USAGE = `usage: forge-drift [--stack <name>]... [--stacks-file <file>] [--cwd <project dir>]
                    [--format ${DRIFT_FORMATS.join("|")}] [--concurrency <n>] [--timeout <seconds>] [--preview-only]
+                   [--per-stack-refresh]
 
 Refreshes the stack without writing it (pulumi refresh --preview-only) and prints which
 resources drifted on the forge. While a run (a deploy) holds the stack's lock, it reads nothing:
@@ -20,11 +21,14 @@ the run's own changes in flight are not drift. Exit status: 0 no drift, 2 drift,
 
 A fleet: repeat --stack (stacks of the --cwd project), and/or give --stacks-file, a YAML or JSON
 list of { stack, cwd } (cwd relative to the file); a stack named twice (same name, same
-directory) is checked once. The stacks are checked in one call, --concurrency at a time (default
+directory) is checked once. Each stack's state is read with one \`pulumi stack export\` (secrets kept in
+memory, never printed) and its objects are read and compared in this process, as a refresh would,
+reads shared across stacks under the same parent; --per-stack-refresh runs a refresh per stack
+instead (slower, the same answers). The stacks are checked in one call, --concurrency at a time (default
 ${DEFAULT_CONCURRENCY}); each forge's reachability is checked once. --timeout (seconds, default ${DEFAULT_STACK_TIMEOUT_MS / 1000}) bounds
-each stack: at its end every process of the stack's check (the Pulumi CLI, its language host and
-plugins) gets SIGTERM, and SIGKILL ${KILL_GRACE_MS / 1000} s later if still running; the stack is reported as
-timeout, with whether it left the stack's lock and the command that releases it. One report: per
+each stack: at its end its export is ended and its reads given up (with --per-stack-refresh, every
+process of its refresh gets SIGTERM, and SIGKILL ${KILL_GRACE_MS / 1000} s later if still running); the stack is
+reported as timeout, with whether it left the stack's lock and the command that releases it. One report: per
 stack clean, drift, error, locked or timeout, with its time; JSON adds generatedAt, the tool's
 version and a summary. Exit status: 1 if a stack could not be checked (error, timeout), else 2 if
 one drifted, else 3 if one was locked, else 0.`;
@@ -39,7 +43,7 @@ export async function runDriftCli(
 ): Promise<number> {
   // Every report and error goes out masked: a backend URL's password, the secrets of the states read.
   io = maskedIo(io);
-  let values: { stack?: string[]; "stacks-file"?: string; cwd?: string; format?: string; concurrency?: string; timeout?: string; "preview-only"?: boolean; help?: boolean };
+  let values: { stack?: string[]; "stacks-file"?: string; cwd?: string; format?: string; concurrency?: string; timeout?: string; "preview-only"?: boolean; "per-stack-refresh"?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -52,6 +56,7 @@ export async function runDriftCli(
         timeout: { type: "string" },
         // Always on: the command never writes the stack. Accepted so pipelines can say so.
         "preview-only": { type: "boolean" },
+        "per-stack-refresh": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -90,7 +95,7 @@ export async function runDriftCli(
 
 /** `forge-drift` over several stacks (cli/fleet.ts). */
 async function runFleet(
-  values: { stack?: string[]; "stacks-file"?: string; cwd?: string; concurrency?: string; timeout?: string },
+  values: { stack?: string[]; "stacks-file"?: string; cwd?: string; concurrency?: string; timeout?: string; "per-stack-refresh"?: boolean },
   format: DriftFormat,
   io: { out(text: string): void; err(text: string): void },
 ): Promise<number> {
@@ -110,6 +115,7 @@ async function runFleet(
     const report = await fleetDrift(stacks, toolVersion(), {
       ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      ...(values["per-stack-refresh"] ? { refresh: true } : {}),
     });
     io.out(formatFleet(report, format));
     return fleetExit(report);

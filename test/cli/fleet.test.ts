@@ -308,7 +308,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
       const concurrency = 3;
       const bound = (8 * 3) / concurrency + 15;
       const started = Date.now();
-      const child = spawn(process.execPath, [DRIFT_BIN, "--stack", "team-0", "--stacks-file", join(project.work, "hung.yaml"), "--timeout", "8", "--concurrency", String(concurrency), "--format", "json"], {
+      const child = spawn(process.execPath, [DRIFT_BIN, "--per-stack-refresh", "--stack", "team-0", "--stacks-file", join(project.work, "hung.yaml"), "--timeout", "8", "--concurrency", String(concurrency), "--format", "json"], {
         cwd: project.dir,
         env: { ...project.env, FORGE_FLEET_TEST_MARK: mark },
       });
@@ -347,10 +347,28 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
       expect(stderr).toContain(`stack team-0 (${project.dir}) is named more than once: checked once`);
       expect(stderr).toContain(`stack team-1 (${project.dir}/.) is named more than once: checked once`);
 
+      // The default check, from the exported states: the reads the forge holds are given up at the
+      // bound, and the run ends with its report (nothing of it left waiting on the forge).
+      await emulator.admin("/faults", { method: "POST", json: { method: "GET", path: "^/groups/[^/]+/labels", latencyMs: 600_000 } });
+      const exportedMark = `${mark}-exported`;
+      const exportedStart = Date.now();
+      const exported = await new Promise<{ code: number | null; stdout: string }>((done) => {
+        execFile(process.execPath, [DRIFT_BIN, "--stacks-file", join(project.work, "hung.yaml"), "--timeout", "8", "--concurrency", String(concurrency), "--format", "json"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: exportedMark } }, (error, out) =>
+          done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout: out }),
+        );
+      });
+      expect((Date.now() - exportedStart) / 1000).toBeLessThanOrEqual(bound);
+      await emulator.admin("/faults", { method: "DELETE" });
+      expect(exported.code, exported.stdout).toBe(1);
+      const late = JSON.parse(exported.stdout) as FleetReport;
+      expect(late.stacks.map((entry) => [entry.stack, entry.status])).toEqual([["team-0", "timeout"], ["team-1", "timeout"], ["test", "timeout"]]);
+      for (const entry of late.stacks) expect(entry.message).toBe("timed out after 8 s (--timeout), drift not checked: its reads of the forge were left unanswered; the check takes no lock on the stack");
+      expect(marked(exportedMark), "processes of the run still running").toEqual([]);
+
       // forge-drift itself killed outright (a cancelled job): each check's child sees its channel
       // close and ends its session; nothing of the run is left.
       const killedMark = `${mark}-killed`;
-      const doomed = spawn(process.execPath, [DRIFT_BIN, "--stack", "team-0", "--stack", "team-1", "--timeout", "600"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: killedMark }, stdio: "ignore" });
+      const doomed = spawn(process.execPath, [DRIFT_BIN, "--per-stack-refresh", "--stack", "team-0", "--stack", "team-1", "--timeout", "600"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: killedMark }, stdio: "ignore" });
       const gone = new Promise((done) => doomed.on("close", done));
       const waitFor = async (what: string, ready: () => boolean) => {
         for (const until = Date.now() + 60_000; !ready() && Date.now() < until; ) await sleep(100);
