@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
-import { cliProject, PLUGIN_DIR, type CliProject } from "../e2e/cli-project";
+import { cliProject, PLUGIN_DIR, rootApi, type CliProject } from "../e2e/cli-project";
 import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
@@ -45,15 +45,7 @@ describe.skipIf(skipEngineTests())("forge-drift over a fleet: from the exported 
   let emulator: RunningEmulator;
   let project: CliProject;
 
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${emulator.url}/api/v4${path}`, {
-      method,
-      headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  };
+  const api = rootApi(() => emulator.url);
   const drift = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, [DRIFT_BIN, "--stacks-file", join(project.work, "fleet.yaml"), ...args], { env: project.env, cwd: project.dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
