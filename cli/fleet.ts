@@ -204,12 +204,22 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
   };
 
   const results: StackResult[] = new Array(stacks.length);
-  const reads = new SharedReads();
+  const reads = new SharedReads(options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS);
+  const checks: Promise<void>[] = [];
   let next = 0;
   const worker = async () => {
-    for (let index = next++; index < stacks.length; index = next++) results[index] = await checkOne(stacks[index]!, forgeProblem, options, reads);
+    for (let index = next++; index < stacks.length; index = next++) {
+      // A check from the exported state gives its turn up once the state is read: its reads wait for those of the next stacks (cli/state-drift.ts).
+      let exported!: () => void;
+      const stateRead = new Promise<void>((done) => (exported = done));
+      const check = checkOne(stacks[index]!, forgeProblem, options, reads, exported).then((result) => void (results[index] = result));
+      checks.push(check);
+      await Promise.race([check, stateRead]);
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, stacks.length)) }, worker));
+  reads.allExported();
+  await Promise.all(checks);
 
   const summary = { stacks: results.length, clean: 0, drift: 0, error: 0, locked: 0, timeout: 0 };
   for (const result of results) summary[result.status] += 1;
@@ -233,7 +243,7 @@ export async function checkStack(target: FleetStack): Promise<StackOutcome> {
 /** The child process's script: compiled beside this file. */
 const STACK_PROCESS = join(__dirname, "fleet-stack.js");
 
-async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions, reads: SharedReads): Promise<StackResult> {
+async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions, reads: SharedReads, exported: () => void): Promise<StackResult> {
   const started = Date.now();
   const result = (status: StackStatus, drifted: DriftedResource[] = [], message?: string): StackResult => ({
     stack: target.stack,
@@ -247,7 +257,7 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   if (problem) return result("error", [], problem);
   let timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
   if (!options.refresh) {
-    const checked = await checkFromExport(target, reads, timeoutMs, options.envVars);
+    const checked = await checkFromExport(target, reads, timeoutMs, options.envVars, exported);
     if (checked.status !== "refresh") return "drifted" in checked ? result(checked.status, checked.drifted) : result(checked.status, [], checked.message);
     timeoutMs = Math.max(1, timeoutMs - (Date.now() - started));
   }

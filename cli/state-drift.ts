@@ -26,9 +26,55 @@ import type { ExportedDeployment } from "./stack-export";
 /** Reads of one stack's resources at once (a refresh's engine reads several at a time too). */
 const READS_PER_STACK = 8;
 
-/** The engines that read the fleet's objects: one per resource type and connection, shared by every stack. */
+/** Stacks whose reads wait for each other at most (a read of a listing page serves them all). */
+const BATCH_STACKS = 100;
+/** The longest a stack's reads wait for the stacks exported after it. */
+const BATCH_WAIT_MS = 60_000;
+
+/**
+ * The engines that read the fleet's objects, one per resource type and connection, shared by
+ * every stack; and the turns of the stacks' reads. A listing page serves only the reads that start
+ * while it is fresh (a few seconds), and a fleet exports its stacks one after another, so each
+ * stack's reads wait for those of the stacks exported after it: they start together, when
+ * {@link BATCH_STACKS} are waiting, the first has waited `waitMs`, or every state is read. A
+ * stack found drifted is read again afterwards (cli/fleet-exports.ts), so a deploy during the wait
+ * is not taken for drift.
+ */
 export class SharedReads {
   private readonly engines = new Map<ForgeClient, Map<string, ResourceOperations>>();
+  private waiting: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private exportsDone = false;
+
+  private readonly waitMs: number;
+
+  /** `stackTimeoutMs`: a stack's bound (forge-drift --timeout), of which a quarter at most is spent waiting. */
+  constructor(stackTimeoutMs = Infinity) {
+    this.waitMs = Math.min(BATCH_WAIT_MS, stackTimeoutMs / 4);
+  }
+
+  /** Resolves when this stack's reads may start, with those of the stacks exported about the same time. */
+  turn(): Promise<void> {
+    return new Promise((go) => {
+      this.waiting.push(go);
+      if (this.exportsDone || this.waiting.length >= BATCH_STACKS) this.release();
+      else this.timer ??= setTimeout(() => this.release(), this.waitMs);
+    });
+  }
+
+  /** Every stack's state is read: the reads waiting start, and those after them start at once. */
+  allExported(): void {
+    this.exportsDone = true;
+    this.release();
+  }
+
+  private release(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const go of waiting) go();
+  }
 
   /** The engine of a type over a client (clients are one per connection: provider/client). */
   operations(typeName: string, client: ForgeClient): ResourceOperations {
@@ -51,11 +97,9 @@ export type StateDrift = { drifted: DriftedResource[] } | { refresh: string };
  * @throws Error when a read fails, or a provider's recorded connection is not usable (a refresh fails then too).
  */
 export async function stateDrift(deployment: ExportedDeployment, reads: SharedReads, env: NodeJS.ProcessEnv = process.env): Promise<StateDrift> {
+  const refresh = refreshNeeded(deployment);
+  if (refresh) return { refresh };
   const listed = deployment.resources ?? [];
-  if ((deployment.pending_operations ?? []).length > 0) return { refresh: "its state has pending operations" };
-  const others = listed.filter((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:") && !parseTypeToken(resource.type));
-  if (others.length > 0) return { refresh: `its state holds ${others[0]!.type}, which only its own provider reads` };
-  if (listed.some((resource) => resource.delete)) return { refresh: "its state holds a resource pending deletion" };
 
   const resources = stateResources(deployment);
   const clients = new Map<string, ForgeClient>();
@@ -78,6 +122,16 @@ export async function stateDrift(deployment: ExportedDeployment, reads: SharedRe
   await Promise.all(Array.from({ length: Math.min(READS_PER_STACK, checked.length) }, worker));
   drifted.sort((a, b) => a.name.localeCompare(b.name) || a.urn.localeCompare(b.urn));
   return { drifted };
+}
+
+/** Why only the engine's refresh can judge this state, or undefined when it can be checked here. */
+export function refreshNeeded(deployment: ExportedDeployment): string | undefined {
+  const listed = deployment.resources ?? [];
+  if ((deployment.pending_operations ?? []).length > 0) return "its state has pending operations";
+  const other = listed.find((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:") && !parseTypeToken(resource.type));
+  if (other) return `its state holds ${other.type}, which only its own provider reads`;
+  if (listed.some((resource) => resource.delete)) return "its state holds a resource pending deletion";
+  return undefined;
 }
 
 /**

@@ -77,6 +77,19 @@ describe("drift from exported states", () => {
     expect(sharedRequests).toBeLessThanOrEqual(5);
   });
 
+  it("a stack's reads wait for the stacks exported after it, until every state is read", async () => {
+    const reads = new SharedReads();
+    const released: number[] = [];
+    const turns = [0, 1].map((stack) => reads.turn().then(() => void released.push(stack)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(released).toEqual([]);
+    reads.allExported();
+    await Promise.all(turns);
+    expect(released).toEqual([0, 1]);
+    // Once every state is read, a turn comes at once.
+    await reads.turn();
+  });
+
   it("reads with the connection the stack's provider recorded, as a refresh does: a token revoked since is an error that does not show it", async () => {
     const [good, bad] = [await labelStack("plugin", "recorded-good", world().user("root").token), await labelStack("dynamic", "recorded-bad", "revoked-token-5e1d")];
     const reads = new SharedReads();
