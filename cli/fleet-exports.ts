@@ -51,6 +51,7 @@ export async function checkFromExport(target: { stack: string; workDir: string }
       const refresh = refreshNeeded(first);
       if (refresh) return { status: "refresh", why: refresh };
       exported();
+      step = "it was waiting to read the forge with the stacks exported after it";
       await reads.turn();
       const outcome = await judge(first);
       if (outcome.status !== "drift") return outcome;
