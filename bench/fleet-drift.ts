@@ -1,69 +1,110 @@
 /**
- * `npm run bench:fleet [-- <stacks> ...]`: forge-drift over a fleet of small stacks (one label
- * each, one project, on PostgreSQL state when the binaries are here, else a file backend), one of
- * them drifted: N separate `forge-drift --stack` calls, one after another as a shell loop runs
- * them, against one `forge-drift --stacks-file` call, measured in the same run; prints both and
- * their ratio. The separate calls are measured for fleets up to 20 stacks (beyond, their sum is
- * estimated from the per-call mean of the first 10, and said so).
+ * `npm run bench:fleet [-- <stacks> ...]` (default 50): `forge-drift --stacks-file` over a fleet
+ * of one-label stacks of one project on a file backend, half of them on the dynamic classes and
+ * half on the plugin (from TypeScript), one of them drifted. Measured in the same run: the check
+ * from the exported states (the default) and the refresh per stack (`--per-stack-refresh`, what
+ * forge-drift did before), each with its requests to the forge and whether both found the same;
+ * the refresh per stack only up to FLEET_BEFORE_MAX stacks (default 50: beyond, it takes tens of
+ * minutes and is left out, and said so).
+ *
+ * The fleet is made fast: two template stacks (one per face) are deployed by `pulumi up`, and
+ * every other stack is its template's state and settings with its own label, made by the engine's
+ * own check and create (what `up` would record), written where the file backend keeps stacks.
  *
  * Not a test: it prints figures and asserts nothing.
  */
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { seedToken, startEmulator } from "../emulator";
-import { cliProject, type CliProject } from "../test/e2e/cli-project";
+import { seedToken, startEmulator, type RunningEmulator } from "../emulator";
+import { clientFor } from "../provider/client";
+import { operationsOver } from "../provider/runtime";
+import { cliProject, PLUGIN_DIR, type CliProject } from "../test/e2e/cli-project";
 import { REPO_ROOT } from "../test/support/pulumi-paths";
-import { postgresBinaries, startPostgres, type RunningPostgres } from "../test/support/postgres";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
+const FACES = ["dynamic", "plugin"] as const;
+const BEFORE_MAX = Number(process.env["FLEET_BEFORE_MAX"] ?? 50);
 
-function drift(project: CliProject, args: string[]): Promise<{ code: number; ms: number }> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [DRIFT_BIN, ...args], { env: project.env, cwd: project.dir, maxBuffer: 64 * 1024 * 1024 }, (error) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, ms: Date.now() - started }),
-    );
-  });
+interface Run {
+  code: number;
+  ms: number;
+  /** CPU seconds of forge-drift and every process it started (user + system). */
+  cpu: number;
+  requests: number;
+  answers: string;
 }
 
-async function fleet(size: number, backend: { url: string; env: Record<string, string> } | undefined, emulatorUrl: string): Promise<string> {
+async function requestCount(emulator: RunningEmulator): Promise<number> {
+  return ((await (await emulator.admin("/requests")).json()) as unknown[]).length;
+}
+
+async function drift(project: CliProject, emulator: RunningEmulator, args: string[]): Promise<Run> {
+  const before = await requestCount(emulator);
+  const started = Date.now();
+  // bash's `time` counts the CPU of every process the run waited for: the CLIs and plugins it started.
+  const command = `TIMEFORMAT='cpu %U %S'; time ${[process.execPath, DRIFT_BIN, ...args].map((arg) => `'${arg}'`).join(" ")}`;
+  const { code, stdout, cpu } = await new Promise<{ code: number; stdout: string; cpu: number }>((resolve) => {
+    execFile("bash", ["-c", command], { env: project.env, cwd: project.dir, maxBuffer: 256 * 1024 * 1024 }, (error, out, err) => {
+      const [user, system] = (/cpu ([\d.]+) ([\d.]+)/.exec(err) ?? []).slice(1).map(Number);
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout: out, cpu: (user ?? NaN) + (system ?? NaN) });
+    });
+  });
+  const ms = Date.now() - started;
+  const report = JSON.parse(stdout) as { summary: unknown; stacks: { durationMs?: number }[] };
+  // What was found, without the times.
+  const answers = JSON.stringify({ summary: report.summary, stacks: report.stacks.map(({ durationMs: _, ...entry }) => entry) });
+  return { code, ms, cpu, requests: (await requestCount(emulator)) - before, answers };
+}
+
+/** Writes stack `name` as a copy of the template stack of `face` holding its own label (made on the forge here). */
+async function copyStack(project: CliProject, emulator: RunningEmulator, face: (typeof FACES)[number], name: string, stacksDir: string): Promise<void> {
+  const template = `tpl-${face}`;
+  const text = readFileSync(join(stacksDir, `${template}.json`), "utf8").replaceAll(template, name);
+  const checkpoint = JSON.parse(text) as { checkpoint: { latest: { resources: { type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] } } };
+  const label = checkpoint.checkpoint.latest.resources.find((resource) => resource.type.endsWith(":GroupLabel"))!;
+  const operations = operationsOver("GroupLabel", clientFor({ baseUrl: emulator.url, token: seedToken("root") }), () => undefined);
+  const dynamic = face === "dynamic" ? { __provider: label.outputs!["__provider"] } : {};
+  const checked = await operations.check({}, { group: "acme", name: label.inputs!["name"], color: "#FF0000" });
+  const made = await operations.create(checked.inputs);
+  label.id = made.id;
+  label.inputs = { ...checked.inputs, ...dynamic };
+  label.outputs = { ...made.outs, ...dynamic };
+  writeFileSync(join(stacksDir, `${name}.json`), JSON.stringify(checkpoint));
+  cpSync(join(project.dir, `Pulumi.${template}.yaml`), join(project.dir, `Pulumi.${name}.yaml`));
+}
+
+async function fleet(size: number, emulator: RunningEmulator): Promise<string> {
   const stacks = Array.from({ length: size }, (_, index) => `s${index}`);
   const project = await cliProject({
     name: `bench-fleet-${size}`,
     nodeModules: true,
     from: {
-      "Pulumi.yaml": `name: bench-fleet-${size}\nruntime: nodejs\n`,
-      "index.js": `const pulumi = require("@pulumi/pulumi");\nconst forge = require("pulumi-forge");\nnew forge.GroupLabel("team", { group: "acme", name: new pulumi.Config().require("label"), color: "#FF0000" });\n`,
+      "Pulumi.yaml": `name: bench-fleet-${size}\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+      "index.js": `const pulumi = require("@pulumi/pulumi");\nconst config = new pulumi.Config();\nconst forge = require(config.require("face") === "plugin" ? "pulumi-forge/plugin" : "pulumi-forge");\nnew forge.GroupLabel("team", { group: "acme", name: "bench-${size}-" + pulumi.getStack(), color: "#FF0000" });\n`,
     },
-    ...(backend ? { backend } : {}),
   });
   try {
-    for (const stack of stacks) {
-      await project.ok(["stack", "init", stack]);
-      await project.ok(["config", "set", "--stack", stack, "forge:baseUrl", emulatorUrl]);
-      await project.ok(["config", "set", "--stack", stack, "--secret", "forge:token", seedToken("root")]);
-      await project.ok(["config", "set", "--stack", stack, "label", `bench-${size}-${stack}`]);
+    for (const face of FACES) {
+      await project.ok(["stack", "init", `tpl-${face}`]);
+      await project.ok(["config", "set-all", "--stack", `tpl-${face}`, "--plaintext", `forge:baseUrl=${emulator.url}`, "--secret", `forge:token=${seedToken("root")}`, "--plaintext", `face=${face}`]);
+      await project.ok(["up", "--yes", "--skip-preview", "--stack", `tpl-${face}`]);
     }
-    for (let index = 0; index < stacks.length; index += 2) {
-      await Promise.all(stacks.slice(index, index + 2).map((stack) => project.ok(["up", "--yes", "--skip-preview", "--stack", stack])));
-    }
+    const stacksDir = join(project.work, "backend", ".pulumi", "stacks", `bench-fleet-${size}`);
+    if (!readdirSync(stacksDir).includes("tpl-plugin.json")) throw new Error(`no template state in ${stacksDir}`);
+    for (const [index, stack] of stacks.entries()) await copyStack(project, emulator, FACES[index % 2]!, stack, stacksDir);
     // One stack drifts: its label's colour changed by hand.
-    const labels = (await (await fetch(`${emulatorUrl}/api/v4/groups/acme/labels?per_page=100&search=bench-${size}-s1`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; name: string }[];
+    const labels = (await (await fetch(`${emulator.url}/api/v4/groups/acme/labels?per_page=100&search=bench-${size}-s1`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; name: string }[];
     const id = labels.find((label) => label.name === `bench-${size}-s1`)!.id;
-    await fetch(`${emulatorUrl}/api/v4/groups/acme/labels/${id}`, { method: "PUT", headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" }, body: JSON.stringify({ color: "#00FF00" }) });
+    await fetch(`${emulator.url}/api/v4/groups/acme/labels/${id}`, { method: "PUT", headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" }, body: JSON.stringify({ color: "#00FF00" }) });
 
     const file = join(project.work, "fleet.yaml");
     writeFileSync(file, `stacks:\n${stacks.map((stack) => `  - { stack: ${stack}, cwd: ${JSON.stringify(project.dir)} }\n`).join("")}`);
-    const one = await drift(project, ["--stacks-file", file, "--format", "json"]);
-    const measured = Math.min(size, size <= 20 ? size : 10);
-    let separate = 0;
-    for (const stack of stacks.slice(0, measured)) separate += (await drift(project, ["--stack", stack])).ms;
-    const sum = (separate / measured) * size;
-    const estimated = measured < size ? ` (estimated from ${measured} calls)` : "";
-    return `| ${size} | ${(sum / 1000).toFixed(1)} s${estimated} | ${(one.ms / 1000).toFixed(1)} s (exit ${one.code}) | ${(one.ms / sum).toFixed(2)} |`;
+    const after = await drift(project, emulator, ["--stacks-file", file, "--format", "json"]);
+    const before = size <= BEFORE_MAX ? await drift(project, emulator, ["--stacks-file", file, "--format", "json", "--per-stack-refresh"]) : undefined;
+    const cell = (run: Run) => `${(run.ms / 1000).toFixed(1)} s, ${run.cpu.toFixed(0)} s CPU (exit ${run.code}, ${run.requests} requests)`;
+    return `| ${size} | ${before ? cell(before) : `not run (over FLEET_BEFORE_MAX=${BEFORE_MAX})`} | ${cell(after)} | ${before ? (after.ms / before.ms).toFixed(2) : "-"} | ${before ? (before.answers === after.answers ? "yes" : "NO") : "-"} |`;
   } finally {
-    for (const stack of stacks) await project.run(["destroy", "--yes", "--skip-preview", "--stack", stack]);
     project.close();
   }
 }
@@ -71,15 +112,11 @@ async function fleet(size: number, backend: { url: string; env: Record<string, s
 async function main(): Promise<void> {
   const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
   const emulator = await startEmulator({ port: 0 });
-  let postgres: RunningPostgres | undefined;
-  if (!("missing" in postgresBinaries())) postgres = await startPostgres();
   try {
-    const backend = postgres ? { url: postgres.url, env: { PGPASSWORD: postgres.password } } : undefined;
-    console.log(`forge-drift over a fleet of one-label stacks, ${postgres ? "PostgreSQL" : "file"} backend, concurrency 4, one stack drifted`);
-    console.log("| stacks | separate calls, one after another | one fleet call | ratio |\n|---|---|---|---|");
-    for (const size of sizes.length > 0 ? sizes : [10]) console.log(await fleet(size, backend, emulator.url));
+    console.log("forge-drift --stacks-file over one-label stacks (half dynamic classes, half plugin), file backend, concurrency 4, one stack drifted");
+    console.log("| stacks | --per-stack-refresh (before) | from the exported states (after) | after / before | same answers |\n|---|---|---|---|---|");
+    for (const size of sizes.length > 0 ? sizes : [50]) console.log(await fleet(size, emulator));
   } finally {
-    postgres?.stop();
     await emulator.close();
   }
 }

@@ -15,6 +15,7 @@ import { maskedIo, type TextIo } from "../provider/redaction";
 
 const USAGE = `usage: forge-drift [--stack <name>]... [--stacks-file <file>] [--cwd <project dir>]
                    [--format ${DRIFT_FORMATS.join("|")}] [--concurrency <n>] [--timeout <seconds>] [--preview-only]
+                   [--per-stack-refresh]
        forge-drift --unmanaged (--stack <name>... | --stacks-file <file>) [--group <path>]... [--project <path>]...
                    [--instance] [--snippets] [--ignore-file <file>] [--drift] [--format ...] [--concurrency <n>]
 
@@ -25,11 +26,14 @@ the run's own changes in flight are not drift. Exit status: 0 no drift, 2 drift,
 
 A fleet: repeat --stack (stacks of the --cwd project), and/or give --stacks-file, a YAML or JSON
 list of { stack, cwd } (cwd relative to the file); a stack named twice (same name, same
-directory) is checked once. The stacks are checked in one call, --concurrency at a time (default
+directory) is checked once. Each stack's state is read with one \`pulumi stack export\` (secrets kept in
+memory, never printed) and its objects are read and compared in this process, as a refresh would,
+reads shared across stacks under the same parent; --per-stack-refresh runs a refresh per stack
+instead (slower, the same answers). The stacks are checked in one call, --concurrency at a time (default
 ${DEFAULT_CONCURRENCY}); each forge's reachability is checked once. --timeout (seconds, default ${DEFAULT_STACK_TIMEOUT_MS / 1000}) bounds
-each stack: at its end every process of the stack's check (the Pulumi CLI, its language host and
-plugins) gets SIGTERM, and SIGKILL ${KILL_GRACE_MS / 1000} s later if still running; the stack is reported as
-timeout, with whether it left the stack's lock and the command that releases it. One report: per
+each stack: at its end its export is ended and its reads given up (with --per-stack-refresh, every
+process of its refresh gets SIGTERM, and SIGKILL ${KILL_GRACE_MS / 1000} s later if still running); the stack is
+reported as timeout, with whether it left the stack's lock and the command that releases it. One report: per
 stack clean, drift, error, locked or timeout, with its time; JSON adds generatedAt, the tool's
 version and a summary. Exit status: 1 if a stack could not be checked (error, timeout), else 2 if
 one drifted, else 3 if one was locked, else 0.
@@ -68,6 +72,7 @@ interface DriftArgs {
   snippets?: boolean;
   "ignore-file"?: string;
   drift?: boolean;
+  "per-stack-refresh"?: boolean;
   help?: boolean;
 }
 
@@ -101,6 +106,7 @@ export async function runDriftCli(
         snippets: { type: "boolean" },
         "ignore-file": { type: "string" },
         drift: { type: "boolean" },
+        "per-stack-refresh": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -152,10 +158,14 @@ function positive(flag: string, text: string | undefined): number | undefined {
 }
 
 /** The fleet's options of the command line: `--concurrency` and `--timeout` (seconds). */
-function fleetOptions(values: DriftArgs): { concurrency?: number; timeoutMs?: number } {
+function fleetOptions(values: DriftArgs): { concurrency?: number; timeoutMs?: number; refresh?: boolean } {
   const concurrency = positive("concurrency", values.concurrency);
   const timeout = positive("timeout", values.timeout);
-  return { ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}), ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}) };
+  return {
+    ...(concurrency !== undefined ? { concurrency: Math.floor(concurrency) } : {}),
+    ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+    ...(values["per-stack-refresh"] ? { refresh: true } : {}),
+  };
 }
 
 /** `forge-drift` over several stacks (cli/fleet.ts). */

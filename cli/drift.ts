@@ -125,7 +125,7 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
 }
 
 /** A forge resource of the exported state, secrets in plain. */
-interface StateResource {
+export interface StateResource {
   urn: string;
   type: string;
   id: string;
@@ -137,7 +137,8 @@ interface StateResource {
   managedSecrets: string[];
 }
 
-function stateResources(deployment: unknown): Map<string, StateResource> {
+/** The resources of an exported deployment by URN, secrets decoded (and remembered by the mask). */
+export function stateResources(deployment: unknown): Map<string, StateResource> {
   const result = new Map<string, StateResource>();
   const listed = (deployment as { resources?: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] })?.resources ?? [];
   for (const resource of listed) {
@@ -190,16 +191,34 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
   const programInputs = unwrapped(metadata.old?.inputs ?? {}) as Record<string, unknown>;
   const operations = forgeOperations(metadata.type);
   const secret = new Set([...secrets, ...(operations ? secretKeys(operations.declaration) : []), ...markedSecret(metadata)]);
-  const show = (field: string, value: unknown) => (value !== undefined && secret.has(field) ? MASK : masked(value));
-  const applied = Array.isArray(before[APPLIED_KEY]) ? (before[APPLIED_KEY] as string[]) : Object.keys(programInputs).filter((field) => !field.startsWith("__"));
-  const set = Object.fromEntries(applied.filter((field) => field in programInputs || field in before).map((field) => [field, field in programInputs ? programInputs[field] : before[field]]));
+  const set = programValues(programInputs, before);
   const managed = operations ? operations.changedInputs(after, set) : Object.keys(set).filter((field) => !isDeepStrictEqual(set[field], after[field]));
-  const fields = managed.map((field) => ({ field, program: show(field, set[field]), forge: show(field, after[field]) }));
-  const alsoChanged = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-    (field) => !field.startsWith("__") && field !== APPLIED_KEY && !(field in set) && !isDeepStrictEqual(before[field], after[field]),
-  );
+  const fields = managed.map((field) => shownField(field, set, after, secret));
   if (fields.length === 0) return undefined;
+  const alsoChanged = alsoChangedFields(before, after, set);
   return { ...base, drift: "changed", fields, ...(alsoChanged.length > 0 ? { alsoChanged } : {}) };
+}
+
+/**
+ * The fields the program set (the state's `__appliedInputs`, else its inputs) with the values it
+ * set: the state's inputs, else its outputs. What drift is judged on.
+ */
+export function programValues(programInputs: Record<string, unknown>, before: Record<string, unknown>): Record<string, unknown> {
+  const applied = Array.isArray(before[APPLIED_KEY]) ? (before[APPLIED_KEY] as string[]) : Object.keys(programInputs).filter((field) => !field.startsWith("__"));
+  return Object.fromEntries(applied.filter((field) => field in programInputs || field in before).map((field) => [field, field in programInputs ? programInputs[field] : before[field]]));
+}
+
+/** A drifted field as reported: the program's value and the forge's, secrets masked. */
+export function shownField(field: string, set: Record<string, unknown>, after: Record<string, unknown>, secret: ReadonlySet<string>): DriftedField {
+  const show = (value: unknown) => (value !== undefined && secret.has(field) ? MASK : masked(value));
+  return { field, program: show(set[field]), forge: show(after[field]) };
+}
+
+/** Fields the program does not set that differ between the state and the forge (`ignored`: left out). */
+export function alsoChangedFields(before: Record<string, unknown>, after: Record<string, unknown>, set: Record<string, unknown>, ignored: ReadonlySet<string> = new Set()): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (field) => !field.startsWith("__") && field !== APPLIED_KEY && !(field in set) && !ignored.has(field) && !isDeepStrictEqual(before[field], after[field]),
+  );
 }
 
 /** The engine's provider of a forge type, for its comparison rules; undefined for other types. */

@@ -14,14 +14,13 @@
  * forge before it reads the states sees an object a run made before the listing in the state read
  * after it, unless the run is still going (and then its lock says so).
  */
-import { execFile } from "node:child_process";
 import type { HeldResource } from "../provider/adopt/inventory";
 import { inTurns } from "../provider/engine/in-turns";
 import { normalizeBaseUrl } from "../provider/client";
 import { parseTypeToken } from "../provider/type-tokens";
-import { maskUrls } from "../provider/redaction";
 import { forgeUrlOf, projectNameOf, stackLabels, type FleetStack } from "./fleet";
 import { backendUrlOf, describeLock, readStackLock } from "./stack-lock";
+import { exportDeployment } from "./stack-export";
 
 /** A resource of a state, as `pulumi stack export` writes it (the fields read here). */
 export interface StateResource {
@@ -52,10 +51,13 @@ export interface ExportOptions {
 
 const DEFAULT_EXPORT_TIMEOUT_MS = 120_000;
 
-/** `pulumi stack export` of one stack, in its project's directory. Throws with the CLI's own lines (a backend URL's password masked), or when it does not answer in time. */
+/** `pulumi stack export` of one stack, in its project's directory (cli/stack-export.ts). Throws with the CLI's own lines (a backend URL's password masked), or when it does not answer in time. */
 export async function exportStack(target: FleetStack, options: ExportOptions = {}): Promise<ExportedStack> {
-  const text = await exportText(target, options.env ?? process.env, options.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS);
-  const deployment = (JSON.parse(text) as ExportedState).deployment ?? {};
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const deployment = await exportDeployment({ stack: target.stack, workDir: target.workDir, env: options.env ?? process.env, signal }).catch((error: unknown) => {
+    throw signal.aborted ? new Error(`no answer in ${Math.round(timeoutMs / 1000)} s`) : error;
+  });
   const resources = (deployment.resources ?? []).flatMap((resource) =>
     typeof resource.urn === "string" && typeof resource.type === "string"
       ? [{ urn: resource.urn, type: resource.type, id: typeof resource.id === "string" ? resource.id : "", custom: resource.custom === true, inputs: resource.inputs ?? {}, outputs: resource.outputs ?? {} }]
@@ -63,14 +65,6 @@ export async function exportStack(target: FleetStack, options: ExportOptions = {
   );
   const pendingCreates = (deployment.pending_operations ?? []).filter((operation) => operation.type === "creating").map((operation) => operation.resource?.type ?? "");
   return { resources, pendingCreates };
-}
-
-/** A state as `pulumi stack export` writes it: the parts read here. */
-interface ExportedState {
-  deployment?: {
-    resources?: { urn?: string; type?: string; id?: string; custom?: boolean; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
-    pending_operations?: { type?: string; resource?: { type?: string } }[];
-  };
 }
 
 /**
@@ -157,19 +151,4 @@ async function lockOf(target: FleetStack, env: NodeJS.ProcessEnv): Promise<strin
   } catch {
     return undefined;
   }
-}
-
-function exportText(target: FleetStack, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      "pulumi",
-      ["stack", "export", "--stack", target.stack, "--non-interactive"],
-      { cwd: target.workDir, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 512 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        const why = error.killed ? `no answer in ${Math.round(timeoutMs / 1000)} s` : stderr.trim().split("\n").filter((line) => line.trim() !== "").slice(0, 4).join("\n") || error.message;
-        reject(new Error(maskUrls(why)));
-      },
-    );
-  });
 }

@@ -3,7 +3,9 @@
  * repeated `--stack` and from a file listing stacks with their project directories; they run
  * with bounded concurrency and a timeout each; each forge's reachability is checked once, so an
  * unreachable forge costs one connection attempt, not a refresh's whole retry budget per stack.
- * Each stack is checked in a child process (cli/fleet-stack.ts) in a session of its own, so that
+ * Each stack is checked from its exported state in this process (cli/fleet-exports.ts), reads
+ * shared across stacks. With `refresh` (or for a state only a refresh can judge), each stack is
+ * checked by a refresh in a child process (cli/fleet-stack.ts) in a session of its own, so that
  * the timeout ends all of it: the Pulumi CLI, its language host and plugins, which would otherwise
  * wait for the forge's answers. One report (JSON for tools, markdown for a merge request or job
  * summary, text for a log) and one exit status for the run.
@@ -15,9 +17,10 @@ import { connect } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
-import { inTurns } from "../provider/engine/in-turns";
 import { BASE_URL_CONFIG_KEY, BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
 import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
+import { checkFromExport } from "./fleet-exports";
+import { SharedReads } from "./state-drift";
 import { StackLockedError, stackLockStatus } from "./lock-gate";
 import { endSession, sessionMembers, type EndedSession } from "./process-session";
 import type { LockStatus } from "./stack-lock";
@@ -69,6 +72,12 @@ export interface FleetOptions {
   envVars?: Record<string, string>;
   /** Whether a forge answers, by base URL; default a TCP connection to its host and port. */
   reachable?: (baseUrl: string) => Promise<string | undefined>;
+  /**
+   * Each stack by its own `pulumi refresh --preview-only` (a CLI, a language host and a plugin
+   * per stack), as before the check from the exported state (cli/fleet-exports.ts), which is
+   * the default and finds the same drift. A state only a refresh can judge gets one either way.
+   */
+  refresh?: boolean;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -232,7 +241,23 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
     return forges.get(url)!;
   };
 
-  const results = await inTurns(stacks, options.concurrency ?? DEFAULT_CONCURRENCY, (target) => checkOne(target, forgeProblem, options));
+  const results: StackResult[] = new Array(stacks.length);
+  const reads = new SharedReads(options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS);
+  const checks: Promise<void>[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < stacks.length; index = next++) {
+      // A check from the exported state gives its turn up once the state is read: its reads wait for those of the next stacks (cli/state-drift.ts).
+      let exported!: () => void;
+      const stateRead = new Promise<void>((done) => (exported = done));
+      const check = checkOne(stacks[index]!, forgeProblem, options, reads, exported).then((result) => void (results[index] = result));
+      checks.push(check);
+      await Promise.race([check, stateRead]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, stacks.length)) }, worker));
+  reads.allExported();
+  await Promise.all(checks);
 
   const summary = { stacks: results.length, clean: 0, drift: 0, error: 0, locked: 0, timeout: 0 };
   for (const result of results) summary[result.status] += 1;
@@ -256,7 +281,7 @@ export async function checkStack(target: FleetStack): Promise<StackOutcome> {
 /** The child process's script: compiled beside this file. */
 const STACK_PROCESS = join(__dirname, "fleet-stack.js");
 
-async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions): Promise<StackResult> {
+async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions, reads: SharedReads, exported: () => void): Promise<StackResult> {
   const started = Date.now();
   const project = projectNameOf(target.workDir);
   const result = (status: StackStatus, drifted: DriftedResource[] = [], message?: string): StackResult => ({
@@ -270,7 +295,12 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   });
   const problem = await forgeProblem(target);
   if (problem) return result("error", [], problem);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
+  let timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
+  if (!options.refresh) {
+    const checked = await checkFromExport(target, reads, timeoutMs, options.envVars, exported);
+    if (checked.status !== "refresh") return "drifted" in checked ? result(checked.status, checked.drifted) : result(checked.status, [], checked.message);
+    timeoutMs = Math.max(1, timeoutMs - (Date.now() - started));
+  }
   // `detached`: a session of its own (setsid), which everything the check starts stays in. Its
   // stderr is this process's (the lock reader's warnings); it writes nothing else. `advanced`:
   // the answer arrives as it was (a field gone from the forge stays `undefined`).

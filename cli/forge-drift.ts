@@ -9,6 +9,9 @@ import { runDriftCli } from "./drift-cli";
 runDriftCli(process.argv.slice(2)).then(
   (status) => {
     process.exitCode = status;
+    // A fleet stack that ran past --timeout may leave reads waiting on a forge that holds its
+    // answers: the report is out, so they end with the run (once what was written is flushed).
+    process.stdout.write("", () => process.stderr.write("", () => process.exit(status)));
   },
   (error: unknown) => {
     console.error(`forge-drift: ${error instanceof Error ? error.message : String(error)}`);

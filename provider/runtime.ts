@@ -76,10 +76,11 @@ export function operations(typeName: string): ResourceOperations {
 /**
  * The operations of a type over a client of the caller's, for a tool that serves several stacks
  * (several forges) in one process: forge-drift's fleet reads each stack's objects with its own
- * connection, never through the process's current configuration.
+ * connection, never through the process's current configuration. `progress`: where the reads'
+ * warnings go (default Pulumi's log).
  */
-export function operationsOver(typeName: string, client: ForgeClient): ResourceOperations {
-  return new ResourceOperations(declarationByName(typeName), () => client, pulumiLog);
+export function operationsOver(typeName: string, client: ForgeClient, progress: ProgressSink = pulumiLog): ResourceOperations {
+  return new ResourceOperations(declarationByName(typeName), () => client, progress);
 }
 
 /** The dynamic face of a type's operations: what serialized providers call, those of this

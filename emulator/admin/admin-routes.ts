@@ -5,7 +5,6 @@ import { OFFERINGS, TIERS } from "../../api/editions";
 import { ApiError, forbidden, modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
 import { VISIBILITIES, type UserRecord } from "../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";
-import { isoTimestamp } from "../core/time";
 import { AccessLevel } from "../../api";
 import type { Store } from "../registry";
 import { headerToken } from "../http/auth";
@@ -233,7 +232,7 @@ function creatorOf(store: Store, creator: number | string | undefined): UserReco
 /** What a group or project made out of band starts with: its names, private, made now; and its creator's Owner membership, made with it. */
 function madeNow(store: Store, params: { path: string; name?: string | undefined; creator?: number | string | undefined }) {
   const creator = creatorOf(store, params.creator);
-  const created = isoTimestamp();
+  const created = store.clock.iso();
   return {
     record: { name: params.name ?? params.path, path: params.path, visibility: "private" as const, created_at: created },
     owner: { user_id: creator.id, access_level: AccessLevel.Owner, created_at: created, created_by_id: creator.id },

@@ -47,7 +47,14 @@ export function dynamicOperations(operations: ResourceOperations): DynamicOperat
       // The engine creates with the inputs check returns: the import id must travel on with them.
       return importId === undefined ? checked : { ...checked, inputs: { ...checked.inputs, importId } };
     },
-    diff: (id, olds, news) => operations.diff(id, engineBag(olds), engineBag(news)),
+    async diff(id, olds, news) {
+      const diff = await operations.diff(id, engineBag(olds), engineBag(news));
+      // A resource moved here from the plugin face (an alias of its `forge:index:` type) has no
+      // serialized provider among its outputs, and the SDK's dynamic provider reads and deletes
+      // with the one found there: an update, which writes to the forge only what differs,
+      // records it.
+      return diff;
+    },
     async create(inputs) {
       const importId = typeof inputs["importId"] === "string" && inputs["importId"] !== "" ? inputs["importId"] : undefined;
       try {

@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
-import { cliProject, PLUGIN_DIR, type CliProject } from "../e2e/cli-project";
+import { cliProject, PLUGIN_DIR, rootApi, type CliProject } from "../e2e/cli-project";
 import { REPO_ROOT, skipEngineTests } from "../e2e/harness";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
@@ -74,15 +74,7 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
   let emulator: RunningEmulator;
   const projects = {} as Record<Face, CliProject>;
 
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${emulator.url}/api/v4${path}`, {
-      method,
-      headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as T;
-  };
+  const api = rootApi(() => emulator.url);
   const labelId = async (name: string) => (await api<{ id: number; name: string }[]>("GET", "/groups/acme/labels?per_page=100")).find((label) => label.name === name)?.id;
 
   /** A bin of ours run on a face's stack, as a pipeline runs it: what it prints never holds the secret. */

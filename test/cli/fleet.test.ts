@@ -306,14 +306,35 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     try {
       await plugin.ok(["up", "--yes", "--skip-preview"]);
       writeFileSync(join(project.work, "hung.yaml"), `- { stack: team-0, cwd: ${project.dir} }\n- { stack: team-1, cwd: ${project.dir} }\n- { stack: test, cwd: ${plugin.dir} }\n- { stack: team-1, cwd: ${project.dir}/. }\n`);
+      // The default check, from the exported states: the reads the forge holds are given up at the
+      // bound, and the run ends with its report (nothing of it left waiting on the forge).
+      await emulator.admin("/faults", { method: "POST", json: { method: "GET", path: "^/groups/[^/]+/labels", latencyMs: 600_000 } });
+      const exportedMark = `fleet-exported-${process.pid}-${Date.now()}`;
+      const exportedStart = Date.now();
+      const exported = await new Promise<{ code: number | null; stdout: string }>((done) => {
+        execFile(process.execPath, [DRIFT_BIN, "--stacks-file", join(project.work, "hung.yaml"), "--timeout", "8", "--concurrency", "3", "--format", "json"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: exportedMark } }, (error, out) =>
+          done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout: out }),
+        );
+      });
+      expect((Date.now() - exportedStart) / 1000).toBeLessThanOrEqual((8 * 3) / 3 + 15);
+      await emulator.admin("/faults", { method: "DELETE" });
+      expect(exported.code, exported.stdout).toBe(1);
+      const late = JSON.parse(exported.stdout) as FleetReport;
+      expect(late.stacks.map((entry) => [entry.stack, entry.status])).toEqual([["team-0", "timeout"], ["team-1", "timeout"], ["test", "timeout"]]);
+      // Its reads were held (a loaded machine may still be exporting the state at the bound).
+      for (const entry of late.stacks) expect(entry.message).toMatch(/^timed out after 8 s \(--timeout\), drift not checked: (its reads of the forge were left unanswered|its state's export was ended); the check takes no lock on the stack$/);
+      expect(marked(exportedMark), "processes of the run still running").toEqual([]);
+
       // Every read of a label is held (longer than the test): each stack's refresh waits for answers that do not come.
       expect((await emulator.admin("/faults", { method: "POST", json: { method: "GET", path: "^/groups/[^/]+/labels", latencyMs: 600_000 } })).status).toBeLessThan(300);
       // Every process of the run carries this variable (children inherit it): how the test finds them, whatever their group or parent.
       const mark = `fleet-hung-${process.pid}-${Date.now()}`;
       const concurrency = 3;
-      const bound = (8 * 3) / concurrency + 15;
+      // A refresh starts three CLI commands before its plugins: on a loaded machine, more than 8 s.
+      const refreshTimeout = 20;
+      const bound = (refreshTimeout * 3) / concurrency + 15;
       const started = Date.now();
-      const child = spawn(process.execPath, [DRIFT_BIN, "--stack", "team-0", "--stacks-file", join(project.work, "hung.yaml"), "--timeout", "8", "--concurrency", String(concurrency), "--format", "json"], {
+      const child = spawn(process.execPath, [DRIFT_BIN, "--per-stack-refresh", "--stack", "team-0", "--stacks-file", join(project.work, "hung.yaml"), "--timeout", String(refreshTimeout), "--concurrency", String(concurrency), "--format", "json"], {
         cwd: project.dir,
         env: { ...project.env, FORGE_FLEET_TEST_MARK: mark },
       });
@@ -348,14 +369,14 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
       const report = JSON.parse(stdout) as FleetReport;
       expect(report.summary).toEqual({ stacks: 3, clean: 0, drift: 0, error: 0, locked: 0, timeout: 3 });
       expect(report.stacks.map((entry) => [entry.stack, entry.status])).toEqual([["team-0", "timeout"], ["team-1", "timeout"], ["test", "timeout"]]);
-      for (const entry of report.stacks) expect(entry.message).toMatch(/^timed out after 8 s \(--timeout\), drift not checked: its \d+ processes were ended \(SIGTERM(; SIGKILL for \d+ still running after 3 s)?\); it left no lock on the stack$/);
+      for (const entry of report.stacks) expect(entry.message).toMatch(/^timed out after 20 s \(--timeout\), drift not checked: its \d+ processes were ended \(SIGTERM(; SIGKILL for \d+ still running after 3 s)?\); it left no lock on the stack$/);
       expect(stderr).toContain(`stack team-0 (${project.dir}) is named more than once: checked once`);
       expect(stderr).toContain(`stack team-1 (${project.dir}/.) is named more than once: checked once`);
 
       // forge-drift itself killed outright (a cancelled job): each check's child sees its channel
       // close and ends its session; nothing of the run is left.
       const killedMark = `${mark}-killed`;
-      const doomed = spawn(process.execPath, [DRIFT_BIN, "--stack", "team-0", "--stack", "team-1", "--timeout", "600"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: killedMark }, stdio: "ignore" });
+      const doomed = spawn(process.execPath, [DRIFT_BIN, "--per-stack-refresh", "--stack", "team-0", "--stack", "team-1", "--timeout", "600"], { cwd: project.dir, env: { ...project.env, FORGE_FLEET_TEST_MARK: killedMark }, stdio: "ignore" });
       const gone = new Promise((done) => doomed.on("close", done));
       const waitFor = async (what: string, ready: () => boolean) => {
         for (const until = Date.now() + 60_000; !ready() && Date.now() < until; ) await sleep(100);

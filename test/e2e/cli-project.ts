@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { seedToken } from "../../emulator";
 import { PULUMI_ROOT, REPO_ROOT } from "../support/pulumi-paths";
 
 /** The repository's plugin directory: the launcher users point `plugins.providers` at. */
@@ -112,5 +113,21 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
       return state.deployment.resources ?? [];
     },
     close: () => rmSync(work, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A request to the forge at `baseUrl` as the seed's administrator, for what a test changes behind
+ * a stack's back: its JSON answer, or an error with the status and the forge's message.
+ */
+export function rootApi(baseUrl: () => string) {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl()}/api/v4${path}`, {
+      method,
+      headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (response.status === 204 ? undefined : await response.json()) as T;
   };
 }
