@@ -336,8 +336,8 @@ export class Rotations {
       });
     const raced = (records: WireRecord[], what: string) =>
       new RotationBlockedError(
-        `${this.subject(olds)} did not rotate (${reason.why}): ${records.map((record) => this.shape.describe(desired, record)).join(", ")} appeared ${what}, ` +
-          `made by another rotation at the same time (the forge's ids give the order: the first made wins)${already}. Run \`pulumi refresh\` and look at who rotated before running again.`,
+        `${this.subject(olds)} did not rotate (${reason.why}): another rotation at the same time made ${records.map((record) => this.shape.describe(desired, record)).join(", ")}, ${what} ` +
+          `(the forge's ids give the order: the first made wins)${already}. Run \`pulumi refresh\` and look at who rotated before running again.`,
         records.map((record) => this.importId(desired, record)),
       );
     let made: Held;
@@ -346,7 +346,7 @@ export class Rotations {
     } catch (error) {
       // Refused (the forge's limit) because another rotation's new one took the room: say so.
       const rivals = newcomers(await this.listing(desired).catch(() => []));
-      if (rivals.length > 0) throw raced(rivals, `while it made its new ${this.shape.noun}, which the forge refused (${error instanceof Error ? error.message : String(error)})`);
+      if (rivals.length > 0) throw raced(rivals, `and the forge refused this run's new ${this.shape.noun} (${error instanceof Error ? error.message : String(error)})`);
       throw error;
     }
     // Two rotations at once: the one whose new credential the forge made later gives way,
@@ -354,7 +354,7 @@ export class Rotations {
     const rivals = newcomers(await this.listing(desired), this.shape.idOf(made));
     if (rivals.length > 0) {
       await this.revoke(desired, made);
-      throw raced(rivals, `before its new ${this.shape.noun} ${this.shape.idOf(made)}, which it revoked again`);
+      throw raced(rivals, `before this run's new ${this.shape.noun} ${this.shape.idOf(made)}, which this run revoked again`);
     }
     const outs = { ...this.outputsOf(olds), ...desired, ...this.shape.slot("current", made), ...this.shape.slot("previous", stays) };
     Object.assign(outs, this.shape.schedule(outs));
