@@ -282,7 +282,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     declaration.summary,
     "",
     `- Type tokens: \`${typeTokenOf("dynamic", declaration.name)}\` (the TypeScript classes, \`import * as forge from "pulumi-forge"\`); \`${plugin}\` (the provider plugin: Pulumi YAML, \`pulumi-forge/plugin\`, the generated SDKs)`,
-    `- Id and import id: \`${idFormat(declaration)}\` on both faces (the example's: \`${importId}\`)`,
+    declaration.rotation ? `- Id: \`${idFormat(declaration)}\` on both faces; not importable (below)` : `- Id and import id: \`${idFormat(declaration)}\` on both faces (the example's: \`${importId}\`)`,
     `- Replacement: ${replacing.length === inputKeys(declaration).length ? "every input change replaces it (the API has no update)" : replacing.length ? replacing.map((k) => `\`${k}\``).join(", ") : "never; every change is an update"}${declaration.deleteBeforeReplace ? " (the old object is deleted first)" : ""}`,
     `- Secrets in state (encrypted): ${secrets.length ? secrets.map((k) => `\`${k}\``).join(", ") : "none"}`,
     `- Availability: ${describeAvailability(availabilityOf(declaration))}`,
@@ -348,6 +348,11 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
   ];
   if (declaration.notes?.length) lines.push("", "## Notes", "", ...declaration.notes.map((note) => `- ${note}`));
   return `${GENERATED}\n${lines.join("\n")}\n`;
+}
+
+/** A resource's import id in the lists; a rotating resource has none. */
+function importIdCell(declaration: AnyDeclaration): string {
+  return declaration.rotation ? "not importable" : `\`${idFormat(declaration)}\``;
 }
 
 /** A rotating resource is not imported: what to do instead. */
@@ -450,7 +455,7 @@ export function referencePages(): Map<string, string> {
     "",
     "| Resource | What it is | Import id |",
     "|---|---|---|",
-    ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | \`${idFormat(declaration)}\` |`),
+    ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | ${importIdCell(declaration)} |`),
     "",
     "Lookups (functions that read the forge from a program) and actions: [lookups.md](lookups.md).",
     "",
@@ -494,7 +499,7 @@ export function readmeSections(): Record<string, string> {
     resources: [
       "| Resource | Import id |",
       "|---|---|",
-      ...resources.map((declaration) => `| [\`${declaration.name}\`](docs/reference/${declaration.name}.md) | \`${idFormat(declaration)}\` |`),
+      ...resources.map((declaration) => `| [\`${declaration.name}\`](docs/reference/${declaration.name}.md) | ${importIdCell(declaration)} |`),
     ].join("\n"),
     lookups: [
       "| Lookup | What it reads |",

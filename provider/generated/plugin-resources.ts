@@ -31,7 +31,7 @@ export type ClusterAgentToken = InstanceType<typeof ClusterAgentToken>;
 /**
  * Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.
  *
- * Served by the provider plugin as `forge:index:RotatingClusterAgentToken`. Import id: `<project>:<agentId>`. Reference: docs/reference/RotatingClusterAgentToken.md
+ * Served by the provider plugin as `forge:index:RotatingClusterAgentToken`. Not importable. Reference: docs/reference/RotatingClusterAgentToken.md
  */
 export const RotatingClusterAgentToken = resourceClass(d.rotatingClusterAgentToken, pluginFace) as PluginResourceClass<typeof d.rotatingClusterAgentToken.inputs, typeof d.rotatingClusterAgentToken.outputs, RotatingClusterAgentTokenArgs>;
 export type RotatingClusterAgentToken = InstanceType<typeof RotatingClusterAgentToken>;
@@ -55,7 +55,7 @@ export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>
 /**
  * Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.
  *
- * Served by the provider plugin as `forge:index:RotatingErrorTrackingClientKey`. Import id: `<project>`. Reference: docs/reference/RotatingErrorTrackingClientKey.md
+ * Served by the provider plugin as `forge:index:RotatingErrorTrackingClientKey`. Not importable. Reference: docs/reference/RotatingErrorTrackingClientKey.md
  */
 export const RotatingErrorTrackingClientKey = resourceClass(d.rotatingErrorTrackingClientKey, pluginFace) as PluginResourceClass<typeof d.rotatingErrorTrackingClientKey.inputs, typeof d.rotatingErrorTrackingClientKey.outputs, RotatingErrorTrackingClientKeyArgs>;
 export type RotatingErrorTrackingClientKey = InstanceType<typeof RotatingErrorTrackingClientKey>;

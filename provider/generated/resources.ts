@@ -46,7 +46,7 @@ export type ClusterAgentTokenOutputs = ResourceOutputs<typeof d.clusterAgentToke
 /**
  * Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.
  *
- * Import id: `<project>:<agentId>` (the `import` resource option). Reference: docs/reference/RotatingClusterAgentToken.md
+ * Not importable. Reference: docs/reference/RotatingClusterAgentToken.md
  */
 export const RotatingClusterAgentToken = resourceClass(d.rotatingClusterAgentToken, dynamic) as ForgeResourceClass<typeof d.rotatingClusterAgentToken.inputs, typeof d.rotatingClusterAgentToken.outputs, RotatingClusterAgentTokenArgs>;
 export type RotatingClusterAgentToken = InstanceType<typeof RotatingClusterAgentToken>;
@@ -91,7 +91,7 @@ export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTracki
 /**
  * Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.
  *
- * Import id: `<project>` (the `import` resource option). Reference: docs/reference/RotatingErrorTrackingClientKey.md
+ * Not importable. Reference: docs/reference/RotatingErrorTrackingClientKey.md
  */
 export const RotatingErrorTrackingClientKey = resourceClass(d.rotatingErrorTrackingClientKey, dynamic) as ForgeResourceClass<typeof d.rotatingErrorTrackingClientKey.inputs, typeof d.rotatingErrorTrackingClientKey.outputs, RotatingErrorTrackingClientKeyArgs>;
 export type RotatingErrorTrackingClientKey = InstanceType<typeof RotatingErrorTrackingClientKey>;

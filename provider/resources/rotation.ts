@@ -39,7 +39,7 @@ type SecretShape<S extends string> = { [K in S as `current${Capitalize<K>}` | `p
  * credential's inputs but `leaves` (its own trigger of a replacement), a schedule (`rotateAfter`,
  * `keepers`), and two slots, `current` and `previous`, whose secret values are outputs of their
  * own (`currentToken`, `previousToken`) so that nothing else of a slot is masked. engine/rotation.ts
- * runs it; docs/rotation.md says what users see.
+ * runs it; docs/guides/rotation.md says what users see.
  */
 export function rotating<I extends z.ZodRawShape, O extends z.ZodRawShape, S extends keyof O & string, L extends keyof I & string = never>(
   of: ResourceDeclaration<z.ZodObject<I>, z.ZodObject<O>>,
