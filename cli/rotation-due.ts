@@ -32,7 +32,7 @@ interface StateEntry {
 export async function rotationsDue(resources: readonly StateEntry[], client: () => Promise<ForgeClient>, warn: (message: string) => void): Promise<RotationDue[]> {
   const rotating = resources.filter((resource) => rotationOf(resource.type) !== undefined);
   if (rotating.length === 0) return [];
-  const now = rotating.some((resource) => typeof resource.outputs["rotationDueAt"] === "string") ? await forgeNow(await client(), warn) : undefined;
+  const now = rotating.some((resource) => typeof resource.outputs["rotationDueAt"] === "string") ? await forgeNow(await client(), warn, { fresh: true }) : undefined;
   const due: RotationDue[] = [];
   for (const resource of rotating) {
     const name = resource.urn.slice(resource.urn.lastIndexOf("::") + 2);

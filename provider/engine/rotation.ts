@@ -3,7 +3,7 @@
  * tokens, a project's error tracking client keys), `current` and `previous`, both valid, so that
  * consumers switch during the overlap. A declaration says it with `rotation: { of, noun }`; the
  * credential's own declaration makes, reads and revokes each one, with its ownership rules
- * (recovery.ts). docs/rotation.md says what users see; the decisions are commented here.
+ * (recovery.ts). docs/guides/rotation.md says what users see; the decisions are commented here.
  *
  * - **When.** `rotateAfter` past `current`'s creation (the forge's `created_at`, or, for kinds
  *   whose record has none, the forge's clock when it answered the create) on the forge's clock

@@ -68,6 +68,21 @@ async function newAgent(world: World, project: string, name: string): Promise<nu
   return agent.body.id;
 }
 
+/** An agent already holding its two tokens: the forge refuses a third. */
+function agentFull(name: string): ContractFixture["apiError"] {
+  return {
+    inputs: async (inputs, world) => {
+      const agentId = await newAgent(world, "acme/web", name);
+      for (const token of ["one", "two"]) {
+        await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: token });
+      }
+      return { ...inputs, agentId };
+    },
+    status: 400,
+    message: "An agent can have only two active tokens at a time",
+  };
+}
+
 /** Revokes through the API what a rotating resource holds (`current`, `previous`), by its id field. */
 async function revokeHeld(world: World, outs: State, idField: string, path: string): Promise<void> {
   for (const slot of ["current", "previous"]) {
@@ -167,17 +182,7 @@ export const fixtures: ContractFixture[] = [
     replace: (inputs) => ({ ...inputs, name: "ci-2" }),
     optional: () => ({ description: "CI deploys" }),
     invalid: { inputs: (inputs) => ({ ...inputs, name: "" }), property: "name" },
-    apiError: {
-      inputs: async (inputs, world) => {
-        const agentId = await newAgent(world, "acme/web", "full");
-        for (const name of ["one", "two"]) {
-          await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name });
-        }
-        return { ...inputs, agentId };
-      },
-      status: 400,
-      message: "An agent can have only two active tokens at a time",
-    },
+    apiError: agentFull("full"),
   },
   {
     declaration: d.rotatingClusterAgentToken,
@@ -188,17 +193,7 @@ export const fixtures: ContractFixture[] = [
     removeOutOfBand: (world, outs) => revokeHeld(world, outs, "tokenId", "/projects/:project/cluster_agents/:agentId/tokens/:tokenId"),
     optional: () => ({ description: "CI deploys", rotateAfter: "30d", keepers: { quarter: "2026-Q3" } }),
     invalid: { inputs: (inputs) => ({ ...inputs, rotateAfter: "soon" }), property: "rotateAfter" },
-    apiError: {
-      inputs: async (inputs, world) => {
-        const agentId = await newAgent(world, "acme/web", "full-rotated");
-        for (const name of ["one", "two"]) {
-          await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name });
-        }
-        return { ...inputs, agentId };
-      },
-      status: 400,
-      message: "An agent can have only two active tokens at a time",
-    },
+    apiError: agentFull("full-rotated"),
   },
   {
     declaration: d.clusterAgentUrlConfiguration,
