@@ -15,6 +15,7 @@ import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { maskUrls, SECRET_MASK } from "../provider/redaction";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
+import { formatRotationDue, rotationsDue, type RotationDue } from "./rotation-due";
 
 /** One field whose value on the forge differs from the stack's. */
 export interface DriftedField {
@@ -47,6 +48,8 @@ export interface DriftReport {
   stack: string;
   /** Resources that drifted, by name. */
   drifted: DriftedResource[];
+  /** Rotating resources whose next `up` rotates (cli/rotation-due.ts): not drift. */
+  rotationDue?: RotationDue[];
 }
 
 /** Where the stack is and how the CLI runs. */
@@ -105,10 +108,13 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   // someone changed by hand is found by reading the object here, with the provider's own read
   // and comparison, and reported with its value hidden.
   const checked = [...resources.values()].filter((resource) => !gone.has(resource.urn) && resource.managedSecrets.length > 0);
-  if (checked.length > 0) {
+  // This stack's own connection: a fleet checks stacks of other forges in the same process.
+  const stackClient = async () => {
     const config = await stack.getAllConfig();
-    // This stack's own connection: a fleet checks stacks of other forges in the same process.
-    const client = clientFor(resolveConnection({ get: (key: string) => config[key]?.value }));
+    return clientFor(resolveConnection({ get: (key: string) => config[key]?.value }));
+  };
+  if (checked.length > 0) {
+    const client = await stackClient();
     for (const resource of checked) {
       const changed = await changedSecrets(resource, client);
       if (changed.length === 0) continue;
@@ -121,7 +127,8 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   // By name, not in the order the engine's reads happened to finish: two runs over the same
   // drift print the same report, whichever face the stack uses.
   drifted.sort((a, b) => a.name.localeCompare(b.name) || a.urn.localeCompare(b.urn));
-  return { stack: stackName, drifted };
+  const due = await rotationsDue([...resources.values()], stackClient, (message) => process.stderr.write(`forge-drift: ${message}\n`));
+  return { stack: stackName, drifted, ...(due.length > 0 ? { rotationDue: due } : {}) };
 }
 
 /** A forge resource of the exported state, secrets in plain. */
@@ -254,6 +261,10 @@ function masked(value: unknown): unknown {
 /** The report as text (a terminal or job log), markdown (a merge request comment, a job summary) or JSON. */
 export function formatDrift(report: DriftReport, format: DriftFormat): string {
   if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;
+  return driftSection(report, format) + formatRotationDue(report.stack, report.rotationDue, format);
+}
+
+function driftSection(report: DriftReport, format: Exclude<DriftFormat, "json">): string {
   const count = report.drifted.length;
   if (format === "markdown") {
     if (count === 0) return `### No drift in stack \`${report.stack}\`\n\nThe forge matches the stack.\n`;

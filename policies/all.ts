@@ -14,6 +14,7 @@ import { oneResourcePerObject } from "./rules/uniqueness";
 import { projectMemberExpiry } from "./rules/memberships";
 import { broadcastMessageNoConfidentialContent, clusterAgentTokenNotInStackOutputs, snippetNoConfidentialContent } from "./rules/secrets";
 import { clusterAgentTokenDescription } from "./rules/token-descriptions";
+import { credentialMaxAge } from "./rules/credential-age";
 import { groupSettingsPublicVisibility, groupSettingsTopLevelOnly, groupSettingsTwoFactor } from "./rules/group-settings";
 
 export const policies: ForgePolicy[] = [
@@ -23,6 +24,7 @@ export const policies: ForgePolicy[] = [
   broadcastMessageNoConfidentialContent,
   clusterAgentTokenNotInStackOutputs,
   clusterAgentTokenDescription,
+  credentialMaxAge,
   projectProtectedEnvironmentProductionApproval,
   groupProtectedEnvironmentProductionApproval,
   deprecatedEndpointsPolicy,

@@ -68,6 +68,12 @@ const written: Record<string, ResourceExample> = {
     assigned: { urlConfigurationId: 5 },
   },
   ErrorTrackingClientKey: { name: "sdkKey", inputs: { project: "acme/web", rotateOn: { quarter: "2026-Q4" } }, assigned: { keyId: 12 } },
+  RotatingClusterAgentToken: {
+    before: [{ type: "ClusterAgent", name: "agent", inputs: { project: PROJECT, name: "production" } }],
+    name: "agentTokens",
+    inputs: { project: PROJECT, agentId: new OutputOf("agent", "agentId", 42), name: "production", description: "The production cluster's agent", rotateAfter: "720h" },
+  },
+  RotatingErrorTrackingClientKey: { name: "sdkKeys", inputs: { project: "acme/web", rotateAfter: "2160h", keepers: { owner: "web-team" } } },
   ErrorTrackingSettings: { name: "errorTracking", inputs: { project: "acme/web", active: true, integrated: true } },
   Feature: { name: "newNavigation", inputs: { name: "new_navigation", percentageOfActors: 25 } },
   FeatureFlagUserList: { name: "betaTesters", inputs: { project: "acme/web", name: "beta-testers", userXids: ["jane", "omar"] }, assigned: { iid: 2 } },

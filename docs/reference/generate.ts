@@ -162,6 +162,9 @@ function docFor(docs: Map<string, string>, declaration: AnyDeclaration, files: s
 
 /** What dropping an optional input from the program does (the engine's removal semantics). */
 function whenDropped(declaration: AnyDeclaration, name: string): string {
+  if (declaration.rotation && !replacementKeys(declaration).includes(name)) {
+    return name === "rotateAfter" ? " Dropping it stops the schedule." : ` Dropping it rotates (the new ${declaration.rotation.noun} has none).`;
+  }
   if (replacementKeys(declaration).includes(name) || replacedOnRemoval(declaration).includes(name)) return " Dropping it replaces the resource.";
   const reset = declaration.resets?.[name];
   if (typeof reset === "function") return declaration.setting ? " Dropping it writes back its value from before the resource set it." : " Dropping it resets it to its default.";
@@ -223,6 +226,17 @@ function list(keys: string[]): string {
 
 /** What `pulumi refresh` does with the resource, from its declaration. */
 function refreshSection(declaration: AnyDeclaration, importId: string): string[] {
+  const rotation = declaration.rotation;
+  if (rotation) {
+    const noun = rotation.noun;
+    return [
+      "## Refresh",
+      "",
+      `\`pulumi refresh\` reads each ${noun} the resource holds by its id, the same on both faces. One revoked outside the stack leaves its slot, with a warning naming it: ` +
+        `\`previous\` is then empty; with \`current\` gone, the next \`up\` makes a new ${noun} (and \`previous\` stays until then). Both gone, and refresh drops the resource from the state. ` +
+        `The values (${list(secretKeys(declaration))}) are kept from the creates, encrypted; \`rotationDueAt\` follows \`current\`.`,
+    ];
+  }
   const answerOnly = optionsOf(declaration.create).answerOnly ?? [];
   const outputs = outputKeys(declaration).filter((key) => !answerOnly.includes(key));
   const byMeaning = Object.keys(declaration.normalize ?? {}).filter((key) => !["group", "project"].includes(key));
@@ -268,7 +282,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     declaration.summary,
     "",
     `- Type tokens: \`${typeTokenOf("dynamic", declaration.name)}\` (the TypeScript classes, \`import * as forge from "pulumi-forge"\`); \`${plugin}\` (the provider plugin: Pulumi YAML, \`pulumi-forge/plugin\`, the generated SDKs)`,
-    `- Id and import id: \`${idFormat(declaration)}\` on both faces (the example's: \`${importId}\`)`,
+    declaration.rotation ? `- Id: \`${idFormat(declaration)}\` on both faces; not importable (below)` : `- Id and import id: \`${idFormat(declaration)}\` on both faces (the example's: \`${importId}\`)`,
     `- Replacement: ${replacing.length === inputKeys(declaration).length ? "every input change replaces it (the API has no update)" : replacing.length ? replacing.map((k) => `\`${k}\``).join(", ") : "never; every change is an update"}${declaration.deleteBeforeReplace ? " (the old object is deleted first)" : ""}`,
     `- Secrets in state (encrypted): ${secrets.length ? secrets.map((k) => `\`${k}\``).join(", ") : "none"}`,
     `- Availability: ${describeAvailability(availabilityOf(declaration))}`,
@@ -305,6 +319,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "|---|---|---|",
     ...Object.entries(outputs.properties ?? {}).map(([name, field]) => `| \`${name}\` | ${describeType(field)}${enumNote(schema?.properties[name])} | ${field.description ?? docFor(docs, declaration, files, name)} |`),
     "",
+    ...(declaration.rotation ? rotationImportSection(declaration) : [
     "## Import",
     "",
     `The import id is \`${idFormat(declaration)}\` on both faces. The program's inputs must match the object; afterwards the resource is managed like any other.`,
@@ -327,11 +342,28 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
     "```yaml",
     yamlProgram([imported], { import: importId }).trimEnd(),
     "```",
+    ]),
     "",
     ...refreshSection(declaration, importId),
   ];
   if (declaration.notes?.length) lines.push("", "## Notes", "", ...declaration.notes.map((note) => `- ${note}`));
   return `${GENERATED}\n${lines.join("\n")}\n`;
+}
+
+/** A resource's import id in the lists; a rotating resource has none. */
+function importIdCell(declaration: AnyDeclaration): string {
+  return declaration.rotation ? "not importable" : `\`${idFormat(declaration)}\``;
+}
+
+/** A rotating resource is not imported: what to do instead. */
+function rotationImportSection(declaration: AnyDeclaration): string[] {
+  const { of, noun } = declaration.rotation!;
+  return [
+    "## Import",
+    "",
+    `It cannot be imported (the \`import\` option and \`pulumi import\` fail saying why): the forge shows a ${noun}'s value only in the answer to its create, so an imported ${noun} would have no value to hand out, and a rotation would revoke what this stack never made. ` +
+      `Import an existing ${noun} as [${of.name}](${of.name}.md), or let this resource make its own ${noun}s and revoke the old one once nothing uses it.`,
+  ];
 }
 
 /** The example arguments of a lookup: its required arguments, with the samples of examples.ts. */
@@ -425,7 +457,7 @@ export function referencePages(): Map<string, string> {
     "",
     "| Resource | What it is | Import id |",
     "|---|---|---|",
-    ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | \`${idFormat(declaration)}\` |`),
+    ...all.map((declaration) => `| [${declaration.name}](${declaration.name}.md) | ${cell(declaration.summary)} | ${importIdCell(declaration)} |`),
     "",
     "`<group>` and `<project>` are whatever the program uses: a numeric id or a full path",
     "(`acme/platform`). A `:` or `%` inside a part is written `%3A` / `%25` (a label title",

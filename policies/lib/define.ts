@@ -102,6 +102,8 @@ export interface StackResource {
   resource: PolicyResource;
   props: Bag;
   subject: string;
+  /** The declaration of its type. */
+  declaration: AnyDeclaration;
 }
 
 export interface StackCheck<C> {
@@ -128,7 +130,7 @@ export function stackPolicy<C = Record<string, never>>(
       const resources: StackResource[] = [];
       for (const resource of args.resources) {
         const declaration = byToken.get(resource.type);
-        if (declaration) resources.push({ resource, props: plain(resource.props), subject: `${declaration.name} "${resource.name}"` });
+        if (declaration) resources.push({ resource, props: plain(resource.props), subject: `${declaration.name} "${resource.name}"`, declaration });
       }
       spec.check({
         resources,

@@ -14,6 +14,7 @@ import type { Endpoint, HttpMethod, RouteParams } from "./route";
 import { ForgeTarget, type Prepared } from "./target";
 import { USER_AGENT } from "./version";
 import { httpTime } from "./http-time";
+import { observeForgeDate } from "./forge-clock";
 
 /** Redirects (301 of a moved project) a GET follows before the 301 is reported as an error. */
 export const MAX_REDIRECTS = 5;
@@ -202,8 +203,11 @@ export class ForgeClient {
   async #execute<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
     const total = httpTime.getStore();
     const started = total ? performance.now() : 0;
+    const sent = Date.now();
     try {
-      return await this.#exchange<T>(prepared, options);
+      const response = await this.#exchange<T>(prepared, options);
+      observeForgeDate(this.baseUrl, response.headers["date"], sent, Date.now());
+      return response;
     } finally {
       if (total) total.ms += performance.now() - started;
     }

@@ -13,3 +13,4 @@ export { parseLinkHeader, nextPageUrl } from "./pagination";
 export { DEFAULT_RETRY_POLICY, classifyAttempt, retryDelayMs, serverDelayMs } from "./retry";
 export type { RetryPolicy } from "./retry";
 export { USER_AGENT } from "./version";
+export { forgeClockOffset } from "./forge-clock";

@@ -245,6 +245,18 @@ export interface AwaitState {
   skipInput?: string;
 }
 
+/**
+ * A resource that holds up to two credentials of another kind, `current` and `previous`, and
+ * rotates them on a schedule or when its inputs change (engine/rotation.ts). Its parent is the
+ * credential's id parts but the credential's own id; its listing, the credential's identity search.
+ */
+export interface Rotation {
+  /** The credential's kind: its create, read, delete and ownership rules make and revoke each one. */
+  of: AnyDeclaration;
+  /** One credential in messages: `token`, `key`. */
+  noun: string;
+}
+
 /** How a field is written on the wire and read back (its value, not its name). */
 export interface WireFormat {
   toWire(value: unknown): unknown;
@@ -329,6 +341,8 @@ export interface ResourceDeclaration<
   resets?: Record<string, unknown>;
   /** Hints added to API errors that users commonly meet. */
   errorHints?: ErrorHint[];
+  /** Two credentials of another kind, rotated (see {@link Rotation}). */
+  rotation?: Rotation;
   hooks?: ResourceHooks;
   /** Notes for the generated docs: availability, caveats. */
   notes?: string[];
@@ -420,7 +434,8 @@ export function derivedOutputs(declaration: AnyDeclaration): Record<string, stri
 
 /** Inputs whose change forces a replacement. */
 export function replacementKeys(declaration: AnyDeclaration): string[] {
-  return declaration.replaceOn === "all" || !declaration.update ? inputKeys(declaration) : declaration.replaceOn;
+  // A rotating resource has no update route: its updates make and revoke credentials.
+  return declaration.replaceOn === "all" || (!declaration.update && !declaration.rotation) ? inputKeys(declaration) : declaration.replaceOn;
 }
 
 /** Outputs the resource class lists in `additionalSecretOutputs` (a nested write-only path

@@ -20,10 +20,10 @@ import {
 import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObject, keepsEvidence } from "./evidence";
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
 import { explained, withHint } from "./hints";
-import { formatId, parseId } from "./ids";
+import { formatId, idFormat, parseId } from "./ids";
 import { comparedOnImport, IMPORTED_KEY, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
 import { getPath, withoutPath } from "./paths";
-import { PartialCreateError, type CheckOptions, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
+import { PartialCreateError, type CheckOptions, type ProgressSink, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, groupAncestors, parentId } from "./parents";
@@ -35,6 +35,7 @@ import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, 
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
 import { redactedError, rememberSecrets } from "../redaction";
+import { Rotations } from "./rotation";
 
 /** An object on the forge that a pending create may have made: its import id, when it was made
  *  (the forge's clock), and whether the forge records that another user made it. */
@@ -44,8 +45,6 @@ export interface PendingCandidate {
   madeByOther?: boolean;
 }
 
-/** Where progress of long operations goes, and warnings: Pulumi's log in the provider process. */
-export type ProgressSink = (message: string, level?: "warning") => void;
 
 /**
  * The inputs of an object read by its import id alone as a program writes them (forge-adopt's
@@ -68,13 +67,18 @@ export class ResourceOperations {
   /** The objects this process read by their import id alone, until their next check: that check
    *  is the importing run's (engine 3.259 reads, then checks, in one run). */
   private readonly importedHere = new Set<string>();
+  /** A rotating declaration's life cycle, over its credential's operations (rotation.ts). */
+  private readonly rotations: { of: ResourceOperations; run: Rotations } | undefined;
 
   constructor(
     readonly declaration: AnyDeclaration,
     private readonly clientOf: () => ForgeClient,
     private readonly progress: ProgressSink = defaultProgress,
     private readonly present: ImportPresenter = async (inputs) => inputs,
-  ) {}
+  ) {
+    const of = declaration.rotation ? new ResourceOperations(declaration.rotation.of, clientOf, progress, present) : undefined;
+    this.rotations = of && { of, run: new Rotations(declaration, of, clientOf, progress) };
+  }
 
   async check(previous: State, news: State, options: CheckOptions = {}): Promise<Checked> {
     const olds = currentBookkeeping(previous);
@@ -125,6 +129,12 @@ export class ResourceOperations {
       throw new Error(`${this.declaration.name}: removing ${unexpressible.join(", ")} from the program cannot be applied: the forge has no way to clear it. Set the value you want instead.`);
     }
     const replaces = [...changed.filter((key) => replacing.includes(key) || this.nestedReplacement(key, olds, news)), ...replacedByRemoval];
+    if (this.rotations && replaces.length === 0) {
+      // Due on the forge's clock, or asked for by a change: said at preview, with the reason.
+      const reason = await this.masked([olds], () => this.rotations!.run.reason(olds, news, [...changed, ...removed]));
+      if (reason) this.rotations.run.announce(olds, reason);
+      if (reason) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    }
     return {
       changes: changed.length > 0 || removed.length > 0,
       replaces,
@@ -164,6 +174,10 @@ export class ResourceOperations {
   private async createObject(inputs: State, options: CreateOptions): Promise<Created> {
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(inputs)));
+    if (this.rotations) {
+      if (options.importId) throw new Error(this.importRefusal());
+      return this.rotations.run.create(desired);
+    }
     if (options.importId) return this.importObject(options.importId, desired);
 
     const ctx = this.context();
@@ -200,6 +214,11 @@ export class ResourceOperations {
     const byIdAlone = Object.keys(previous).length === 0;
     const unconfirmed = byIdAlone || importMarkOf(bag) !== undefined;
     const state = { ...previous, ...parseId(this.declaration, id) };
+    if (this.rotations) {
+      if (byIdAlone) throw new Error(this.importRefusal());
+      const found = await this.masked([previous], () => this.rotations!.run.read(id, { ...bag, ...state }));
+      return found.id === "" ? found : { ...found, inputs: inputsOf(this.declaration, found.props) };
+    }
     const ctx = this.context();
     const record = await this.masked([previous], () => this.readRecord(ctx, state));
     if (!record) {
@@ -238,6 +257,10 @@ export class ResourceOperations {
   private async updateObject(id: string, olds: State, news: State): Promise<Updated> {
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(news)));
+    if (this.rotations) {
+      const changed = [...this.changedInputs(olds, news), ...this.removedInputs(olds, news)];
+      return { outs: await this.rotations.run.update({ ...olds, ...parseId(declaration, id) }, desired, changed) };
+    }
     const state = { ...withoutReserved(olds), ...parseId(declaration, id), ...desired };
     if (declaration.setting) state[RESTORE_KEY] = extendedRestore(declaration, olds, desired);
     // A blank file input leaves no file on the forge: no digest either.
@@ -288,6 +311,7 @@ export class ResourceOperations {
       return;
     }
     const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
+    if (this.rotations) return this.rotations.run.delete(state);
     const ctx = this.context();
     try {
       if ((await this.judged(ctx, state))?.another) {
@@ -480,6 +504,8 @@ export class ResourceOperations {
    * the forge's creation time where the record has one). `rule` says which proof applies.
    */
   async pendingCreateCandidates(inputs: State): Promise<{ rule: RecoveryPlan["kind"]; candidates: PendingCandidate[] }> {
+    // A rotating resource's create makes one credential: its candidates are the credential's.
+    if (this.rotations) return this.rotations.of.pendingCreateCandidates(this.rotations.run.shape.inputs(withoutReserved(inputs)));
     const desired = withoutReserved(inputs);
     const ctx = this.context();
     const plan = this.recoveryPlan(ctx, desired);
@@ -499,6 +525,15 @@ export class ResourceOperations {
     }
     if (plan.kind === "newer") return { rule: plan.kind, candidates: await Promise.all((await plan.settled()).filter(plan.matches).map(describe)) };
     return { rule: plan.kind, candidates: [] };
+  }
+
+  /** Why a rotating resource is never imported. */
+  private importRefusal(): string {
+    const { of, noun } = this.declaration.rotation!;
+    return (
+      `${this.declaration.name} cannot be imported: the forge shows a ${noun}'s value only in the answer to its create, so an imported ${noun} would have no value to hand out, ` +
+      `and a rotation would revoke what this stack never made. Import the ${noun} as ${of.name} (import id ${idFormat(of)}), or let this resource make its own ${noun}s and revoke the old one once nothing uses it.`
+    );
   }
 
   /** How a create whose answer was lost proves what it made (recovery.ts), from the identity. */

@@ -6,6 +6,9 @@
  */
 import type { State } from "./declaration";
 
+/** Where progress of long operations goes, and warnings: Pulumi's log in the provider process. */
+export type ProgressSink = (message: string, level?: "warning") => void;
+
 /** An input the engine refuses, and why (the field's path leads the reason; see check.ts). */
 export interface InputFailure {
   property: string;

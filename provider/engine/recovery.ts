@@ -395,7 +395,7 @@ async function unlessRefused<T>(read: () => Promise<T>): Promise<T | typeof REFU
 const turns = new Map<string, Promise<unknown>>();
 
 /** Runs `work` after every earlier work of the same key has settled (a per-key queue). */
-async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+export async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
   const previous = turns.get(key) ?? Promise.resolve();
   const current = previous.then(work, work);
   const settled = current.then(

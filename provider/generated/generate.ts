@@ -54,7 +54,7 @@ function resourcesModule(): string {
     const args = `ResourceArgs<typeof ${d}.inputs>`;
     const argsDoc = `/** The arguments of {@link ${name}}: its declared inputs, each a Pulumi input. */`;
     return [
-      tsdoc([declaration.summary, "", `Import id: \`${idFormat(declaration)}\` (the \`import\` resource option). Reference: docs/reference/${name}.md`]),
+      tsdoc([declaration.summary, "", `${declaration.rotation ? "Not importable" : `Import id: \`${idFormat(declaration)}\` (the \`import\` resource option)`}. Reference: docs/reference/${name}.md`]),
       described.length > 0
         ? `export const ${name} = resourceClass(${d}, dynamic) as ForgeResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`
         : `export const ${name} = resourceClass(${d}, dynamic);`,
@@ -91,7 +91,7 @@ function pluginResourcesModule(): string {
     const { name } = declaration;
     const d = `d.${key}`;
     return [
-      tsdoc([declaration.summary, "", `Served by the provider plugin as \`${pluginToken(name)}\`. Import id: \`${idFormat(declaration)}\`. Reference: docs/reference/${name}.md`]),
+      tsdoc([declaration.summary, "", `Served by the provider plugin as \`${pluginToken(name)}\`. ${declaration.rotation ? "Not importable" : `Import id: \`${idFormat(declaration)}\``}. Reference: docs/reference/${name}.md`]),
       `export const ${name} = resourceClass(${d}, pluginFace) as PluginResourceClass<typeof ${d}.inputs, typeof ${d}.outputs, ${name}Args>;`,
       `export type ${name} = InstanceType<typeof ${name}>;`,
     ].join("\n");

@@ -2,7 +2,7 @@
 
 import { declarations as d } from "../resources";
 import { pluginFace, resourceClass, type PluginResourceClass } from "../faces/resource-class";
-import type { BroadcastMessageArgs, ClusterAgentArgs, ClusterAgentTokenArgs, ClusterAgentUrlConfigurationArgs, ErrorTrackingClientKeyArgs, ErrorTrackingSettingsArgs, FeatureArgs, FeatureFlagUserListArgs, GeoSiteArgs, GroupAvatarArgs, GroupIntegrationTaskTrackerArgs, GroupIntegrationTicketingSuiteArgs, GroupIntegrationCiServerAArgs, GroupIntegrationBugTrackerArgs, GroupIntegrationCiPipelineServiceArgs, GroupIntegrationTeamChatAArgs, GroupIntegrationWorkTrackerArgs, GroupIntegrationWikiWorkspaceArgs, GroupIntegrationMonitoringArgs, GroupIntegrationTestGeneratorArgs, GroupIntegrationChatWebhookArgs, GroupIntegrationCiServerBArgs, GroupIntegrationWorkflowManagementArgs, GroupIntegrationCustomIssueTrackerArgs, GroupIntegrationEmailsOnPushArgs, GroupIntegrationExternalWikiArgs, GroupLabelArgs, GroupLabelSubscriptionArgs, GroupSettingsArgs, InstanceClusterArgs, JobTokenScopeArgs, JobTokenScopeProjectAllowlistEntryArgs, JobTokenScopeGroupAllowlistEntryArgs, ProjectMemberArgs, ProjectProtectedEnvironmentArgs, GroupProtectedEnvironmentArgs, RepositoryStorageMoveArgs, SnippetArgs, VirtualRegistryCleanupPolicyArgs } from "./resources";
+import type { BroadcastMessageArgs, ClusterAgentArgs, ClusterAgentTokenArgs, RotatingClusterAgentTokenArgs, ClusterAgentUrlConfigurationArgs, ErrorTrackingClientKeyArgs, RotatingErrorTrackingClientKeyArgs, ErrorTrackingSettingsArgs, FeatureArgs, FeatureFlagUserListArgs, GeoSiteArgs, GroupAvatarArgs, GroupIntegrationTaskTrackerArgs, GroupIntegrationTicketingSuiteArgs, GroupIntegrationCiServerAArgs, GroupIntegrationBugTrackerArgs, GroupIntegrationCiPipelineServiceArgs, GroupIntegrationTeamChatAArgs, GroupIntegrationWorkTrackerArgs, GroupIntegrationWikiWorkspaceArgs, GroupIntegrationMonitoringArgs, GroupIntegrationTestGeneratorArgs, GroupIntegrationChatWebhookArgs, GroupIntegrationCiServerBArgs, GroupIntegrationWorkflowManagementArgs, GroupIntegrationCustomIssueTrackerArgs, GroupIntegrationEmailsOnPushArgs, GroupIntegrationExternalWikiArgs, GroupLabelArgs, GroupLabelSubscriptionArgs, GroupSettingsArgs, InstanceClusterArgs, JobTokenScopeArgs, JobTokenScopeProjectAllowlistEntryArgs, JobTokenScopeGroupAllowlistEntryArgs, ProjectMemberArgs, ProjectProtectedEnvironmentArgs, GroupProtectedEnvironmentArgs, RepositoryStorageMoveArgs, SnippetArgs, VirtualRegistryCleanupPolicyArgs } from "./resources";
 
 /**
  * A banner or notification shown to the users of the instance.
@@ -29,6 +29,14 @@ export const ClusterAgentToken = resourceClass(d.clusterAgentToken, pluginFace) 
 export type ClusterAgentToken = InstanceType<typeof ClusterAgentToken>;
 
 /**
+ * Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.
+ *
+ * Served by the provider plugin as `forge:index:RotatingClusterAgentToken`. Not importable. Reference: docs/reference/RotatingClusterAgentToken.md
+ */
+export const RotatingClusterAgentToken = resourceClass(d.rotatingClusterAgentToken, pluginFace) as PluginResourceClass<typeof d.rotatingClusterAgentToken.inputs, typeof d.rotatingClusterAgentToken.outputs, RotatingClusterAgentTokenArgs>;
+export type RotatingClusterAgentToken = InstanceType<typeof RotatingClusterAgentToken>;
+
+/**
  * The URL and authentication the forge uses to connect to a receptive cluster agent.
  *
  * Served by the provider plugin as `forge:index:ClusterAgentUrlConfiguration`. Import id: `<project>:<agentId>:<urlConfigurationId>`. Reference: docs/reference/ClusterAgentUrlConfiguration.md
@@ -43,6 +51,14 @@ export type ClusterAgentUrlConfiguration = InstanceType<typeof ClusterAgentUrlCo
  */
 export const ErrorTrackingClientKey = resourceClass(d.errorTrackingClientKey, pluginFace) as PluginResourceClass<typeof d.errorTrackingClientKey.inputs, typeof d.errorTrackingClientKey.outputs, ErrorTrackingClientKeyArgs>;
 export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>;
+
+/**
+ * Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.
+ *
+ * Served by the provider plugin as `forge:index:RotatingErrorTrackingClientKey`. Not importable. Reference: docs/reference/RotatingErrorTrackingClientKey.md
+ */
+export const RotatingErrorTrackingClientKey = resourceClass(d.rotatingErrorTrackingClientKey, pluginFace) as PluginResourceClass<typeof d.rotatingErrorTrackingClientKey.inputs, typeof d.rotatingErrorTrackingClientKey.outputs, RotatingErrorTrackingClientKeyArgs>;
+export type RotatingErrorTrackingClientKey = InstanceType<typeof RotatingErrorTrackingClientKey>;
 
 /**
  * Turns a project's error tracking on or off and chooses the integrated backend.

@@ -44,6 +44,27 @@ export type ClusterAgentTokenArgs = ResourceArgs<typeof d.clusterAgentToken.inpu
 export type ClusterAgentTokenOutputs = ResourceOutputs<typeof d.clusterAgentToken.inputs, typeof d.clusterAgentToken.outputs>;
 
 /**
+ * Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.
+ *
+ * Not importable. Reference: docs/reference/RotatingClusterAgentToken.md
+ */
+export const RotatingClusterAgentToken = resourceClass(d.rotatingClusterAgentToken, dynamic) as ForgeResourceClass<typeof d.rotatingClusterAgentToken.inputs, typeof d.rotatingClusterAgentToken.outputs, RotatingClusterAgentTokenArgs>;
+export type RotatingClusterAgentToken = InstanceType<typeof RotatingClusterAgentToken>;
+/** The arguments of {@link RotatingClusterAgentToken}: its declared inputs, each a Pulumi input. */
+export interface RotatingClusterAgentTokenArgs extends ResourceArgs<typeof d.rotatingClusterAgentToken.inputs> {
+  /**
+   * How long the current credential serves before the next `up` rotates it, counted from its creation on the forge's clock: `720h`, `30d`, `1h30m`. Without it, only a change of `keepers` (or of the credential's inputs) rotates.
+   */
+  rotateAfter?: ResourceArgs<typeof d.rotatingClusterAgentToken.inputs>["rotateAfter"];
+  /**
+   * Any values that, when one changes, rotate at the next `up` (`{ quarter: "2026-Q4" }`). Not sent to the forge.
+   */
+  keepers?: ResourceArgs<typeof d.rotatingClusterAgentToken.inputs>["keepers"];
+}
+/** The outputs of {@link RotatingClusterAgentToken}: every input and every declared output, each a Pulumi output. */
+export type RotatingClusterAgentTokenOutputs = ResourceOutputs<typeof d.rotatingClusterAgentToken.inputs, typeof d.rotatingClusterAgentToken.outputs>;
+
+/**
  * The URL and authentication the forge uses to connect to a receptive cluster agent.
  *
  * Import id: `<project>:<agentId>:<urlConfigurationId>` (the `import` resource option). Reference: docs/reference/ClusterAgentUrlConfiguration.md
@@ -66,6 +87,27 @@ export type ErrorTrackingClientKey = InstanceType<typeof ErrorTrackingClientKey>
 export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof d.errorTrackingClientKey.inputs>;
 /** The outputs of {@link ErrorTrackingClientKey}: every input and every declared output, each a Pulumi output. */
 export type ErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.errorTrackingClientKey.inputs, typeof d.errorTrackingClientKey.outputs>;
+
+/**
+ * Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.
+ *
+ * Not importable. Reference: docs/reference/RotatingErrorTrackingClientKey.md
+ */
+export const RotatingErrorTrackingClientKey = resourceClass(d.rotatingErrorTrackingClientKey, dynamic) as ForgeResourceClass<typeof d.rotatingErrorTrackingClientKey.inputs, typeof d.rotatingErrorTrackingClientKey.outputs, RotatingErrorTrackingClientKeyArgs>;
+export type RotatingErrorTrackingClientKey = InstanceType<typeof RotatingErrorTrackingClientKey>;
+/** The arguments of {@link RotatingErrorTrackingClientKey}: its declared inputs, each a Pulumi input. */
+export interface RotatingErrorTrackingClientKeyArgs extends ResourceArgs<typeof d.rotatingErrorTrackingClientKey.inputs> {
+  /**
+   * How long the current credential serves before the next `up` rotates it, counted from its creation on the forge's clock: `720h`, `30d`, `1h30m`. Without it, only a change of `keepers` (or of the credential's inputs) rotates.
+   */
+  rotateAfter?: ResourceArgs<typeof d.rotatingErrorTrackingClientKey.inputs>["rotateAfter"];
+  /**
+   * Any values that, when one changes, rotate at the next `up` (`{ quarter: "2026-Q4" }`). Not sent to the forge.
+   */
+  keepers?: ResourceArgs<typeof d.rotatingErrorTrackingClientKey.inputs>["keepers"];
+}
+/** The outputs of {@link RotatingErrorTrackingClientKey}: every input and every declared output, each a Pulumi output. */
+export type RotatingErrorTrackingClientKeyOutputs = ResourceOutputs<typeof d.rotatingErrorTrackingClientKey.inputs, typeof d.rotatingErrorTrackingClientKey.outputs>;
 
 /**
  * Turns a project's error tracking on or off and chooses the integrated backend.

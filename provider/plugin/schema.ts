@@ -277,7 +277,8 @@ function resourceDescription(declaration: AnyDeclaration): string {
   return [
     declaration.summary,
     notes,
-    `## Import\n\nThe import id is \`${idFormat(declaration)}\`:\n\n\`\`\`sh\n$ pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}\n\`\`\``,
+    // A rotating resource is never imported (its notes say why).
+    declaration.rotation ? "" : `## Import\n\nThe import id is \`${idFormat(declaration)}\`:\n\n\`\`\`sh\n$ pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}\n\`\`\``,
   ]
     .filter((part) => part !== "")
     .join("\n\n");

@@ -6,6 +6,7 @@ import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { agentChildren, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
+import { rotating } from "./rotation";
 
 /** A token of a cluster agent. Its secret value is returned once, at creation. */
 export const clusterAgentToken = defineResource({
@@ -66,6 +67,22 @@ export const clusterAgentToken = defineResource({
   ],
 });
 
+/**
+ * Two tokens of one agent, rotated with an overlap: the forge's limit of two active tokens is
+ * room for the old one to stay valid while the agent's cluster moves to the new one.
+ */
+export const rotatingClusterAgentToken = rotating(clusterAgentToken, {
+  name: "RotatingClusterAgentToken",
+  summary: "Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.",
+  noun: "token",
+  secrets: ["token"],
+  notes: [
+    "A rotation (`rotateAfter` past on the forge's clock, a change of `keepers`, `name` or `description`) revokes `previous`, makes a new token and keeps the old `current` as `previous`: the agent never has more than its two tokens. docs/guides/rotation.md says how, and what stops it.",
+    "It revokes only tokens it made. A token of the agent that it does not hold (a person's, another pipeline's) stops the rotation with an error naming its import id, before anything is revoked.",
+    "`currentToken` and `previousToken` are secret outputs, kept encrypted in state. It cannot be imported: a token's value is shown only at its creation.",
+  ],
+});
+
 /** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
 export const adopt: AdoptEntries = {
   clusterAgentToken: defineAdopt({
@@ -74,7 +91,8 @@ export const adopt: AdoptEntries = {
     name: (inputs) => `agent token ${text(inputs["name"])}`,
     references: { agentId: "clusterAgent" },
   }),
+  rotatingClusterAgentToken: { exempt: "its tokens' values are shown only at their creation: forge-adopt declares the agent's tokens as ClusterAgentToken" },
 };
 
 /** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
-export const registered = { clusterAgentToken };
+export const registered = { clusterAgentToken, rotatingClusterAgentToken };

@@ -5,6 +5,7 @@ import { defineAdopt, type AdoptEntries } from "../adopt/entry";
 import { list, text } from "../adopt/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
+import { rotating } from "./rotation";
 
 /**
  * A client key of a project's integrated error tracking: SDKs send events to its DSN. The key
@@ -57,6 +58,23 @@ export const errorTrackingClientKey = defineResource({
   ],
 });
 
+/**
+ * Two client keys of a project, rotated with an overlap: SDKs still sending with the old DSN keep
+ * working until the next rotation.
+ */
+export const rotatingErrorTrackingClientKey = rotating(errorTrackingClientKey, {
+  name: "RotatingErrorTrackingClientKey",
+  summary: "Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.",
+  noun: "key",
+  secrets: ["publicKey", "dsn"],
+  leaves: ["rotateOn"],
+  notes: [
+    "A rotation (`rotateAfter` past on the forge's clock, or a change of `keepers`) deletes `previous`, makes a new key and keeps the old `current` as `previous`. A key has no creation time on the forge: its `createdAt` is the forge's clock (its `Date` header) when the forge answered its create.",
+    "It deletes only keys it made. A key of the project made after the newest it holds stops the rotation with an error naming its import id (another pipeline's rotation, or a person's), before anything is deleted.",
+    "`currentDsn`, `currentPublicKey`, `previousDsn` and `previousPublicKey` are secret outputs, kept encrypted in state. It cannot be imported: forge-adopt declares the keys as ErrorTrackingClientKey.",
+  ],
+});
+
 /** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
 export const adopt: AdoptEntries = {
   errorTrackingClientKey: defineAdopt({
@@ -64,7 +82,8 @@ export const adopt: AdoptEntries = {
     find: async ({ path, client }) => (await list(lookups.listErrorTrackingClientKeys, { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
     name: (inputs) => `error tracking key ${text(inputs["keyId"])}`,
   }),
+  rotatingErrorTrackingClientKey: { exempt: "it makes its own keys: forge-adopt declares a project's keys as ErrorTrackingClientKey" },
 };
 
 /** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */
-export const registered = { errorTrackingClientKey };
+export const registered = { errorTrackingClientKey, rotatingErrorTrackingClientKey };

@@ -68,6 +68,29 @@ async function newAgent(world: World, project: string, name: string): Promise<nu
   return agent.body.id;
 }
 
+/** An agent already holding its two tokens: the forge refuses a third. */
+function agentFull(name: string): ContractFixture["apiError"] {
+  return {
+    inputs: async (inputs, world) => {
+      const agentId = await newAgent(world, "acme/web", name);
+      for (const token of ["one", "two"]) {
+        await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: token });
+      }
+      return { ...inputs, agentId };
+    },
+    status: 400,
+    message: "An agent can have only two active tokens at a time",
+  };
+}
+
+/** Revokes through the API what a rotating resource holds (`current`, `previous`), by its id field. */
+async function revokeHeld(world: World, outs: State, idField: string, path: string): Promise<void> {
+  for (const slot of ["current", "previous"]) {
+    const held = outs[slot] as State | undefined;
+    if (held) await world.api.request("DELETE", path, { project: outs["project"], agentId: outs["agentId"], [idField]: held[idField] });
+  }
+}
+
 export const fixtures: ContractFixture[] = [
   {
     declaration: d.groupLabel,
@@ -159,17 +182,18 @@ export const fixtures: ContractFixture[] = [
     replace: (inputs) => ({ ...inputs, name: "ci-2" }),
     optional: () => ({ description: "CI deploys" }),
     invalid: { inputs: (inputs) => ({ ...inputs, name: "" }), property: "name" },
-    apiError: {
-      inputs: async (inputs, world) => {
-        const agentId = await newAgent(world, "acme/web", "full");
-        for (const name of ["one", "two"]) {
-          await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name });
-        }
-        return { ...inputs, agentId };
-      },
-      status: 400,
-      message: "An agent can have only two active tokens at a time",
-    },
+    apiError: agentFull("full"),
+  },
+  {
+    declaration: d.rotatingClusterAgentToken,
+    inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "rotated"), name: "ci", rotateAfter: "720h" }),
+    // A change of keepers rotates: the "update" of a rotating resource.
+    update: (inputs) => ({ ...inputs, keepers: { quarter: "2026-Q4" } }),
+    replace: (inputs) => ({ ...inputs, agentId: Number(inputs["agentId"]) + 1000 }),
+    removeOutOfBand: (world, outs) => revokeHeld(world, outs, "tokenId", "/projects/:project/cluster_agents/:agentId/tokens/:tokenId"),
+    optional: () => ({ description: "CI deploys", rotateAfter: "30d", keepers: { quarter: "2026-Q3" } }),
+    invalid: { inputs: (inputs) => ({ ...inputs, rotateAfter: "soon" }), property: "rotateAfter" },
+    apiError: agentFull("full-rotated"),
   },
   {
     declaration: d.clusterAgentUrlConfiguration,
@@ -390,6 +414,16 @@ export const fixtures: ContractFixture[] = [
     replace: (inputs) => ({ ...inputs, rotateOn: { quarter: "2026-Q4" } }),
     optional: () => ({ rotateOn: { quarter: "2026-Q3" } }),
     invalid: { inputs: (inputs) => ({ ...inputs, rotateOn: "quarterly" }), property: "rotateOn" },
+    apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
+  },
+  {
+    declaration: d.rotatingErrorTrackingClientKey,
+    inputs: async () => ({ project: "acme/web", rotateAfter: "2160h" }),
+    update: (inputs) => ({ ...inputs, keepers: { quarter: "2026-Q4" } }),
+    replace: (inputs) => ({ ...inputs, project: "acme/platform/deployer" }),
+    removeOutOfBand: (world, outs) => revokeHeld(world, outs, "keyId", "/projects/:project/error_tracking/client_keys/:keyId"),
+    optional: () => ({ rotateAfter: "90d", keepers: { quarter: "2026-Q3" } }),
+    invalid: { inputs: (inputs) => ({ ...inputs, keepers: "quarterly" }), property: "keepers" },
     apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
   },
   {

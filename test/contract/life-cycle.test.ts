@@ -106,67 +106,77 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       expect(await face.diff(type, state.id, read.outs, sent)).toMatchObject({ changes: false });
     });
 
-    it("imports by id alone (a read with no state, as `pulumi import` and the `import` option of the plugin do): the program's inputs show no change; a write-only input, never compared, is written only by the next run, which shows it", async () => {
-      const imported = await face.read(type, state.id, undefined);
-      expect(imported.id).toBe(state.id);
-      expect(imported.inputs[IMPORTED_KEY], "marked as an import no program has matched yet").toBeDefined();
-      expectSecretsKept(declaration, imported, "import");
-      const resent = await checked(face, type, imported.inputs, inputs);
-      expect(resent[IMPORTED_KEY], "matched: the mark is gone").toBeUndefined();
-      expect(await face.diff(type, state.id, imported.outs, resent)).toMatchObject({ changes: false });
-      // The next run: the engine kept what it read (an import it found no change in), and the
-      // program is the same; then a run after it, whose state's inputs are what check sent on.
-      const next = await checked(face, type, imported.inputs, inputs);
-      expect(next[IMPORTED_KEY]).toBeUndefined();
-      const pending = pendingWriteOnly(declaration, inputs);
-      expect(await face.diff(type, state.id, imported.outs, next), "a change exactly when a write-only input waits to be written").toMatchObject({ changes: pending });
-      expect(await face.diff(type, state.id, imported.outs, await checked(face, type, next, inputs))).toMatchObject({ changes: pending });
-    });
-
-    it("refuses an import whose inputs differ from the forge, naming each field with secret values masked on both sides; nothing is sent, and the object stays the forge's", async ({ skip }) => {
-      const mismatch = importMismatchOf(fixture, inputs);
-      if (!mismatch) skip(`${type} has no program that differs from its object`);
-      const program = mismatch!.program;
-      const secrets = secretValues(declaration, [program, inputs, state.outs]);
-      const before = await world.writeCount();
-      const imported = await face.read(type, state.id, undefined);
-      const result = await face.check(type, imported.inputs, program);
-      const reasons = (result.failures ?? []).map((failure) => failure.reason);
-      const named = reasons.filter((reason) => /^[\w.]+: the program has /.test(reason));
-      expect(named.map((reason) => reason.split(":")[0]).sort(), reasons.join("\n")).toEqual([...mismatch!.fields].sort());
-      expect(reasons.filter((reason) => !named.includes(reason))).toEqual([expect.stringMatching(/^cannot import ".+": the program differs from what the forge holds, and an import never writes: nothing was sent/)]);
-      expect(secrets.filter((secret) => reasons.join("\n").includes(secret)), "secret values in the refusal").toEqual([]);
-      if (face.adopt) {
-        // The class's `import` option: the create that imports is refused the same way.
-        const refusal = await face.adopt(type, program, state.id).then(
-          () => "imported",
-          (error: unknown) => (error instanceof Error ? error.message : String(error)),
-        );
-        for (const field of mismatch!.fields) expect(refusal).toContain(`${field}: the program has`);
-        expect(refusal).toMatch(/An import never writes, and nothing was sent/);
-        expect(secrets.filter((secret) => refusal.includes(secret)), "secret values in the refusal").toEqual([]);
-      } else {
-        // A refused import stays in the state marked (the engine keeps what it read): a refresh
-        // keeps the mark, and deleting it only drops it from the stack.
-        const mark = { [IMPORTED_KEY]: imported.inputs[IMPORTED_KEY] };
-        const refreshed = await face.read(type, state.id, { ...imported.outs, ...mark });
-        expect(refreshed.inputs[IMPORTED_KEY]).toEqual(imported.inputs[IMPORTED_KEY]);
-        expect((await face.check(type, refreshed.inputs, program)).failures?.length).toBe(mismatch!.fields.length + 1);
-        await face.delete(type, state.id, { ...imported.outs, ...mark });
-        expect((await face.read(type, state.id, state.outs)).id, "still on the forge").toBe(state.id);
-      }
-      expect(await world.writeCount(), "nothing was sent").toBe(before);
-    });
-
-    if (face.adopt) {
-      it("adopts the existing object through the class's `import` option, with no diff but the write-only inputs it could not compare", async () => {
+    if (declaration.rotation) {
+      it("refuses an import, by id alone or by the class's `import` option, saying why and writing nothing", async () => {
         const before = await world.writeCount();
-        const adopted = await face.adopt!(type, inputs, state.id);
-        expect(adopted.id).toBe(state.id);
-        expect(await world.writeCount(), "adopting writes nothing").toBe(before);
-        expectSecretsKept(declaration, adopted, "adopt");
-        expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: pendingWriteOnly(declaration, inputs) });
+        const refusals = [face.read(type, state.id, undefined), ...(face.adopt ? [face.adopt(type, inputs, state.id)] : [])];
+        for (const refusal of refusals) await expect(refusal).rejects.toThrow(/cannot be imported: the forge shows a \w+'s value only in the answer to its create/);
+        expect(await world.writeCount()).toBe(before);
       });
+    } else {
+      it("imports by id alone (a read with no state, as `pulumi import` and the `import` option of the plugin do): the program's inputs show no change; a write-only input, never compared, is written only by the next run, which shows it", async () => {
+        const imported = await face.read(type, state.id, undefined);
+        expect(imported.id).toBe(state.id);
+        expect(imported.inputs[IMPORTED_KEY], "marked as an import no program has matched yet").toBeDefined();
+        expectSecretsKept(declaration, imported, "import");
+        const resent = await checked(face, type, imported.inputs, inputs);
+        expect(resent[IMPORTED_KEY], "matched: the mark is gone").toBeUndefined();
+        expect(await face.diff(type, state.id, imported.outs, resent)).toMatchObject({ changes: false });
+        // The next run: the engine kept what it read (an import it found no change in), and the
+        // program is the same; then a run after it, whose state's inputs are what check sent on.
+        const next = await checked(face, type, imported.inputs, inputs);
+        expect(next[IMPORTED_KEY]).toBeUndefined();
+        const pending = pendingWriteOnly(declaration, inputs);
+        expect(await face.diff(type, state.id, imported.outs, next), "a change exactly when a write-only input waits to be written").toMatchObject({ changes: pending });
+        expect(await face.diff(type, state.id, imported.outs, await checked(face, type, next, inputs))).toMatchObject({ changes: pending });
+      });
+
+      it("refuses an import whose inputs differ from the forge, naming each field with secret values masked on both sides; nothing is sent, and the object stays the forge's", async ({ skip }) => {
+        const mismatch = importMismatchOf(fixture, inputs);
+        if (!mismatch) skip(`${type} has no program that differs from its object`);
+        const program = mismatch!.program;
+        const secrets = secretValues(declaration, [program, inputs, state.outs]);
+        const before = await world.writeCount();
+        const imported = await face.read(type, state.id, undefined);
+        const result = await face.check(type, imported.inputs, program);
+        const reasons = (result.failures ?? []).map((failure) => failure.reason);
+        const named = reasons.filter((reason) => /^[\w.]+: the program has /.test(reason));
+        expect(named.map((reason) => reason.split(":")[0]).sort(), reasons.join("\n")).toEqual([...mismatch!.fields].sort());
+        expect(reasons.filter((reason) => !named.includes(reason))).toEqual([expect.stringMatching(/^cannot import ".+": the program differs from what the forge holds, and an import never writes: nothing was sent/)]);
+        expect(secrets.filter((secret) => reasons.join("\n").includes(secret)), "secret values in the refusal").toEqual([]);
+        if (face.adopt) {
+          // The class's `import` option: the create that imports is refused the same way.
+          const refusal = await face.adopt(type, program, state.id).then(
+            () => "imported",
+            (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          );
+          for (const field of mismatch!.fields) expect(refusal).toContain(`${field}: the program has`);
+          expect(refusal).toMatch(/An import never writes, and nothing was sent/);
+          expect(secrets.filter((secret) => refusal.includes(secret)), "secret values in the refusal").toEqual([]);
+        } else {
+          // A refused import stays in the state marked (the engine keeps what it read): a refresh
+          // keeps the mark, and deleting it only drops it from the stack.
+          const mark = { [IMPORTED_KEY]: imported.inputs[IMPORTED_KEY] };
+          const refreshed = await face.read(type, state.id, { ...imported.outs, ...mark });
+          expect(refreshed.inputs[IMPORTED_KEY]).toEqual(imported.inputs[IMPORTED_KEY]);
+          expect((await face.check(type, refreshed.inputs, program)).failures?.length).toBe(mismatch!.fields.length + 1);
+          await face.delete(type, state.id, { ...imported.outs, ...mark });
+          expect((await face.read(type, state.id, state.outs)).id, "still on the forge").toBe(state.id);
+        }
+        expect(await world.writeCount(), "nothing was sent").toBe(before);
+      });
+
+      if (face.adopt) {
+        it("adopts the existing object through the class's `import` option, with no diff but the write-only inputs it could not compare", async () => {
+          const before = await world.writeCount();
+          const adopted = await face.adopt!(type, inputs, state.id);
+          expect(adopted.id).toBe(state.id);
+          expect(await world.writeCount(), "adopting writes nothing").toBe(before);
+          expectSecretsKept(declaration, adopted, "adopt");
+          expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: pendingWriteOnly(declaration, inputs) });
+        });
+      }
+
     }
 
     if (fixture.update) {
@@ -408,8 +418,9 @@ function replacedWhenDropped(declaration: AnyDeclaration, key: string): boolean 
  * inputs, write-only ones (the forge never shows them), those whose removal is tested elsewhere.
  */
 function unmanagedCandidates(fixture: ContractFixture): string[] {
-  if (!fixture.optional) return [];
   const declaration = fixture.declaration;
+  // A rotating resource's inputs are its credentials', which the forge never changes afterwards.
+  if (!fixture.optional || declaration.rotation) return [];
   const writeOnly = (declaration.writeOnly ?? []).map((path) => path.split(".")[0]);
   return optionalInputs(declaration).filter(
     (key) => !fixture.removalElsewhere?.[key] && !replacementKeys(declaration).includes(key) && !writeOnly.includes(key),

@@ -35,7 +35,9 @@ describe("the package schema", () => {
     expect(resource.requiredInputs.sort()).toEqual(required.sort());
     for (const key of secretKeys(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
     for (const [key, property] of Object.entries(resource.inputProperties)) expect(property.description, `${declaration.name}.${key} has a description`).toBeTruthy();
-    expect(resource.description).toContain(`pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}`);
+    // A rotating resource is never imported: its page says so instead of an import id.
+    if (declaration.rotation) expect(resource.description).not.toContain("pulumi import");
+    else expect(resource.description).toContain(`pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}`);
   });
 
   it("has every lookup and action as a function, the connection as configuration with the token secret, and only types it defines", () => {

@@ -12,8 +12,10 @@ export function vocabularyUse(declarations: readonly AnyDeclaration[]): Map<stri
   const add = (path: string, name: string) => use.set(path, (use.get(path) ?? new Set()).add(name));
   for (const declaration of declarations) {
     const record = declaration as unknown as Record<string, unknown>;
+    // A rotating declaration repeats its credential's options (its create, identity, limits): counted once, there.
+    const credential = declaration.rotation?.of as unknown as Record<string, unknown> | undefined;
     for (const [key, value] of Object.entries(record)) {
-      if (value === undefined) continue;
+      if (value === undefined || (credential && credential[key] === value)) continue;
       add(key, declaration.name);
       // A bare route (an entry of api/routes.ts) has no options; a route with options has `route`.
       if (["create", "read", "update", "delete"].includes(key) && typeof value === "object" && value !== null && !("method" in value)) {

@@ -1,0 +1,111 @@
+/**
+ * Rotation through the real CLI, on both faces, the emulator's clock moved by its admin route: a
+ * preview with nothing due changes nothing; once due, forge-drift reports "rotation due" apart
+ * from drift (no drift counted), preview says so and when, and `up` rotates; the state holds no token value
+ * outside a secret envelope, and `pulumi stack export` none at all. Lean on purpose: the
+ * behaviour in detail is test/contract/rotation.test.ts's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detectDrift, formatDrift } from "../../cli/drift";
+import { seedToken } from "../../emulator";
+import { cliProject, PLUGIN_DIR, type CliProject } from "../e2e/cli-project";
+import { bareOccurrences, skipEngineTests, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
+
+const OP_TIMEOUT = 180_000;
+const MINUTE = 60_000;
+
+describe.skipIf(skipEngineTests())("rotation through the real CLI", () => {
+  let world: E2eWorld;
+  let stack: TestStack;
+  let yaml: CliProject;
+
+  const advance = async (ms: number) => {
+    const response = await world.emulator.admin("/clock", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_ms: ms }) });
+    expect(response.status).toBe(200);
+  };
+  const tokenValues = async (agentId: number) => {
+    const tokens = await world.api.list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId });
+    return tokens.map((token) => token.id).sort((a, b) => a - b);
+  };
+  /** forge-drift's check and report (the bin's own functions, the real CLI's refresh underneath). */
+  const drift = async (): Promise<{ drifted: number; stdout: string }> => {
+    const report = await detectDrift({ workDir: stack.workDir, stackName: "rotation", envVars: stack.env });
+    return { drifted: report.drifted.length, stdout: formatDrift(report, "text") };
+  };
+
+  beforeAll(async () => {
+    world = await startE2eWorld();
+    stack = await world.stack("resources", "rotation");
+  }, OP_TIMEOUT);
+
+  afterAll(async () => {
+    yaml?.close();
+    await world?.close();
+  });
+
+  it("TypeScript: nothing due, nothing changes; due on the forge's clock, forge-drift says so apart from drift and up rotates; no token value bare in the state", async () => {
+    await stack.declare([
+      { type: "ClusterAgent", name: "agent", inputs: { project: "acme/web", name: "rotated" } },
+      { type: "RotatingClusterAgentToken", name: "agentTokens", inputs: { project: "acme/web", agentId: { $ref: "agent.agentId" }, name: "deploy", rotateAfter: "1h" } },
+    ]);
+    await stack.up();
+    const first = (await stack.resources()).find((resource) => resource.name === "agentTokens")!.outputs;
+    const agentId = (await stack.resources()).find((resource) => resource.name === "agent")!.outputs["agentId"] as number;
+
+    await advance(30 * MINUTE);
+    expect((await stack.preview()).changes).not.toHaveProperty("update");
+    const quiet = await drift();
+    expect(quiet).toEqual({ drifted: 0, stdout: "No drift in stack rotation: the forge matches the stack.\n" });
+
+    await advance(31 * MINUTE);
+    const due = await drift();
+    expect(due.drifted).toBe(0);
+    expect(due.stdout).toContain("No drift in stack rotation");
+    expect(due.stdout).toContain(`Rotation due in stack rotation (not drift; the next pulumi up rotates): 1 resource\n  agentTokens (RotatingClusterAgentToken): due since ${String(first["rotationDueAt"])}`);
+    const preview = await stack.preview();
+    expect(preview.output).toMatch(/rotation due since .*the update makes a new token, keeps token \d+ as previous/);
+    await stack.up();
+    const second = (await stack.resources()).find((resource) => resource.name === "agentTokens")!.outputs;
+    expect((second["previous"] as Record<string, unknown>)["tokenId"]).toBe((first["current"] as Record<string, unknown>)["tokenId"]);
+    expect(await tokenValues(agentId)).toEqual([(second["previous"] as { tokenId: number }).tokenId, (second["current"] as { tokenId: number }).tokenId].sort((a, b) => a - b));
+
+    const values = [second["currentToken"], second["previousToken"]] as string[];
+    expect(values.every((value) => typeof value === "string" && value.length > 8)).toBe(true);
+    expect(bareOccurrences(await stack.exportedState(), values)).toEqual([]);
+    const exported = await stack.exportedStateEncrypted();
+    expect(values.filter((value) => exported.includes(value))).toEqual([]);
+  }, OP_TIMEOUT * 2);
+
+  it("Pulumi YAML (the plugin): up, the clock moved past rotateAfter, up rotates; the export holds no token value", async () => {
+    const program = [
+      "name: forge-rotation",
+      "runtime: yaml",
+      "plugins:",
+      "  providers:",
+      "    - name: forge",
+      `      path: ${PLUGIN_DIR}`,
+      "resources:",
+      "  agent:",
+      "    type: forge:index:ClusterAgent",
+      "    properties: { project: acme/web, name: rotated-yaml }",
+      "  agentTokens:",
+      "    type: forge:index:RotatingClusterAgentToken",
+      "    properties: { project: acme/web, agentId: \"${agent.agentId}\", name: deploy, rotateAfter: 1h }",
+      "",
+    ].join("\n");
+    yaml = await cliProject({ name: "yaml-rotation", from: { "Pulumi.yaml": program }, config: { "forge:baseUrl": { value: world.emulator.url }, "forge:token": { value: seedToken("root"), secret: true } } });
+    await yaml.ok(["up", "--yes", "--skip-preview"]);
+    const tokensOf = async () => (await yaml.resources()).find((resource) => resource.type === "forge:index:RotatingClusterAgentToken")!.outputs!;
+    const first = await tokensOf();
+    await advance(61 * MINUTE);
+    // (The plugin's diff messages stay in the plugin's log: the preview shows the update.)
+    const up = await yaml.ok(["up", "--yes"]);
+    expect(up).toMatch(/forge:index:RotatingClusterAgentToken agentTokens update/);
+    const second = await tokensOf();
+    expect((second["previous"] as Record<string, unknown>)["tokenId"]).toBe((first["current"] as Record<string, unknown>)["tokenId"]);
+    const exported = await yaml.exportText();
+    expect(exported).toContain("ciphertext");
+    expect(exported).not.toMatch(/"currentToken":\s*"/);
+    expect(exported).not.toMatch(/"previousToken":\s*"/);
+  }, OP_TIMEOUT * 2);
+});

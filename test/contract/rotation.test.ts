@@ -1,0 +1,205 @@
+/**
+ * Rotation (issue 38) on both faces against the emulator, its clock moved by its admin route:
+ * due and not due on the forge's clock, `current` and `previous` active on the forge after each
+ * step (never more than the agent's two tokens), a token made by hand that blocks with its import
+ * id, a token revoked by hand that refresh sees, and two racing rotations of which exactly one
+ * rotates. The life cycle every kind passes (create, refresh, delete, dropped inputs, secrets
+ * marked) runs in life-cycle.test.ts; the real engine's runs in test/e2e/rotation.test.ts.
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { State } from "../../provider/engine/declaration";
+import { pulumiSdk } from "../../provider/pulumi-sdk";
+import { checked, FACES, type Face, type Written } from "./support/faces";
+import { useWorld } from "./world";
+
+const world = useWorld();
+const HOUR = 3_600_000;
+const TYPE = "RotatingClusterAgentToken";
+
+afterEach(() => vi.restoreAllMocks());
+
+async function admin(path: string, method = "GET", body?: unknown): Promise<Response> {
+  const response = await world().emulator.admin(path, { method, headers: { "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  expect(response.status).toBeLessThan(300);
+  return response;
+}
+
+/** Moves the forge's clock on (the emulator's admin route). */
+const advance = (ms: number) => admin("/clock", "POST", { advance_ms: ms });
+
+const newAgent = async (name: string) => (await world().api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name })).body.id;
+const activeTokens = async (agentId: number) =>
+  (await world().api.list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId })).map((token) => token.id).sort((a, b) => a - b);
+const held = (outs: State, slot: "current" | "previous") => (outs[slot] as State | undefined)?.["tokenId"] as number | undefined;
+const heldIds = (outs: State) => [held(outs, "previous"), held(outs, "current")].filter((id): id is number => id !== undefined).sort((a, b) => a - b);
+
+/** One `pulumi up` of the resource on a face: check, diff, and the update when the diff asks for one. */
+async function up(face: Face, state: Written, sent: State, inputs: State): Promise<{ state: Written; sent: State; rotated: boolean }> {
+  const news = await checked(face, TYPE, sent, inputs);
+  const diff = await face.diff(TYPE, state.id, state.outs, news);
+  if (!diff.changes) return { state, sent: news, rotated: false };
+  expect(diff.replaces).toEqual([]);
+  return { state: await face.update(TYPE, state.id, state.outs, news), sent: news, rotated: true };
+}
+
+/** Messages the engine logs (Pulumi's log; at preview, the diff's). */
+function logged(): string[] {
+  const messages: string[] = [];
+  for (const level of ["info", "warn"] as const) vi.spyOn(pulumiSdk().log, level).mockImplementation(async (message: string) => void messages.push(message));
+  return messages;
+}
+
+for (const face of FACES) {
+  describe(face.name, () => {
+    it("rotates when rotateAfter has passed on the forge's clock, not before; a run with nothing due writes nothing; current and previous stay active, never more than two", async () => {
+      const agentId = await newAgent("scheduled");
+      const inputs = { project: "acme/web", agentId, name: "deploy", rotateAfter: "1h" };
+      let sent = await checked(face, TYPE, {}, inputs);
+      let state = await face.create(TYPE, sent);
+      const first = held(state.outs, "current")!;
+      expect(await activeTokens(agentId)).toEqual([first]);
+      expect(state.outs["rotationDueAt"]).toBe(new Date(Date.parse((state.outs["current"] as State)["createdAt"] as string) + HOUR).toISOString());
+
+      // 59 minutes on: not due. The refresh's read (what `up --refresh` does) hears the forge's clock.
+      await advance(59 * 60_000);
+      state = await face.read(TYPE, state.id, state.outs);
+      const writes = await world().writeCount();
+      let step = await up(face, state, sent, inputs);
+      expect(step.rotated).toBe(false);
+      expect(await world().writeCount(), "nothing due, nothing written").toBe(writes);
+
+      // Two more minutes: due. Preview says so, and since when; the update rotates.
+      await advance(2 * 60_000);
+      state = await face.read(TYPE, state.id, state.outs);
+      const messages = logged();
+      step = await up(face, state, sent, inputs);
+      expect(step.rotated).toBe(true);
+      expect(messages.join("\n")).toMatch(new RegExp(`rotation due since ${String(state.outs["rotationDueAt"]).replace(/[.]/g, "\\.")} .*the update makes a new token, keeps token ${first} as previous`));
+      [state, sent] = [step.state, step.sent];
+      const second = held(state.outs, "current")!;
+      expect(held(state.outs, "previous")).toBe(first);
+      expect(await activeTokens(agentId)).toEqual([first, second]);
+
+      // An hour later (and a minute: the Date header has whole seconds): the oldest goes before
+      // the new one comes (the agent never holds three).
+      await advance(HOUR + 60_000);
+      state = await face.read(TYPE, state.id, state.outs);
+      const log = (await (await admin("/requests")).json()) as { method: string; path: string }[];
+      const before = log.length;
+      step = await up(face, state, sent, inputs);
+      [state, sent] = [step.state, step.sent];
+      expect(held(state.outs, "previous")).toBe(second);
+      expect(await activeTokens(agentId)).toEqual(heldIds(state.outs));
+      const writesOfRotation = ((await (await admin("/requests")).json()) as { method: string; path: string }[]).slice(before).filter((entry) => entry.method !== "GET");
+      expect(writesOfRotation.map((entry) => entry.method)).toEqual(["DELETE", "POST"]);
+      expect(writesOfRotation[0]!.path).toMatch(new RegExp(`/tokens/${first}$`));
+
+      // Destroy revokes both.
+      await face.delete(TYPE, state.id, state.outs);
+      expect(await activeTokens(agentId)).toEqual([]);
+    });
+
+    it("a token of the agent made by hand, after the resource's, blocks the rotation with an error naming its import id; nothing is revoked or made", async () => {
+      const agentId = await newAgent("hand-made");
+      const inputs = { project: "acme/web", agentId, name: "deploy", keepers: { quarter: "Q1" } };
+      const sent = await checked(face, TYPE, {}, inputs);
+      const state = await face.create(TYPE, sent);
+      const theirs = (await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "by hand" })).body.id;
+      const writes = await world().writeCount();
+      const error = await up(face, state, sent, { ...inputs, keepers: { quarter: "Q2" } }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error & { candidates?: string[] },
+      );
+      expect(error?.message).toMatch(new RegExp(`did not rotate \\(keepers changed\\): the forge holds token ${theirs} \\(import id acme/web:${agentId}:${theirs}, named "by hand" made \\S+ by user \\d+\\)`));
+      expect(error?.message).toContain("Nothing was revoked or made");
+      expect(error?.candidates).toEqual([`acme/web:${agentId}:${theirs}`]);
+      expect(await world().writeCount()).toBe(writes);
+      expect(await activeTokens(agentId)).toEqual([held(state.outs, "current"), theirs]);
+    });
+
+    it("refresh sees a token revoked by hand: the slot empties with a warning, and the next up makes a new current beside the previous", async () => {
+      const agentId = await newAgent("revoked");
+      const inputs = { project: "acme/web", agentId, name: "deploy", keepers: { quarter: "Q1" } };
+      let step = await up(face, await face.create(TYPE, await checked(face, TYPE, {}, inputs)), await checked(face, TYPE, {}, inputs), { ...inputs, keepers: { quarter: "Q2" } });
+      const [previous, current] = [held(step.state.outs, "previous")!, held(step.state.outs, "current")!];
+      await world().api.request("DELETE", "/projects/:project/cluster_agents/:agentId/tokens/:tokenId", { project: "acme/web", agentId, tokenId: current });
+      const messages = logged();
+      const refreshed = await face.read(TYPE, step.state.id, step.state.outs);
+      expect(messages.join("\n")).toContain(`its current token ${current} is gone (revoked outside the stack); the next update makes a new one`);
+      expect(refreshed.outs["current"]).toBeUndefined();
+      expect(refreshed.outs["currentToken"]).toBeUndefined();
+      expect(held(refreshed.outs, "previous")).toBe(previous);
+      step = await up(face, refreshed, step.sent, { ...inputs, keepers: { quarter: "Q2" } });
+      expect(step.rotated).toBe(true);
+      expect(held(step.state.outs, "previous")).toBe(previous);
+      expect(await activeTokens(agentId)).toEqual(heldIds(step.state.outs));
+      expect(step.state.outs["currentToken"]).toEqual(expect.any(String));
+    });
+
+    it("two rotations at once, in two provider processes: the one whose token the forge made later stops, naming the other's, and exactly one rotated", async () => {
+      const agentId = await newAgent("racing");
+      const inputs = { project: "acme/web", agentId, name: "deploy", keepers: { quarter: "Q1" } };
+      const created = await face.create(TYPE, await checked(face, TYPE, {}, inputs));
+      const rotated = await up(face, created, await checked(face, TYPE, {}, inputs), { ...inputs, keepers: { quarter: "Q2" } });
+      const olds = rotated.state.outs;
+      const next = { ...inputs, keepers: { quarter: "Q3" } };
+      // The other pipeline's create waits at the forge until this one has rotated.
+      const hold = (await (await admin("/faults", "POST", { method: "POST", path: "/cluster_agents/\\d+/tokens$", latencyMs: 60_000, times: 1 })).json()) as { id: number };
+      const other = elsewhere({ type: TYPE, inputs: next, update: { id: rotated.state.id, olds } });
+      const started = Date.now();
+      while (((await (await admin("/faults")).json()) as { held: number }).held === 0 && Date.now() - started < 30_000) await sleep(25);
+      const mine = await up(face, rotated.state, rotated.sent, next);
+      expect(mine.rotated).toBe(true);
+      await admin(`/faults/${hold.id}`, "DELETE");
+      const outcome = await other;
+      const winner = held(mine.state.outs, "current")!;
+      expect(outcome.ok).toBe(false);
+      expect(outcome.name).toBe("RotationBlockedError");
+      expect(outcome.message).toMatch(new RegExp(`another rotation at the same time made token ${winner} \\(import id acme/web:${agentId}:${winner}.*\\), and the forge refused this run's new token \\(.*only two active tokens`));
+      expect(outcome.candidates).toEqual([`acme/web:${agentId}:${winner}`]);
+      expect(await activeTokens(agentId)).toEqual(heldIds(mine.state.outs));
+    });
+  });
+}
+
+describe("error tracking client keys", () => {
+  const KEYS = "RotatingErrorTrackingClientKey";
+  const activeKeys = async () => (await world().api.list<{ id: number }>("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).map((key) => key.id).sort((a, b) => a - b);
+  const keyIds = (outs: State) => ["previous", "current"].map((slot) => (outs[slot] as State | undefined)?.["keyId"] as number | undefined).filter((id) => id !== undefined).sort((a, b) => a! - b!);
+
+  it("two rotations at once (no forge limit): the later key's run revokes its own key and stops; the other's keys are the project's", async () => {
+    const face = FACES[1]!;
+    const inputs = { project: "acme/web", keepers: { quarter: "Q1" } };
+    const created = await face.create(KEYS, await checked(face, KEYS, {}, inputs));
+    const sent = await checked(face, KEYS, {}, inputs);
+    const next = { ...inputs, keepers: { quarter: "Q2" } };
+    const hold = (await (await admin("/faults", "POST", { method: "POST", path: "/error_tracking/client_keys$", latencyMs: 60_000, times: 1 })).json()) as { id: number };
+    const other = elsewhere({ type: KEYS, inputs: next, update: { id: created.id, olds: created.outs } });
+    const started = Date.now();
+    while (((await (await admin("/faults")).json()) as { held: number }).held === 0 && Date.now() - started < 30_000) await sleep(25);
+    const news = await checked(face, KEYS, sent, next);
+    const mine = await face.update(KEYS, created.id, created.outs, news);
+    await admin(`/faults/${hold.id}`, "DELETE");
+    const outcome = await other;
+    expect(outcome.ok).toBe(false);
+    expect(outcome.message).toMatch(/another rotation at the same time made key \d+ \(import id acme\/web:\d+\), before this run's new key \d+, which this run revoked again/);
+    expect(await activeKeys()).toEqual(keyIds(mine.outs));
+    // A key has no creation time on the forge: its createdAt is the forge's Date when it answered.
+    expect(Date.parse((mine.outs["current"] as State)["createdAt"] as string)).toBeGreaterThan(0);
+  });
+});
+
+/** Runs one update in a second provider process, as another pipeline's `pulumi up` would. */
+function elsewhere(job: { type: string; inputs: State; update: { id: string; olds: State } }): Promise<{ ok: boolean; name?: string; message?: string; candidates?: string[] }> {
+  const script = join(__dirname, "..", "..", "dist", "test", "contract", "support", "create-elsewhere.js");
+  const env = { ...process.env, FORGE_BASE_URL: world().emulator.url, FORGE_TOKEN: world().user("root").token };
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [script, JSON.stringify(job)], { env }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout.trim().split("\n").pop()!) as { ok: boolean; name?: string; message?: string; candidates?: string[] });
+    });
+  });
+}
