@@ -44,25 +44,84 @@ export const SHARED_LISTING_WINDOW_MS = 5_000;
 /** The longest one listing serves a burst of creates: then another is read, which shows what others made since. */
 export const BURST_LISTING_MAX_MS = 60_000;
 
+/**
+ * A parent's listing read a page at a time (each page one request) as its users earn the pages;
+ * the subclass keeps the records. A page that fails ends the sharing: `broken` drops the listing.
+ */
+abstract class PageByPage {
+  protected pagesRead = 0;
+  protected complete = false;
+  protected failed = false;
+  protected fetching: Promise<void> | undefined;
+
+  constructor(
+    private readonly pages: AsyncIterator<ListingPage<WireRecord>>,
+    private readonly broken: () => void,
+  ) {}
+
+  protected abstract keep(records: WireRecord[]): void;
+
+  /** Starts reading the next page; `fetching` until it is read. */
+  protected fetchNext(): void {
+    this.fetching = this.nextPage().finally(() => (this.fetching = undefined));
+  }
+
+  private async nextPage(): Promise<void> {
+    try {
+      const page = await this.pages.next();
+      this.pagesRead += 1;
+      if (page.done) {
+        this.complete = true;
+        return;
+      }
+      this.keep(page.value.items);
+      this.complete = page.value.last;
+    } catch {
+      // A listing that fails is not shared: its users ask the forge on their own, and the next one starts another.
+      this.failed = true;
+      this.broken();
+    }
+  }
+}
+
+/** The listings of a kind, one per parent (a route and its parent), each replaced by a fresh one once `stale`. */
+class ByParent<Listing> {
+  private readonly listings = new Map<string, Listing>();
+
+  constructor(private readonly stale: (listing: Listing) => boolean) {}
+
+  /** The listing under `key`, or a fresh one (`make` is given what drops it: its pages failed). */
+  get(key: string, make: (broken: () => void) => Listing): Listing {
+    const found = this.listings.get(key);
+    if (found && !this.stale(found)) return found;
+    const fresh = make(() => {
+      if (this.listings.get(key) === fresh) this.listings.delete(key);
+    });
+    this.listings.set(key, fresh);
+    return fresh;
+  }
+
+  clear(): void {
+    this.listings.clear();
+  }
+}
+
 /** One parent's listing for the looks before a burst of creates, read a page at a time as the creates earn the pages. */
-class BurstListing {
+class BurstListing extends PageByPage {
   readonly askedAt: number;
   lastTakenAt: number;
   private readonly records: WireRecord[] = [];
   private readonly served = new Set<string>();
-  private pagesRead = 0;
-  private complete = false;
-  private failed = false;
   private misses = 0;
-  private fetching: Promise<void> | undefined;
 
-  constructor(
-    now: number,
-    private readonly pages: AsyncIterator<ListingPage<WireRecord>>,
-    private readonly broken: () => void,
-  ) {
+  constructor(now: number, pages: AsyncIterator<ListingPage<WireRecord>>, broken: () => void) {
+    super(pages, broken);
     this.askedAt = now;
     this.lastTakenAt = now;
+  }
+
+  protected keep(records: WireRecord[]): void {
+    this.records.push(...records);
   }
 
   /** The whole listing, or undefined: it is not read to its end yet (or failed, or served `identity` already), so the create searches on its own. */
@@ -84,24 +143,7 @@ class BurstListing {
         this.misses = 0;
       }
       fetched = true;
-      this.fetching = this.nextPage().finally(() => (this.fetching = undefined));
-    }
-  }
-
-  private async nextPage(): Promise<void> {
-    try {
-      const page = await this.pages.next();
-      this.pagesRead += 1;
-      if (page.done) {
-        this.complete = true;
-        return;
-      }
-      this.records.push(...page.value.items);
-      this.complete = page.value.last;
-    } catch {
-      // A listing that fails is not shared: its creates search on their own, and the next create starts another.
-      this.failed = true;
-      this.broken();
+      this.fetchNext();
     }
   }
 }
@@ -112,13 +154,15 @@ class BurstListing {
  * {@link SHARED_LISTING_WINDOW_MS} of the one before), up to {@link BURST_LISTING_MAX_MS}.
  */
 export class BurstListings {
-  private readonly listings = new Map<string, BurstListing>();
+  private readonly listings: ByParent<BurstListing>;
 
   constructor(
-    private readonly windowMs = SHARED_LISTING_WINDOW_MS,
-    private readonly maxMs = BURST_LISTING_MAX_MS,
+    windowMs = SHARED_LISTING_WINDOW_MS,
+    maxMs = BURST_LISTING_MAX_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.listings = new ByParent((listing) => this.now() - listing.lastTakenAt >= windowMs || this.now() - listing.askedAt >= maxMs);
+  }
 
   /**
    * The listing under `key` (a route and its parent), whole, for the look before a create of
@@ -126,16 +170,8 @@ export class BurstListings {
    * end yet, or it served that identity already).
    */
   take(key: string, identity: string, pages: () => AsyncIterator<ListingPage<WireRecord>>): Promise<WireRecord[] | undefined> {
-    const now = this.now();
-    let listing = this.listings.get(key);
-    if (!listing || now - listing.lastTakenAt >= this.windowMs || now - listing.askedAt >= this.maxMs) {
-      const fresh: BurstListing = new BurstListing(now, pages(), () => {
-        if (this.listings.get(key) === fresh) this.listings.delete(key);
-      });
-      this.listings.set(key, fresh);
-      listing = fresh;
-    }
-    listing.lastTakenAt = now;
+    const listing = this.listings.get(key, (broken) => new BurstListing(this.now(), pages(), broken));
+    listing.lastTakenAt = this.now();
     return listing.take(identity);
   }
 }
@@ -152,22 +188,24 @@ export const MISSES_PER_PAGE = 2;
 export type ListingAnswer = { record: WireRecord } | "ask";
 
 /** One parent's listing, fetched a page at a time as the reads under it earn the pages. */
-class PagedListing {
+class PagedListing extends PageByPage {
   readonly askedAt: number;
   private readonly records = new Map<string, WireRecord>();
   private readonly served = new Set<string>();
-  private complete = false;
-  private failed = false;
   private misses = 0;
-  private fetching: Promise<void> | undefined;
 
   constructor(
     now: number,
-    private readonly pages: AsyncIterator<ListingPage<WireRecord>>,
+    pages: AsyncIterator<ListingPage<WireRecord>>,
     private readonly keyOf: (record: WireRecord) => string,
-    private readonly broken: () => void,
+    broken: () => void,
   ) {
+    super(pages, broken);
     this.askedAt = now;
+  }
+
+  protected keep(records: WireRecord[]): void {
+    for (const record of records) this.records.set(this.keyOf(record), record);
   }
 
   async read(id: string): Promise<ListingAnswer> {
@@ -187,7 +225,7 @@ class PagedListing {
       if (this.misses < MISSES_PER_PAGE) return "ask";
       this.misses = 0;
       fetched = true;
-      this.fetching = this.nextPage().finally(() => (this.fetching = undefined));
+      this.fetchNext();
     }
   }
 
@@ -198,44 +236,22 @@ class PagedListing {
     // Read whole without it: a page that shifted while it was read, or the object is gone. Its own GET tells.
     return this.complete ? "ask" : "unread";
   }
-
-  private async nextPage(): Promise<void> {
-    try {
-      const page = await this.pages.next();
-      if (page.done) {
-        this.complete = true;
-        return;
-      }
-      for (const record of page.value.items) this.records.set(this.keyOf(record), record);
-      this.complete = page.value.last;
-    } catch {
-      // A listing that fails is not shared: its reads ask on their own, and the next read starts another.
-      this.failed = true;
-      this.broken();
-    }
-  }
 }
 
 /** The listings reads share, one per parent, read lazily ({@link PagedListing}). */
 export class PagedListings {
-  private readonly listings = new Map<string, PagedListing>();
+  private readonly listings: ByParent<PagedListing>;
 
   constructor(
-    private readonly windowMs = SHARED_LISTING_WINDOW_MS,
+    windowMs = SHARED_LISTING_WINDOW_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.listings = new ByParent((listing) => this.now() - listing.askedAt >= windowMs);
+  }
 
   /** What the listing under `key` (a route and its parent) says of the object `id`, or "ask" to read it on its own. */
   read(key: string, id: string, pages: () => AsyncIterator<ListingPage<WireRecord>>, keyOf: (record: WireRecord) => string): Promise<ListingAnswer> {
-    let listing = this.listings.get(key);
-    if (!listing || this.now() - listing.askedAt >= this.windowMs) {
-      const fresh: PagedListing = new PagedListing(this.now(), pages(), keyOf, () => {
-        if (this.listings.get(key) === fresh) this.listings.delete(key);
-      });
-      this.listings.set(key, fresh);
-      listing = fresh;
-    }
-    return listing.read(id);
+    return this.listings.get(key, (broken) => new PagedListing(this.now(), pages(), keyOf, broken)).read(id);
   }
 
   /** Forgets every listing: this process wrote an object of the kind. */

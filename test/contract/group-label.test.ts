@@ -100,6 +100,23 @@ describe("GroupLabel reads share their group's listing (issue 28)", () => {
   }, 120_000);
 });
 
+/**
+ * Someone else makes the label `name` after this process read its group's listing: the listing
+ * says "free", so the create is sent, the forge refuses the duplicate, and a fresh look names the
+ * label in the error; theirs is left as they made it, and nothing else is made.
+ */
+async function refusedAndNamed(ops: ResourceOperations, name: string): Promise<void> {
+  const api = world().api;
+  const theirs = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name, color: "#00FF00" });
+  const refused = (await ops.create({ group: "acme", name, color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
+  expect(refused.name).toBe("ExistingObjectError");
+  expect(refused.candidates).toEqual([`acme:${theirs.body.id}`]);
+  const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
+  expect(log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/labels")).at(-1)?.status).toBeGreaterThanOrEqual(400);
+  const after = await api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme" });
+  expect(after.filter((record) => record.name === name)).toEqual([expect.objectContaining({ color: "#00FF00" })]);
+}
+
 describe("GroupLabel creates share their group's listing for the look before each create (issue 28)", () => {
   it("200 creates send about 210 requests, not 400; a label made by someone else after the listing is named, not duplicated; a name deleted in this process can be made again", async () => {
     const api = world().api;
@@ -117,17 +134,8 @@ describe("GroupLabel creates share their group's listing for the look before eac
     const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
     expect(listed.filter((record) => record.name.startsWith("made-")).map((record) => record.name).sort()).toEqual([...names].sort());
 
-    // Someone makes "theirs" after the listing this process shares: the forge refuses the
-    // duplicate, and the fresh look names the label; nothing is made or changed.
-    const theirs = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "theirs", color: "#00FF00" });
-    const refused = (await ops.create({ group: "acme", name: "theirs", color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
-    expect(refused.name).toBe("ExistingObjectError");
-    expect(refused.candidates).toEqual([`acme:${theirs.body.id}`]);
-    // The shared listing said "free", so the create was sent, and the forge refused it.
-    const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
-    expect(log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/labels")).at(-1)?.status).toBeGreaterThanOrEqual(400);
-    const after = await api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme" });
-    expect(after.filter((record) => record.name === "theirs")).toEqual([expect.objectContaining({ color: "#00FF00" })]);
+    // Someone makes "theirs" after the listing this process shares.
+    await refusedAndNamed(ops, "theirs");
 
     // A label this process deletes is free again, though the shared listing still shows it.
     const first = created[0]!;
@@ -159,15 +167,7 @@ describe("GroupLabel creates under a group of 1,000 labels share one listing too
     const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
     expect(listed.filter((record) => record.name.startsWith("burst-")).map((record) => record.name).sort()).toEqual([...names].sort());
 
-    // A label made by someone else after this process read the listing: "free" on the listing,
-    // so the create is sent, the forge refuses the duplicate, and a fresh look names the label.
-    const late = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "made-late", color: "#00FF00" });
-    const refused = (await ops.create({ group: "acme", name: "made-late", color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
-    expect(refused.name).toBe("ExistingObjectError");
-    expect(refused.candidates).toEqual([`acme:${late.body.id}`]);
-    const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
-    expect(log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/labels")).at(-1)?.status).toBeGreaterThanOrEqual(400);
-    const after = await api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme" });
-    expect(after.filter((record) => record.name === "made-late")).toEqual([expect.objectContaining({ color: "#00FF00" })]);
+    // A label made by someone else after this process read the listing.
+    await refusedAndNamed(ops, "made-late");
   }, 240_000);
 });
