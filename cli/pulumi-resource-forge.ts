@@ -6,7 +6,7 @@
  * provider (provider/runtime.ts, `pluginProvider`), loaded at the first request that needs it;
  * provider/plugin/serve.ts serves it.
  */
-import "./compile-cache";
+import { keepCompiled } from "./compile-cache";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { servePlugin, type PluginRuntime } from "../provider/plugin/serve";
@@ -31,6 +31,11 @@ if (process.argv.includes("--help") || process.argv.includes("-h")) {
 
 const schema = readFileSync(join(PACKAGE_ROOT, "provider", "plugin", "schema.json"), "utf8");
 // The composition root (every declaration, zod, the client) loads at the first request that needs it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const runtime = () => require("../provider/runtime") as PluginRuntime;
+const runtime = () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loaded = require("../provider/runtime") as PluginRuntime;
+  keepCompiled();
+  return loaded;
+};
 void servePlugin({ version, schema }, runtime, process.argv.slice(2));
+keepCompiled();
