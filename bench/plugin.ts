@@ -12,9 +12,10 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { routes } from "../api/routes";
+import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import type { TimingLine } from "../provider/plugin/timings";
@@ -31,6 +32,18 @@ const PARALLEL_SOURCE = PULUMI_PARALLEL > 0 ? "PULUMI_PARALLEL" : "pulumi up's d
 
 const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
 
+/**
+ * A peer to measure against, built outside this repository (the repository holds no recipe of
+ * another project's code): BENCH_PEER_GITLAB=<a directory holding pulumi-resource-gitlab, or the
+ * binary>, a bridged provider of the forge's REST API (pulumi-gitlab). It runs the same YAML
+ * program's labels against the same emulator. Without it, the faces are measured against the floor.
+ */
+const PEER_GITLAB = process.env["BENCH_PEER_GITLAB"];
+const PEER_LABEL = "pulumi-gitlab (YAML)";
+
+/** A built checkout of this repository to measure the YAML face against in the same run (BENCH_PLUGIN_BASELINE=<dir>): before and after a change. */
+const PLUGIN_BASELINE = process.env["BENCH_PLUGIN_BASELINE"];
+
 const PLUGIN_TS_PROGRAM = `
 const pulumi = require("@pulumi/pulumi");
 const forge = require("pulumi-forge/plugin");
@@ -38,9 +51,34 @@ const n = Number(new pulumi.Config().require("n"));
 for (let i = 0; i < n; i += 1) new forge.GroupLabel("label-" + i, { group: "acme", name: "bench-" + i, color: "#aa0000" });
 `;
 
-function yamlProgram(name: string, n: number): string {
-  const resources = Array.from({ length: n }, (_, i) => `  label-${i}:\n    type: forge:index:GroupLabel\n    properties:\n      group: acme\n      name: bench-${i}\n      color: "#aa0000"\n`);
-  return `name: ${name}\nruntime: yaml\n${pluginBlock}resources:\n${resources.join("")}`;
+/** N group labels of one group in a Pulumi YAML program, through the provider plugin of `plugins` (ours by default). */
+function yamlProgram(name: string, n: number, plugins = pluginBlock, type = "forge:index:GroupLabel"): string {
+  const resources = Array.from({ length: n }, (_, i) => `  label-${i}:\n    type: ${type}\n    properties:\n      group: acme\n      name: bench-${i}\n      color: "#aa0000"\n`);
+  return `name: ${name}\nruntime: yaml\n${plugins}resources:\n${resources.join("")}`;
+}
+
+/** `plugins.providers` naming a provider binary (or the directory holding it) of the given package. */
+function providerBlock(name: string, path: string): string {
+  const dir = path.endsWith(`pulumi-resource-${name}`) ? dirname(path) : path;
+  return `plugins:\n  providers:\n    - name: ${name}\n      path: ${dir}\n`;
+}
+
+/** The optional faces: the peer, and our YAML face built from another checkout. */
+function comparedFaces(plugin: (type: string) => boolean): Face[] {
+  const faces: Face[] = [];
+  if (PEER_GITLAB) {
+    faces.push({
+      label: PEER_LABEL,
+      managed: (type) => type === "gitlab:index/groupLabel:GroupLabel",
+      open: (world, name, n) =>
+        world.project(name, { "Pulumi.yaml": yamlProgram(name, n, providerBlock("gitlab", PEER_GITLAB), "gitlab:index:GroupLabel") }, { "gitlab:baseUrl": `${world.emulator.url}/api/v4/`, "gitlab:token": seedToken("root") }),
+    });
+  }
+  if (PLUGIN_BASELINE) {
+    const block = providerBlock("forge", join(PLUGIN_BASELINE, "plugin"));
+    faces.push({ label: "plugin (YAML), baseline", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n, block) }, {}) });
+  }
+  return faces;
 }
 
 interface Face {
@@ -82,6 +120,7 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
     { label: "plugin (YAML)", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) },
     // What the engine's settings cost or save, on the YAML face: the state written once at the end, and parallelism.
     ...engineVariants().map(({ label, env }) => ({ label: `plugin (YAML), ${label}`, managed: plugin, env, open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) })),
+    ...comparedFaces(plugin),
   ];
 }
 
@@ -228,6 +267,9 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
   console.log(`state bytes per resource: ${labels.map((label) => `${label} ${Math.round(of(label)!.stateBytesPerResource)}`).join(", ")}`);
   for (const variant of labels.filter((label) => label.startsWith("plugin (YAML), "))) {
     console.log(`${variant} to plugin (YAML): ${OPS.map((op) => `${op} ${ratio(variant, op, "plugin (YAML)")}`).join(", ")}`);
+  }
+  if (of(PEER_LABEL)) {
+    console.log(`plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${OPS.map((op) => `${op} ${ratio("plugin (YAML)", op, PEER_LABEL)}`).join(", ")}`);
   }
   const ts = of("plugin (TS)");
   const dynamic = of("dynamic");

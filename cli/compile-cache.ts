@@ -8,3 +8,12 @@
 import * as nodeModule from "node:module";
 
 nodeModule.enableCompileCache?.();
+
+/**
+ * Writes what this process compiled so far to the cache now. Node writes it when a process exits,
+ * but the engine ends its provider plugins with a signal, so a plugin that does not write it
+ * itself compiles every module again at each start (about twice its load time).
+ */
+export function keepCompiled(): void {
+  nodeModule.flushCompileCache?.();
+}

@@ -3,13 +3,13 @@
  * `pulumi-resource-forge`: the library's declarations served as a Pulumi provider plugin, for
  * programs in any language. The engine starts it (found through `plugins.providers` in
  * Pulumi.yaml, or on PATH) and speaks the provider protocol. The composition root builds the
- * provider (provider/runtime.ts, `pluginProvider`); provider/plugin/serve.ts serves it.
+ * provider (provider/runtime.ts, `pluginProvider`), loaded at the first request that needs it;
+ * provider/plugin/serve.ts serves it.
  */
-import "./compile-cache";
+import { keepCompiled } from "./compile-cache";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pluginProvider } from "../provider/runtime";
-import { servePlugin } from "../provider/plugin/serve";
+import { servePlugin, type PluginRuntime } from "../provider/plugin/serve";
 
 const PACKAGE_ROOT = join(__dirname, "..", "..");
 const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
@@ -30,4 +30,12 @@ if (process.argv.includes("--help") || process.argv.includes("-h")) {
 }
 
 const schema = readFileSync(join(PACKAGE_ROOT, "provider", "plugin", "schema.json"), "utf8");
-void servePlugin(pluginProvider({ version, schema }), process.argv.slice(2));
+// The composition root (every declaration, zod, the client) loads at the first request that needs it.
+const runtime = () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loaded = require("../provider/runtime") as PluginRuntime;
+  keepCompiled();
+  return loaded;
+};
+void servePlugin({ version, schema }, runtime, process.argv.slice(2));
+keepCompiled();

@@ -142,24 +142,14 @@ export class ForgeClient {
   list<T = unknown, E extends Endpoint<"GET"> = Endpoint<"GET">>(route: E, params?: RouteParams<E>, options?: ListOptions): Promise<T[]>;
   list<T = unknown>(pathTemplate: string, params?: Record<string, unknown>, options?: ListOptions): Promise<T[]>;
   async list<T = unknown>(route: Endpoint<"GET"> | string, params: Record<string, unknown> = {}, options: ListOptions = {}): Promise<T[]> {
-    return (await this.#listPages<T>(route, params, options, MAX_PAGES)) as T[];
+    return this.#listPages<T>(route, params, options, MAX_PAGES);
   }
 
-  /**
-   * Every element of a listing that fits in `maxPages` pages of 100, else undefined (after reading
-   * that many): for a caller that reads a whole listing only when it is short, and otherwise asks
-   * for what it needs (a create's identity check searches for one name).
-   */
-  async listUpTo<T = unknown>(route: Endpoint<"GET">, params: Record<string, unknown>, maxPages: number): Promise<T[] | undefined> {
-    return this.#listPages<T>(route, params, {}, maxPages, true);
-  }
-
-  async #listPages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number, shortOnly = false): Promise<T[] | undefined> {
+  async #listPages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number): Promise<T[]> {
     const items: T[] = [];
-    for await (const { items: page, last, number } of this.#pages<T>(route, params, options, maxPages)) {
+    for await (const { items: page, last } of this.#pages<T>(route, params, options, maxPages)) {
       items.push(...page);
       if (last) return items;
-      if (shortOnly && number >= maxPages) return undefined;
     }
     return items;
   }

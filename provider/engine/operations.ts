@@ -30,7 +30,7 @@ import { currentUserId, groupAncestors, parentId } from "./parents";
 import { droppedInheritedNotice, heldByAncestor, InheritedObjectError, ownOnly, type AncestorHolding } from "./inherited";
 import { createBody, pathParams, send, updateBody, writeBody } from "./requests";
 import { secretProperties } from "./secrets";
-import { PagedListings, SHARED_IDENTITY_LISTING_PAGES, SharedListings, settledListing } from "./shared-listings";
+import { BurstListings, PagedListings, settledListing } from "./shared-listings";
 import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, settingRoute } from "./settings";
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
@@ -62,8 +62,8 @@ export type ImportPresenter = (inputs: State, outs: State) => Promise<State>;
 export class ResourceOperations {
   /** The parents' listings that reads share (a declaration's `sharedListing`). */
   private readonly sharedListings = new PagedListings();
-  /** The parents' short listings that the looks before creates share (recovery.ts); kept across our own writes. */
-  private readonly identityListings = new SharedListings<WireRecord[] | undefined>();
+  /** The parents' listings that the looks before a burst of creates share (recovery.ts); kept across our own writes. */
+  private readonly identityListings = new BurstListings();
   /** The objects this process read by their import id alone, until their next check: that check
    *  is the importing run's (engine 3.259 reads, then checks, in one run). */
   private readonly importedHere = new Set<string>();
@@ -552,9 +552,7 @@ export class ResourceOperations {
       currentUserId: () => currentUserId(this.clientOf()),
       heldByAncestor: (state, lookup) => this.ancestorHolding(ctx, state, lookup),
       sharedList: (route, state, identity) =>
-        this.identityListings
-          .take(`${String(route)} ${JSON.stringify(pathParams(route, state))}`, identity, () => this.clientOf().listUpTo<WireRecord>(route, pathParams(route, state), SHARED_IDENTITY_LISTING_PAGES))
-          .then((listing) => listing ?? undefined),
+        this.identityListings.take(`${String(route)} ${JSON.stringify(pathParams(route, state))}`, identity, () => this.clientOf().pages<WireRecord>(route, pathParams(route, state))),
     };
   }
 

@@ -40,7 +40,7 @@ export type RecoveryPlan =
        *  the forge refuses the create. */
       find: () => Promise<WireRecord | undefined>;
       /**
-       * The look before the create, where creates share a short listing of the parent: "free"
+       * The look before the create, where creates share a listing of the parent: "free"
        * from the listing (`fromSharedListing`), or what {@link find} says. A listing that shows
        * the identity taken is never believed without `find`.
        */
@@ -82,9 +82,9 @@ export interface RecoveryReads {
   /** The id of the user the provider acts as. */
   currentUserId(): Promise<unknown>;
   /**
-   * A short listing (a few pages at most) that the creates of a run share for a few seconds, for
-   * the look before a create of `identity`; undefined when there is none to share (the listing is
-   * long, or this identity was looked up in it already).
+   * The parent's listing, whole, that a run's burst of creates shares for the look before a
+   * create of `identity`; undefined when the create is to search on its own (the listing is not
+   * read to its end yet, or this identity was looked up in it already).
    */
   sharedList?(route: ListRead["list"], state: State, identity: string): Promise<WireRecord[] | undefined>;
   /** For a kind whose reads under a group show its ancestors' objects: the ancestor that holds
@@ -137,7 +137,8 @@ export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads:
 
 /**
  * The look before a create through a listing the run's creates share (issue 28: 200 label creates
- * in about 210 requests, not 400), for identities looked up in a listing. The forge refuses a
+ * in about 210 requests, not 400; issue 36: at any size of the parent), for identities looked up
+ * in a listing. The forge refuses a
  * second object of an identity, so a listing a few seconds old that says "free" risks only that
  * refusal, which the create then checks with a fresh look; one that says "taken" is checked at
  * once. Either way a create adopts nothing it did not make.

@@ -14,52 +14,165 @@
  * by the next listing, as a GET a few seconds later would see it. A listing answers "here it is"
  * or "ask", never "gone" ({@link ListingAnswer}): an object it misses is read with its own GET.
  *
- * Creates share listings too ({@link SharedListings}), for the look before each create
+ * Creates share listings too ({@link BurstListings}), for the look before each create
  * (engine/recovery.ts): a listing that says an identity is free saves the search; one that says
- * it is taken is never believed without a fresh look. Those are not forgotten on our own writes: a
- * create only adds an identity no other create of the run looks for, and a stale "free" costs the
- * forge's refusal of a duplicate, which a fresh look then names.
+ * it is taken is never believed without a fresh look. A listing serves a run's whole burst of
+ * creates (up to a minute), at any size of the parent: its first pages are read at once, the
+ * rest as creates earn them, so a burst of hundreds costs a request per page and a few creates
+ * under a big parent about a search each. Those are not forgotten on our own writes: a create only
+ * adds an identity no other create of the run looks for, and a stale "free" (however old, or a
+ * label that slid onto a page already read) costs the forge's refusal of a duplicate, which a
+ * fresh look then names: never a duplicate or a take-over.
  */
 import type { ListingPage } from "../client";
 import type { WireRecord } from "./declaration";
 
-/**
- * The longest listing the looks before creates share, in pages of 100: beyond it, each create
- * searches for its own name (one request) rather than read a big parent whole every few seconds.
- */
-export const SHARED_IDENTITY_LISTING_PAGES = 3;
+/** The pages of a parent's listing the first creates of a burst read whole: a short parent (up to 300 objects) costs the burst that many requests. */
+export const EAGER_IDENTITY_PAGES = 3;
 
-/** How long a listing serves reads that start after it was asked for. */
+/**
+ * Beyond {@link EAGER_IDENTITY_PAGES}, a page is read for every this many creates that searched
+ * for their own identity meanwhile: a few creates under a parent of thousands cost at most 1.25
+ * requests each (never the whole listing), and a burst of hundreds reads the parent once and
+ * then about nothing per create.
+ */
+export const CREATES_PER_PAGE = 4;
+
+/** How long a listing serves reads that start after it was asked for; the looks before creates: after the last create that took it. */
 export const SHARED_LISTING_WINDOW_MS = 5_000;
 
-/** The short listings the looks before creates share, one per parent, each fetched whole once a window. */
-export class SharedListings<Listing> {
-  private readonly listings = new Map<string, { askedAt: number; records: Promise<Listing>; served: Set<string> }>();
+/** The longest one listing serves a burst of creates: then another is read, which shows what others made since. */
+export const BURST_LISTING_MAX_MS = 60_000;
+
+/**
+ * A parent's listing read a page at a time (each page one request) as its users earn the pages;
+ * the subclass keeps the records. A page that fails ends the sharing: `broken` drops the listing.
+ */
+abstract class PageByPage {
+  protected pagesRead = 0;
+  protected complete = false;
+  protected failed = false;
+  protected fetching: Promise<void> | undefined;
 
   constructor(
-    private readonly windowMs = SHARED_LISTING_WINDOW_MS,
-    private readonly now: () => number = Date.now,
+    private readonly pages: AsyncIterator<ListingPage<WireRecord>>,
+    private readonly broken: () => void,
   ) {}
 
-  /**
-   * The listing under `key` (a route and its parent) for a read of the object `id`: fetched once
-   * for the reads of a window; undefined when this listing has served that object already (the
-   * caller reads it on its own).
-   */
-  async take(key: string, id: string, fetch: () => Promise<Listing>): Promise<Listing | undefined> {
-    let entry = this.listings.get(key);
-    if (!entry || this.now() - entry.askedAt >= this.windowMs) {
-      const fresh = { askedAt: this.now(), records: fetch(), served: new Set<string>() };
-      this.listings.set(key, fresh);
-      // A failed listing is not shared: the next read asks again.
-      fresh.records.catch(() => {
-        if (this.listings.get(key) === fresh) this.listings.delete(key);
-      });
-      entry = fresh;
+  protected abstract keep(records: WireRecord[]): void;
+
+  /** Starts reading the next page; `fetching` until it is read. */
+  protected fetchNext(): void {
+    this.fetching = this.nextPage().finally(() => (this.fetching = undefined));
+  }
+
+  private async nextPage(): Promise<void> {
+    try {
+      const page = await this.pages.next();
+      this.pagesRead += 1;
+      if (page.done) {
+        this.complete = true;
+        return;
+      }
+      this.keep(page.value.items);
+      this.complete = page.value.last;
+    } catch {
+      // A listing that fails is not shared: its users ask the forge on their own, and the next one starts another.
+      this.failed = true;
+      this.broken();
     }
-    if (entry.served.has(id)) return undefined;
-    entry.served.add(id);
-    return entry.records;
+  }
+}
+
+/** The listings of a kind, one per parent (a route and its parent), each replaced by a fresh one once `stale`. */
+class ByParent<Listing> {
+  private readonly listings = new Map<string, Listing>();
+
+  constructor(private readonly stale: (listing: Listing) => boolean) {}
+
+  /** The listing under `key`, or a fresh one (`make` is given what drops it: its pages failed). */
+  get(key: string, make: (broken: () => void) => Listing): Listing {
+    const found = this.listings.get(key);
+    if (found && !this.stale(found)) return found;
+    const fresh = make(() => {
+      if (this.listings.get(key) === fresh) this.listings.delete(key);
+    });
+    this.listings.set(key, fresh);
+    return fresh;
+  }
+
+  clear(): void {
+    this.listings.clear();
+  }
+}
+
+/** One parent's listing for the looks before a burst of creates, read a page at a time as the creates earn the pages. */
+class BurstListing extends PageByPage {
+  readonly askedAt: number;
+  lastTakenAt: number;
+  private readonly records: WireRecord[] = [];
+  private readonly served = new Set<string>();
+  private misses = 0;
+
+  constructor(now: number, pages: AsyncIterator<ListingPage<WireRecord>>, broken: () => void) {
+    super(pages, broken);
+    this.askedAt = now;
+    this.lastTakenAt = now;
+  }
+
+  protected keep(records: WireRecord[]): void {
+    this.records.push(...records);
+  }
+
+  /** The whole listing, or undefined: it is not read to its end yet (or failed, or served `identity` already), so the create searches on its own. */
+  async take(identity: string): Promise<WireRecord[] | undefined> {
+    if (this.served.has(identity)) return undefined;
+    this.served.add(identity);
+    let fetched = false;
+    for (;;) {
+      if (this.fetching) await this.fetching;
+      if (this.failed) return undefined;
+      if (this.complete) return this.records;
+      // Another create started the next page while this one waited: wait for that page too.
+      if (this.fetching) continue;
+      if (this.pagesRead >= EAGER_IDENTITY_PAGES) {
+        // A create that read a page and still lacks the end searches, and is no new miss.
+        if (fetched) return undefined;
+        this.misses += 1;
+        if (this.misses < CREATES_PER_PAGE) return undefined;
+        this.misses = 0;
+      }
+      fetched = true;
+      this.fetchNext();
+    }
+  }
+}
+
+/**
+ * The listings the looks before creates share, one per parent ({@link BurstListing}), each
+ * serving a run's burst of creates: while creates keep coming (each within
+ * {@link SHARED_LISTING_WINDOW_MS} of the one before), up to {@link BURST_LISTING_MAX_MS}.
+ */
+export class BurstListings {
+  private readonly listings: ByParent<BurstListing>;
+
+  constructor(
+    windowMs = SHARED_LISTING_WINDOW_MS,
+    maxMs = BURST_LISTING_MAX_MS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.listings = new ByParent((listing) => this.now() - listing.lastTakenAt >= windowMs || this.now() - listing.askedAt >= maxMs);
+  }
+
+  /**
+   * The listing under `key` (a route and its parent), whole, for the look before a create of
+   * `identity`; undefined when the create is to search on its own (the listing is not read to its
+   * end yet, or it served that identity already).
+   */
+  take(key: string, identity: string, pages: () => AsyncIterator<ListingPage<WireRecord>>): Promise<WireRecord[] | undefined> {
+    const listing = this.listings.get(key, (broken) => new BurstListing(this.now(), pages(), broken));
+    listing.lastTakenAt = this.now();
+    return listing.take(identity);
   }
 }
 
@@ -75,22 +188,24 @@ export const MISSES_PER_PAGE = 2;
 export type ListingAnswer = { record: WireRecord } | "ask";
 
 /** One parent's listing, fetched a page at a time as the reads under it earn the pages. */
-class PagedListing {
+class PagedListing extends PageByPage {
   readonly askedAt: number;
   private readonly records = new Map<string, WireRecord>();
   private readonly served = new Set<string>();
-  private complete = false;
-  private failed = false;
   private misses = 0;
-  private fetching: Promise<void> | undefined;
 
   constructor(
     now: number,
-    private readonly pages: AsyncIterator<ListingPage<WireRecord>>,
+    pages: AsyncIterator<ListingPage<WireRecord>>,
     private readonly keyOf: (record: WireRecord) => string,
-    private readonly broken: () => void,
+    broken: () => void,
   ) {
+    super(pages, broken);
     this.askedAt = now;
+  }
+
+  protected keep(records: WireRecord[]): void {
+    for (const record of records) this.records.set(this.keyOf(record), record);
   }
 
   async read(id: string): Promise<ListingAnswer> {
@@ -110,7 +225,7 @@ class PagedListing {
       if (this.misses < MISSES_PER_PAGE) return "ask";
       this.misses = 0;
       fetched = true;
-      this.fetching = this.nextPage().finally(() => (this.fetching = undefined));
+      this.fetchNext();
     }
   }
 
@@ -121,44 +236,22 @@ class PagedListing {
     // Read whole without it: a page that shifted while it was read, or the object is gone. Its own GET tells.
     return this.complete ? "ask" : "unread";
   }
-
-  private async nextPage(): Promise<void> {
-    try {
-      const page = await this.pages.next();
-      if (page.done) {
-        this.complete = true;
-        return;
-      }
-      for (const record of page.value.items) this.records.set(this.keyOf(record), record);
-      this.complete = page.value.last;
-    } catch {
-      // A listing that fails is not shared: its reads ask on their own, and the next read starts another.
-      this.failed = true;
-      this.broken();
-    }
-  }
 }
 
 /** The listings reads share, one per parent, read lazily ({@link PagedListing}). */
 export class PagedListings {
-  private readonly listings = new Map<string, PagedListing>();
+  private readonly listings: ByParent<PagedListing>;
 
   constructor(
-    private readonly windowMs = SHARED_LISTING_WINDOW_MS,
+    windowMs = SHARED_LISTING_WINDOW_MS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.listings = new ByParent((listing) => this.now() - listing.askedAt >= windowMs);
+  }
 
   /** What the listing under `key` (a route and its parent) says of the object `id`, or "ask" to read it on its own. */
   read(key: string, id: string, pages: () => AsyncIterator<ListingPage<WireRecord>>, keyOf: (record: WireRecord) => string): Promise<ListingAnswer> {
-    let listing = this.listings.get(key);
-    if (!listing || this.now() - listing.askedAt >= this.windowMs) {
-      const fresh: PagedListing = new PagedListing(this.now(), pages(), keyOf, () => {
-        if (this.listings.get(key) === fresh) this.listings.delete(key);
-      });
-      this.listings.set(key, fresh);
-      listing = fresh;
-    }
-    return listing.read(id);
+    return this.listings.get(key, (broken) => new PagedListing(this.now(), pages(), keyOf, broken)).read(id);
   }
 
   /** Forgets every listing: this process wrote an object of the kind. */

@@ -7,13 +7,46 @@
  * matched yet lives in the state's inputs (engine/imports.ts), so it is added to the properties
  * those two see. The SDK does not export its server class, so the handlers are wrapped as the
  * service is added to the gRPC server, which is the one seam it has.
+ *
+ * The provider itself (the declarations, zod, the client) is loaded at the first request that
+ * needs it, not at start: the engine waits for the plugin's port before anything else, and the
+ * YAML language host starts a process of its own that asks only for the plugin's info and schema.
  */
 import { dirname } from "node:path";
 import * as providerApi from "@pulumi/pulumi/provider";
-import { configure } from "../runtime";
-import { reveal } from "../faces/plugin";
-import { IMPORTED_KEY } from "../engine/imports";
+import type { configure } from "../runtime";
 import { TIMED_METHODS, timedHandler } from "./timings";
+
+/** What the provider process loads on first use: the composition root's plugin face and configuration. */
+export interface PluginRuntime {
+  pluginProvider(identity: PluginIdentity): providerApi.Provider;
+  configure: typeof configure;
+}
+
+/** What the plugin answers without loading its provider. */
+export interface PluginIdentity {
+  version: string;
+  /** The package schema, served to `pulumi package get-schema` and the YAML host. */
+  schema: string;
+}
+
+/** The provider's methods the plugin face implements (faces/plugin.ts), each delegated on first call. */
+const PROVIDER_METHODS = ["check", "diff", "create", "read", "update", "delete", "invoke"] as const;
+
+/** A provider that answers its version and schema at once and loads the rest at its first call. */
+function lazyProvider(identity: PluginIdentity, provider: () => providerApi.Provider): providerApi.Provider {
+  const lazy: Record<string, unknown> = { version: identity.version, schema: identity.schema };
+  for (const method of PROVIDER_METHODS) {
+    lazy[method] = (...args: unknown[]) => (provider()[method] as (...args: unknown[]) => unknown)(...args);
+  }
+  return lazy as unknown as providerApi.Provider;
+}
+
+/** A module of this package, loaded when a request first needs it. */
+function lateRequire<T>(path: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path) as T;
+}
 
 /** What the configure handler receives: the provider's arguments and the stack's variables. */
 interface ConfigureRequest {
@@ -43,6 +76,7 @@ type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
 
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
 export function configOf(request: ConfigureRequest): { get(key: string): string | undefined } {
+  const { reveal } = lateRequire<typeof import("../faces/plugin")>("../faces/plugin");
   const args = reveal(request.getArgs()?.toJavaScript() ?? {}).plain;
   const variables = new Map(request.getVariablesMap().toObject());
   return {
@@ -63,13 +97,14 @@ function sdkRequire<T>(name: string): T {
 let wrapped = false;
 
 /** Wraps `configure` and `read` of the provider service when the SDK's server adds it. */
-function wrapServiceHandlers(): void {
+function wrapServiceHandlers(runtime: () => PluginRuntime): void {
   if (wrapped) return;
   wrapped = true;
   const grpc = sdkRequire<{ Server: { prototype: { addService(service: unknown, handlers: Record<string, unknown>): void } } }>("@grpc/grpc-js");
   const { Struct } = sdkRequire<{ Struct: (new () => object) & { fromJavaScript(value: Record<string, unknown>): object } }>("google-protobuf/google/protobuf/struct_pb");
   /** The properties of a request with the import mark of its inputs added, if they have one. */
   const withImportMark = (request: { getProperties(): JsonStruct | undefined; setProperties(value: object): void }, inputs: JsonStruct | undefined) => {
+    const { IMPORTED_KEY } = lateRequire<typeof import("../engine/imports")>("../engine/imports");
     const mark = inputs?.toJavaScript()[IMPORTED_KEY];
     if (mark !== undefined) request.setProperties(Struct.fromJavaScript({ ...request.getProperties()?.toJavaScript(), [IMPORTED_KEY]: mark }));
   };
@@ -78,7 +113,7 @@ function wrapServiceHandlers(): void {
     const configureHandler = handlers["configure"] as Handler<ConfigureRequest> | undefined;
     if (configureHandler) {
       handlers["configure"] = (call: { request: ConfigureRequest }, callback: unknown) => {
-        void configure(configOf(call.request) as unknown as Parameters<typeof configure>[0]);
+        void runtime().configure(configOf(call.request) as unknown as Parameters<typeof configure>[0]);
         return configureHandler.call(handlers, call, callback);
       };
     }
@@ -108,8 +143,15 @@ function wrapServiceHandlers(): void {
   };
 }
 
-/** Serves a provider to the engine at the address in `args` (what the engine starts the plugin with). */
-export function servePlugin(provider: providerApi.Provider, args: string[]): Promise<void> {
-  wrapServiceHandlers();
-  return providerApi.main(provider, args);
+/**
+ * Serves the provider to the engine at the address in `args` (what the engine starts the plugin
+ * with). `runtime` loads the composition root: called at the first request beyond the plugin's
+ * info and schema, once.
+ */
+export function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
+  let loaded: PluginRuntime | undefined;
+  let provider: providerApi.Provider | undefined;
+  const once = () => (loaded ??= runtime());
+  wrapServiceHandlers(once);
+  return providerApi.main(lazyProvider(identity, () => (provider ??= once().pluginProvider(identity))), args);
 }

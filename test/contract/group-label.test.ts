@@ -100,6 +100,23 @@ describe("GroupLabel reads share their group's listing (issue 28)", () => {
   }, 120_000);
 });
 
+/**
+ * Someone else makes the label `name` after this process read its group's listing: the listing
+ * says "free", so the create is sent, the forge refuses the duplicate, and a fresh look names the
+ * label in the error; theirs is left as they made it, and nothing else is made.
+ */
+async function refusedAndNamed(ops: ResourceOperations, name: string): Promise<void> {
+  const api = world().api;
+  const theirs = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name, color: "#00FF00" });
+  const refused = (await ops.create({ group: "acme", name, color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
+  expect(refused.name).toBe("ExistingObjectError");
+  expect(refused.candidates).toEqual([`acme:${theirs.body.id}`]);
+  const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
+  expect(log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/labels")).at(-1)?.status).toBeGreaterThanOrEqual(400);
+  const after = await api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme" });
+  expect(after.filter((record) => record.name === name)).toEqual([expect.objectContaining({ color: "#00FF00" })]);
+}
+
 describe("GroupLabel creates share their group's listing for the look before each create (issue 28)", () => {
   it("200 creates send about 210 requests, not 400; a label made by someone else after the listing is named, not duplicated; a name deleted in this process can be made again", async () => {
     const api = world().api;
@@ -117,17 +134,8 @@ describe("GroupLabel creates share their group's listing for the look before eac
     const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
     expect(listed.filter((record) => record.name.startsWith("made-")).map((record) => record.name).sort()).toEqual([...names].sort());
 
-    // Someone makes "theirs" after the listing this process shares: the forge refuses the
-    // duplicate, and the fresh look names the label; nothing is made or changed.
-    const theirs = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "theirs", color: "#00FF00" });
-    const refused = (await ops.create({ group: "acme", name: "theirs", color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
-    expect(refused.name).toBe("ExistingObjectError");
-    expect(refused.candidates).toEqual([`acme:${theirs.body.id}`]);
-    // The shared listing said "free", so the create was sent, and the forge refused it.
-    const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
-    expect(log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/labels")).at(-1)?.status).toBeGreaterThanOrEqual(400);
-    const after = await api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme" });
-    expect(after.filter((record) => record.name === "theirs")).toEqual([expect.objectContaining({ color: "#00FF00" })]);
+    // Someone makes "theirs" after the listing this process shares.
+    await refusedAndNamed(ops, "theirs");
 
     // A label this process deletes is free again, though the shared listing still shows it.
     const first = created[0]!;
@@ -137,3 +145,29 @@ describe("GroupLabel creates share their group's listing for the look before eac
   }, 120_000);
 });
 
+
+describe("GroupLabel creates under a group of 1,000 labels share one listing too (issue 36)", () => {
+  it("200 creates send about a tenth of a look each, not one; a label made by someone else after the listing is refused by the forge and named, never duplicated or taken over", async () => {
+    const api = world().api;
+    // Someone else's 1,000 labels: ten pages, well beyond the three the first creates read at once.
+    const existing = Array.from({ length: 1000 }, (_, index) => `theirs-${index}`);
+    for (let start = 0; start < existing.length; start += 50) {
+      await Promise.all(existing.slice(start, start + 50).map((name) => api.request("POST", "/groups/:group/labels", { group: "acme", name, color: "#00FF00" })));
+    }
+    const ops = new ResourceOperations(declarations.groupLabel, () => api);
+    const looks = async () => ((await (await world().emulator.admin("/requests")).json()) as { method: string; path: string }[]).filter((entry) => entry.method === "GET" && entry.path.endsWith("/groups/acme/labels")).length;
+    const looksBefore = await looks();
+    const names = Array.from({ length: 200 }, (_, index) => `burst-${index}`);
+    for (let start = 0; start < names.length; start += 8) {
+      await Promise.all(names.slice(start, start + 8).map((name) => ops.create({ group: "acme", name, color: "#FF0000" })));
+    }
+    const looked = (await looks()) - looksBefore;
+    // Eleven pages (the seed's labels too): 3 at once, then one for every 4 creates that searched (listing GETs and searches both count): 3 + 8 x 5 = 43.
+    expect(looked).toBeLessThanOrEqual(45);
+    const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
+    expect(listed.filter((record) => record.name.startsWith("burst-")).map((record) => record.name).sort()).toEqual([...names].sort());
+
+    // A label made by someone else after this process read the listing.
+    await refusedAndNamed(ops, "made-late");
+  }, 240_000);
+});

@@ -1,11 +1,12 @@
 /**
- * The listing reads share (engine/shared-listings.ts), against a scripted listing that counts its
- * pages: what each read is answered, and the requests a refresh costs, dense or sparse.
+ * The listings reads and creates share (engine/shared-listings.ts), against a scripted listing that
+ * counts its pages: what each read is answered, and the requests a refresh or a burst of creates
+ * costs, dense or sparse.
  */
 import { describe, expect, it } from "vitest";
 import type { ListingPage } from "../../provider/client";
 import type { WireRecord } from "../../provider/engine/declaration";
-import { MISSES_PER_PAGE, PagedListings } from "../../provider/engine/shared-listings";
+import { BurstListings, CREATES_PER_PAGE, EAGER_IDENTITY_PAGES, MISSES_PER_PAGE, PagedListings } from "../../provider/engine/shared-listings";
 
 /** A listing of `total` records with ids 1..total, 100 a page; `fail` makes page `fail` throw. */
 function scripted(total: number, fail?: number) {
@@ -92,5 +93,70 @@ describe("reads share their parent's listing a page at a time", () => {
     const third = scripted(50);
     expect(await listings.read("labels acme", "5", third.pages, keyOf)).toBe("ask");
     expect([first.counts.pages, second.counts.pages, third.counts.pages]).toEqual([1, 1, 0]);
+  });
+});
+
+/** The looks before creates of `names` through the listings, `parallel` at a time; `searched` counts the creates told to search on their own. */
+async function lookAll(listings: BurstListings, listing: ReturnType<typeof scripted>, names: string[], parallel: number) {
+  let searched = 0;
+  const answers: (WireRecord[] | undefined)[] = [];
+  for (let start = 0; start < names.length; start += parallel) {
+    const batch = await Promise.all(names.slice(start, start + parallel).map((name) => listings.take("labels acme", name, listing.pages)));
+    for (const answer of batch) if (answer === undefined) searched += 1;
+    answers.push(...batch);
+  }
+  return { answers, searched, requests: searched + listing.counts.pages };
+}
+
+describe("the looks before a burst of creates share their parent's listing at any size of the parent (issue 36)", () => {
+  it("a burst of 1,000 creates under a parent of 2,000 reads the parent once, about 0.1 requests a create", async () => {
+    const listing = scripted(2000);
+    const names = Array.from({ length: 1000 }, (_, index) => `new-${index}`);
+    const { answers, requests } = await lookAll(new BurstListings(), listing, names, 8);
+    expect(listing.counts.pages).toBe(20);
+    expect(requests).toBeLessThanOrEqual(EAGER_IDENTITY_PAGES + (20 - EAGER_IDENTITY_PAGES) * (CREATES_PER_PAGE + 1) + 8);
+    expect(requests / names.length).toBeLessThan(0.15);
+    // Once read to its end, the listing answers whole: every record of the parent.
+    expect(answers.at(-1)).toHaveLength(2000);
+  });
+
+  it("a few creates under a parent of thousands cost at most 1.25 requests each beyond the first pages, never the whole listing", async () => {
+    const listing = scripted(5000);
+    const names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    const { requests } = await lookAll(new BurstListings(), listing, names, 1);
+    expect(requests).toBeLessThanOrEqual(EAGER_IDENTITY_PAGES + 1.25 * names.length);
+    expect(listing.counts.pages).toBeLessThan(10);
+  });
+
+  it("a short parent costs the burst a request a page; an identity looked up once is searched on its own the second time", async () => {
+    const listing = scripted(120);
+    const { answers, requests } = await lookAll(new BurstListings(), listing, ["x", "y", "x"], 3);
+    expect(requests).toBe(2 + 1);
+    expect(answers.map((answer) => answer?.length)).toEqual([120, 120, undefined]);
+  });
+
+  it("a listing serves a burst while creates keep coming, up to a minute; a pause of a few seconds, or a minute's age, starts another", async () => {
+    let now = 0;
+    const listings = new BurstListings(5_000, 60_000, () => now);
+    const first = scripted(50);
+    for (let second = 0; second < 50; second += 4) {
+      now = second * 1000;
+      expect(await listings.take("labels acme", `early-${second}`, first.pages)).toHaveLength(50);
+    }
+    now = 60_000;
+    const second = scripted(60);
+    expect(await listings.take("labels acme", "at-a-minute", second.pages)).toHaveLength(60);
+    now = 66_000;
+    const third = scripted(70);
+    expect(await listings.take("labels acme", "after-a-pause", third.pages)).toHaveLength(70);
+    expect([first.counts.pages, second.counts.pages, third.counts.pages]).toEqual([1, 1, 1]);
+  });
+
+  it("a listing that fails is not shared: its creates search on their own, and the next create starts another", async () => {
+    const listings = new BurstListings();
+    const failing = scripted(150, 2);
+    expect(await listings.take("labels acme", "one", failing.pages)).toBeUndefined();
+    const next = scripted(150);
+    expect(await listings.take("labels acme", "two", next.pages)).toHaveLength(150);
   });
 });
