@@ -53,7 +53,8 @@ export function dynamicOperations(operations: ResourceOperations): DynamicOperat
       // serialized provider among its outputs, and the SDK's dynamic provider reads and deletes
       // with the one found there: an update, which writes to the forge only what differs,
       // records it.
-      return diff.changes === false && olds[PROVIDER_KEY] === undefined ? { ...diff, changes: true } : diff;
+      const movedHere = olds[PROVIDER_KEY] === undefined && news[PROVIDER_KEY] !== undefined;
+      return diff.changes === false && movedHere ? { ...diff, changes: true } : diff;
     },
     async create(inputs) {
       const importId = typeof inputs["importId"] === "string" && inputs["importId"] !== "" ? inputs["importId"] : undefined;
