@@ -16,8 +16,8 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { clientFor, resolveConnection, type ForgeClient } from "./client";
 import type { RetryWaitListener } from "./client/client";
 import { declarationByName } from "./resources";
-import type { State } from "./engine/declaration";
 import { ResourceOperations, type ProgressSink } from "./engine/operations";
+import { LIFE_CYCLE, type LifeCycleStep } from "./engine/outcomes";
 import { dynamicOperations, type DynamicOperations } from "./faces/dynamic";
 import { forgeProvider } from "./faces/plugin";
 import { lookupDeclarations } from "./lookups/registry";
@@ -104,23 +104,19 @@ export function pluginProvider(identity: { version: string; schema: string }): p
   });
 }
 
-export async function check(this: Provider, olds: State, news: State) {
-  return implementation(this.typeName).check(olds, news);
-}
-export async function diff(this: Provider, id: string, olds: State, news: State) {
-  return implementation(this.typeName).diff(id, olds, news);
-}
-export async function create(this: Provider, inputs: State) {
-  return implementation(this.typeName).create(inputs);
-}
-export async function read(this: Provider, id: string, props?: State) {
-  return implementation(this.typeName).read(id, props ?? {});
-}
-export async function update(this: Provider, id: string, olds: State, news: State) {
-  return implementation(this.typeName).update(id, olds, news);
-}
+/** The provider methods, one per step of the life cycle: each takes the type from the serialized
+ *  provider (`this`) and runs that step of the type's dynamic face. */
+type Forwarders = { [Step in LifeCycleStep]: (this: Provider, ...args: Parameters<DynamicOperations[Step]>) => ReturnType<DynamicOperations[Step]> };
+const forwarders = Object.fromEntries(
+  LIFE_CYCLE.map((step) => [
+    step,
+    async function (this: Provider, ...args: unknown[]) {
+      return (implementation(this.typeName)[step] as (...given: unknown[]) => Promise<unknown>)(...args);
+    },
+  ]),
+) as Forwarders;
+
+export const { check, diff, create, read, update } = forwarders;
 // `delete` is a reserved word: exported under that name below.
-async function deleteResource(this: Provider, id: string, props: State) {
-  return implementation(this.typeName).delete(id, props);
-}
+const { delete: deleteResource } = forwarders;
 export { deleteResource as delete };

@@ -23,7 +23,7 @@ import { explained, withHint } from "./hints";
 import { formatId, parseId } from "./ids";
 import { comparedOnImport, IMPORTED_KEY, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
 import { getPath, withoutPath } from "./paths";
-import { PartialCreateError, type CheckOptions, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
+import { PartialCreateError, type CheckOptions, type LifeCycleStep, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, groupAncestors, parentId } from "./parents";
@@ -60,7 +60,7 @@ export type ImportPresenter = (inputs: State, outs: State) => Promise<State>;
  * record becomes state projection.ts, the settings strategy settings.ts, lost creates
  * recovery.ts. A declaration's hooks replace single requests, never the flow.
  */
-export class ResourceOperations {
+export class ResourceOperations implements Record<LifeCycleStep, (...args: never[]) => Promise<unknown>> {
   /** The parents' listings that reads share (a declaration's `sharedListing`). */
   private readonly sharedListings = new PagedListings();
   /** The parents' short listings that the looks before creates share (recovery.ts); kept across our own writes. */

@@ -11,7 +11,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { State } from "../engine/declaration";
 import type { ResourceOperations } from "../engine/operations";
-import { PartialCreateError } from "../engine/outcomes";
+import { PartialCreateError, type LifeCycleStep } from "../engine/outcomes";
 
 /** The keys of this face in a property bag: never inputs of a declaration. */
 export const DYNAMIC_KEYS = ["__provider", "importId"] as const;
@@ -26,15 +26,9 @@ export function engineBag(bag: State | undefined): State {
   return result;
 }
 
-/** The operations of one type as a dynamic provider's methods (what the serialized provider calls). */
-export interface DynamicOperations {
-  check(olds: State, news: State): Promise<dynamic.CheckResult>;
-  diff(id: string, olds: State, news: State): Promise<dynamic.DiffResult>;
-  create(inputs: State): Promise<dynamic.CreateResult>;
-  read(id: string, props?: State): Promise<dynamic.ReadResult>;
-  update(id: string, olds: State, news: State): Promise<dynamic.UpdateResult>;
-  delete(id: string, props: State): Promise<void>;
-}
+/** The operations of one type as a dynamic provider's methods, one per step of the life cycle
+ *  (what the serialized provider calls). */
+export type DynamicOperations = { [Step in LifeCycleStep]: NonNullable<dynamic.ResourceProvider<State>[Step]> };
 
 /** The dynamic face of a type's operations. */
 export function dynamicOperations(operations: ResourceOperations): DynamicOperations {
