@@ -6,15 +6,15 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { automation } from "./automation";
-import { APPLIED_KEY, currentBookkeeping, secretKeys } from "../provider/engine/declaration";
+import { secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
-import { engineBag } from "../provider/faces/dynamic";
 import { operations, operationsOver } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { maskUrls, SECRET_MASK } from "../provider/redaction";
 import { holdsSecret, plainState, SECRET_SIG } from "./state";
+import { APPLIED_KEY, currentBookkeeping, engineState } from "../provider/engine/bookkeeping";
 
 /** One field whose value on the forge differs from the stack's. */
 export interface DriftedField {
@@ -165,7 +165,7 @@ async function changedSecrets(resource: StateResource, client: ForgeClient): Pro
   const token = parseTypeToken(resource.type);
   if (!token) return [];
   const operations = operationsOver(token.name, client);
-  const read = await operations.read(resource.id, engineBag(resource.outputs));
+  const read = await operations.read(resource.id, engineState(resource.outputs));
   if (!read.id) return [];
   const set = Object.fromEntries(resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]));
   return operations.changedInputs(read.props as Record<string, unknown>, set);

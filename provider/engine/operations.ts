@@ -1,13 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
 import { ForgeApiError, isNotFound, isPlainObject, type ForgeClient, type ListOptions } from "../client";
-import { CLAIM_KEY, checkInputs, forEngine, withoutReserved } from "./check";
+import { checkInputs, forEngine } from "./check";
 import { comparable, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
 import {
-  APPLIED_KEY,
-  currentBookkeeping,
   recordIdOf,
-  digestKey,
   fileInputs,
   hasIdentity,
   inputKeys,
@@ -15,13 +12,12 @@ import {
   replacedOnRemoval,
   replacementKeys,
   resetValue,
-  RESTORE_KEY,
 } from "./declaration";
 import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObject, keepsEvidence } from "./evidence";
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
 import { explained, withHint } from "./hints";
 import { formatId, parseId } from "./ids";
-import { comparedOnImport, IMPORTED_KEY, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
+import { comparedOnImport, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
 import { getPath, withoutPath } from "./paths";
 import { PartialCreateError, type CheckOptions, type LifeCycleStep, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
@@ -35,6 +31,7 @@ import { extendedRestore, foundValues, restoreBody, settingBody, settingFields, 
 import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
 import { redactedError, rememberSecrets } from "../redaction";
+import { APPLIED_KEY, CLAIM_KEY, currentBookkeeping, digestKey, IMPORTED_KEY, RESTORE_KEY, withoutReserved } from "./bookkeeping";
 
 /** An object on the forge that a pending create may have made: its import id, when it was made
  *  (the forge's clock), and whether the forge records that another user made it. */

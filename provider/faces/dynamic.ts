@@ -12,19 +12,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { State } from "../engine/declaration";
 import type { ResourceOperations } from "../engine/operations";
 import { PartialCreateError, type LifeCycleStep } from "../engine/outcomes";
-
-/** The keys of this face in a property bag: never inputs of a declaration. */
-export const DYNAMIC_KEYS = ["__provider", "importId"] as const;
-
-const PROVIDER_KEY = "__provider";
-
-/** A property bag without this face's keys: what the engine sees (the CLIs read states of either
- *  face through it too). */
-export function engineBag(bag: State | undefined): State {
-  const result: State = {};
-  for (const [key, value] of Object.entries(bag ?? {})) if (!(DYNAMIC_KEYS as readonly string[]).includes(key)) result[key] = value;
-  return result;
-}
+import { engineState, IMPORT_ID_KEY, PROVIDER_KEY } from "../engine/bookkeeping";
 
 /** The operations of one type as a dynamic provider's methods, one per step of the life cycle
  *  (what the serialized provider calls). */
@@ -34,26 +22,26 @@ export type DynamicOperations = { [Step in LifeCycleStep]: NonNullable<dynamic.R
 export function dynamicOperations(operations: ResourceOperations): DynamicOperations {
   return {
     async check(olds, news) {
-      const importId = news["importId"];
+      const importId = news[IMPORT_ID_KEY];
       // The `import` option of a resource not in the state yet: its create imports (engine/imports.ts).
-      const importing = importId !== undefined && Object.keys(engineBag(olds)).length === 0;
-      const checked = await operations.check(engineBag(olds), engineBag(news), { importing });
+      const importing = importId !== undefined && Object.keys(engineState(olds)).length === 0;
+      const checked = await operations.check(engineState(olds), engineState(news), { importing });
       // The engine creates with the inputs check returns: the import id must travel on with them.
-      return importId === undefined ? checked : { ...checked, inputs: { ...checked.inputs, importId } };
+      return importId === undefined ? checked : { ...checked, inputs: { ...checked.inputs, [IMPORT_ID_KEY]: importId } };
     },
-    diff: (id, olds, news) => operations.diff(id, engineBag(olds), engineBag(news)),
+    diff: (id, olds, news) => operations.diff(id, engineState(olds), engineState(news)),
     async create(inputs) {
-      const importId = typeof inputs["importId"] === "string" && inputs["importId"] !== "" ? inputs["importId"] : undefined;
+      const importId = typeof inputs[IMPORT_ID_KEY] === "string" && inputs[IMPORT_ID_KEY] !== "" ? inputs[IMPORT_ID_KEY] : undefined;
       try {
-        return await operations.create(engineBag(inputs), importId ? { importId } : {});
+        return await operations.create(engineState(inputs), importId ? { importId } : {});
       } catch (error) {
         // The recorded object needs its provider, as a created resource's properties have it.
         if (error instanceof PartialCreateError && inputs[PROVIDER_KEY] !== undefined) error.properties = { ...error.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
         throw error;
       }
     },
-    read: (id, props) => operations.read(id, engineBag(props)),
-    update: (id, olds, news) => operations.update(id, engineBag(olds), engineBag(news)),
-    delete: (id, props) => operations.delete(id, engineBag(props)),
+    read: (id, props) => operations.read(id, engineState(props)),
+    update: (id, olds, news) => operations.update(id, engineState(olds), engineState(news)),
+    delete: (id, props) => operations.delete(id, engineState(props)),
   };
 }

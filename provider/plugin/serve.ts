@@ -12,8 +12,9 @@ import { dirname } from "node:path";
 import * as providerApi from "@pulumi/pulumi/provider";
 import { configure } from "../runtime";
 import { reveal } from "../faces/plugin";
-import { IMPORTED_KEY } from "../engine/imports";
+
 import { TIMED_METHODS, timedHandler } from "./timings";
+import { IMPORTED_KEY } from "../engine/bookkeeping";
 
 /** What the configure handler receives: the provider's arguments and the stack's variables. */
 interface ConfigureRequest {

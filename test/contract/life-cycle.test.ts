@@ -27,7 +27,7 @@ import { ForgeApiError, parseRoute } from "../../provider/client";
 import { sameValue } from "../../provider/engine/compare";
 import type { AnyDeclaration, Request, State } from "../../provider/engine/declaration";
 import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, secretKeys } from "../../provider/engine/declaration";
-import { IMPORTED_KEY } from "../../provider/engine/imports";
+
 import { getPath } from "../../provider/engine/paths";
 import { ExistingObjectError } from "../../provider/engine/recovery";
 import { declarations } from "../../provider/resources";
@@ -35,6 +35,7 @@ import { implementation } from "../../provider/runtime";
 import { fixtures, type ContractFixture } from "./fixtures";
 import { checked, FACES, type Face, type Written } from "./support/faces";
 import { startWorld, type World } from "./world";
+import { IMPORTED_KEY } from "../../provider/engine/bookkeeping";
 
 let world: World;
 beforeAll(async () => {
