@@ -13,7 +13,8 @@ import { operations, operationsOver } from "../provider/runtime";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { maskUrls, SECRET_MASK } from "../provider/redaction";
-import { holdsSecret, plainState, SECRET_SIG } from "./state";
+import { holdsSecret, plainState } from "./state";
+import { SIG_KEY } from "../provider/secret-marks";
 import { APPLIED_KEY, currentBookkeeping, engineState } from "../provider/engine/bookkeeping";
 
 /** One field whose value on the forge differs from the stack's. */
@@ -223,7 +224,7 @@ function markedSecret(metadata: StepEventMetadata): string[] {
 function unwrapped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapped);
   if (typeof value !== "object" || value === null) return value;
-  if (SECRET_SIG in value) return "value" in value ? unwrapped((value as { value: unknown }).value) : value;
+  if (SIG_KEY in value) return "value" in value ? unwrapped((value as { value: unknown }).value) : value;
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, unwrapped(inner)]));
 }
 
