@@ -9,7 +9,7 @@ import { automation } from "./automation";
 import { secretKeys } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
-import { operations, operationsOver } from "../provider/runtime";
+import { operations, operationsOver } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { maskUrls, SECRET_MASK } from "../provider/redaction";

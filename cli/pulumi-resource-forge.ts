@@ -3,12 +3,12 @@
  * `pulumi-resource-forge`: the library's declarations served as a Pulumi provider plugin, for
  * programs in any language. The engine starts it (found through `plugins.providers` in
  * Pulumi.yaml, or on PATH) and speaks the provider protocol. The composition root builds the
- * provider (provider/runtime.ts, `pluginProvider`); provider/plugin/serve.ts serves it.
+ * provider (provider/composition-root.ts, `pluginProvider`); provider/plugin/serve.ts serves it.
  */
 import "./compile-cache";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pluginProvider } from "../provider/runtime";
+import { pluginProvider } from "../provider/composition-root";
 import { servePlugin } from "../provider/plugin/serve";
 
 const PACKAGE_ROOT = join(__dirname, "..", "..");

@@ -41,7 +41,7 @@ import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
 import type { Standing } from "../provider/engine/outcomes";
 import { evidenceFields } from "../provider/engine/evidence";
-import { configure, currentClient, operations } from "../provider/runtime";
+import { currentClient, operations, useStackConfig } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy } from "./lock-gate";
 import { plainState } from "./state";
@@ -287,7 +287,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     return EXIT_OK;
   }
   const config = await stack.getAllConfig();
-  await configure({ get: (key: string) => config[key]?.value } as never);
+  useStackConfig({ get: (key: string) => config[key]?.value } as never);
   const changesUndecided = await reportPendingChanges(changes, stackName, io);
   if (pending.length === 0) {
     if (changesUndecided) {

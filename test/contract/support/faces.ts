@@ -24,6 +24,7 @@ import { derivedOutputs, secretKeys, type State } from "../../../provider/engine
 import { conceal, reveal } from "../../../provider/faces/plugin";
 import { pluginToken } from "../../../provider/type-tokens";
 import * as runtime from "../../../provider/runtime";
+import { pluginProvider as buildPluginProvider } from "../../../provider/composition-root";
 import { declarationByName } from "../../../provider/resources";
 
 export interface Failure {
@@ -120,7 +121,7 @@ let assembled: provider.Provider | undefined;
 
 /** The plugin's provider, as the composition root builds it for the bin (cli/pulumi-resource-forge.ts). */
 export function pluginProvider(): provider.Provider {
-  assembled ??= runtime.pluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8") });
+  assembled ??= buildPluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8") });
   return assembled;
 }
 
