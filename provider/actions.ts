@@ -10,7 +10,7 @@ import { routes } from "../api/routes";
 import { clientFor, ForgeApiError, type ForgeClient } from "./client";
 import { fromWire } from "./engine/naming";
 import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";
-import { groupRef, serverId } from "./resources/common";
+import { groupRef, serverId } from "./fields";
 
 const revokeArgs = z.object({
   /** The top-level group the token has access to (id or full path). */

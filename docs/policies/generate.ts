@@ -13,7 +13,7 @@ import { policyTargets } from "../../policies/lib/define";
 import { type AnyDeclaration } from "../../provider/engine/declaration";
 import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
-import { ruleWording, show, wordList } from "../../provider/resources/common";
+import { ruleWording, show, wordList } from "../../provider/fields";
 
 // Compiled, this file runs from dist/docs/policies; the page and its template live in the sources.
 const root = resolve(__dirname, "../..", __dirname.split(sep).includes("dist") ? ".." : ".");
@@ -53,7 +53,7 @@ function wordedRules(def: Def): string[] {
   return (def.checks ?? []).flatMap((check) => {
     if (check._zod.def.check !== "custom") return [];
     const wording = ruleWording.get(check);
-    if (!wording) throw new Error("a refinement of a schema has no wording: build it with valueRule or crossFieldRule (provider/resources/common.ts)");
+    if (!wording) throw new Error("a refinement of a schema has no wording: build it with valueRule or crossFieldRule (provider/fields.ts)");
     return [wording];
   });
 }

@@ -15,7 +15,7 @@ import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
 import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
-import type { AdoptEntry, AdoptFile, AdoptScope } from "./entry";
+import type { AdoptEntry, AdoptFile, AdoptScope } from "../adopt-entry/entry";
 import { camel } from "./escape";
 
 /** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */

@@ -4,18 +4,7 @@ import type { ResourceDeclaration } from "../engine/declaration";
 import { derivedOutputs, engineKeys, inputKeys, outputKeys } from "../engine/declaration";
 import { secretProperties } from "../engine/secrets";
 import { PACKAGE, typeTokenOf, type Face } from "../type-tokens";
-
-/**
- * A value, or an output of one, at every depth: Pulumi resolves outputs nested in objects and
- * lists before the provider sees the inputs, so a secret from config inside an object or another
- * resource's id inside a list entry type-checks where it works.
- */
-export type DeepInput<T> = pulumi.Input<
-  T extends readonly (infer E)[] ? DeepInput<E>[] : T extends object ? { [K in keyof T]: DeepInput<T[K]> } : T
->;
-
-/** The arguments of a resource: its zod input type, each field (and each nested field) an `Input`. */
-export type ResourceArgs<I extends z.ZodObject> = { [K in keyof z.input<I>]: DeepInput<z.input<I>[K]> };
+import type { ResourceArgs } from "../fields";
 
 /** The outputs of a resource: every input and every declared output field. */
 export type ResourceOutputs<I extends z.ZodObject, O extends z.ZodObject> = {

@@ -74,7 +74,8 @@ function resourcesModule(): string {
   return tsModule(
     "provider/resources/index.ts",
     [
-      `import { dynamicFace, resourceClass, type ForgeResourceClass, type ResourceArgs, type ResourceOutputs } from "../faces/resource-class";`,
+      `import { dynamicFace, resourceClass, type ForgeResourceClass, type ResourceOutputs } from "../faces/resource-class";`,
+      `import type { ResourceArgs } from "../fields";`,
       `import { declarations as d } from "../resources";`,
       `import { serializableProvider } from "../serialized-provider";`,
       "",
@@ -150,7 +151,7 @@ export function registryModule(): string {
   return [
     header,
     "",
-    `import type { AdoptEntries } from "../adopt/entry";`,
+    `import type { AdoptEntries } from "../adopt-entry/entry";`,
     `import type { AnyDeclaration } from "../engine/declaration";`,
     ...imports,
     "",

@@ -23,9 +23,9 @@ import {
 } from "../../api/group-settings";
 import { defineResource, type State } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
-import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { field, username } from "../adopt/find";
+import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { field, username } from "../adopt-entry/find";
 import { routes } from "../../api/routes";
 import { RESTORE_KEY } from "../engine/bookkeeping";
 
