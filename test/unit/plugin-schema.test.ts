@@ -13,7 +13,7 @@ import { idFormat } from "../../provider/engine/ids";
 import { declarations } from "../../provider/resources";
 import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
-import { isEnumType, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
+import { isEnumType, type PackageSchema, type TypeSpec } from "../../scripts/generate/schema";
 import { pluginToken } from "../../provider/type-tokens";
 
 const pkg = JSON.parse(readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8")) as PackageSchema;
