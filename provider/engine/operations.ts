@@ -15,7 +15,7 @@ import {
 } from "./declaration";
 import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObject, keepsEvidence } from "./evidence";
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
-import { explained, withHint } from "./hints";
+import { withHintsOnError, withHint } from "./hints";
 import { formatId, parseId } from "./ids";
 import { comparedOnImport, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
 import { getPath, withoutPath } from "./paths";
@@ -130,7 +130,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   }
 
   async create(inputs: State, options: CreateOptions = {}): Promise<Created> {
-    return this.masked([inputs], () => this.writing(() => this.createObject(inputs, options)));
+    return this.masked([inputs], () => this.withListingsForgotten(() => this.createObject(inputs, options)));
   }
 
   /**
@@ -149,7 +149,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
 
   /** A write of this kind: the listings reads share are forgotten before and after it, so no
    *  read in this process sees a page from before the write. */
-  private async writing<T>(write: () => Promise<T>): Promise<T> {
+  private async withListingsForgotten<T>(write: () => Promise<T>): Promise<T> {
     this.sharedListings.forget();
     try {
       return await write();
@@ -166,7 +166,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const ctx = this.context();
     if (declaration.setting) return this.createSetting(ctx, desired);
     const hook = declaration.hooks?.create;
-    const record = await explained(declaration, desired, () =>
+    const record = await withHintsOnError(declaration, desired, () =>
       createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), () =>
         hook ? hook(ctx, desired) : send<WireRecord | undefined>(ctx, declaration.create, desired, createBody(declaration, desired)),
       ),
@@ -229,7 +229,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   }
 
   async update(id: string, previous: State, news: State): Promise<Updated> {
-    return this.masked([previous, news], () => this.writing(() => this.updateObject(id, currentBookkeeping(previous), news)));
+    return this.masked([previous, news], () => this.withListingsForgotten(() => this.updateObject(id, currentBookkeeping(previous), news)));
   }
 
   private async updateObject(id: string, olds: State, news: State): Promise<Updated> {
@@ -256,7 +256,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     let record: WireRecord | undefined;
     if (changed.length > 0) {
       const hook = declaration.hooks?.update;
-      record = await explained(declaration, state, async () => {
+      record = await withHintsOnError(declaration, state, async () => {
         if (hook) return hook(ctx, state, changed, olds);
         const request = declaration.update;
         if (!request) throw new Error(`${declaration.name} cannot be updated in place`);
@@ -273,7 +273,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   }
 
   async delete(id: string, props: State): Promise<void> {
-    return this.masked([props], () => this.writing(() => this.deleteObject(id, props)));
+    return this.masked([props], () => this.withListingsForgotten(() => this.deleteObject(id, props)));
   }
 
   private async deleteObject(id: string, props: State): Promise<void> {
@@ -425,7 +425,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     if (!before) throw new Error(`${declaration.name}: the object whose settings these are does not exist (${formatId(declaration, desired)})`);
     const state = { ...desired, [RESTORE_KEY]: foundValues(declaration, desired, project(declaration, before, desired)) };
     const route = settingRoute(declaration);
-    const record = await explained(declaration, desired, () => send<WireRecord | undefined>(ctx, route, state, settingBody(declaration, state)));
+    const record = await withHintsOnError(declaration, desired, () => send<WireRecord | undefined>(ctx, route, state, settingBody(declaration, state)));
     try {
       const current = hasFields(record) && !optionsOf(route).readBack ? record : await this.mustRead(ctx, state);
       const outs = outputs(declaration, current, state, desired);
@@ -441,7 +441,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const keys = (optionsOf(this.declaration.create).omit ?? []).filter((key) => state[key] !== undefined);
     if (keys.length === 0) return undefined;
     const route = settingRoute(this.declaration);
-    return { record: await explained(this.declaration, state, () => send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys))) };
+    return { record: await withHintsOnError(this.declaration, state, () => send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys))) };
   }
 
   /** Takes over an existing object (the `import` resource option of the dynamic face): the
