@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { automation } from "./automation";
-import { secretKeys } from "../provider/engine/declaration";
+import { declaredSecrets } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
 import { operations, operationsOver } from "../provider/composition-root";
@@ -147,7 +147,7 @@ function stateResources(deployment: unknown): Map<string, StateResource> {
     const outputs = currentBookkeeping(plainState(resource.outputs ?? {}) as Record<string, unknown>);
     const applied = Array.isArray(outputs[APPLIED_KEY]) ? (outputs[APPLIED_KEY] as string[]) : [];
     const operations = forgeOperations(resource.type);
-    if (operations) for (const field of secretKeys(operations.declaration)) secrets.add(field);
+    if (operations) for (const field of declaredSecrets(operations.declaration)) secrets.add(field);
     result.set(resource.urn, {
       urn: resource.urn,
       type: resource.type,
@@ -190,7 +190,7 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
   const after = currentBookkeeping(unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>);
   const programInputs = unwrapped(metadata.old?.inputs ?? {}) as Record<string, unknown>;
   const operations = forgeOperations(metadata.type);
-  const secret = new Set([...secrets, ...(operations ? secretKeys(operations.declaration) : []), ...markedSecret(metadata)]);
+  const secret = new Set([...secrets, ...(operations ? declaredSecrets(operations.declaration) : []), ...markedSecret(metadata)]);
   const show = (field: string, value: unknown) => (value !== undefined && secret.has(field) ? MASK : masked(value));
   const applied = Array.isArray(before[APPLIED_KEY]) ? (before[APPLIED_KEY] as string[]) : Object.keys(programInputs).filter((field) => !field.startsWith("__"));
   const set = Object.fromEntries(applied.filter((field) => field in programInputs || field in before).map((field) => [field, field in programInputs ? programInputs[field] : before[field]]));

@@ -424,9 +424,10 @@ export function replacementKeys(declaration: AnyDeclaration): string[] {
   return declaration.replaceOn === "all" || !declaration.update ? inputKeys(declaration) : declaration.replaceOn;
 }
 
-/** Outputs the resource class lists in `additionalSecretOutputs` (a nested write-only path
- *  makes its whole top-level field secret). */
-export function secretKeys(declaration: AnyDeclaration): string[] {
+/** The declaration's own secrets: its secret outputs and write-only inputs (a nested write-only
+ *  path makes its whole top-level field secret). What the state keeps secret besides them, given
+ *  the program's secret inputs, is engine/secrets.ts's `secretProperties`. */
+export function declaredSecrets(declaration: AnyDeclaration): string[] {
   const writeOnly = (declaration.writeOnly ?? []).map((path) => path.split(".")[0] as string);
   return [...new Set([...(declaration.secretOutputs ?? []), ...writeOnly])];
 }

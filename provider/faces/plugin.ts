@@ -9,7 +9,7 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import type { ForgeClient } from "../client";
 import type { ResourceOperations } from "../engine/operations";
-import { secretKeys, type State } from "../engine/declaration";
+import { declaredSecrets, type State } from "../engine/declaration";
 import { PartialCreateError } from "../engine/outcomes";
 import { secretProperties } from "../engine/secrets";
 import { rememberSecrets } from "../redaction";
@@ -92,7 +92,7 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
       const given = reveal(news);
       const kept = reveal(olds);
       const result = await ops(urn).check(kept.plain, given.plain, { secretInputs: secretsOf(urn, [...given.secret, ...kept.secret]) });
-      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...secretKeys(ops(urn).declaration)]) };
+      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...declaredSecrets(ops(urn).declaration)]) };
     },
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
     async create(urn, inputs: State) {

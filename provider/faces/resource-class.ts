@@ -61,14 +61,14 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(decl
   // The engine's own keys are outputs of the dynamic face; the plugin's schema leaves them out.
   const bookkeeping = face.face === "dynamic" ? engineKeys(declaration) : [];
   const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration), ...bookkeeping].map((key) => [key, undefined]));
-  const declaredSecrets = [...secretProperties(declaration)];
+  const alwaysSecret = [...secretProperties(declaration)];
 
   /** The properties and options a resource registers with, secrets applied. */
   function registration(args: ResourceArgs<I>, opts: pulumi.CustomResourceOptions): { props: Record<string, unknown>; opts: pulumi.CustomResourceOptions } {
     const { import: importId, ...rest } = opts;
     const props: Record<string, unknown> = { ...unsetOutputs, ...args };
-    for (const key of declaredSecrets) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    const additionalSecretOutputs = [...declaredSecrets, ...(rest.additionalSecretOutputs ?? [])];
+    for (const key of alwaysSecret) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    const additionalSecretOutputs = [...alwaysSecret, ...(rest.additionalSecretOutputs ?? [])];
     // Secrecy follows the data: an output made from an input is secret when that input is. The
     // SDK reads this list once the inputs have resolved, and the input resolves only after its
     // secrecy is known.

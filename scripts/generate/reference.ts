@@ -10,7 +10,7 @@ import * as ts from "typescript";
 import { z } from "zod";
 import { describeAvailability } from "../../api/editions";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { availabilityOf, inputKeys, optionsOf, outputKeys, replacedOnRemoval, replacementKeys, secretKeys, type State } from "../../provider/engine/declaration";
+import { availabilityOf, inputKeys, optionsOf, outputKeys, replacedOnRemoval, replacementKeys, declaredSecrets, type State } from "../../provider/engine/declaration";
 import { parseTypeToken, pluginToken, typeTokenOf } from "../../provider/type-tokens";
 import { formatId, idFormat } from "../../provider/engine/ids";
 import { actionDeclarations } from "../../provider/actions";
@@ -244,7 +244,7 @@ function refreshSection(declaration: AnyDeclaration, importId: string): string[]
       answerOnly.length ? `- Only the create's answer has ${list(answerOnly)}: refresh keeps the value from the create (an imported resource has none).` : "",
       collections.length ? `- ${list(collections)}: compared as sets of entries, whatever their order and the forge's ids.` : "",
       declaration.writeOnly?.length ? `- Never read back (write-only): ${list(declaration.writeOnly)}; refresh keeps the value last applied, encrypted.` : "",
-      secretKeys(declaration).length ? `- Secrets stay encrypted in the state after a refresh: ${list(secretKeys(declaration))}.` : "",
+      declaredSecrets(declaration).length ? `- Secrets stay encrypted in the state after a refresh: ${list(declaredSecrets(declaration))}.` : "",
       waits ? `- A create that returned before the work ended${waits.skipInput ? ` (\`${waits.skipInput}: false\`)` : ""}: refresh records \`${waits.field}\` as the forge has it now and logs how it went since the state was written (\`${waits.field} was <then>, is <now>\`, with the reason of a failure); the step itself stays unchanged, as the inputs are.` : "",
       `- ${gone}`,
     ].filter((line) => line !== ""),
@@ -256,7 +256,7 @@ function page(declaration: AnyDeclaration, docs: Map<string, string>): string {
   const inputs = z.toJSONSchema(declaration.inputs, { unrepresentable: "any", io: "input" }) as JsonSchema;
   const outputs = z.toJSONSchema(declaration.outputs, { unrepresentable: "any" }) as JsonSchema;
   const replacing = replacementKeys(declaration);
-  const secrets = secretKeys(declaration);
+  const secrets = declaredSecrets(declaration);
   const plugin = typeTokenOf("plugin", declaration.name);
   const schema = pluginSchema().resources[plugin];
   const { resources, example } = exampleOf(declaration);

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { TRANSPORT_SETTINGS } from "../../provider/client/connection";
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { inputKeys, outputKeys, secretKeys } from "../../provider/engine/declaration";
+import { inputKeys, outputKeys, declaredSecrets } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import type { ActionDeclaration } from "../../provider/actions";
 import type { LookupDeclaration } from "../../provider/lookups/lookup";
@@ -316,7 +316,7 @@ export function packageSchema(options: {
 function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: TypeMapper): { schema: PackageSchema; enums: EnumUse[] } {
   const resources: PackageSchema["resources"] = {};
   for (const declaration of options.declarations) {
-    const secrets = new Set(secretKeys(declaration));
+    const secrets = new Set(declaredSecrets(declaration));
     const property = (key: string, schema: z.ZodType, io: "input" | "output") => {
       const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`, { owner: declaration.name, field: key, path: key });
       const description = options.describe?.(declaration, key) || spec.description;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CLEANUP_CADENCES } from "../../api/cleanup-policy";
-import { inputKeys, outputKeys, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { inputKeys, outputKeys, declaredSecrets, type AnyDeclaration } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import { declarations } from "../../provider/resources";
 import { actionDeclarations } from "../../provider/actions";
@@ -33,7 +33,7 @@ describe("the package schema", () => {
     expect(Object.keys(resource.properties).sort()).toEqual([...new Set([...inputKeys(declaration), ...outputKeys(declaration)])].sort());
     const required = inputKeys(declaration).filter((key) => !(declaration.inputs.shape[key] as z.ZodType).safeParse(undefined).success);
     expect(resource.requiredInputs.sort()).toEqual(required.sort());
-    for (const key of secretKeys(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
+    for (const key of declaredSecrets(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
     for (const [key, property] of Object.entries(resource.inputProperties)) expect(property.description, `${declaration.name}.${key} has a description`).toBeTruthy();
     expect(resource.description).toContain(`pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}`);
   });
