@@ -3,8 +3,8 @@
  * `pulumi-resource-forge`: the library's declarations served as a Pulumi provider plugin, for
  * programs in any language. The engine starts it (found through `plugins.providers` in
  * Pulumi.yaml, or on PATH) and speaks the provider protocol. The composition root builds the
- * provider (provider/runtime.ts, `pluginProvider`), loaded at the first request that needs it;
- * provider/plugin/serve.ts serves it.
+ * provider (provider/composition-root.ts, `pluginProvider`), loaded at the first request that
+ * needs it; provider/plugin/serve.ts serves it.
  */
 import { keepCompiled } from "./compile-cache";
 import { readFileSync } from "node:fs";
@@ -33,7 +33,7 @@ const schema = readFileSync(join(PACKAGE_ROOT, "provider", "plugin", "schema.jso
 // The composition root (every declaration, zod, the client) loads at the first request that needs it.
 const runtime = () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const loaded = require("../provider/runtime") as PluginRuntime;
+  const loaded = require("../provider/composition-root") as PluginRuntime;
   keepCompiled();
   return loaded;
 };

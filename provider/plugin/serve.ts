@@ -14,13 +14,20 @@
  */
 import { dirname } from "node:path";
 import * as providerApi from "@pulumi/pulumi/provider";
-import type { configure } from "../runtime";
 import { TIMED_METHODS, timedHandler } from "./timings";
+import { IMPORTED_KEY } from "../engine/bookkeeping";
+import { LIFE_CYCLE } from "../engine/outcomes";
 
 /** What the provider process loads on first use: the composition root's plugin face and configuration. */
 export interface PluginRuntime {
   pluginProvider(identity: PluginIdentity): providerApi.Provider;
-  configure: typeof configure;
+  /** Hands the provider's configuration on (composition-root.ts `useStackConfig`, which reads it with `get` only). */
+  useStackConfig(config: StackConfigReader): void;
+}
+
+/** Stack config as the provider reads it: `get("forge:baseUrl")`. */
+export interface StackConfigReader {
+  get(key: string): string | undefined;
 }
 
 /** What the plugin answers without loading its provider. */
@@ -31,7 +38,7 @@ export interface PluginIdentity {
 }
 
 /** The provider's methods the plugin face implements (faces/plugin.ts), each delegated on first call. */
-const PROVIDER_METHODS = ["check", "diff", "create", "read", "update", "delete", "invoke"] as const;
+const PROVIDER_METHODS = [...LIFE_CYCLE, "invoke"] as const;
 
 /** A provider that answers its version and schema at once and loads the rest at its first call. */
 function lazyProvider(identity: PluginIdentity, provider: () => providerApi.Provider): providerApi.Provider {
@@ -75,7 +82,7 @@ interface DeleteRequest {
 type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
 
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
-export function configOf(request: ConfigureRequest): { get(key: string): string | undefined } {
+export function configOf(request: ConfigureRequest): StackConfigReader {
   const { reveal } = lateRequire<typeof import("../faces/plugin")>("../faces/plugin");
   const args = reveal(request.getArgs()?.toJavaScript() ?? {}).plain;
   const variables = new Map(request.getVariablesMap().toObject());
@@ -104,7 +111,6 @@ function wrapServiceHandlers(runtime: () => PluginRuntime): void {
   const { Struct } = sdkRequire<{ Struct: (new () => object) & { fromJavaScript(value: Record<string, unknown>): object } }>("google-protobuf/google/protobuf/struct_pb");
   /** The properties of a request with the import mark of its inputs added, if they have one. */
   const withImportMark = (request: { getProperties(): JsonStruct | undefined; setProperties(value: object): void }, inputs: JsonStruct | undefined) => {
-    const { IMPORTED_KEY } = lateRequire<typeof import("../engine/imports")>("../engine/imports");
     const mark = inputs?.toJavaScript()[IMPORTED_KEY];
     if (mark !== undefined) request.setProperties(Struct.fromJavaScript({ ...request.getProperties()?.toJavaScript(), [IMPORTED_KEY]: mark }));
   };
@@ -113,7 +119,7 @@ function wrapServiceHandlers(runtime: () => PluginRuntime): void {
     const configureHandler = handlers["configure"] as Handler<ConfigureRequest> | undefined;
     if (configureHandler) {
       handlers["configure"] = (call: { request: ConfigureRequest }, callback: unknown) => {
-        void runtime().configure(configOf(call.request) as unknown as Parameters<typeof configure>[0]);
+        runtime().useStackConfig(configOf(call.request));
         return configureHandler.call(handlers, call, callback);
       };
     }

@@ -17,7 +17,8 @@ import { expect, it } from "vitest";
 import { faultMix, lostAnswerNames } from "../../bench/stacks";
 import { routes } from "../../api/routes";
 import type { State } from "../../provider/engine/declaration";
-import { implementation, pluginProvider } from "../../provider/runtime";
+import { implementation } from "../../provider/runtime";
+import { pluginProvider } from "../../provider/composition-root";
 import { pluginToken } from "../../provider/type-tokens";
 import { useWorld } from "./world";
 

@@ -5,7 +5,7 @@
 import { expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/runtime";
-import * as lookups from "../../provider/lookups";
+import * as lookups from "../../provider/generated/lookups";
 import { byField, useWorld } from "./world";
 
 const worldOf = useWorld();

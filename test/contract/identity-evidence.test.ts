@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasIdentity, type AnyDeclaration, type State } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
-import { implementation, operations } from "../../provider/runtime";
+import { implementation } from "../../provider/runtime";
+import { operations } from "../../provider/composition-root";
 import { fixtures } from "./fixtures";
 import { checked, FACES } from "./support/faces";
 import { startWorld, type World } from "./world";

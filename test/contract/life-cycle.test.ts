@@ -26,8 +26,8 @@ import type { HttpMethod } from "../../api";
 import { ForgeApiError, parseRoute } from "../../provider/client";
 import { sameValue } from "../../provider/engine/compare";
 import type { AnyDeclaration, Request, State } from "../../provider/engine/declaration";
-import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, secretKeys } from "../../provider/engine/declaration";
-import { IMPORTED_KEY } from "../../provider/engine/imports";
+import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, declaredSecrets } from "../../provider/engine/declaration";
+
 import { getPath } from "../../provider/engine/paths";
 import { ExistingObjectError } from "../../provider/engine/recovery";
 import { declarations } from "../../provider/resources";
@@ -35,6 +35,7 @@ import { implementation } from "../../provider/runtime";
 import { fixtures, type ContractFixture } from "./fixtures";
 import { checked, FACES, type Face, type Written } from "./support/faces";
 import { startWorld, type World } from "./world";
+import { IMPORTED_KEY } from "../../provider/engine/bookkeeping";
 
 let world: World;
 beforeAll(async () => {
@@ -380,7 +381,7 @@ function pendingWriteOnly(declaration: AnyDeclaration, inputs: State): boolean {
 
 /** The values of a kind's secret fields in some states (strings of 8 characters or more): none may appear in a message. */
 function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
-  const keys = secretKeys(declaration);
+  const keys = declaredSecrets(declaration);
   const strings = (value: unknown): string[] =>
     typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
   return [...new Set(states.flatMap((state) => keys.flatMap((key) => strings(state[key]))))].filter((text) => text.length >= 8);
@@ -393,7 +394,7 @@ function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
  * marked, and no secret value (a string of 8 characters or more) appears in a field that is not.
  */
 function expectSecretsKept(declaration: AnyDeclaration, written: Written, step: string): void {
-  const present = secretKeys(declaration).filter((key) => written.outs[key] !== undefined);
+  const present = declaredSecrets(declaration).filter((key) => written.outs[key] !== undefined);
   expect(present.filter((key) => !written.secret.has(key)), `${step}: secret fields left unmarked`).toEqual([]);
   const strings = (value: unknown): string[] =>
     typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];

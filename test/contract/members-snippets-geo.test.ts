@@ -11,7 +11,7 @@ import { closeClients, ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/runtime";
 import { repairGeoSite } from "../../provider";
-import * as lookups from "../../provider/lookups";
+import * as lookups from "../../provider/generated/lookups";
 import { instanceSettings, useWorld } from "./world";
 
 const world = useWorld();

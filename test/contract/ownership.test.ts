@@ -4,7 +4,8 @@
  * the same run made, are never adopted, changed, deleted or revoked.
  */
 import { expect, it } from "vitest";
-import { implementation, operationsOver } from "../../provider/runtime";
+import { implementation } from "../../provider/runtime";
+import { operationsOver } from "../../provider/composition-root";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 

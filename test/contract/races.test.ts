@@ -9,7 +9,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { decide, type RecoveryPlan } from "../../cli/recover";
 import { pluginToken } from "../../provider/type-tokens";
-import { implementation, operations, pluginProvider } from "../../provider/runtime";
+import { implementation } from "../../provider/runtime";
+import { operations, pluginProvider } from "../../provider/composition-root";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { checkInputs } from "../../provider/engine/check";
-import { currentBookkeeping } from "../../provider/engine/declaration";
+
 import { implementation } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/engine/unknowns";
 import { declarations } from "../../provider/resources";
+import { currentBookkeeping } from "../../provider/engine/bookkeeping";
 
 describe("check", () => {
   it("accepts valid inputs and the engine's create claim", () => {

@@ -1,0 +1,76 @@
+/**
+ * The composition root: what runs inside a provider process, where the engine meets the registry
+ * of declarations and the client, and where both faces are built over the same operations: the
+ * dynamic one ({@link operations}, which runtime.ts adapts for the serialized providers) and the
+ * plugin one ({@link pluginProvider}, which `pulumi-resource-forge` serves). Nothing in `engine/`
+ * imports it or the registry.
+ */
+import type * as providerApi from "@pulumi/pulumi/provider";
+import { clientFor, resolveConnection, type ForgeClient } from "./client";
+import type { ConfigSource } from "./client/connection";
+import type { RetryWaitListener } from "./client/client";
+import { declarationByName } from "./resources";
+import { ResourceOperations } from "./engine/operations";
+import type { ProgressSink } from "./engine/outcomes";
+import { forgeProvider } from "./faces/plugin";
+import { lookupDeclarations } from "./lookups/registry";
+import { actionDeclarations } from "./actions";
+import { importPresenter } from "./plugin/present";
+import { pulumiSdk } from "./pulumi-sdk";
+
+let stackConfig: ConfigSource | undefined;
+/** An object read by its import id alone, as a program writes it (both faces' imports). */
+const presentImport = importPresenter(currentClient);
+const operationsByType = new Map<string, ResourceOperations>();
+
+/** Stack config `forge:*`, as the provider's `configure` received it (runtime.ts, plugin/serve.ts). */
+export function useStackConfig(config: ConfigSource | undefined): void {
+  stackConfig = config;
+}
+
+/** The connection is resolved at each use (env or stack config), never stored in a provider. */
+export function currentClient(): ForgeClient {
+  return clientFor(resolveConnection(stackConfig), logRetryWait);
+}
+
+/** Each wait before a retry, in the run's output: a slow run says why. */
+const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayMs, budgetLeftMs }) => {
+  pulumiSdk().log.info(
+    `forge: ${method} ${path} got ${reason} (attempt ${attempt}); retrying in ${(delayMs / 1000).toFixed(1)} s ` +
+      `(${Math.max(0, Math.round(budgetLeftMs / 1000))} s left of the retry budget, forge:retryBudgetMs / FORGE_RETRY_BUDGET_MS)`,
+  );
+};
+
+/** The engine's progress and warnings, in Pulumi's log of the run. */
+const pulumiLog: ProgressSink = (message, level) => void (level === "warning" ? pulumiSdk().log.warn(message) : pulumiSdk().log.info(message));
+
+/** The engine's operations of one resource type, created once per process (both faces use them). */
+export function operations(typeName: string): ResourceOperations {
+  let found = operationsByType.get(typeName);
+  if (!found) {
+    found = new ResourceOperations(declarationByName(typeName), currentClient, pulumiLog, (inputs, outs) => presentImport(typeName, inputs, outs));
+    operationsByType.set(typeName, found);
+  }
+  return found;
+}
+
+/**
+ * The operations of a type over a client of the caller's, for a tool that serves several stacks
+ * (several forges) in one process: forge-drift's fleet reads each stack's objects with its own
+ * connection, never through the process's current configuration. `progress`: where the reads'
+ * warnings go (default Pulumi's log).
+ */
+export function operationsOver(typeName: string, client: ForgeClient, progress: ProgressSink = pulumiLog): ResourceOperations {
+  return new ResourceOperations(declarationByName(typeName), () => client, progress);
+}
+
+/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
+export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
+  return forgeProvider({
+    ...identity,
+    operationsOf: operations,
+    lookups: lookupDeclarations,
+    actions: actionDeclarations,
+    clientOf: currentClient,
+  });
+}
