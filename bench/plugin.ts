@@ -237,7 +237,7 @@ export async function startupTimes(rounds = 5): Promise<void> {
     ["forge-recover --help", process.execPath, [bin("forge-recover"), "--help"]],
     ["forge-adopt --help", process.execPath, [bin("forge-adopt"), "--help"]],
   ];
-  // A first start fills Node's compile cache (cli/compile-cache.ts): not counted.
+  // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
   const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));
   for (let round = 0; round < rounds; round += 1) {

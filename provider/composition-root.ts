@@ -1,21 +1,16 @@
 /**
  * The composition root: what runs inside a provider process, where the engine meets the registry
- * of declarations and the client, and where both faces are built over the same operations: the
- * dynamic one ({@link operations}, which runtime.ts adapts for the serialized providers) and the
- * plugin one ({@link pluginProvider}, which `pulumi-resource-forge` serves). Nothing in `engine/`
- * imports it or the registry.
+ * of declarations and the client. Both faces are built over its {@link operations}: the dynamic
+ * one by runtime.ts (what serialized providers load), the plugin one by plugin/loaded.ts (what
+ * `pulumi-resource-forge` loads). Nothing in `engine/` imports it or the registry.
  */
-import type * as providerApi from "@pulumi/pulumi/provider";
 import { clientFor, resolveConnection, type ForgeClient } from "./client";
 import type { ConfigSource } from "./client/connection";
 import type { RetryWaitListener } from "./client/client";
 import { declarationByName } from "./resources";
 import { ResourceOperations } from "./engine/operations";
 import type { ProgressSink } from "./engine/outcomes";
-import { forgeProvider } from "./faces/plugin";
-import { lookupDeclarations } from "./lookups/registry";
-import { actionDeclarations } from "./actions";
-import { importPresenter } from "./plugin/present";
+import { importPresenter } from "./adopt/present";
 import { pulumiSdk } from "./pulumi-sdk";
 
 let stackConfig: ConfigSource | undefined;
@@ -62,15 +57,4 @@ export function operations(typeName: string): ResourceOperations {
  */
 export function operationsOver(typeName: string, client: ForgeClient, progress: ProgressSink = pulumiLog): ResourceOperations {
   return new ResourceOperations(declarationByName(typeName), () => client, progress);
-}
-
-/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
-export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
-  return forgeProvider({
-    ...identity,
-    operationsOf: operations,
-    lookups: lookupDeclarations,
-    actions: actionDeclarations,
-    clientOf: currentClient,
-  });
 }

@@ -1,7 +1,7 @@
 /**
  * How Pulumi marks a secret value, defined once for the plugin face and the CLIs: an object whose
  * {@link SIG_KEY} holds {@link SECRET_SIG}. On the provider protocol the value sits beside them
- * (`{ [SIG_KEY]: SECRET_SIG, value }`, faces/plugin.ts); in a state exported with
+ * (`{ [SIG_KEY]: SECRET_SIG, value }`, plugin/face.ts); in a state exported with
  * `--show-secrets`, as `plaintext` (cli/state.ts). The Pulumi SDK calls them `specialSigKey` and
  * `specialSecretSig`.
  */

@@ -37,7 +37,7 @@ export interface PluginIdentity {
   schema: string;
 }
 
-/** The provider's methods the plugin face implements (faces/plugin.ts), each delegated on first call. */
+/** The provider's methods the plugin face implements (plugin/face.ts), each delegated on first call. */
 const PROVIDER_METHODS = [...LIFE_CYCLE, "invoke"] as const;
 
 /** A provider that answers its version and schema at once and loads the rest at its first call. */
@@ -83,7 +83,7 @@ type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
 
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
 export function configOf(request: ConfigureRequest): StackConfigReader {
-  const { reveal } = lateRequire<typeof import("../faces/plugin")>("../faces/plugin");
+  const { reveal } = lateRequire<typeof import("./face")>("./face");
   const args = reveal(request.getArgs()?.toJavaScript() ?? {}).plain;
   const variables = new Map(request.getVariablesMap().toObject());
   return {

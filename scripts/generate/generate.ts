@@ -103,7 +103,7 @@ function pluginResourcesModule(): string {
     [
       `import { declarations as d } from "../resources";`,
       `import { pluginFace, resourceClass, type PluginResourceClass } from "../faces/resource-class";`,
-      `import type { ${names.join(", ")} } from "./resources";`,
+      `import type { ${names.join(", ")} } from "../generated/resources";`,
     ],
     blocks,
   );
@@ -198,7 +198,7 @@ export function generatedFiles(): Map<string, string> {
     ["provider/resources/index.ts", registryModule()],
     ["provider/generated/resources.ts", resourcesModule()],
     ["provider/generated/lookups.ts", lookupsModule()],
-    ["provider/generated/plugin-resources.ts", pluginResourcesModule()],
+    ["provider/plugin/resources.ts", pluginResourcesModule()],
   ]);
   files.set("provider/plugin/schema.json", `${JSON.stringify(pluginSchema(), null, 2)}\n`);
   for (const [name, text] of referencePages()) files.set(`docs/reference/${name}`, text);

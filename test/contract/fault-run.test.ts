@@ -18,7 +18,7 @@ import { faultMix, lostAnswerNames } from "../../bench/stacks";
 import { routes } from "../../api/routes";
 import type { State } from "../../provider/engine/declaration";
 import { implementation } from "../../provider/runtime";
-import { pluginProvider } from "../../provider/composition-root";
+import { pluginProvider } from "../../provider/plugin/loaded";
 import { pluginToken } from "../../provider/type-tokens";
 import { useWorld } from "./world";
 

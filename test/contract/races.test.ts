@@ -10,7 +10,8 @@ import { expect, it } from "vitest";
 import { decide, type RecoveryPlan } from "../../cli/recover";
 import { pluginToken } from "../../provider/type-tokens";
 import { implementation } from "../../provider/runtime";
-import { operations, pluginProvider } from "../../provider/composition-root";
+import { operations } from "../../provider/composition-root";
+import { pluginProvider } from "../../provider/plugin/loaded";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 

@@ -8,7 +8,7 @@ import type { State } from "../../provider/engine/declaration";
 import type { ResourceOperations } from "../../provider/engine/operations";
 import { PartialCreateError } from "../../provider/engine/outcomes";
 import { dynamicOperations } from "../../provider/faces/dynamic";
-import { forgeProvider, reveal } from "../../provider/faces/plugin";
+import { forgeProvider, reveal } from "../../provider/plugin/face";
 import { declarations } from "../../provider/resources";
 
 /** Operations of a cluster agent token whose create records what it was given, and can fail half-way. */

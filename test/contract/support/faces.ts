@@ -21,10 +21,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as provider from "@pulumi/pulumi/provider";
 import { derivedOutputs, declaredSecrets, type State } from "../../../provider/engine/declaration";
-import { conceal, reveal } from "../../../provider/faces/plugin";
+import { conceal, reveal } from "../../../provider/plugin/face";
 import { pluginToken } from "../../../provider/type-tokens";
 import * as runtime from "../../../provider/runtime";
-import { pluginProvider as buildPluginProvider } from "../../../provider/composition-root";
+import { pluginProvider as buildPluginProvider } from "../../../provider/plugin/loaded";
 import { declarationByName } from "../../../provider/resources";
 
 export interface Failure {
@@ -119,7 +119,7 @@ export const dynamicFace: Face = {
 
 let assembled: provider.Provider | undefined;
 
-/** The plugin's provider, as the composition root builds it for the bin (cli/pulumi-resource-forge.ts). */
+/** The plugin's provider, as the composition root builds it for the bin (provider/plugin/main.ts). */
 export function pluginProvider(): provider.Provider {
   assembled ??= buildPluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8") });
   return assembled;

@@ -1,0 +1,23 @@
+/**
+ * What the plugin process loads at its first request beyond the plugin's info and schema
+ * (main.ts): the plugin face over the composition root's operations, and where Configure's
+ * settings go. The dynamic face's counterpart is provider/runtime.ts.
+ */
+import type * as providerApi from "@pulumi/pulumi/provider";
+import { currentClient, operations, useStackConfig } from "../composition-root";
+import { lookupDeclarations } from "../lookups/registry";
+import { actionDeclarations } from "../actions";
+import { forgeProvider } from "./face";
+
+export { useStackConfig };
+
+/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
+export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
+  return forgeProvider({
+    ...identity,
+    operationsOf: operations,
+    lookups: lookupDeclarations,
+    actions: actionDeclarations,
+    clientOf: currentClient,
+  });
+}
