@@ -31,15 +31,23 @@ export async function configure(request: dynamic.ConfigureRequest | dynamic.Conf
   useStackConfig(isRequest(request) ? request.config : request);
 }
 
-/** The dynamic face of a type's operations: what serialized providers call, those of this
- *  version through the functions below and those of earlier versions directly. */
-export function implementation(typeName: string): DynamicOperations {
+/** The dynamic face of a type's operations: what the provider methods below run. */
+export function dynamicFaceOf(typeName: string): DynamicOperations {
   let found = dynamicByType.get(typeName);
   if (!found) {
     found = dynamicOperations(operations(typeName));
     dynamicByType.set(typeName, found);
   }
   return found;
+}
+
+/**
+ * {@link dynamicFaceOf} under the name serialized providers call it by: those written out in the
+ * states of stacks (serialized-provider.ts), by this version and earlier ones. Never rename it:
+ * a state written today must keep working with the package it was written with, and after it.
+ */
+export function implementation(typeName: string): DynamicOperations {
+  return dynamicFaceOf(typeName);
 }
 
 /** The provider methods, one per step of the life cycle: each takes the type from the serialized
@@ -49,7 +57,7 @@ const forwarders = Object.fromEntries(
   LIFE_CYCLE.map((step) => [
     step,
     async function (this: Provider, ...args: unknown[]) {
-      return (implementation(this.typeName)[step] as (...given: unknown[]) => Promise<unknown>)(...args);
+      return (dynamicFaceOf(this.typeName)[step] as (...given: unknown[]) => Promise<unknown>)(...args);
     },
   ]),
 ) as Forwarders;

@@ -19,7 +19,7 @@ import { runLookup, type LookupDeclaration } from "../lookups/lookup";
 import { runAction, type ActionDeclaration } from "../actions";
 import { PACKAGE } from "../type-tokens";
 
-export interface ForgeProviderOptions {
+export interface PluginFaceOptions {
   version: string;
   /** The package schema (provider/plugin/schema.json), served to `pulumi package get-schema`. */
   schema: string;
@@ -78,8 +78,8 @@ export function conceal(state: State | undefined, keys: Iterable<string>): State
   return marked;
 }
 
-/** The provider of every resource and lookup of the library. */
-export function forgeProvider(options: ForgeProviderOptions): provider.Provider {
+/** The plugin face: the SDK's provider interface (what serve.ts serves) over the operations of every resource, lookup and action. */
+export function pluginFaceProvider(options: PluginFaceOptions): provider.Provider {
   const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
   /** What the state keeps secret (engine/secrets.ts), given the inputs the program sent as secrets. */
   const secretsOf = (urn: string, given: Iterable<string>) => secretProperties(ops(urn).declaration, given);

@@ -7,13 +7,13 @@ import type * as providerApi from "@pulumi/pulumi/provider";
 import { currentClient, operations, useStackConfig } from "../composition-root";
 import { lookupDeclarations } from "../lookups/registry";
 import { actionDeclarations } from "../actions";
-import { forgeProvider } from "./face";
+import { pluginFaceProvider } from "./face";
 
 export { useStackConfig };
 
 /** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
 export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
-  return forgeProvider({
+  return pluginFaceProvider({
     ...identity,
     operationsOf: operations,
     lookups: lookupDeclarations,

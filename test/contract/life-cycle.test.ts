@@ -31,7 +31,7 @@ import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, r
 import { getPath } from "../../provider/engine/paths";
 import { ExistingObjectError } from "../../provider/engine/recovery";
 import { declarations } from "../../provider/resources";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { fixtures, type ContractFixture } from "./fixtures";
 import { checked, FACES, type Face, type Written } from "./support/faces";
 import { startWorld, type World } from "./world";
@@ -226,7 +226,7 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
         // Someone else sets them (another program, the forge's UI): the forge then holds values
         // for inputs this program does not manage.
         const values = Object.fromEntries(unset.map((key) => [key, optional[key]]));
-        await implementation(type).update(state.id, state.outs, { ...inputs, ...values });
+        await dynamicFaceOf(type).update(state.id, state.outs, { ...inputs, ...values });
         const read = await face.read(type, state.id, state.outs);
         expect(
           unset.filter((key) => !isDeepStrictEqual(read.outs[key], state.outs[key])),
