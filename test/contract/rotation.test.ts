@@ -4,14 +4,17 @@
  * step (never more than the agent's two tokens), a token made by hand that blocks with its import
  * id, a token revoked by hand that refresh sees, and two racing rotations of which exactly one
  * rotates. The life cycle every kind passes (create, refresh, delete, dropped inputs, secrets
- * marked) runs in life-cycle.test.ts; the real engine's runs in test/e2e/rotation.test.ts.
+ * marked) runs in life-cycle.test.ts; the real engine's runs in test/cli/rotation.test.ts.
+ * forge-drift's "rotation due" section, before and after rotateAfter, from a state's outputs.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { formatRotationDue, rotationsDue } from "../../cli/rotation-due";
 import type { State } from "../../provider/engine/declaration";
 import { pulumiSdk } from "../../provider/pulumi-sdk";
+import { typeTokenOf } from "../../provider/type-tokens";
 import { checked, FACES, type Face, type Written } from "./support/faces";
 import { useWorld } from "./world";
 
@@ -100,6 +103,29 @@ for (const face of FACES) {
       // Destroy revokes both.
       await face.delete(TYPE, state.id, state.outs);
       expect(await activeTokens(agentId)).toEqual([]);
+    });
+
+    it("forge-drift's rotation due: nothing before rotateAfter on the forge's clock (no section); after, the resource, due since when and why, apart from drift", async () => {
+      const agentId = await newAgent("reported");
+      const created = await face.create(TYPE, await checked(face, TYPE, {}, { project: "acme/web", agentId, name: "deploy", rotateAfter: "1h" }));
+      const type = typeTokenOf(face.name, TYPE);
+      // The state as forge-drift reads it from `pulumi stack export --show-secrets`.
+      const state = [{ urn: `urn:pulumi:rotation::forge-rotation::${type}::agentTokens`, type, outputs: created.outs }];
+      const warnings: string[] = [];
+      const due = () => rotationsDue(state, async () => world().api, (message) => void warnings.push(message));
+
+      await advance(30 * 60_000);
+      expect(await due()).toEqual([]);
+      expect(formatRotationDue("rotation", await due(), "text")).toBe("");
+
+      await advance(31 * 60_000);
+      const dueAt = String(created.outs["rotationDueAt"]);
+      const reason = `current token made ${String((created.outs["current"] as State)["createdAt"])}, rotateAfter 1h`;
+      expect(await due()).toEqual([{ name: "agentTokens", type, urn: state[0]!.urn, dueAt, reason }]);
+      expect(formatRotationDue("rotation", await due(), "text")).toBe(
+        `Rotation due in stack rotation (not drift; the next pulumi up rotates): 1 resource\n  agentTokens (RotatingClusterAgentToken): due since ${dueAt} (${reason})\n`,
+      );
+      expect(warnings).toEqual([]);
     });
 
     it("a token of the agent made by hand, after the resource's, blocks the rotation with an error naming its import id; nothing is revoked or made", async () => {
