@@ -362,7 +362,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
       // came: the leftover check below has something to find. (Whether their reads were sent yet
       // depends on the machine's load: a stack is hung either way, as its forge answers none.)
       const commands = [...seen].join("\n");
-      for (const part of [/\bpulumi-language-nodejs\b/, /pulumi-resource-forge\.js/, /dynamic-provider/, /\bpulumi refresh --preview-only\b/]) expect(commands, `held: ${mostHeld}`).toMatch(part);
+      for (const part of [/\bpulumi-language-nodejs\b/, /provider\/plugin\/main\.js/, /dynamic-provider/, /\bpulumi refresh --preview-only\b/]) expect(commands, `held: ${mostHeld}`).toMatch(part);
       expect(marked(mark), "processes of the run still running").toEqual([]);
 
       expect(code, `${stdout}\n${stderr}`).toBe(1);
