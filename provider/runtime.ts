@@ -55,7 +55,7 @@ export function currentClient(): ForgeClient {
 
 /** Each wait before a retry, in the run's output: a slow run says why. */
 const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayMs, budgetLeftMs }) => {
-  pulumiSdk().log.info(
+  runLog(
     `forge: ${method} ${path} got ${reason} (attempt ${attempt}); retrying in ${(delayMs / 1000).toFixed(1)} s ` +
       `(${Math.max(0, Math.round(budgetLeftMs / 1000))} s left of the retry budget, forge:retryBudgetMs / FORGE_RETRY_BUDGET_MS)`,
   );
@@ -64,11 +64,16 @@ const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayM
 /** The engine's progress and warnings, in Pulumi's log of the run. */
 const pulumiLog: ProgressSink = (message, level) => void (level === "warning" ? pulumiSdk().log.warn(message) : pulumiSdk().log.info(message));
 
+/** Where this process's progress and warnings go: Pulumi's log, or the engine's own log service
+ *  that the plugin sends them to under their resource (plugin/engine-log.ts). */
+let processLog: ProgressSink = pulumiLog;
+const runLog: ProgressSink = (message, level) => processLog(message, level);
+
 /** The engine's operations of one resource type, created once per process (both faces use them). */
 export function operations(typeName: string): ResourceOperations {
   let found = operationsByType.get(typeName);
   if (!found) {
-    found = new ResourceOperations(declarationByName(typeName), currentClient, pulumiLog, (inputs, outs) => presentImport(typeName, inputs, outs));
+    found = new ResourceOperations(declarationByName(typeName), currentClient, runLog, (inputs, outs) => presentImport(typeName, inputs, outs));
     operationsByType.set(typeName, found);
   }
   return found;
@@ -95,8 +100,10 @@ export function implementation(typeName: string): DynamicOperations {
   return found;
 }
 
-/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
-export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
+/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves;
+ *  `log`: where its progress and warnings go from then on (default Pulumi's log). */
+export function pluginProvider(identity: { version: string; schema: string }, log?: ProgressSink): providerApi.Provider {
+  if (log) processLog = log;
   return forgeProvider({
     ...identity,
     operationsOf: operations,

@@ -1,25 +1,23 @@
 /**
- * Serves the plugin face over the provider protocol: `@pulumi/pulumi/provider`'s server, with the
- * requests it leaves to us. Its `Configure` acknowledges without reading the configuration
- * (the SDK's `Provider` interface has no configure method, 3.259 to 3.270), its `Read` calls
- * `getProperties().toJavaScript()` on the properties that `pulumi import` leaves out, and its
- * `Read` and `Delete` pass on the state's outputs only: the mark of an import no program has
- * matched yet lives in the state's inputs (engine/imports.ts), so it is added to the properties
- * those two see. The SDK does not export its server class, so the handlers are wrapped as the
- * service is added to the gRPC server, which is the one seam it has.
+ * Serves the plugin face over the provider protocol (grpc-server.ts): the port on stdout first,
+ * as the engine expects, then the requests. The engine starts the plugin with the address of its
+ * own services (the first argument, after the flags it may prepend): the provider's messages go
+ * to its log (engine-log.ts).
  *
  * The provider itself (the declarations, zod, the client) is loaded at the first request that
  * needs it, not at start: the engine waits for the plugin's port before anything else, and the
  * YAML language host starts a process of its own that asks only for the plugin's info and schema.
  */
-import { dirname } from "node:path";
-import * as providerApi from "@pulumi/pulumi/provider";
+import type * as providerApi from "@pulumi/pulumi/provider";
+import type { ProgressSink } from "../engine/outcomes";
 import type { configure } from "../runtime";
-import { TIMED_METHODS, timedHandler } from "./timings";
+import { engineLog } from "./engine-log";
+import { listen } from "./grpc-server";
 
 /** What the provider process loads on first use: the composition root's plugin face and configuration. */
 export interface PluginRuntime {
-  pluginProvider(identity: PluginIdentity): providerApi.Provider;
+  /** The plugin face; `log` is where its progress and warnings go. */
+  pluginProvider(identity: PluginIdentity, log: ProgressSink): providerApi.Provider;
   configure: typeof configure;
 }
 
@@ -28,18 +26,6 @@ export interface PluginIdentity {
   version: string;
   /** The package schema, served to `pulumi package get-schema` and the YAML host. */
   schema: string;
-}
-
-/** The provider's methods the plugin face implements (faces/plugin.ts), each delegated on first call. */
-const PROVIDER_METHODS = ["check", "diff", "create", "read", "update", "delete", "invoke"] as const;
-
-/** A provider that answers its version and schema at once and loads the rest at its first call. */
-function lazyProvider(identity: PluginIdentity, provider: () => providerApi.Provider): providerApi.Provider {
-  const lazy: Record<string, unknown> = { version: identity.version, schema: identity.schema };
-  for (const method of PROVIDER_METHODS) {
-    lazy[method] = (...args: unknown[]) => (provider()[method] as (...args: unknown[]) => unknown)(...args);
-  }
-  return lazy as unknown as providerApi.Provider;
 }
 
 /** A module of this package, loaded when a request first needs it. */
@@ -53,26 +39,6 @@ interface ConfigureRequest {
   getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
   getVariablesMap(): { toObject(): [string, string][] };
 }
-
-interface JsonStruct {
-  toJavaScript(): Record<string, unknown>;
-}
-
-interface ReadRequest {
-  getProperties(): JsonStruct | undefined;
-  setProperties(value: object): void;
-  /** The state's inputs (a refresh sends them). */
-  getInputs?(): JsonStruct | undefined;
-}
-
-interface DeleteRequest {
-  getProperties(): JsonStruct | undefined;
-  setProperties(value: object): void;
-  /** The state's inputs (engines that announce `sendsOldInputsToDelete` send them). */
-  getOldInputs?(): JsonStruct | undefined;
-}
-
-type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
 
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
 export function configOf(request: ConfigureRequest): { get(key: string): string | undefined } {
@@ -88,70 +54,61 @@ export function configOf(request: ConfigureRequest): { get(key: string): string 
   };
 }
 
-/** The SDK's own copy of a package (its gRPC server and protobuf types), not ours. */
-function sdkRequire<T>(name: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(require.resolve(name, { paths: [dirname(require.resolve("@pulumi/pulumi"))] })) as T;
+/** The engine's address among the plugin's arguments: the first that is not a flag the engine
+ *  prepends (`--logtostderr`, `-v=<n>`, `--tracing <endpoint>`). */
+export function engineAddressOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === "--tracing") i += 1;
+    else if (arg !== "--logtostderr" && !arg.startsWith("-v=")) return arg;
+  }
+  return undefined;
 }
 
-let wrapped = false;
-
-/** Wraps `configure` and `read` of the provider service when the SDK's server adds it. */
-function wrapServiceHandlers(runtime: () => PluginRuntime): void {
-  if (wrapped) return;
-  wrapped = true;
-  const grpc = sdkRequire<{ Server: { prototype: { addService(service: unknown, handlers: Record<string, unknown>): void } } }>("@grpc/grpc-js");
-  const { Struct } = sdkRequire<{ Struct: (new () => object) & { fromJavaScript(value: Record<string, unknown>): object } }>("google-protobuf/google/protobuf/struct_pb");
-  /** The properties of a request with the import mark of its inputs added, if they have one. */
-  const withImportMark = (request: { getProperties(): JsonStruct | undefined; setProperties(value: object): void }, inputs: JsonStruct | undefined) => {
-    const { IMPORTED_KEY } = lateRequire<typeof import("../engine/imports")>("../engine/imports");
-    const mark = inputs?.toJavaScript()[IMPORTED_KEY];
-    if (mark !== undefined) request.setProperties(Struct.fromJavaScript({ ...request.getProperties()?.toJavaScript(), [IMPORTED_KEY]: mark }));
-  };
-  const addService = grpc.Server.prototype.addService;
-  grpc.Server.prototype.addService = function (service, handlers) {
-    const configureHandler = handlers["configure"] as Handler<ConfigureRequest> | undefined;
-    if (configureHandler) {
-      handlers["configure"] = (call: { request: ConfigureRequest }, callback: unknown) => {
-        void runtime().configure(configOf(call.request) as unknown as Parameters<typeof configure>[0]);
-        return configureHandler.call(handlers, call, callback);
-      };
-    }
-    const readHandler = handlers["read"] as Handler<ReadRequest> | undefined;
-    if (readHandler) {
-      handlers["read"] = (call: { request: ReadRequest }, callback: unknown) => {
-        if (!call.request.getProperties()) call.request.setProperties(new Struct());
-        else withImportMark(call.request, call.request.getInputs?.());
-        return readHandler.call(handlers, call, callback);
-      };
-    }
-    const deleteHandler = handlers["delete"] as Handler<DeleteRequest> | undefined;
-    if (deleteHandler) {
-      handlers["delete"] = (call: { request: DeleteRequest }, callback: unknown) => {
-        withImportMark(call.request, call.request.getOldInputs?.());
-        return deleteHandler.call(handlers, call, callback);
-      };
-    }
-    const timings = process.env["FORGE_PLUGIN_TIMINGS"];
-    if (timings) {
-      for (const method of TIMED_METHODS) {
-        const handler = handlers[method] as Parameters<typeof timedHandler>[1] | undefined;
-        if (handler) handlers[method] = timedHandler(method, handler.bind(handlers), timings);
-      }
-    }
-    return addService.call(this, service, handlers);
-  };
-}
+/** How long a signalled plugin waits for the calls in flight before it exits anyway. */
+const SHUTDOWN_GRACE_MS = 2_000;
 
 /**
  * Serves the provider to the engine at the address in `args` (what the engine starts the plugin
  * with). `runtime` loads the composition root: called at the first request beyond the plugin's
- * info and schema, once.
+ * info and schema, once. Resolves once the port is printed.
  */
-export function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
+export async function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
+  let engine = engineAddressOf(args);
+  const log = engineLog(() => engine);
   let loaded: PluginRuntime | undefined;
   let provider: providerApi.Provider | undefined;
   const once = () => (loaded ??= runtime());
-  wrapServiceHandlers(once);
-  return providerApi.main(lazyProvider(identity, () => (provider ??= once().pluginProvider(identity))), args);
+  const { server, port } = await listen({
+    ...identity,
+    provider: () => (provider ??= once().pluginProvider(identity, log)),
+    configure: (request) => void once().configure(configOf(request) as unknown as Parameters<typeof configure>[0]),
+    importKey: () => lateRequire<typeof import("../engine/imports")>("../engine/imports").IMPORTED_KEY,
+    attach: (address) => (engine = address),
+  });
+  // The engine reads the port from the first line of stdout (a plain string: no colours).
+  process.stdout.write(`${port}\n`);
+
+  // An error no call caught is said in the engine's log and fails the plugin's exit, but does not
+  // end the calls in flight (as the SDK's server did).
+  let uncaught = false;
+  const onUncaught = (error: unknown) => {
+    uncaught = true;
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error), "error");
+  };
+  process.on("uncaughtException", onUncaught);
+  process.on("unhandledRejection", onUncaught);
+  process.on("exit", (code) => {
+    if (code === 0 && uncaught) process.exitCode = 1;
+  });
+  // Ended by the engine: no new calls, the ones in flight answered, then out.
+  const stop = () => {
+    setTimeout(() => process.exit(), SHUTDOWN_GRACE_MS).unref();
+    server.tryShutdown(() => {
+      log.close();
+      process.exit();
+    });
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }
