@@ -12,7 +12,7 @@ import type * as providerApi from "@pulumi/pulumi/provider";
 import type { ProgressSink } from "../engine/outcomes";
 import type { configure } from "../runtime";
 import { engineLog } from "./engine-log";
-import { listen } from "./grpc-server";
+import { listen, type ProviderService } from "./grpc-server";
 
 /** What the provider process loads on first use: the composition root's plugin face and configuration. */
 export interface PluginRuntime {
@@ -69,6 +69,23 @@ export function engineAddressOf(args: string[]): string | undefined {
 const SHUTDOWN_GRACE_MS = 2_000;
 
 /**
+ * The plugin's provider service: its identity at once; the composition root (`runtime`) loaded at
+ * the first request that needs it, once, its messages to `log`.
+ */
+export function pluginService(identity: PluginIdentity, runtime: () => PluginRuntime, log: ProgressSink, attach: (address: string) => void): ProviderService {
+  let loaded: PluginRuntime | undefined;
+  let provider: providerApi.Provider | undefined;
+  const once = () => (loaded ??= runtime());
+  return {
+    ...identity,
+    provider: () => (provider ??= once().pluginProvider(identity, log)),
+    configure: (request) => void once().configure(configOf(request) as unknown as Parameters<typeof configure>[0]),
+    importKey: () => lateRequire<typeof import("../engine/imports")>("../engine/imports").IMPORTED_KEY,
+    attach,
+  };
+}
+
+/**
  * Serves the provider to the engine at the address in `args` (what the engine starts the plugin
  * with). `runtime` loads the composition root: called at the first request beyond the plugin's
  * info and schema, once. Resolves once the port is printed.
@@ -76,16 +93,7 @@ const SHUTDOWN_GRACE_MS = 2_000;
 export async function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
   let engine = engineAddressOf(args);
   const log = engineLog(() => engine);
-  let loaded: PluginRuntime | undefined;
-  let provider: providerApi.Provider | undefined;
-  const once = () => (loaded ??= runtime());
-  const { server, port } = await listen({
-    ...identity,
-    provider: () => (provider ??= once().pluginProvider(identity, log)),
-    configure: (request) => void once().configure(configOf(request) as unknown as Parameters<typeof configure>[0]),
-    importKey: () => lateRequire<typeof import("../engine/imports")>("../engine/imports").IMPORTED_KEY,
-    attach: (address) => (engine = address),
-  });
+  const { server, port } = await listen(pluginService(identity, runtime, log, (address) => (engine = address)));
   // The engine reads the port from the first line of stdout (a plain string: no colours).
   process.stdout.write(`${port}\n`);
 
