@@ -7,7 +7,7 @@ import { Agent, request } from "undici";
 import { afterAll, beforeAll, test, type Bench } from "vitest";
 import { routes } from "../api/routes";
 import { ForgeClient } from "../provider/client";
-import { implementation } from "../provider/runtime";
+import { dynamicFaceOf } from "../provider/runtime";
 import { startWorld, type World } from "../test/contract/world";
 
 let world: World;
@@ -64,7 +64,7 @@ test("resource read: the bare GET vs the engine's read around it", async ({ benc
       await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
     }],
     ["engine read (GET, projection, reconcile, id)", async () => {
-      await implementation("GroupLabel").read("acme:bench", { group: "acme", name: "bench", color: "red" });
+      await dynamicFaceOf("GroupLabel").read("acme:bench", { group: "acme", name: "bench", color: "red" });
     }],
   );
 });

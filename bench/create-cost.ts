@@ -12,7 +12,7 @@ import { startEmulator, seedToken, type RunningEmulator } from "../emulator";
 import { ForgeClient } from "../provider/client";
 import { routes } from "../api/routes";
 import type { State } from "../provider/engine/declaration";
-import { implementation } from "../provider/runtime";
+import { dynamicFaceOf } from "../provider/runtime";
 
 interface Logged {
   method: string;
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       let own = "";
       for (const i of [0, 1]) {
         const since = (await admin<{ seq: number }>(emulator, "requests/last")).seq;
-        await implementation(kind).create(inputs(i));
+        await dynamicFaceOf(kind).create(inputs(i));
         const logged = await admin<Logged[]>(emulator, `requests?since=${since}`);
         counts.push(String(logged.length));
         const firstWrite = logged.findIndex((entry) => entry.method !== "GET");
@@ -76,15 +76,15 @@ async function main(): Promise<void> {
     console.log("\n| kind | update: requests (methods) | delete: requests (methods) |");
     console.log("|---|---|---|");
     for (const [kind, inputs, change] of evidenceRows) {
-      const made = await implementation(kind).create(inputs);
+      const made = await dynamicFaceOf(kind).create(inputs);
       const measured = async (step: () => Promise<unknown>) => {
         const since = (await admin<{ seq: number }>(emulator, "requests/last")).seq;
         await step();
         const logged = await admin<Logged[]>(emulator, `requests?since=${since}`);
         return `${logged.length} (${logged.map((entry) => entry.method).join(" + ")})`;
       };
-      const updated = await measured(() => implementation(kind).update(made.id, made.outs as State, { ...inputs, ...change }));
-      const deleted = await measured(() => implementation(kind).delete(made.id, made.outs as State));
+      const updated = await measured(() => dynamicFaceOf(kind).update(made.id, made.outs as State, { ...inputs, ...change }));
+      const deleted = await measured(() => dynamicFaceOf(kind).delete(made.id, made.outs as State));
       console.log(`| ${kind} | ${updated} | ${deleted} |`);
     }
   } finally {

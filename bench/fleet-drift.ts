@@ -18,7 +18,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedToken, startEmulator, type RunningEmulator } from "../emulator";
 import { clientFor } from "../provider/client";
-import { operationsOver } from "../provider/runtime";
+import { operationsOver } from "../provider/composition-root";
 import { cliProject, PLUGIN_DIR, type CliProject } from "../test/e2e/cli-project";
 import { REPO_ROOT } from "../test/support/pulumi-paths";
 

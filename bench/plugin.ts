@@ -268,7 +268,7 @@ export async function startupTimes(rounds = 5): Promise<void> {
   const plugins: [string, string][] = [["pulumi-resource-forge", join(PLUGIN_DIR, "pulumi-resource-forge")]];
   if (PLUGIN_BASELINE) plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge")]);
   if (PEER_GITLAB) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab")]);
-  // A first start fills Node's compile cache (cli/compile-cache.ts): not counted.
+  // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
   for (const [, launcher] of plugins) await pluginStart(launcher);
   const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));

@@ -6,16 +6,17 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { automation } from "./automation";
-import { APPLIED_KEY, currentBookkeeping, secretKeys } from "../provider/engine/declaration";
+import { declaredSecrets } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
-import { engineBag } from "../provider/faces/dynamic";
-import { operations, operationsOver } from "../provider/runtime";
+import { operations, operationsOver } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { maskUrls, SECRET_MASK } from "../provider/redaction";
-import { holdsSecret, plainState, SECRET_SIG } from "./state";
+import { holdsSecret, plainState } from "./state";
 import { formatRotationDue, rotationsDue, type RotationDue } from "./rotation-due";
+import { SIG_KEY } from "../provider/secret-marks";
+import { APPLIED_KEY, currentBookkeeping, engineState } from "../provider/engine/bookkeeping";
 
 /** One field whose value on the forge differs from the stack's. */
 export interface DriftedField {
@@ -154,7 +155,7 @@ export function stateResources(deployment: unknown): Map<string, StateResource> 
     const outputs = currentBookkeeping(plainState(resource.outputs ?? {}) as Record<string, unknown>);
     const applied = Array.isArray(outputs[APPLIED_KEY]) ? (outputs[APPLIED_KEY] as string[]) : [];
     const operations = forgeOperations(resource.type);
-    if (operations) for (const field of secretKeys(operations.declaration)) secrets.add(field);
+    if (operations) for (const field of declaredSecrets(operations.declaration)) secrets.add(field);
     result.set(resource.urn, {
       urn: resource.urn,
       type: resource.type,
@@ -173,7 +174,7 @@ async function changedSecrets(resource: StateResource, client: ForgeClient): Pro
   const token = parseTypeToken(resource.type);
   if (!token) return [];
   const operations = operationsOver(token.name, client);
-  const read = await operations.read(resource.id, engineBag(resource.outputs));
+  const read = await operations.read(resource.id, engineState(resource.outputs));
   if (!read.id) return [];
   const set = Object.fromEntries(resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]));
   return operations.changedInputs(read.props as Record<string, unknown>, set);
@@ -197,7 +198,7 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
   const after = currentBookkeeping(unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>);
   const programInputs = unwrapped(metadata.old?.inputs ?? {}) as Record<string, unknown>;
   const operations = forgeOperations(metadata.type);
-  const secret = new Set([...secrets, ...(operations ? secretKeys(operations.declaration) : []), ...markedSecret(metadata)]);
+  const secret = new Set([...secrets, ...(operations ? declaredSecrets(operations.declaration) : []), ...markedSecret(metadata)]);
   const set = programValues(programInputs, before);
   const managed = operations ? operations.changedInputs(after, set) : Object.keys(set).filter((field) => !isDeepStrictEqual(set[field], after[field]));
   const fields = managed.map((field) => shownField(field, set, after, secret));
@@ -249,7 +250,7 @@ function markedSecret(metadata: StepEventMetadata): string[] {
 function unwrapped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapped);
   if (typeof value !== "object" || value === null) return value;
-  if (SECRET_SIG in value) return "value" in value ? unwrapped((value as { value: unknown }).value) : value;
+  if (SIG_KEY in value) return "value" in value ? unwrapped((value as { value: unknown }).value) : value;
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, unwrapped(inner)]));
 }
 

@@ -4,7 +4,7 @@
  * whole at the stack's timeout. Should the fleet itself die (a cancelled job's SIGKILL), the IPC
  * channel closes and this process ends its session, so no CLI or plugin outlives the fleet.
  */
-import "./compile-cache";
+import "../provider/compile-cache";
 import { checkStack, KILL_GRACE_MS, type FleetStack } from "./fleet";
 import { endSession } from "./process-session";
 

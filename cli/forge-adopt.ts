@@ -5,7 +5,7 @@
  * GitLab provider manages), every resource with the `import` option. Exit 0 done, 1 error, 2
  * wrong usage. Logic: cli/adopt.ts.
  */
-import "./compile-cache";
+import "../provider/compile-cache";
 import { runAdoptCli } from "./adopt";
 
 runAdoptCli(process.argv.slice(2)).then(

@@ -3,7 +3,7 @@
  * `npx forge-drift [--stack <name>] [--format text|markdown|json]`: refreshes the stack without
  * writing it and prints what drifted; exit 0 no drift, 2 drift, 1 error. Logic: cli/drift-cli.ts, cli/drift.ts, cli/fleet.ts.
  */
-import "./compile-cache";
+import "../provider/compile-cache";
 import { runDriftCli } from "./drift-cli";
 
 runDriftCli(process.argv.slice(2)).then(

@@ -3,7 +3,7 @@
  * `npx forge-emulator --port 8080 [--state <file>] [--tls-cert <file> --tls-key <file>]`: the
  * local forge emulator as a command. The logic lives in emulator/cli-main.ts (tested there).
  */
-import "./compile-cache";
+import "../provider/compile-cache";
 import { runCli, USAGE } from "../emulator/cli-main";
 
 const argv = process.argv.slice(2);

@@ -3,7 +3,7 @@
  * `npx forge-recover [--stack <name>] [--dry-run]`: after a killed run, resolves the stack's
  * pending creates under the ownership rule. Logic: cli/recover.ts.
  */
-import "./compile-cache";
+import "../provider/compile-cache";
 import { runRecoverCli } from "./recover";
 
 runRecoverCli(process.argv.slice(2)).then(

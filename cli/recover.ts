@@ -36,17 +36,17 @@ import { parseArgs, promisify } from "node:util";
 import { automation } from "./automation";
 import { routes } from "../api/routes";
 import { maskedIo } from "../provider/redaction";
-import { CLAIM_KEY } from "../provider/engine/check";
+
 import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
 import type { Standing } from "../provider/engine/outcomes";
 import { evidenceFields } from "../provider/engine/evidence";
-import { configure, currentClient, operations } from "../provider/runtime";
-import { engineBag } from "../provider/faces/dynamic";
+import { currentClient, operations, useStackConfig } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy } from "./lock-gate";
 import { plainState } from "./state";
 import { printable, shellWord } from "../provider/adopt/escape";
+import { CLAIM_KEY, engineState } from "../provider/engine/bookkeeping";
 
 /** A word of a command we print for the user to paste: text from a state (resource names, stack names) is quoted for the shell. */
 const shellArg = (text: string): string => shellWord(text) ?? printable(text);
@@ -287,7 +287,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     return EXIT_OK;
   }
   const config = await stack.getAllConfig();
-  await configure({ get: (key: string) => config[key]?.value } as never);
+  useStackConfig({ get: (key: string) => config[key]?.value } as never);
   const changesUndecided = await reportPendingChanges(changes, stackName, io);
   if (pending.length === 0) {
     if (changesUndecided) {
@@ -315,7 +315,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
       continue;
     }
     const id = options.adopt.get(adoptName)!;
-    const read = await operations(create.type).read(id, engineBag(create.inputs));
+    const read = await operations(create.type).read(id, engineState(create.inputs));
     if (!read.id) throw new Error(`${create.type} ${id} does not exist on the forge: not adopted`);
     // Compared as the forge names it (the id read back), however the user wrote it.
     if (claimed.has(`${create.type} ${read.id}`)) throw new Error(`${create.type} ${read.id} is held by another resource of stack ${stackName}: not adopted`);
@@ -329,7 +329,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     groups.set(key, [...(groups.get(key) ?? []), create]);
   }
   for (const group of groups.values()) {
-    const { candidates } = await operations(group[0]!.type).pendingCreateCandidates(engineBag(group[0]!.inputs));
+    const { candidates } = await operations(group[0]!.type).pendingCreateCandidates(engineState(group[0]!.inputs));
     decide(group, candidates, claimed, clock, plan);
   }
 
@@ -387,7 +387,7 @@ async function reportPendingChanges(changes: readonly PendingChange[], stackName
   let undecided = false;
   for (const change of changes) {
     const operated = operations(change.type);
-    const explained = explainPendingChange(change, await operated.standing(change.id, engineBag(change.outputs)), evidenceFields(operated.declaration));
+    const explained = explainPendingChange(change, await operated.standing(change.id, engineState(change.outputs)), evidenceFields(operated.declaration));
     undecided ||= explained.undecided;
     io.out(`  ${change.kind.padEnd(7)} ${explained.text}\n`);
   }

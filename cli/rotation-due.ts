@@ -7,7 +7,7 @@
  */
 import type { ForgeClient } from "../provider/client";
 import { forgeNow } from "../provider/engine/forge-time";
-import { operations } from "../provider/runtime";
+import { operations } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 
 /** A rotating resource whose next `pulumi up` rotates. */

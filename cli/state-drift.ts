@@ -16,9 +16,8 @@
 import type { ForgeClient } from "../provider/client";
 import { clientFor, resolveConnection } from "../provider/client";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { IMPORTED_KEY } from "../provider/engine/imports";
-import { engineBag } from "../provider/faces/dynamic";
-import { operationsOver } from "../provider/runtime";
+import { engineState, IMPORTED_KEY } from "../provider/engine/bookkeeping";
+import { operationsOver } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 import { alsoChangedFields, programValues, shownField, stateResources, type DriftedResource, type StateResource } from "./drift";
 import type { ExportedDeployment } from "./stack-export";
@@ -160,7 +159,7 @@ async function resourceDrift(resource: StateResource, operations: ResourceOperat
   // As each face's read gets it: the state's outputs, and on the plugin face the mark of an
   // import no program has matched yet, which lives in the state's inputs (provider/plugin/serve.ts).
   const mark = parseTypeToken(resource.type)?.face === "plugin" ? resource.inputs[IMPORTED_KEY] : undefined;
-  const read = await operations.read(resource.id, { ...engineBag(before), ...(mark !== undefined ? { [IMPORTED_KEY]: mark } : {}) });
+  const read = await operations.read(resource.id, { ...engineState(before), ...(mark !== undefined ? { [IMPORTED_KEY]: mark } : {}) });
   if (!read.id) return { ...base, drift: "deleted", fields: [] };
   const after = read.props as Record<string, unknown>;
   const set = programValues(resource.inputs, before);

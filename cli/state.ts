@@ -1,24 +1,24 @@
 /** Reading a stack's exported state in the CLIs. */
 import { rememberSecrets } from "../provider/redaction";
-
-export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+import { SIG_KEY } from "../provider/secret-marks";
 
 /** True for a secret as the state stores it, or anything holding one. */
 export function holdsSecret(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
-  if (SECRET_SIG in value) return true;
+  if (SIG_KEY in value) return true;
   return Object.values(value).some(holdsSecret);
 }
 
 /**
  * A value of a state exported with `--show-secrets` (the Automation API's `exportStack`) with its
- * secrets `{sig, plaintext}` decoded: for comparisons in this process, never for printing. Each
- * secret decoded is remembered (provider/redaction.ts): every output of the CLI masks it.
+ * secrets (`{ [SIG_KEY]: SECRET_SIG, plaintext }`, provider/secret-marks.ts) decoded: for
+ * comparisons in this process, never for printing. Each secret decoded is remembered
+ * (provider/redaction.ts): every output of the CLI masks it.
  */
 export function plainState(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainState);
   if (typeof value !== "object" || value === null) return value;
-  if (SECRET_SIG in value) {
+  if (SIG_KEY in value) {
     const text = (value as { plaintext?: unknown }).plaintext;
     if (typeof text !== "string") return value;
     let decoded: unknown = text;

@@ -10,7 +10,7 @@ import { routes } from "../api/routes";
 import { clientFor, ForgeApiError, type ForgeClient } from "./client";
 import { fromWire } from "./engine/naming";
 import { parseArguments, programConnection, type ForgeRecord } from "./lookups/lookup";
-import { groupRef, serverId } from "./resources/common";
+import { groupRef, serverId } from "./fields";
 
 const revokeArgs = z.object({
   /** The top-level group the token has access to (id or full path). */
@@ -46,7 +46,7 @@ const revoke: ActionDeclaration<typeof revokeArgs> = {
   args: revokeArgs,
   secretArgs: ["token"],
   async run({ group, token }, client) {
-    const response = await explained("revokeGroupToken", {}, {
+    const response = await withActionHints("revokeGroupToken", {}, {
       403: "revoking needs the group's Owner role",
       422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
     }, () => client.request(routes.groups.revokeToken, { group, token }));
@@ -59,7 +59,7 @@ const ldapSync: ActionDeclaration<typeof groupArgs> = {
   summary: "Asks the forge to sync a group's members with its linked LDAP group (POST /groups/:id/ldap_sync; administrator or Owner; Premium, self-managed); it syncs in the background.",
   args: groupArgs,
   async run({ group }, client) {
-    await explained("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
+    await withActionHints("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
       client.request(routes.groups.ldapSync, { group }),
     );
     return null;
@@ -71,7 +71,7 @@ const geoRepair: ActionDeclaration<typeof geoSiteArgs> = {
   summary: "Repairs the OAuth authentication between the Geo sites (POST /geo_sites/:id/repair; administrator; Premium, self-managed). Answers the site.",
   args: geoSiteArgs,
   async run({ siteId }, client) {
-    const response = await explained("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
+    const response = await withActionHints("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
       client.request(routes.geoSites.repair, { siteId }),
     );
     return fromWire(response.body);
@@ -125,7 +125,7 @@ export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<
  * edition (a 403 for the tier, a 404 for the offering, as resources say it) and the action's own
  * reasons by status.
  */
-async function explained<T>(action: string, availability: Availability, reasons: Record<number, string>, send: () => Promise<T>): Promise<T> {
+async function withActionHints<T>(action: string, availability: Availability, reasons: Record<number, string>, send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {

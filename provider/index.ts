@@ -12,7 +12,9 @@ import { aliasFromOtherFace } from "./faces/face-aliases";
 // Every resource class, its Args and Outputs types, and every lookup, derived from the registries
 // by `npm run generate` (TypeScript needs each named export spelled out).
 export * from "./generated/resources";
-export * from "./lookups";
+export * from "./generated/lookups";
+export { lookupDeclarations } from "./lookups/registry";
+export type { ForgeFile, ForgeRecord, Lookup, LookupDeclaration, LookupResult } from "./lookups/lookup";
 export { repairGeoSite, revokeGroupToken, syncGroupLdap } from "./actions";
 export { declarations } from "./resources";
 export { typeToken, pluginToken } from "./type-tokens";

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import Module from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { LIFE_CYCLE } from "./engine/outcomes";
 
 /**
  * The provider of one resource type, as small as Pulumi can serialize it.
@@ -77,31 +78,16 @@ function linkedPackage(root: string): string | undefined {
 }
 
 /**
- * The provider written out: seven methods capturing the type name only, each loading the
- * runtime by package name inside its body (about 2.7 KB serialized).
+ * The provider written out: a method per step of the life cycle and `configure`, capturing the
+ * type name only, each loading the runtime by package name inside its body (about 2.7 KB
+ * serialized).
  */
 function writtenOutProvider(typeName: string): dynamic.ResourceProvider {
+  const steps = LIFE_CYCLE.map((step) => [step, async (...args: unknown[]) => require("pulumi-forge/runtime").implementation(typeName)[step](...args)]);
   return {
     async configure(req) {
       require("pulumi-forge/runtime").configure(req.config);
     },
-    async check(olds, news) {
-      return require("pulumi-forge/runtime").implementation(typeName).check(olds, news);
-    },
-    async diff(id, olds, news) {
-      return require("pulumi-forge/runtime").implementation(typeName).diff(id, olds, news);
-    },
-    async create(inputs) {
-      return require("pulumi-forge/runtime").implementation(typeName).create(inputs);
-    },
-    async read(id, props) {
-      return require("pulumi-forge/runtime").implementation(typeName).read(id, props ?? {});
-    },
-    async update(id, olds, news) {
-      return require("pulumi-forge/runtime").implementation(typeName).update(id, olds, news);
-    },
-    async delete(id, props) {
-      return require("pulumi-forge/runtime").implementation(typeName).delete(id, props);
-    },
+    ...(Object.fromEntries(steps) as Omit<dynamic.ResourceProvider, "configure">),
   };
 }

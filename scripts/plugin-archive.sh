@@ -22,7 +22,7 @@ log() { printf 'plugin-archive: %s\n' "$*" >&2; }
 stage="$(mktemp -d "${TMPDIR:-/tmp}/forge-plugin-archive.XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
 if [ -z "$tarball" ]; then
-  [ -f "$ROOT/dist/cli/pulumi-resource-forge.js" ] || { log "error: dist/ is not built (npm run build)"; exit 1; }
+  [ -f "$ROOT/dist/provider/plugin/main.js" ] || { log "error: dist/ is not built (npm run build)"; exit 1; }
   log "packing $ROOT"
   name="$(cd "$ROOT" && npm pack --ignore-scripts --silent --pack-destination "$stage" | tail -n 1)"
   tarball="$stage/$name"

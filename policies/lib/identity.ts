@@ -5,7 +5,7 @@
  * known at preview is stood for by the one resource it comes from, when there is one.
  */
 import type { AnyDeclaration } from "../../provider/engine/declaration";
-import { normalizers } from "../../provider/resources/common";
+import { normalizers } from "../../provider/fields";
 import type { StackResource } from "./define";
 import { isKnown, refKey } from "./values";
 

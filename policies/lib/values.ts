@@ -3,7 +3,7 @@
  * as sentinels that every rule treats as "not a violation".
  */
 import { containsUnknown, isUnknown } from "../../provider/engine/unknowns";
-import { show } from "../../provider/resources/common";
+import { show } from "../../provider/fields";
 
 export { isUnknown, show };
 

@@ -15,8 +15,8 @@ import { ResourceOperations } from "../engine/operations";
 import { getPath, withPath } from "../engine/paths";
 import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
-import { sharingListings } from "./find";
-import type { AdoptEntry, AdoptFile, AdoptScope } from "./entry";
+import { sharingListings } from "../adopt-entry/find";
+import type { AdoptEntry, AdoptFile, AdoptScope } from "../adopt-entry/entry";
 import { camel } from "./escape";
 
 /** What to adopt: groups (with their subgroups and projects), projects, and the instance's own objects. */

@@ -18,8 +18,8 @@ import { getPath } from "../engine/paths";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
-import type { AdoptEntry } from "./entry";
-import { list } from "./find";
+import type { AdoptEntry } from "../adopt-entry/entry";
+import { list } from "../adopt-entry/find";
 import { readTargets, type AdoptTarget, type Adoption, type Notice, type SecretValue, type Skipped } from "./read";
 
 /** One resource instance's attributes, as the state holds them. */

@@ -65,7 +65,7 @@ export type RetryWaitListener = (wait: RetryWait & { method: HttpMethod; path: s
  * What the clients of one forge and token share: the keep-alive dispatcher (connection.ts) and
  * the pacer (the rate limit is the token's, so one count of it).
  */
-interface Link {
+interface SharedDispatcher {
   agent: Dispatcher;
   pacer: RateLimitPacer;
 }
@@ -84,14 +84,14 @@ export class ForgeClient {
   readonly #timeoutMs: number;
   readonly #retryBudgetMs: number;
   readonly #headers: Record<string, string>;
-  readonly #link: Link;
+  readonly #shared: SharedDispatcher;
   readonly #dispatch: Dispatch;
 
   /**
    * @param shared - The connection and pacer to use (clientFor); without it the client opens its own.
    * @throws ForgeConfigError when the base URL is not a usable http(s) URL.
    */
-  constructor(options: ForgeClientOptions, shared?: Link) {
+  constructor(options: ForgeClientOptions, shared?: SharedDispatcher) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.#target = new ForgeTarget(this.baseUrl);
     this.#token = options.token || undefined;
@@ -103,12 +103,12 @@ export class ForgeClient {
     });
     this.#retryBudgetMs = policy.maxTotalMs;
     this.#headers = { "user-agent": USER_AGENT, accept: "application/json", ...(this.#token ? { "private-token": this.#token } : {}) };
-    this.#link = shared ?? { agent: openAgent(this.baseUrl, transport), pacer: new RateLimitPacer() };
+    this.#shared = shared ?? { agent: openAgent(this.baseUrl, transport), pacer: new RateLimitPacer() };
     const listener = options.onRetryWait;
     const target = this.#target;
     // compose() puts the first interceptor next to the Agent: every attempt is paced, every hop retried.
-    const dispatcher = this.#link.agent.compose(
-      pacingInterceptor(this.#link.pacer),
+    const dispatcher = this.#shared.agent.compose(
+      pacingInterceptor(this.#shared.pacer),
       retryInterceptor({
         policy,
         ...(listener ? { onWait: (wait: RetryWait, request: { method: HttpMethod; path: string }) => listener({ ...wait, method: request.method, path: target.displayPath(request.path) }) } : {}),
@@ -186,8 +186,8 @@ export class ForgeClient {
 
   /** Closes the connections once pending requests are done (for a client of clientFor, those of every client sharing them). */
   async close(): Promise<void> {
-    forget(this.#link);
-    await this.#link.agent.close();
+    forget(this.#shared);
+    await this.#shared.agent.close();
   }
 
   async #execute<T>(prepared: Prepared, options: RequestOptions): Promise<ForgeResponse<T>> {
@@ -235,12 +235,12 @@ export class ForgeClient {
   }
 }
 
-/** A link of clientFor, with its clients (one per retry-wait listener). */
-interface SharedLink extends Link {
+/** A shared dispatcher of clientFor, with its clients (one per retry-wait listener). */
+interface CachedDispatcher extends SharedDispatcher {
   clients: Map<RetryWaitListener | undefined, ForgeClient>;
 }
 
-const links = new Map<string, SharedLink>();
+const dispatchers = new Map<string, CachedDispatcher>();
 const MAX_CACHED = 16;
 
 /** Short SHA-256 fingerprint of a token, safe to print or use as a key. */
@@ -251,32 +251,32 @@ export function tokenFingerprint(token: string): string {
 /**
  * The shared client for a connection, so that a provider process reuses one keep-alive Agent
  * and one rate-limit pacer per (baseUrl, token, transport settings). Keys hold a hash of the
- * token, never the token. Only that link is cached by settings; the client's own layers are
+ * token, never the token. Only that shared dispatcher is cached by settings; the client's own layers are
  * cheap, so clients differing in their retry-wait listener are distinct clients over the same
- * link (the same call returns the same client).
+ * dispatcher (the same call returns the same client).
  */
 export function clientFor(connection: Connection, onRetryWait?: RetryWaitListener): ForgeClient {
   const baseUrl = normalizeBaseUrl(connection.baseUrl);
   const transport = connection.transport ?? {};
   // Every setting is part of the key (a CA bundle, proxy, timeout or retry budget changed in
-  // config makes a new link); hashed, the key holds no secret.
+  // config makes a new shared dispatcher); hashed, the key holds no secret.
   const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(transport))}`;
-  const link = remember(links, key, () => ({ agent: openAgent(baseUrl, transport), pacer: new RateLimitPacer(), clients: new Map() }));
-  return remember(link.clients, onRetryWait, () =>
+  const shared = remember(dispatchers, key, () => ({ agent: openAgent(baseUrl, transport), pacer: new RateLimitPacer(), clients: new Map() }));
+  return remember(shared.clients, onRetryWait, () =>
     new ForgeClient({
       baseUrl,
       token: connection.token,
       ...(connection.transport ? { transport: connection.transport } : {}),
       ...(onRetryWait ? { onRetryWait } : {}),
-    }, link),
+    }, shared),
   );
 }
 
 /** Closes and forgets every client made by {@link clientFor} (tests, or a clean shutdown). */
 export async function closeClients(): Promise<void> {
-  const all = [...links.values()];
-  links.clear();
-  await Promise.all(all.map((link) => link.agent.close()));
+  const all = [...dispatchers.values()];
+  dispatchers.clear();
+  await Promise.all(all.map((shared) => shared.agent.close()));
 }
 
 /** The cached value for `key`, made on a miss; the oldest entry goes beyond {@link MAX_CACHED}. */
@@ -294,7 +294,7 @@ function remember<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
   return value;
 }
 
-/** Drops a closed link from the cache, so that clientFor opens a new one. */
-function forget(link: Link): void {
-  for (const [key, cached] of links) if (cached === link) links.delete(key);
+/** Drops a closed shared dispatcher from the cache, so that clientFor opens a new one. */
+function forget(shared: SharedDispatcher): void {
+  for (const [key, cached] of dispatchers) if (cached === shared) dispatchers.delete(key);
 }

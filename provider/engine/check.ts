@@ -1,19 +1,8 @@
 import type { AnyDeclaration, State } from "./declaration";
 import type { InputFailure } from "./outcomes";
 import { inputKeys } from "./declaration";
-import { IMPORTED_KEY } from "./imports";
+import { RESERVED_KEYS, withoutReserved } from "./bookkeeping";
 import { containsUnknown, isUnknown } from "./unknowns";
-
-/**
- * Where `check` stamps a new resource's inputs with the time just before its create: a create a
- * killed run left pending keeps it in the state, and `forge-recover` imports only objects made
- * after it (see cli/recover.ts).
- */
-export const CLAIM_KEY = "__createdAfter";
-
-/** Keys the engine adds to the inputs it keeps; never user inputs. (A face strips its own keys,
- *  such as the dynamic face's `__provider`, before the engine sees a property bag.) */
-export const RESERVED_KEYS = [CLAIM_KEY, IMPORTED_KEY];
 
 /**
  * Validates inputs with the declaration's zod schema before any request. Values still unknown
@@ -38,14 +27,6 @@ export function checkInputs(declaration: AnyDeclaration, news: State): InputFail
     }
   }
   return failures;
-}
-
-export function withoutReserved(bag: State): State {
-  const result: State = {};
-  for (const [key, value] of Object.entries(bag)) {
-    if (!RESERVED_KEYS.includes(key) && value !== undefined) result[key] = value;
-  }
-  return result;
 }
 
 /** An issue is about an unknown value when anything on its path, or below it, is unknown. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Availability, describeOfferings, describeTier } from "../../api/editions";
 import type { Endpoint, ListOptions } from "../client";
+import { digestKey, EVIDENCE_KEY, RESTORE_KEY } from "./bookkeeping";
 
 /** A route: an entry of the route table (api/routes.ts), such as `routes.groupLabels.update`. */
 export type Route = Endpoint;
@@ -438,9 +439,10 @@ export function replacementKeys(declaration: AnyDeclaration): string[] {
   return declaration.replaceOn === "all" || (!declaration.update && !declaration.rotation) ? inputKeys(declaration) : declaration.replaceOn;
 }
 
-/** Outputs the resource class lists in `additionalSecretOutputs` (a nested write-only path
- *  makes its whole top-level field secret). */
-export function secretKeys(declaration: AnyDeclaration): string[] {
+/** The declaration's own secrets: its secret outputs and write-only inputs (a nested write-only
+ *  path makes its whole top-level field secret). What the state keeps secret besides them, given
+ *  the program's secret inputs, is engine/secrets.ts's `secretProperties`. */
+export function declaredSecrets(declaration: AnyDeclaration): string[] {
   const writeOnly = (declaration.writeOnly ?? []).map((path) => path.split(".")[0] as string);
   return [...new Set([...(declaration.secretOutputs ?? []), ...writeOnly])];
 }
@@ -450,37 +452,6 @@ export function secretKeys(declaration: AnyDeclaration): string[] {
 export function engineKeys(declaration: AnyDeclaration): string[] {
   const evidence = hasIdentity(declaration.identity) && declaration.identity.evidence ? [EVIDENCE_KEY] : [];
   return [...(declaration.setting ? [RESTORE_KEY] : []), ...fileInputs(declaration).map(digestKey), ...evidence];
-}
-
-/** Where the state lists the inputs the program set at the last create or update, so that an
- *  input dropped since is told from one never set. Its `__` keeps it out of what the Pulumi CLI
- *  shows (previews, diffs, `pulumi stack output`): bookkeeping, not a property of the object. */
-export const APPLIED_KEY = "__appliedInputs";
-
-/** Where a setting keeps the values it found before it was created (bookkeeping too). */
-export const RESTORE_KEY = "__restore";
-
-/** Where the state keeps the evidence the forge gave of the object (bookkeeping; engine/evidence.ts). */
-export const EVIDENCE_KEY = "__evidence";
-
-/** The names the bookkeeping had in states written before version 0.9: read, never written. */
-const LEGACY_BOOKKEEPING: Readonly<Record<string, string>> = { appliedInputs: APPLIED_KEY, restore: RESTORE_KEY };
-
-/** A state as this version keeps it: bookkeeping under an earlier name moved to its own. */
-export function currentBookkeeping(state: State): State {
-  if (!Object.keys(LEGACY_BOOKKEEPING).some((legacy) => legacy in state)) return state;
-  const upgraded: State = {};
-  for (const [key, value] of Object.entries(state)) {
-    const current = LEGACY_BOOKKEEPING[key];
-    if (current === undefined) upgraded[key] = value;
-    else if (state[current] === undefined) upgraded[current] = value;
-  }
-  return upgraded;
-}
-
-/** Where the SHA-256 of a file input is kept. */
-export function digestKey(field: string): string {
-  return `${field}Sha256`;
 }
 
 /**

@@ -10,8 +10,9 @@
  */
 import { isPlainObject } from "../client";
 import type { AnyDeclaration, State, WireRecord } from "./declaration";
-import { EVIDENCE_KEY, hasIdentity } from "./declaration";
+import { hasIdentity } from "./declaration";
 import { formatId } from "./ids";
+import { EVIDENCE_KEY } from "./bookkeeping";
 
 /** The record fields a declaration takes as evidence (wire paths; none for most kinds). */
 export function evidenceFields(declaration: AnyDeclaration): readonly string[] {

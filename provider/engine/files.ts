@@ -8,8 +8,9 @@ import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { File } from "node:buffer";
 import type { AnyDeclaration, State } from "./declaration";
-import { digestKey, fileInputs, fileMaxBytes } from "./declaration";
+import { fileInputs, fileMaxBytes } from "./declaration";
 import { isUnknown } from "./unknowns";
+import { digestKey } from "./bookkeeping";
 
 /** The content of a file input, or a reason it cannot be read. */
 function readInput(path: string): Buffer {

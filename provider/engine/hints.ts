@@ -13,7 +13,7 @@ export function withHint(declaration: AnyDeclaration, error: unknown, state: Sta
 }
 
 /** Runs a write; an API error the declaration has a hint for gets the hint. */
-export async function explained<T>(declaration: AnyDeclaration, state: State, write: () => Promise<T>): Promise<T> {
+export async function withHintsOnError<T>(declaration: AnyDeclaration, state: State, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {

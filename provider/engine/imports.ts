@@ -20,12 +20,10 @@
  * (writing it would replace the object). docs/ownership.md ("Importing") says the same.
  */
 import type { AnyDeclaration, State } from "./declaration";
-import { digestKey, fileInputs } from "./declaration";
+import { fileInputs } from "./declaration";
+import { digestKey, IMPORTED_KEY } from "./bookkeeping";
 import { withoutPath } from "./paths";
 import { SECRET_MASK } from "../redaction";
-
-/** Where the inputs of an object read by its import id alone say that no program has matched it yet. */
-export const IMPORTED_KEY = "__importedAs";
 
 /** The mark: the import id, and what the comparison reads besides the inputs (the digests of the forge's files). */
 interface ImportMark {

@@ -1,13 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
 import { ForgeApiError, isNotFound, isPlainObject, type ForgeClient, type ListOptions } from "../client";
-import { CLAIM_KEY, checkInputs, forEngine, withoutReserved } from "./check";
+import { checkInputs, forEngine } from "./check";
 import { comparable, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
 import {
-  APPLIED_KEY,
-  currentBookkeeping,
   recordIdOf,
-  digestKey,
   fileInputs,
   hasIdentity,
   inputKeys,
@@ -15,15 +12,14 @@ import {
   replacedOnRemoval,
   replacementKeys,
   resetValue,
-  RESTORE_KEY,
 } from "./declaration";
 import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObject, keepsEvidence } from "./evidence";
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
-import { explained, withHint } from "./hints";
+import { withHintsOnError, withHint } from "./hints";
 import { formatId, idFormat, parseId } from "./ids";
-import { comparedOnImport, IMPORTED_KEY, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
+import { comparedOnImport, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
 import { getPath, withoutPath } from "./paths";
-import { PartialCreateError, type CheckOptions, type ProgressSink, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
+import { PartialCreateError, type CheckOptions, type LifeCycleStep, type ProgressSink, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, groupAncestors, parentId } from "./parents";
@@ -36,6 +32,7 @@ import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
 import { redactedError, rememberSecrets } from "../redaction";
 import { Rotations } from "./rotation";
+import { APPLIED_KEY, CLAIM_KEY, currentBookkeeping, digestKey, IMPORTED_KEY, RESTORE_KEY, withoutReserved } from "./bookkeeping";
 
 /** An object on the forge that a pending create may have made: its import id, when it was made
  *  (the forge's clock), and whether the forge records that another user made it. */
@@ -59,7 +56,7 @@ export type ImportPresenter = (inputs: State, outs: State) => Promise<State>;
  * record becomes state projection.ts, the settings strategy settings.ts, lost creates
  * recovery.ts. A declaration's hooks replace single requests, never the flow.
  */
-export class ResourceOperations {
+export class ResourceOperations implements Record<LifeCycleStep, (...args: never[]) => Promise<unknown>> {
   /** The parents' listings that reads share (a declaration's `sharedListing`). */
   private readonly sharedListings = new PagedListings();
   /** The parents' listings that the looks before a burst of creates share (recovery.ts); kept across our own writes. */
@@ -143,7 +140,7 @@ export class ResourceOperations {
   }
 
   async create(inputs: State, options: CreateOptions = {}): Promise<Created> {
-    return this.masked([inputs], () => this.writing(() => this.createObject(inputs, options)));
+    return this.masked([inputs], () => this.withListingsForgotten(() => this.createObject(inputs, options)));
   }
 
   /**
@@ -162,7 +159,7 @@ export class ResourceOperations {
 
   /** A write of this kind: the listings reads share are forgotten before and after it, so no
    *  read in this process sees a page from before the write. */
-  private async writing<T>(write: () => Promise<T>): Promise<T> {
+  private async withListingsForgotten<T>(write: () => Promise<T>): Promise<T> {
     this.sharedListings.forget();
     try {
       return await write();
@@ -183,7 +180,7 @@ export class ResourceOperations {
     const ctx = this.context();
     if (declaration.setting) return this.createSetting(ctx, desired);
     const hook = declaration.hooks?.create;
-    const record = await explained(declaration, desired, () =>
+    const record = await withHintsOnError(declaration, desired, () =>
       createOwned(this.recoveryPlan(ctx, desired), this.recoverySubject(desired), () =>
         hook ? hook(ctx, desired) : send<WireRecord | undefined>(ctx, declaration.create, desired, createBody(declaration, desired)),
       ),
@@ -251,7 +248,7 @@ export class ResourceOperations {
   }
 
   async update(id: string, previous: State, news: State): Promise<Updated> {
-    return this.masked([previous, news], () => this.writing(() => this.updateObject(id, currentBookkeeping(previous), news)));
+    return this.masked([previous, news], () => this.withListingsForgotten(() => this.updateObject(id, currentBookkeeping(previous), news)));
   }
 
   private async updateObject(id: string, olds: State, news: State): Promise<Updated> {
@@ -282,7 +279,7 @@ export class ResourceOperations {
     let record: WireRecord | undefined;
     if (changed.length > 0) {
       const hook = declaration.hooks?.update;
-      record = await explained(declaration, state, async () => {
+      record = await withHintsOnError(declaration, state, async () => {
         if (hook) return hook(ctx, state, changed, olds);
         const request = declaration.update;
         if (!request) throw new Error(`${declaration.name} cannot be updated in place`);
@@ -299,7 +296,7 @@ export class ResourceOperations {
   }
 
   async delete(id: string, props: State): Promise<void> {
-    return this.masked([props], () => this.writing(() => this.deleteObject(id, props)));
+    return this.masked([props], () => this.withListingsForgotten(() => this.deleteObject(id, props)));
   }
 
   private async deleteObject(id: string, props: State): Promise<void> {
@@ -452,7 +449,7 @@ export class ResourceOperations {
     if (!before) throw new Error(`${declaration.name}: the object whose settings these are does not exist (${formatId(declaration, desired)})`);
     const state = { ...desired, [RESTORE_KEY]: foundValues(declaration, desired, project(declaration, before, desired)) };
     const route = settingRoute(declaration);
-    const record = await explained(declaration, desired, () => send<WireRecord | undefined>(ctx, route, state, settingBody(declaration, state)));
+    const record = await withHintsOnError(declaration, desired, () => send<WireRecord | undefined>(ctx, route, state, settingBody(declaration, state)));
     try {
       const current = hasFields(record) && !optionsOf(route).readBack ? record : await this.mustRead(ctx, state);
       const outs = outputs(declaration, current, state, desired);
@@ -468,7 +465,7 @@ export class ResourceOperations {
     const keys = (optionsOf(this.declaration.create).omit ?? []).filter((key) => state[key] !== undefined);
     if (keys.length === 0) return undefined;
     const route = settingRoute(this.declaration);
-    return { record: await explained(this.declaration, state, () => send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys))) };
+    return { record: await withHintsOnError(this.declaration, state, () => send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys))) };
   }
 
   /** Takes over an existing object (the `import` resource option of the dynamic face): the

@@ -1,13 +1,24 @@
 /**
  * What the life cycle answers, in the engine's own words. The engine serves no face: each face
  * turns these into its wire (provider/faces/dynamic.ts for the dynamic classes,
- * provider/faces/plugin.ts for `pulumi-resource-forge`). The shapes match what both of Pulumi's
+ * provider/plugin/face.ts for `pulumi-resource-forge`). The shapes match what both of Pulumi's
  * provider servers expect, so an adapter adds or removes only what its face needs.
  */
 import type { State } from "./declaration";
 
 /** Where progress of long operations goes, and warnings: Pulumi's log in the provider process. */
 export type ProgressSink = (message: string, level?: "warning") => void;
+
+/**
+ * The life cycle's steps, as Pulumi's provider protocol names them: the one list of the provider
+ * methods. The engine's operations have a method of each name (operations.ts), each face serves
+ * them (faces/dynamic.ts, plugin/face.ts), and the dynamic face's forwarders (the runtime's
+ * exports, the serialized provider) are made from it.
+ */
+export const LIFE_CYCLE = ["check", "diff", "create", "read", "update", "delete"] as const;
+
+/** One step of {@link LIFE_CYCLE}. */
+export type LifeCycleStep = (typeof LIFE_CYCLE)[number];
 
 /** An input the engine refuses, and why (the field's path leads the reason; see check.ts). */
 export interface InputFailure {

@@ -5,10 +5,11 @@
 import { isPlainObject } from "../client";
 import { reconcile } from "./compare";
 import type { AnyDeclaration, State, WireRecord } from "./declaration";
-import { APPLIED_KEY, digestKey, engineKeys, EVIDENCE_KEY, fileInputs, inputKeys, optionsOf, outputKeys, recordIdOf } from "./declaration";
+import { engineKeys, fileInputs, inputKeys, optionsOf, outputKeys, recordIdOf } from "./declaration";
 import { evidenceOf } from "./evidence";
 import { fromWire } from "./naming";
 import { getPath, withPath } from "./paths";
+import { APPLIED_KEY, digestKey, EVIDENCE_KEY } from "./bookkeeping";
 
 /** A record's fields under their TypeScript names (read names, wire formats and record id applied). */
 export function project(declaration: AnyDeclaration, record: WireRecord, state: State): State {

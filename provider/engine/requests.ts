@@ -6,9 +6,10 @@
 import { parseRoute } from "../client";
 import { elementChanges, wireChanges } from "./collections";
 import type { AnyDeclaration, CallOptions, OperationContext, Request, Route, State, WireRecord } from "./declaration";
-import { APPLIED_KEY, fileInputs, inputKeys, optionsOf, routeOf } from "./declaration";
+import { fileInputs, inputKeys, optionsOf, routeOf } from "./declaration";
 import { fileUpload } from "./files";
 import { fromWire, toSnake, toWire } from "./naming";
+import { APPLIED_KEY } from "./bookkeeping";
 
 /** The state fields a route's path needs, under their template names. */
 export function pathParams(route: Route, state: State): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { AnyDeclaration } from "./declaration";
-import { derivedOutputs, secretKeys } from "./declaration";
+import { derivedOutputs, declaredSecrets } from "./declaration";
 
 /**
  * The properties of a resource the state keeps secret: the declaration's secrets, the inputs the
@@ -12,5 +12,5 @@ export function secretProperties(declaration: AnyDeclaration, secretInputs: Iter
   const derived = Object.entries(derivedOutputs(declaration))
     .filter(([, input]) => given.has(input))
     .map(([output]) => output);
-  return new Set([...secretKeys(declaration), ...given, ...derived]);
+  return new Set([...declaredSecrets(declaration), ...given, ...derived]);
 }

@@ -5,8 +5,9 @@
  */
 import { isPlainObject, parseRoute } from "../client";
 import type { AnyDeclaration, Request, State } from "./declaration";
-import { inputKeys, RESTORE_KEY, routeOf } from "./declaration";
+import { inputKeys, routeOf } from "./declaration";
 import { writeBody } from "./requests";
+import { RESTORE_KEY } from "./bookkeeping";
 
 /** The route that writes a setting (its update). */
 export function settingRoute(declaration: AnyDeclaration): Request {

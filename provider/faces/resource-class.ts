@@ -4,18 +4,7 @@ import type { ResourceDeclaration } from "../engine/declaration";
 import { derivedOutputs, engineKeys, inputKeys, outputKeys } from "../engine/declaration";
 import { secretProperties } from "../engine/secrets";
 import { PACKAGE, typeTokenOf, type Face } from "../type-tokens";
-
-/**
- * A value, or an output of one, at every depth: Pulumi resolves outputs nested in objects and
- * lists before the provider sees the inputs, so a secret from config inside an object or another
- * resource's id inside a list entry type-checks where it works.
- */
-export type DeepInput<T> = pulumi.Input<
-  T extends readonly (infer E)[] ? DeepInput<E>[] : T extends object ? { [K in keyof T]: DeepInput<T[K]> } : T
->;
-
-/** The arguments of a resource: its zod input type, each field (and each nested field) an `Input`. */
-export type ResourceArgs<I extends z.ZodObject> = { [K in keyof z.input<I>]: DeepInput<z.input<I>[K]> };
+import type { ResourceArgs } from "../fields";
 
 /** The outputs of a resource: every input and every declared output field. */
 export type ResourceOutputs<I extends z.ZodObject, O extends z.ZodObject> = {
@@ -72,14 +61,14 @@ export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(decl
   // The engine's own keys are outputs of the dynamic face; the plugin's schema leaves them out.
   const bookkeeping = face.face === "dynamic" ? engineKeys(declaration) : [];
   const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration), ...bookkeeping].map((key) => [key, undefined]));
-  const declaredSecrets = [...secretProperties(declaration)];
+  const alwaysSecret = [...secretProperties(declaration)];
 
   /** The properties and options a resource registers with, secrets applied. */
   function registration(args: ResourceArgs<I>, opts: pulumi.CustomResourceOptions): { props: Record<string, unknown>; opts: pulumi.CustomResourceOptions } {
     const { import: importId, ...rest } = opts;
     const props: Record<string, unknown> = { ...unsetOutputs, ...args };
-    for (const key of declaredSecrets) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
-    const additionalSecretOutputs = [...declaredSecrets, ...(rest.additionalSecretOutputs ?? [])];
+    for (const key of alwaysSecret) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    const additionalSecretOutputs = [...alwaysSecret, ...(rest.additionalSecretOutputs ?? [])];
     // Secrecy follows the data: an output made from an input is secret when that input is. The
     // SDK reads this list once the inputs have resolved, and the input resolves only after its
     // secrecy is known.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectRef, serverId } from "../resources/common";
+import { projectRef, serverId } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

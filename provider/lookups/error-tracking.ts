@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectRef } from "../resources/common";
+import { projectRef } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupRef, serverId } from "../resources/common";
+import { groupRef, serverId } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

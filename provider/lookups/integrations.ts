@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupRef } from "../resources/common";
+import { groupRef } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

@@ -12,7 +12,7 @@ import type { z } from "zod";
 import { clientFor, parseRoute, resolveConnection, type Connection, type Endpoint, type ForgeClient } from "../client";
 import { fileDigest } from "../engine/files";
 import { fromWire, toSnake } from "../engine/naming";
-import type { ResourceArgs } from "../faces/resource-class";
+import type { ResourceArgs } from "../fields";
 import { pulumiSdk } from "../pulumi-sdk";
 
 /** A record as the forge returns it, with camelCase keys. */

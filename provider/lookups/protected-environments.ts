@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupRef, projectRef } from "../resources/common";
+import { groupRef, projectRef } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { datetime, serverId } from "../resources/common";
+import { datetime, serverId } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { serverId } from "../resources/common";
+import { serverId } from "../fields";
 import { defineLookup } from "./lookup";
 import { routes } from "../../api/routes";
 

@@ -8,10 +8,10 @@
  * `Configure` answer (secrets, resources and output values accepted; no preview of creates),
  * `CheckConfig` and `DiffConfig` unimplemented (the engine then takes the configuration as
  * given), the same values on the wire (a `Struct`, with the secret and unknown marks the plugin
- * face reads and writes itself: faces/plugin.ts), a half-done create as `ErrorResourceInitFailed`.
+ * face reads and writes itself: face.ts), a half-done create as `ErrorResourceInitFailed`.
  * What it adds: `Configure` hands the configuration to the provider, `Read` without properties
  * (`pulumi import`) reads by id, `Read` and `Delete` see the import mark of the state's inputs
- * (engine/imports.ts), and the provider's messages reach the engine's log under their resource
+ * (engine/imports.ts, engine/bookkeeping.ts), and the provider's messages reach the engine's log under their resource
  * (engine-log.ts).
  */
 import { dirname } from "node:path";
@@ -24,6 +24,7 @@ import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 import type * as anyPb from "google-protobuf/google/protobuf/any_pb";
+import { IMPORTED_KEY } from "../engine/bookkeeping";
 import { inCall } from "./engine-log";
 import { TIMED_METHODS, timedHandler } from "./timings";
 
@@ -49,8 +50,6 @@ export interface ProviderService {
   provider(): provider.Provider;
   /** Hands the stack's configuration (the `Configure` request) to the provider. */
   configure(request: providerPb.ConfigureRequest): void;
-  /** The mark of an import no program matched yet, in a state's inputs (engine/imports.ts). */
-  importKey(): string;
   /** Called by `Attach`: the engine's new address. */
   attach(address: string): void;
 }
@@ -120,9 +119,8 @@ function failuresOf(failures: provider.CheckFailure[] | undefined): providerPb.C
  *  Call, Parameterize, GetMapping...) answer UNIMPLEMENTED, grpc-js's default, as before. */
 export function providerHandlers(service: ProviderService): Partial<providerRpc.IResourceProviderServer> {
   const withImportMark = (properties: Values, inputs: structPb.Struct | undefined): Values => {
-    const key = service.importKey();
-    const mark = inputs?.toJavaScript()[key];
-    return mark === undefined ? properties : { ...properties, [key]: mark };
+    const mark = inputs?.toJavaScript()[IMPORTED_KEY];
+    return mark === undefined ? properties : { ...properties, [IMPORTED_KEY]: mark };
   };
   const handlers: Partial<providerRpc.IResourceProviderServer> = {
     getPluginInfo: unary(() => new plugin.PluginInfo().setVersion(service.version)),

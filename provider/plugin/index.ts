@@ -15,7 +15,7 @@
  */
 import { aliasFromOtherFace } from "../faces/face-aliases";
 
-export * from "../generated/plugin-resources";
+export * from "./resources";
 export * from "../generated/lookups";
 export { Provider, type ProviderArgs } from "./provider-resource";
 export { ForgeApiError, ForgeConfigError } from "../client";

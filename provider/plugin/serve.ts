@@ -10,15 +10,20 @@
  */
 import type * as providerApi from "@pulumi/pulumi/provider";
 import type { ProgressSink } from "../engine/outcomes";
-import type { configure } from "../runtime";
 import { engineLog } from "./engine-log";
 import { listen, type ProviderService } from "./grpc-server";
 
-/** What the provider process loads on first use: the composition root's plugin face and configuration. */
+/** What the provider process loads on first use: the composition root's plugin face and configuration (loaded.ts). */
 export interface PluginRuntime {
   /** The plugin face; `log` is where its progress and warnings go. */
   pluginProvider(identity: PluginIdentity, log: ProgressSink): providerApi.Provider;
-  configure: typeof configure;
+  /** Hands the provider's configuration on (composition-root.ts `useStackConfig`, which reads it with `get` only). */
+  useStackConfig(config: StackConfigReader): void;
+}
+
+/** Stack config as the provider reads it: `get("forge:baseUrl")`. */
+export interface StackConfigReader {
+  get(key: string): string | undefined;
 }
 
 /** What the plugin answers without loading its provider. */
@@ -41,8 +46,8 @@ interface ConfigureRequest {
 }
 
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
-export function configOf(request: ConfigureRequest): { get(key: string): string | undefined } {
-  const { reveal } = lateRequire<typeof import("../faces/plugin")>("../faces/plugin");
+export function configOf(request: ConfigureRequest): StackConfigReader {
+  const { reveal } = lateRequire<typeof import("./face")>("./face");
   const args = reveal(request.getArgs()?.toJavaScript() ?? {}).plain;
   const variables = new Map(request.getVariablesMap().toObject());
   return {
@@ -79,8 +84,7 @@ export function pluginService(identity: PluginIdentity, runtime: () => PluginRun
   return {
     ...identity,
     provider: () => (provider ??= once().pluginProvider(identity, log)),
-    configure: (request) => void once().configure(configOf(request) as unknown as Parameters<typeof configure>[0]),
-    importKey: () => lateRequire<typeof import("../engine/imports")>("../engine/imports").IMPORTED_KEY,
+    configure: (request) => once().useStackConfig(configOf(request)),
     attach,
   };
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource, REPLACES } from "../engine/declaration";
 import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TYPES } from "../../api";
-import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text } from "../adopt/find";
+import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

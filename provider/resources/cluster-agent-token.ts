@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACTIVE } from "../../api";
-import { nonBlank, normalizers, projectRef, serverId, show } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { agentChildren, text } from "../adopt/find";
+import { nonBlank, normalizers, projectRef, serverId, show } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { agentChildren, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { rotating } from "./rotation";

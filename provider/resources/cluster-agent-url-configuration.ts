@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
 import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../api";
-import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { agentChildren, text } from "../adopt/find";
+import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { agentChildren, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { AGENT_NAME, AGENT_NAME_MAX } from "../../api";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, serverId, show } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text } from "../adopt/find";
+import { normalizers, projectRef, serverId, show } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

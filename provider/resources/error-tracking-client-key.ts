@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, serverId, show } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text } from "../adopt/find";
+import { normalizers, projectRef, serverId, show } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { rotating } from "./rotation";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
-import { normalizers, projectRef, show } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { one } from "../adopt/find";
+import { normalizers, projectRef, show } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { one } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
-import { APPLIED_KEY, defineResource } from "../engine/declaration";
-import { crossFieldRule, show, valueRule } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, presentFeatureActors, text } from "../adopt/find";
+import { defineResource } from "../engine/declaration";
+import { crossFieldRule, show, valueRule } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, presentFeatureActors, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
+import { APPLIED_KEY } from "../engine/bookkeeping";
 
 const SET = routes.features.set;
 

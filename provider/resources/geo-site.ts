@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { GEO_CAPACITY_DEFAULTS, GEO_PRIMARY_SITES_MAX } from "../../api";
 import { defineResource } from "../engine/declaration";
-import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text } from "../adopt/find";
+import { crossFieldRule, nonBlank, serverId, show, valueRule } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

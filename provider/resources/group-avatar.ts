@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { GROUP_AVATAR_EXTENSIONS, GROUP_AVATAR_MAX_BYTES } from "../../api/group-settings";
-import { defineResource, digestKey, fieldMeta, type WireRecord } from "../engine/declaration";
+import { defineResource, fieldMeta, type WireRecord } from "../engine/declaration";
 import { fileDigest } from "../engine/files";
-import { groupRef, normalizers, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { groupAvatarUrl, text } from "../adopt/find";
+import { groupRef, normalizers, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { groupAvatarUrl, text } from "../adopt-entry/find";
 import { routes } from "../../api/routes";
+import { digestKey } from "../engine/bookkeeping";
 
 const extensionOf = (path: string) => path.split(".").pop()?.toLowerCase() ?? "";
 

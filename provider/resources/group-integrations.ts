@@ -21,9 +21,9 @@ import {
 } from "../../api/integrations";
 import { toCamel } from "../engine/naming";
 import { defineResource, type ResourceDeclaration } from "../engine/declaration";
-import { groupRef, normalizers, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries, type AdoptEntry } from "../adopt/entry";
-import { list } from "../adopt/find";
+import { groupRef, normalizers, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries, type AdoptEntry } from "../adopt-entry/entry";
+import { list } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

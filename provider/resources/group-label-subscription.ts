@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { groupRef, normalizers, show } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text } from "../adopt/find";
+import { groupRef, normalizers, show } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

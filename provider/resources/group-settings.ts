@@ -21,12 +21,13 @@ import {
   VENDOR_AVAILABILITIES,
   WIKI_ACCESS_LEVELS,
 } from "../../api/group-settings";
-import { defineResource, RESTORE_KEY, type State } from "../engine/declaration";
+import { defineResource, type State } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
-import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { field, username } from "../adopt/find";
+import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { field, username } from "../adopt-entry/find";
 import { routes } from "../../api/routes";
+import { RESTORE_KEY } from "../engine/bookkeeping";
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.enum(values, { error: (issue) => `${show(issue.input)} is not ${what}. Use ${wordList(values)}.` });

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { CLUSTER_AUTHORIZATION_TYPES, isClusterApiUrl } from "../../api";
 import { defineResource } from "../engine/declaration";
 import { toWire } from "../engine/naming";
-import { nonBlank, serverId, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { field, list, text } from "../adopt/find";
+import { nonBlank, serverId, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { field, list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../engine/declaration";
-import { normalizers, projectRef, show } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
+import { normalizers, projectRef, show } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { routes } from "../../api/routes";
 
 /**

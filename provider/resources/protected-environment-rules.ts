@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEPLOY_ACCESS_LEVELS, DEPLOYMENT_TIERS } from "../../api";
 import type { NestedCollection } from "../engine/declaration";
-import { crossFieldRule, roleList, show, wordList } from "./common";
+import { crossFieldRule, roleList, show, wordList } from "../fields";
 
 
 /** The inputs that name who an entry is about; exactly one of them per entry. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type WireRecord } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
-import { groupRef, nonBlank, normalizers, projectRef, show } from "./common";
+import { groupRef, nonBlank, normalizers, projectRef, show } from "../fields";
 import {
   approvalRuleList,
   deployAccessLevelList,
@@ -12,8 +12,8 @@ import {
   projectApprovalRule,
   projectDeployAccessLevel,
 } from "./protected-environment-rules";
-import type { AdoptEntries } from "../adopt/entry";
-import { protectedEnvironments } from "../adopt/find";
+import type { AdoptEntries } from "../adopt-entry/entry";
+import { protectedEnvironments } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

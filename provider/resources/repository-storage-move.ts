@@ -2,8 +2,8 @@ import { z } from "zod";
 import { STORAGE_MOVE_KINDS } from "../../api";
 import type { OperationContext, State, WireRecord } from "../engine/declaration";
 import { defineResource } from "../engine/declaration";
-import { crossFieldRule, nonBlank, show, wordList } from "./common";
-import type { AdoptEntries } from "../adopt/entry";
+import { crossFieldRule, nonBlank, show, wordList } from "../fields";
+import type { AdoptEntries } from "../adopt-entry/entry";
 import { routes } from "../../api/routes";
 
 type MoveKind = (typeof STORAGE_MOVE_KINDS)[number];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type ResourceDeclaration } from "../engine/declaration";
 import { durationMs, parentFields, searchListing, secretOutput } from "../engine/rotation";
-import { show, valueRule } from "./common";
+import { show, valueRule } from "../fields";
 
 /** The shortest `rotateAfter`: a shorter one would rotate on nearly every run. */
 const SHORTEST_ROTATION_MS = 60_000;

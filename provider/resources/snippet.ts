@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { SNIPPET_VISIBILITIES } from "../../api";
 import { defineResource, type OperationContext, type State, type WireRecord } from "../engine/declaration";
-import { crossFieldRule, nonBlank, serverId, show, valueRule } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { list, text } from "../adopt/find";
+import { crossFieldRule, nonBlank, serverId, show, valueRule } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { CLEANUP_CADENCES, CLEANUP_KEEP_DAYS, CLEANUP_POLICY_DEFAULTS } from "../../api/cleanup-policy";
 import { CLEANUP_POLICIES_PER_GROUP } from "../../api";
 import { defineResource } from "../engine/declaration";
-import { normalizers, serverId, show, valueRule, wordList } from "./common";
-import { defineAdopt, type AdoptEntries } from "../adopt/entry";
-import { one } from "../adopt/find";
+import { normalizers, serverId, show, valueRule, wordList } from "../fields";
+import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
+import { one } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 

@@ -3,7 +3,7 @@
  * what passes preview is what the forge accepts.
  */
 import { describe, expect, it } from "vitest";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { byField, useWorld } from "./world";
 
 const world = useWorld();
@@ -12,7 +12,7 @@ const base = { message: "m", startsAt: "2099-01-01T00:00:00Z", endsAt: "2099-01-
 
 /** The provider's verdict (the failing properties) and the emulator's status for the same inputs. */
 async function verdicts(inputs: Record<string, unknown>): Promise<{ check: string[]; status: number }> {
-  const check = byField((await implementation("BroadcastMessage").check({}, inputs)).failures)?.map((failure) => failure.property) ?? [];
+  const check = byField((await dynamicFaceOf("BroadcastMessage").check({}, inputs)).failures)?.map((failure) => failure.property) ?? [];
   const wire = Object.fromEntries(Object.entries(inputs).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]));
   let status = 201;
   try {
@@ -41,7 +41,7 @@ describe("BroadcastMessage: one rule on both sides", () => {
   });
 
   it("says what is wrong with a whitespace-only message", async () => {
-    const result = await implementation("BroadcastMessage").check({}, { message: "  " });
+    const result = await dynamicFaceOf("BroadcastMessage").check({}, { message: "  " });
     expect(byField(result.failures)).toEqual([{ property: "message", reason: '"  " is only whitespace, and the forge refuses a blank message. Write the text to show.' }]);
   });
 

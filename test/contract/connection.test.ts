@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { ForgeApiError, ForgeConfigError } from "../../provider/client";
-import { configure, implementation } from "../../provider/runtime";
+import { configure, dynamicFaceOf } from "../../provider/runtime";
 import { startWorld, type World } from "./world";
 
 let world: World;
@@ -24,7 +24,7 @@ it("reads the stack config given to configure when the environment has nothing",
   delete process.env["FORGE_TOKEN"];
   const config: Record<string, string> = { "forge:baseUrl": world.emulator.url, "forge:token": world.user("max").token };
   configure({ get: (key) => config[key], require: (key) => config[key] as string });
-  const created = await implementation("GroupLabel").create(label);
+  const created = await dynamicFaceOf("GroupLabel").create(label);
   expect(created.id).toMatch(/^acme:\d+$/);
   const log = (await (await world.emulator.admin("/requests")).json()) as { method: string; user: string }[];
   expect(log.filter((entry) => entry.method === "POST").map((entry) => entry.user)).toEqual(["max"]);
@@ -32,7 +32,7 @@ it("reads the stack config given to configure when the environment has nothing",
 
 it("names both ways to set a missing token", async () => {
   delete process.env["FORGE_TOKEN"];
-  const error = await implementation("GroupLabel").create(label).catch((caught: unknown) => caught);
+  const error = await dynamicFaceOf("GroupLabel").create(label).catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ForgeConfigError);
   expect((error as Error).message).toContain("FORGE_TOKEN");
   expect((error as Error).message).toContain("forge:token");
@@ -40,7 +40,7 @@ it("names both ways to set a missing token", async () => {
 
 it("says how to set the token when the forge rejects it, without repeating it", async () => {
   process.env["FORGE_TOKEN"] = "forge-wrong-token";
-  const error = await implementation("GroupLabel").create(label).catch((caught: unknown) => caught);
+  const error = await dynamicFaceOf("GroupLabel").create(label).catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ForgeApiError);
   expect((error as ForgeApiError).status).toBe(401);
   expect((error as Error).message).toContain("FORGE_TOKEN");

@@ -3,7 +3,7 @@
  * `availability`), against an emulator set to that edition.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { startWorld, type World } from "./world";
 
 let world: World;
@@ -29,14 +29,14 @@ const environment = { project: "acme/web", name: "production", deployAccessLevel
 
 it("creating a ProjectProtectedEnvironment on Free fails with a message naming Premium", async () => {
   await setEdition("free");
-  await expect(implementation("ProjectProtectedEnvironment").create(environment)).rejects.toThrow(
+  await expect(dynamicFaceOf("ProjectProtectedEnvironment").create(environment)).rejects.toThrow(
     "POST /projects/acme%2Fweb/protected_environments failed: 403 Forbidden (ProjectProtectedEnvironment needs the Premium tier or higher)",
   );
 });
 
 it("the same create works on Premium", async () => {
   await setEdition("premium");
-  const created = await implementation("ProjectProtectedEnvironment").create(environment);
+  const created = await dynamicFaceOf("ProjectProtectedEnvironment").create(environment);
   expect(created.outs).toMatchObject({ name: "production" });
 });
 
@@ -44,6 +44,6 @@ it("a URL configuration on the hosted offering fails with a message naming the o
   const agent = await world.as("max").request<{ id: number }>("POST", "/projects/:id/cluster_agents", { id: "acme/web", name: "receptive" });
   await setEdition("ultimate", "hosted");
   await expect(
-    implementation("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId: agent.body.id, url: "grpcs://agent.example" }),
+    dynamicFaceOf("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId: agent.body.id, url: "grpcs://agent.example" }),
   ).rejects.toThrow(/404 Not Found \(ClusterAgentUrlConfiguration exists only on self-managed instances\)$/);
 });

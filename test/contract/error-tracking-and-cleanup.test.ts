@@ -4,7 +4,7 @@
  * (client keys with their DSN, the settings, a group's cleanup policy).
  */
 import { expect, it } from "vitest";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { lookup } from "../../provider/lookups/lookup";
 import { lookupDeclarations } from "../../provider/lookups/registry";
 import { useWorld } from "./world";
@@ -33,7 +33,7 @@ it("getVirtualRegistryCleanupPolicy reads a group's policy with its schedule", a
 });
 
 it("ErrorTrackingSettings on a project without settings PUTs the integrated backend; with settings it PATCHes", async () => {
-  const settings = implementation("ErrorTrackingSettings");
+  const settings = dynamicFaceOf("ErrorTrackingSettings");
   const created = await settings.create({ project: "acme/web", active: true });
   expect(created.outs).toMatchObject({ project: "acme/web", active: true, integrated: true });
   // Settings exist now: a create (say, after the resource was deleted) PATCHes, keeping the backend.
@@ -44,7 +44,7 @@ it("ErrorTrackingSettings on a project without settings PUTs the integrated back
 });
 
 it("ErrorTrackingClientKey rotates by replacement, the new key made before the old one goes", async () => {
-  const keys = implementation("ErrorTrackingClientKey");
+  const keys = dynamicFaceOf("ErrorTrackingClientKey");
   const created = await keys.create({ project: "acme/web", rotateOn: { quarter: "2026-Q3" } });
   const diff = await keys.diff(created.id, created.outs, { project: "acme/web", rotateOn: { quarter: "2026-Q4" } });
   expect(diff).toMatchObject({ changes: true, replaces: ["rotateOn"], deleteBeforeReplace: false });
@@ -58,7 +58,7 @@ it("VirtualRegistryCleanupPolicy on Free fails naming the tier it needs", async 
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ tier: "free" }),
   });
-  await expect(implementation("VirtualRegistryCleanupPolicy").create({ group: "acme", enabled: true })).rejects.toThrow(
+  await expect(dynamicFaceOf("VirtualRegistryCleanupPolicy").create({ group: "acme", enabled: true })).rejects.toThrow(
     "POST /groups/acme/-/virtual_registries/cleanup/policy failed: 403 Forbidden (VirtualRegistryCleanupPolicy needs the Premium tier or higher",
   );
 });

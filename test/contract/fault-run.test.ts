@@ -17,7 +17,8 @@ import { expect, it } from "vitest";
 import { faultMix, lostAnswerNames } from "../../bench/stacks";
 import { routes } from "../../api/routes";
 import type { State } from "../../provider/engine/declaration";
-import { implementation, pluginProvider } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
+import { pluginProvider } from "../../provider/plugin/loaded";
 import { pluginToken } from "../../provider/type-tokens";
 import { useWorld } from "./world";
 
@@ -75,7 +76,7 @@ const KINDS: Kind[] = [
 
 /** A create on each face, one provider per run: the dynamic classes' operations, and the plugin's interface addressed by URN. */
 const faces: Array<{ face: string; open: () => (type: string, resource: string, inputs: State) => Promise<{ id: string }> }> = [
-  { face: "the dynamic classes", open: () => (type, _resource, inputs) => implementation(type).create(inputs) },
+  { face: "the dynamic classes", open: () => (type, _resource, inputs) => dynamicFaceOf(type).create(inputs) },
   {
     face: "the plugin",
     open: () => {
@@ -150,7 +151,7 @@ async function faultRun(create: (type: string, resource: string, inputs: State) 
 
 /** The name of the record an import id addresses, read as `pulumi import` reads it. */
 async function nameAt(kind: Kind, id: string): Promise<unknown> {
-  const found = await implementation(kind.type).read(id, {});
+  const found = await dynamicFaceOf(kind.type).read(id, {});
   return (found.props as State | undefined)?.[kind.nameField];
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyDeclaration, State } from "../../provider/engine/declaration";
 import { sameValue } from "../../provider/engine/compare";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { declarations as d } from "../../provider/resources";
 import { integrationFixtures } from "./integration-fixtures";
 import { FAKE_CERT, FAKE_KEY } from "../e2e/secrets-fixture";
@@ -567,7 +567,7 @@ export const fixtures: ContractFixture[] = [
     setting: {
       restored: async (_world, outs) => {
         // Every value create found (and update added) is back, as the engine reads it.
-        const read = await implementation("GroupSettings").read(String(outs["id"] ?? outs["group"]), { group: outs["group"] });
+        const read = await dynamicFaceOf("GroupSettings").read(String(outs["id"] ?? outs["group"]), { group: outs["group"] });
         const restore = (outs["__restore"] ?? {}) as State;
         const differing = Object.keys(restore).filter((key) => !sameValue(d.groupSettings, key, restore[key], read.props?.[key]));
         if (differing.length > 0 || Object.keys(restore).length === 0) throw new Error(`not restored: ${differing.map((key) => `${key} is ${JSON.stringify(read.props?.[key])}, was ${JSON.stringify(restore[key])}`).join("; ")}`);

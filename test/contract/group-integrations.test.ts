@@ -4,8 +4,8 @@
  */
 import { expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/runtime";
-import * as lookups from "../../provider/lookups";
+import { dynamicFaceOf } from "../../provider/runtime";
+import * as lookups from "../../provider/generated/lookups";
 import { byField, useWorld } from "./world";
 
 const worldOf = useWorld();
@@ -15,7 +15,7 @@ const WEBHOOK = "https://chat.example.com/hooks/first";
 it("refuses to take over an integration that is already active, and says how to adopt it", async () => {
   const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/chat-webhook", { group: "acme", webhook: WEBHOOK });
-  const ops = implementation("GroupIntegrationChatWebhook");
+  const ops = dynamicFaceOf("GroupIntegrationChatWebhook");
   await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('"acme:chat-webhook" already exists on the forge, and this resource did not make it');
   await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('add the resource option { import: "acme:chat-webhook" }');
   const adopted = await ops.create({ group: "acme", webhook: WEBHOOK, importId: "acme:chat-webhook" });
@@ -25,7 +25,7 @@ it("refuses to take over an integration that is already active, and says how to 
 it("refuses an import id of another slug", async () => {
   const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/external-wiki", { group: "acme", external_wiki_url: "https://wiki.example.com" });
-  const ops = implementation("GroupIntegrationChatWebhook");
+  const ops = dynamicFaceOf("GroupIntegrationChatWebhook");
   await expect(ops.read("acme:external-wiki", {})).rejects.toThrow('GroupIntegrationChatWebhook manages the object whose slug is "chat-webhook"; the id names "external-wiki"');
 });
 
@@ -44,7 +44,7 @@ it("checks every kind of parameter of the table before any request, naming the f
   const world = worldOf();
   const before = await world.requestCount();
   for (const [type, inputs, property, reason] of cases) {
-    const result = await implementation(type).check({}, inputs);
+    const result = await dynamicFaceOf(type).check({}, inputs);
     const failure = byField(result.failures)?.find((entry) => entry.property === property);
     expect(failure, `${type} ${property}`).toBeDefined();
     expect(failure!.reason).toContain(reason);
@@ -53,13 +53,13 @@ it("checks every kind of parameter of the table before any request, naming the f
 });
 
 it("never shows a credential in an error message", async () => {
-  const result = await implementation("GroupIntegrationChatWebhook").check({}, { group: "acme", webhook: "hooks.example.com/very-secret" });
+  const result = await dynamicFaceOf("GroupIntegrationChatWebhook").check({}, { group: "acme", webhook: "hooks.example.com/very-secret" });
   expect(JSON.stringify(result.failures)).not.toContain("very-secret");
 });
 
 it("sends the credentials again on every set-up, so an update of one setting goes through", async () => {
   const world = worldOf();
-  const ops = implementation("GroupIntegrationCiServerB");
+  const ops = dynamicFaceOf("GroupIntegrationCiServerB");
   const inputs = { group: "acme", token: "drone-token", vendorUrl: "https://drone.example.com" };
   const created = await ops.create(inputs);
   const news = { ...inputs, pushEvents: false };
@@ -71,9 +71,9 @@ it("sends the credentials again on every set-up, so an update of one setting goe
 });
 
 it("lists the active integrations of a group with listGroupIntegrations", async () => {
-  const wiki = implementation("GroupIntegrationExternalWiki");
+  const wiki = dynamicFaceOf("GroupIntegrationExternalWiki");
   const created = await wiki.create({ group: "acme", externalWikiUrl: "https://wiki.example.com" });
-  await implementation("GroupIntegrationEmailsOnPush").create({ group: "acme", recipients: "ops@example.com" });
+  await dynamicFaceOf("GroupIntegrationEmailsOnPush").create({ group: "acme", recipients: "ops@example.com" });
   expect((await lookups.listGroupIntegrations({ group: "acme" })).map((entry) => entry["slug"])).toEqual(["external-wiki", "emails-on-push"]);
   await wiki.delete(created.id, created.outs as State);
   const left = await lookups.listGroupIntegrations({ group: "acme" });

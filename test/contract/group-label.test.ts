@@ -6,12 +6,12 @@ import { describe, expect, it } from "vitest";
 import type { State } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { declarations } from "../../provider/resources";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { byField, instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
 
-const label = () => implementation("GroupLabel");
+const label = () => dynamicFaceOf("GroupLabel");
 
 describe("GroupLabel", () => {
   it("refuses a name with spaces at either end in check, saying what the forge would store", async () => {

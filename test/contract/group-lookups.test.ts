@@ -5,7 +5,7 @@
  */
 import { expect, it } from "vitest";
 import { revokeGroupToken, syncGroupLdap } from "../../provider";
-import * as lookups from "../../provider/lookups";
+import * as lookups from "../../provider/generated/lookups";
 import { instanceSettings, useWorld } from "./world";
 
 const world = useWorld();

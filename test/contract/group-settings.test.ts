@@ -6,13 +6,13 @@
 import { expect, it } from "vitest";
 import { ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { imageFile } from "./fixtures";
 import { byField, instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
-const settings = () => implementation("GroupSettings");
-const avatar = () => implementation("GroupAvatar");
+const settings = () => dynamicFaceOf("GroupSettings");
+const avatar = () => dynamicFaceOf("GroupAvatar");
 
 async function group(ref: string): Promise<Record<string, unknown>> {
   return (await world().api.request<Record<string, unknown>>("GET", "/groups/:group", { group: ref })).body;

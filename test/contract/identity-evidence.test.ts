@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasIdentity, type AnyDeclaration, type State } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
-import { implementation, operations } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
+import { operations } from "../../provider/composition-root";
 import { fixtures } from "./fixtures";
 import { checked, FACES } from "./support/faces";
 import { startWorld, type World } from "./world";
@@ -57,9 +58,9 @@ for (const face of FACES) {
 
         // A destroy killed while its DELETE was in flight: the forge deleted the object, the
         // state still holds it. Then someone makes it again, with the very same inputs.
-        await implementation(type).delete(made.id, made.outs);
+        await dynamicFaceOf(type).delete(made.id, made.outs);
         expect(await operations(type).standing(made.id, read.outs)).toBe("gone");
-        const theirs = await implementation(type).create((await implementation(type).check({}, inputs)).inputs ?? {});
+        const theirs = await dynamicFaceOf(type).create((await dynamicFaceOf(type).check({}, inputs)).inputs ?? {});
         expect(theirs.id).toBe(made.id);
         expect(theirs.outs["__evidence"]).not.toEqual(evidence);
 
@@ -76,7 +77,7 @@ for (const face of FACES) {
         const still = await face.read(type, theirs.id, theirs.outs);
         expect(still.id).toBe(theirs.id);
         expect(still.outs["__evidence"]).toEqual(theirs.outs["__evidence"]);
-        await implementation(type).delete(theirs.id, theirs.outs);
+        await dynamicFaceOf(type).delete(theirs.id, theirs.outs);
       });
     }
   });
@@ -86,7 +87,7 @@ it("kinds without evidence: an id that names the record proves it; a name alone 
   await world.reset();
   world.actAs("root");
   const standing = async (type: string, inputs: State) => {
-    const made = await implementation(type).create((await implementation(type).check({}, inputs)).inputs ?? {});
+    const made = await dynamicFaceOf(type).create((await dynamicFaceOf(type).check({}, inputs)).inputs ?? {});
     return operations(type).standing(made.id, made.outs as State);
   };
   expect(await standing("GroupLabel", { group: "acme", name: "standing", color: "red" })).toBe("same");

@@ -26,15 +26,16 @@ import type { HttpMethod } from "../../api";
 import { ForgeApiError, parseRoute } from "../../provider/client";
 import { sameValue } from "../../provider/engine/compare";
 import type { AnyDeclaration, Request, State } from "../../provider/engine/declaration";
-import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, secretKeys } from "../../provider/engine/declaration";
-import { IMPORTED_KEY } from "../../provider/engine/imports";
+import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, declaredSecrets } from "../../provider/engine/declaration";
+
 import { getPath } from "../../provider/engine/paths";
 import { ExistingObjectError } from "../../provider/engine/recovery";
 import { declarations } from "../../provider/resources";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { fixtures, type ContractFixture } from "./fixtures";
 import { checked, FACES, type Face, type Written } from "./support/faces";
 import { startWorld, type World } from "./world";
+import { IMPORTED_KEY } from "../../provider/engine/bookkeeping";
 
 let world: World;
 beforeAll(async () => {
@@ -225,7 +226,7 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
         // Someone else sets them (another program, the forge's UI): the forge then holds values
         // for inputs this program does not manage.
         const values = Object.fromEntries(unset.map((key) => [key, optional[key]]));
-        await implementation(type).update(state.id, state.outs, { ...inputs, ...values });
+        await dynamicFaceOf(type).update(state.id, state.outs, { ...inputs, ...values });
         const read = await face.read(type, state.id, state.outs);
         expect(
           unset.filter((key) => !isDeepStrictEqual(read.outs[key], state.outs[key])),
@@ -380,7 +381,7 @@ function pendingWriteOnly(declaration: AnyDeclaration, inputs: State): boolean {
 
 /** The values of a kind's secret fields in some states (strings of 8 characters or more): none may appear in a message. */
 function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
-  const keys = secretKeys(declaration);
+  const keys = declaredSecrets(declaration);
   const strings = (value: unknown): string[] =>
     typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
   return [...new Set(states.flatMap((state) => keys.flatMap((key) => strings(state[key]))))].filter((text) => text.length >= 8);
@@ -393,7 +394,7 @@ function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
  * marked, and no secret value (a string of 8 characters or more) appears in a field that is not.
  */
 function expectSecretsKept(declaration: AnyDeclaration, written: Written, step: string): void {
-  const present = secretKeys(declaration).filter((key) => written.outs[key] !== undefined);
+  const present = declaredSecrets(declaration).filter((key) => written.outs[key] !== undefined);
   expect(present.filter((key) => !written.secret.has(key)), `${step}: secret fields left unmarked`).toEqual([]);
   const strings = (value: unknown): string[] =>
     typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];

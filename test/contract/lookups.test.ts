@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as lookups from "../../provider/lookups";
+import * as lookups from "../../provider/generated/lookups";
 import { startWorld, type World } from "./world";
 
 let world: World;

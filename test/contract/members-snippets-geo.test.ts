@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
 import { closeClients, ForgeApiError } from "../../provider/client";
 import type { State } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { repairGeoSite } from "../../provider";
-import * as lookups from "../../provider/lookups";
+import * as lookups from "../../provider/generated/lookups";
 import { instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
@@ -22,7 +22,7 @@ async function requests(): Promise<LoggedRequest[]> {
 }
 
 it("a snippet whose files are renamed, edited, added and removed in one update ends with exactly the new set", async () => {
-  const ops = implementation("Snippet");
+  const ops = dynamicFaceOf("Snippet");
   const before = {
     title: "Ops",
     files: [
@@ -85,7 +85,7 @@ it("sends a move, not a delete and a create, for a file renamed with its content
   const { port } = hop.address() as AddressInfo;
   try {
     process.env["FORGE_BASE_URL"] = `http://127.0.0.1:${port}`;
-    const ops = implementation("Snippet");
+    const ops = dynamicFaceOf("Snippet");
     const created = await ops.create({ title: "Move", files: [{ filePath: "x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
     await ops.update(created.id, created.outs as State, { title: "Move", files: [{ filePath: "moved/x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
     expect(bodies).toEqual([{ files: [{ action: "move", file_path: "moved/x.txt", content: "same\n", previous_path: "x.txt" }] }]);
@@ -97,7 +97,7 @@ it("sends a move, not a delete and a create, for a file renamed with its content
 });
 
 it("lists own, public and all snippets, with the date filters", async () => {
-  const ops = implementation("Snippet");
+  const ops = dynamicFaceOf("Snippet");
   world().actAs("dev");
   await ops.create({ title: "Private one", files: [{ filePath: "p.txt", content: "p" }] });
   await ops.create({ title: "Public one", visibility: "public", files: [{ filePath: "q.txt", content: "q" }] });
@@ -119,7 +119,7 @@ it("lists own, public and all snippets, with the date filters", async () => {
 it("a promotion queued for approval is a warning and shows pending; later runs send nothing and see no change", async () => {
   await instanceSettings(world(), { member_promotion_management: true });
   world().actAs("olivia");
-  const ops = implementation("ProjectMember");
+  const ops = dynamicFaceOf("ProjectMember");
   const inputs = { project: "acme/web", user: "nomad", accessLevel: 30 };
   const created = await ops.create(inputs);
   expect(created.outs).toMatchObject({ membershipState: "awaiting", accessLevel: 30, queuedNotice: expect.stringContaining("queued") });
@@ -144,7 +144,7 @@ it("a promotion queued for approval is a warning and shows pending; later runs s
 it("a rejected promotion shows as drift, and the next update asks again", async () => {
   await instanceSettings(world(), { member_promotion_management: true });
   world().actAs("olivia");
-  const ops = implementation("ProjectMember");
+  const ops = dynamicFaceOf("ProjectMember");
   const project = world().projectId("acme/web");
   const nomad = world().user("nomad").id;
   const guest = await ops.create({ project: "acme/web", user: nomad, accessLevel: 10 });
@@ -161,7 +161,7 @@ it("a rejected promotion shows as drift, and the next update asks again", async 
 });
 
 it("lists direct members and, with all, the effective level through the project's groups (rule 1)", async () => {
-  const ops = implementation("ProjectMember");
+  const ops = dynamicFaceOf("ProjectMember");
   // dev is a Developer of acme; a direct Maintainer role in acme/web is the higher one there.
   await ops.create({ project: "acme/web", user: "dev", accessLevel: 40 });
   const direct = await lookups.listProjectMembers({ project: "acme/web" });
@@ -188,7 +188,7 @@ it("removes direct memberships only (rule 3): a user with access through a group
   expect((error as ForgeApiError).status).toBe(404);
   // The resource's delete after its membership went away out of band succeeds (the user keeps
   // Reporter through acme: the provider warns instead of failing the destroy).
-  const ops = implementation("ProjectMember");
+  const ops = dynamicFaceOf("ProjectMember");
   const created = await ops.create({ project: "acme/api", user: "rita", accessLevel: 30 });
   await world().api.request("DELETE", "/projects/:project/members/:userId", { project: "acme/api", userId: rita });
   expect((await ops.read(created.id, created.outs as State)).id).toBe("");
@@ -197,7 +197,7 @@ it("removes direct memberships only (rule 3): a user with access through a group
 });
 
 it("a Geo site gets the default capacities, and internal_url shows url without a diff", async () => {
-  const ops = implementation("GeoSite");
+  const ops = dynamicFaceOf("GeoSite");
   const inputs = { name: "secondary-1", url: "https://geo-2.example.com" };
   const created = await ops.create(inputs);
   expect(created.outs).toMatchObject({
@@ -222,7 +222,7 @@ it("a Geo site gets the default capacities, and internal_url shows url without a
 });
 
 it("selective sync by namespaces, then by shards, then everything again", async () => {
-  const ops = implementation("GeoSite");
+  const ops = dynamicFaceOf("GeoSite");
   const acme = world().groupId("acme");
   const first = { name: "selective", url: "https://sel.example.com/", selectiveSyncType: "namespaces", selectiveSyncNamespaceIds: [acme] };
   const created = await ops.create(first);
@@ -242,7 +242,7 @@ it("selective sync by namespaces, then by shards, then everything again", async 
 });
 
 it("refuses a second primary site, non-administrators, and editions without Geo", async () => {
-  const ops = implementation("GeoSite");
+  const ops = dynamicFaceOf("GeoSite");
   await ops.create({ name: "main", url: "https://one.example.com", primary: true });
   await expect(ops.create({ name: "other", url: "https://two.example.com", primary: true })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("node already exists") });
   world().actAs("olivia");

@@ -4,7 +4,8 @@
  * the same run made, are never adopted, changed, deleted or revoked.
  */
 import { expect, it } from "vitest";
-import { implementation, operationsOver } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
+import { operationsOver } from "../../provider/composition-root";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 
@@ -46,7 +47,7 @@ it("a snippet made by hand with the same title survives a create whose connectio
   const stranger = (await api().request<{ id: number }>("POST", "/snippets", { title: "team-notes", files: [{ file_path: "theirs.md", content: "not yours\n" }] })).body.id;
   const before = await snippetBytes(stranger);
   await fault({ method: "POST", path: "^/snippets$", drop: true, times: 1 });
-  const ops = implementation("Snippet");
+  const ops = dynamicFaceOf("Snippet");
   const inputs = { title: "team-notes", files: [{ filePath: "mine.md", content: "mine\n" }] };
   const created = await ops.create(inputs);
   const mine = (created.outs as State)["snippetId"];
@@ -61,7 +62,7 @@ it("a snippet made by hand with the same title survives a create whose connectio
 it("a broadcast message with the same text (a 503 before any work) and an instance cluster with the same name and URL (a dropped connection) are not adopted", async () => {
   const message = (await api().request<{ id: number }>("POST", "/broadcast_messages", { message: "maintenance tonight" })).body;
   await fault({ method: "POST", path: "^/broadcast_messages$", status: 503, times: 1 });
-  const ops = implementation("BroadcastMessage");
+  const ops = dynamicFaceOf("BroadcastMessage");
   const created = await ops.create({ message: "maintenance tonight" });
   expect((created.outs as State)["messageId"]).not.toBe(message.id);
   await ops.delete(created.id, created.outs as State);
@@ -69,7 +70,7 @@ it("a broadcast message with the same text (a 503 before any work) and an instan
 
   const cluster = (await api().request<{ id: number }>("POST", "/admin/clusters/add", { name: "prod", platform_vendor_attributes: { api_url: "https://k8s.example", token: "theirs" } })).body;
   await fault({ method: "POST", path: "^/admin/clusters/add$", drop: true, times: 1 });
-  const clusters = implementation("InstanceCluster");
+  const clusters = dynamicFaceOf("InstanceCluster");
   const mine = await clusters.create({ name: "prod", platformVendorAttributes: { apiUrl: "https://k8s.example", token: "mine" } });
   expect((mine.outs as State)["clusterId"]).not.toBe(cluster.id);
   await clusters.delete(mine.id, mine.outs as State);
@@ -78,16 +79,16 @@ it("a broadcast message with the same text (a 503 before any work) and an instan
 
 it("objects of a unique identity there before the create are the forge's conflict: nothing is sent, the error names the import id", async () => {
   const label = (await api().request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "bug", color: "#ff0000" })).body;
-  await expect(implementation("GroupLabel").create({ group: "acme", name: "bug", color: "blue" })).rejects.toThrow(
+  await expect(dynamicFaceOf("GroupLabel").create({ group: "acme", name: "bug", color: "blue" })).rejects.toThrow(
     new RegExp(`"acme:${label.id}" already exists on the forge, and this resource did not make it.*import: "acme:${label.id}"`),
   );
   const agent = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "production" })).body;
-  await expect(implementation("ClusterAgent").create({ project: "acme/web", name: "production" })).rejects.toThrow(`"acme/web:${agent.id}" already exists`);
+  await expect(dynamicFaceOf("ClusterAgent").create({ project: "acme/web", name: "production" })).rejects.toThrow(`"acme/web:${agent.id}" already exists`);
   const nomad = world().user("nomad").id;
   await api().request("POST", "/projects/:project/members", { project: "acme/web", user_id: nomad, access_level: 20 });
-  await expect(implementation("ProjectMember").create({ project: "acme/web", user: "nomad", accessLevel: 40 })).rejects.toThrow(`"acme/web:${nomad}" already exists`);
+  await expect(dynamicFaceOf("ProjectMember").create({ project: "acme/web", user: "nomad", accessLevel: 40 })).rejects.toThrow(`"acme/web:${nomad}" already exists`);
   await api().request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "production", deploy_access_levels: [{ access_level: 40 }] });
-  await expect(implementation("ProjectProtectedEnvironment").create({ project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] })).rejects.toThrow(
+  await expect(dynamicFaceOf("ProjectProtectedEnvironment").create({ project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] })).rejects.toThrow(
     '"acme/web:production" already exists',
   );
   // None of them was written to: no create was sent, the member keeps its role.
@@ -99,7 +100,7 @@ it("objects of a unique identity there before the create are the forge's conflic
 it("two tokens of one name on one agent, created at once with one answer lost: the other ends with its token, the lost one is reported and nothing is revoked", async () => {
   const agentId = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "ci-agent" })).body.id;
   await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", status: 502, after: true, latencyMs: 300, times: 1 });
-  const ops = implementation("ClusterAgentToken");
+  const ops = dynamicFaceOf("ClusterAgentToken");
   const inputs = { project: "acme/web", agentId, name: "ci" };
   const outcomes = await Promise.allSettled([ops.create(inputs), ops.create(inputs)]);
   const made = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [(outcome.value.outs as State)["tokenId"] as number] : []));
@@ -115,7 +116,7 @@ it("two tokens of one name on one agent, created at once with one answer lost: t
 
 it("two client keys of one project, created at once with one answer lost: the key the lost answer made is named, nothing deleted", async () => {
   await fault({ method: "POST", path: "/client_keys$", status: 502, after: true, latencyMs: 300, times: 1 });
-  const ops = implementation("ErrorTrackingClientKey");
+  const ops = dynamicFaceOf("ErrorTrackingClientKey");
   const outcomes = await Promise.allSettled([ops.create({ project: "acme/web" }), ops.create({ project: "acme/web" })]);
   expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
   expect(await list("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).toHaveLength(2);
@@ -124,7 +125,7 @@ it("two client keys of one project, created at once with one answer lost: the ke
 
 it("when something else makes a matching object while an answer is lost, recovery takes none, deletes none, and names the candidates", async () => {
   await fault({ method: "POST", path: "/client_keys$", status: 502, after: true, latencyMs: 800, times: 1 });
-  const pending = implementation("ErrorTrackingClientKey").create({ project: "acme/web" });
+  const pending = dynamicFaceOf("ErrorTrackingClientKey").create({ project: "acme/web" });
   const failed = expect(pending).rejects.toThrow(/2 objects that could be this resource's.*"acme\/web:\d+", "acme\/web:\d+".*Nothing was adopted, revoked or deleted/);
   await new Promise((resolve) => setTimeout(resolve, 300));
   // Made by someone else while the create's answer is on its way (and lost).
@@ -133,7 +134,7 @@ it("when something else makes a matching object while an answer is lost, recover
   expect(await list("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).toHaveLength(2);
   expect(await requests("DELETE", "/client_keys")).toHaveLength(0);
   // After the user decides, a plain re-run creates (or the user imports one of the two).
-  const again = await implementation("ErrorTrackingClientKey").create({ project: "acme/web" });
+  const again = await dynamicFaceOf("ErrorTrackingClientKey").create({ project: "acme/web" });
   expect((again.outs as State)["keyId"]).toEqual(expect.any(Number));
 });
 
@@ -212,15 +213,15 @@ it("ClusterAgentToken and ClusterAgentUrlConfiguration: objects of the agent mad
   const agentId = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "hand-agent" })).body.id;
   const theirs = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "ci" })).body.id;
   await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", drop: true, times: 1 });
-  const token = await implementation("ClusterAgentToken").create({ project: "acme/web", agentId, name: "ci" });
+  const token = await dynamicFaceOf("ClusterAgentToken").create({ project: "acme/web", agentId, name: "ci" });
   expect((token.outs as State)["tokenId"]).not.toBe(theirs);
-  await implementation("ClusterAgentToken").delete(token.id, token.outs as State);
+  await dynamicFaceOf("ClusterAgentToken").delete(token.id, token.outs as State);
   expect((await list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId })).map((record) => record.id)).toEqual([theirs]);
 
   // One configuration per agent: the forge refuses the create, and the one made by hand stays.
   await api().request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId, url: "grpcs://theirs.example.com:443" });
   const before = JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }));
   await fault({ method: "POST", path: "/url_configurations$", drop: true, times: 1 });
-  await expect(implementation("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId, url: "grpcs://mine.example.com:443" })).rejects.toThrow(/URL configuration already exists for this agent/);
+  await expect(dynamicFaceOf("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId, url: "grpcs://mine.example.com:443" })).rejects.toThrow(/URL configuration already exists for this agent/);
   expect(JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }))).toBe(before);
 });

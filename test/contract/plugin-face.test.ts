@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type * as provider from "@pulumi/pulumi/provider";
 import type { State } from "../../provider/engine/declaration";
-import { conceal, reveal, typeNameOf } from "../../provider/faces/plugin";
+import { conceal, reveal, typeNameOf } from "../../provider/plugin/face";
 import { pluginToken } from "../../provider/type-tokens";
 import { pluginProvider, urnOf } from "./support/faces";
 import { startWorld, type World } from "./world";

@@ -17,7 +17,7 @@ import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { conceal } from "../../provider/faces/plugin";
+import { conceal } from "../../provider/plugin/face";
 import { pluginToken } from "../../provider/type-tokens";
 import { REPO_ROOT } from "../support/pulumi-paths";
 import { startWorld, type World } from "./world";
@@ -51,7 +51,7 @@ beforeAll(async () => {
   const enginePort = await new Promise<number>((resolve, reject) => engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))));
   // The configuration comes from Configure alone, as the engine sends it.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("FORGE_")));
-  plugin = spawn(process.execPath, [join(REPO_ROOT, "dist", "cli", "pulumi-resource-forge.js"), "-v=9", `127.0.0.1:${enginePort}`], { env, stdio: ["ignore", "pipe", "inherit"] });
+  plugin = spawn(process.execPath, [join(REPO_ROOT, "dist", "provider", "plugin", "main.js"), "-v=9", `127.0.0.1:${enginePort}`], { env, stdio: ["ignore", "pipe", "inherit"] });
   // The engine reads the port from the plugin's first line of stdout.
   const port = await new Promise<string>((resolve, reject) => {
     let out = "";

@@ -9,7 +9,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import { decide, type RecoveryPlan } from "../../cli/recover";
 import { pluginToken } from "../../provider/type-tokens";
-import { implementation, operations, pluginProvider } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
+import { operations } from "../../provider/composition-root";
+import { pluginProvider } from "../../provider/plugin/loaded";
 import type { State } from "../../provider/engine/declaration";
 import { useWorld } from "./world";
 
@@ -49,7 +51,7 @@ function createElsewhere(type: string, inputs: State, env: Record<string, string
 
 /** A create on each face: the dynamic classes' operations, and the plugin's interface addressed by URN. */
 const faces: Array<{ face: string; create: (type: string, inputs: State) => Promise<unknown> }> = [
-  { face: "the dynamic classes", create: (type, inputs) => implementation(type).create(inputs) },
+  { face: "the dynamic classes", create: (type, inputs) => dynamicFaceOf(type).create(inputs) },
   {
     face: "the plugin",
     create: async (type, inputs) => {
@@ -92,7 +94,7 @@ it("two provider processes, a forge too slow for the first: the second stack's t
   while (!(await looked(`/cluster_agents/${agentId}/tokens`)) && Date.now() - started < 20_000) await sleep(50);
   await sleep(200);
   // ...the second stack (same credentials, same program) makes its token meanwhile, in this process.
-  const second = await implementation("ClusterAgentToken").create(inputs);
+  const second = await dynamicFaceOf("ClusterAgentToken").create(inputs);
   const secondId = (second.outs as State)["tokenId"];
   const outcome = await first;
   expect(outcome.ok).toBe(false);
@@ -109,7 +111,7 @@ it("one parent spelled two ways in one run takes one turn: neither create revoke
   const agentId = await newAgent("two-spellings");
   // The first POST waits, then is refused before any work; the other create must not run in between.
   await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", status: 503, latencyMs: 500, times: 1 });
-  const ops = implementation("ClusterAgentToken");
+  const ops = dynamicFaceOf("ClusterAgentToken");
   const [byPath, byId] = await Promise.all([
     ops.create({ project: "acme/web", agentId, name: "deployer" }),
     sleep(100).then(() => ops.create({ project: String(world().projectId("acme/web")), agentId, name: "deployer" })),

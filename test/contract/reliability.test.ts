@@ -4,7 +4,7 @@
  * adoption on inference (the error names the object; `import` takes it).
  */
 import { expect, it } from "vitest";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { useWorld } from "./world";
 
 const world = useWorld();
@@ -76,7 +76,7 @@ for (const row of lostAfterWork) {
     const inputs = await row.inputs();
     const before = (await row.listed(inputs)).length;
     await fault({ method: "POST", ...row.fault, after: true, times: 1 });
-    const ops = implementation(row.kind);
+    const ops = dynamicFaceOf(row.kind);
     const error = (await ops.create(inputs).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
     expect(error.name, error.message).toBe("UnprovenCreateError");
     expect(error.candidates).toHaveLength(1);
@@ -94,11 +94,11 @@ for (const row of lostAfterWork) {
 
 it("a create refused before any work (503) is sent again once a look finds nothing, and made once", async () => {
   await fault({ method: "POST", path: "^/projects/[^/]+/cluster_agents$", status: 503, times: 1 });
-  await implementation("ClusterAgent").create({ project: "acme/web", name: "ambiguous" });
+  await dynamicFaceOf("ClusterAgent").create({ project: "acme/web", name: "ambiguous" });
   expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(1);
   // A 429 (the server did nothing) is retried by the client itself.
   await fault({ method: "POST", path: "^/projects/[^/]+/cluster_agents$", status: 429, retryAfter: 0, times: 1 });
-  await implementation("ClusterAgent").create({ project: "acme/web", name: "rate-limited" });
+  await dynamicFaceOf("ClusterAgent").create({ project: "acme/web", name: "rate-limited" });
   expect(await count("/projects/:project/cluster_agents", { project: "acme/web" })).toBe(2);
   expect((await requests("POST", "cluster_agents")).map((entry) => entry.status)).toEqual([503, 201, 429, 201]);
 });
@@ -108,7 +108,7 @@ async function newAgent(name: string): Promise<number> {
 }
 
 it("reads, updates and deletes ride out 503s, 429s and dropped connections", async () => {
-  const ops = implementation("GroupLabel");
+  const ops = dynamicFaceOf("GroupLabel");
   const { id, outs } = await ops.create({ group: "acme", name: "sturdy", color: "blue" });
   await fault({ method: "GET", path: "/labels/", status: 429, retryAfter: 0, times: 1 });
   expect((await ops.read(id, outs as Record<string, unknown>)).id).toBe(id);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ForgeApiError } from "../../provider/client";
-import * as lookups from "../../provider/lookups";
+import * as lookups from "../../provider/generated/lookups";
 import { declarations } from "../../provider/resources";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { dynamicOperations } from "../../provider/faces/dynamic";

@@ -8,9 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { SharedReads, stateDrift } from "../../cli/state-drift";
 import type { ExportedDeployment } from "../../cli/stack-export";
-import { SECRET_SIG } from "../../cli/state";
+import { SECRET_SIG, SIG_KEY } from "../../provider/secret-marks";
 import { clientFor } from "../../provider/client";
-import { operationsOver } from "../../provider/runtime";
+import { operationsOver } from "../../provider/composition-root";
 import { typeTokenOf, type Face } from "../../provider/type-tokens";
 import { useWorld } from "./world";
 
@@ -18,7 +18,7 @@ const world = useWorld();
 const STACKS = 40;
 
 /** A secret as an export with `--show-secrets` writes it. */
-const secret = (value: string) => ({ [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(value) });
+const secret = (value: string) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(value) });
 
 /** One stack's exported state holding one label made by the engine, on `face`, with `token` recorded by its provider. */
 async function labelStack(face: Face, name: string, token: string): Promise<ExportedDeployment> {

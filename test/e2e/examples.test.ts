@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpMap } from "@pulumi/pulumi/automation";
-import { secretKeys } from "../../provider/engine/declaration";
+import { declaredSecrets } from "../../provider/engine/declaration";
 import { declarationByName } from "../../provider/resources";
 import { leftInForge } from "./forge-api";
 import { filesContaining, namesWith, REPO_ROOT, startE2eWorld, type E2eWorld, type StateResource, type TestStack } from "./harness";
@@ -67,7 +67,7 @@ describe.each(programs)("e2e: examples/%s through the Pulumi CLI", (program) => 
   it("keeps every secret (secret outputs, write-only inputs such as integration credentials) out of the state in plain text", async () => {
     const strings = (value: unknown): string[] =>
       typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
-    const secretsOf = (resource: StateResource) => secretKeys(declarationByName(resource.type)).flatMap((key) => strings(resource.outputs[key]));
+    const secretsOf = (resource: StateResource) => declaredSecrets(declarationByName(resource.type)).flatMap((key) => strings(resource.outputs[key]));
     const secrets = created.flatMap(secretsOf).filter((text) => text.length >= 12);
     if (program === "platform") {
       // The integrations' credentials are among them: the chat webhooks and the monitoring key.

@@ -3,7 +3,7 @@
  * behind Pulumi's back, what they assert on, and whether a stack's objects are still there.
  */
 import { isNotFound, type ForgeClient } from "../../provider/client";
-import { implementation } from "../../provider/runtime";
+import { dynamicFaceOf } from "../../provider/runtime";
 import { fixtures } from "../contract/fixtures";
 import type { World } from "../contract/world";
 import type { StateResource } from "./harness";
@@ -63,7 +63,7 @@ export async function leftInForge(world: World, resources: StateResource[]): Pro
           () => false,
           () => true,
         )
-      : (await implementation(resource.type).read(resource.id, resource.outputs)).id !== "";
+      : (await dynamicFaceOf(resource.type).read(resource.id, resource.outputs)).id !== "";
     if (present) left.push(resource.name);
   }
   return left.sort();

@@ -24,7 +24,7 @@ import {
   type Stack,
 } from "@pulumi/pulumi/automation";
 import type { ForgeClient } from "../../provider/client";
-import { inputKeys, secretKeys, type State } from "../../provider/engine/declaration";
+import { inputKeys, declaredSecrets, type State } from "../../provider/engine/declaration";
 import { declarationByName } from "../../provider/resources";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { worldOf, type World } from "../contract/world";
@@ -166,7 +166,7 @@ export class TestStack {
     const secretInputs: Record<string, State> = {};
     const listed = resources.map((resource) => {
       const declaration = declarationByName(resource.type);
-      const secret = new Set(secretKeys(declaration).filter((key) => inputKeys(declaration).includes(key)));
+      const secret = new Set(declaredSecrets(declaration).filter((key) => inputKeys(declaration).includes(key)));
       const entries = Object.entries(resource.inputs);
       const secrets = entries.filter(([key]) => secret.has(key));
       if (secrets.length > 0) secretInputs[resource.name] = Object.fromEntries(secrets);

@@ -25,7 +25,7 @@ async function labels(): Promise<{ id: number; name: string; color: string; desc
 
 beforeAll(async () => {
   engineTestDecision(process.env, pulumiInstalled());
-  if (!existsSync(join(REPO_ROOT, "dist", "cli", "pulumi-resource-forge.js"))) throw new Error("dist/ is missing: run `. scripts/setup.sh`");
+  if (!existsSync(join(REPO_ROOT, "dist", "provider", "plugin", "main.js"))) throw new Error("dist/ is missing: run `. scripts/setup.sh`");
   emulator = await startEmulator({ port: 0 });
   project = await cliProject({
     name: "plugin",

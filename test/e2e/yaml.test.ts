@@ -40,7 +40,7 @@ const DEPLOYER = encodeURIComponent("acme/platform/deployer");
 beforeAll(async () => {
   engineTestDecision(process.env, pulumiInstalled());
   if (!existsSync(join(PULUMI_ROOT, "bin", "pulumi-language-yaml"))) throw new Error("the YAML language host is missing: run `. scripts/setup.sh` (scripts/install-pulumi-yaml.sh)");
-  if (!existsSync(join(REPO_ROOT, "dist", "cli", "pulumi-resource-forge.js"))) throw new Error("dist/ is missing: run `. scripts/setup.sh`");
+  if (!existsSync(join(REPO_ROOT, "dist", "provider", "plugin", "main.js"))) throw new Error("dist/ is missing: run `. scripts/setup.sh`");
   emulator = await startEmulator({ port: 0 });
   project = await cliProject({
     name: "yaml",

@@ -13,7 +13,7 @@ import { resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { camel, printable, shellWord, typescript, yaml } from "../../provider/adopt/escape";
-import type { AdoptEntry } from "../../provider/adopt/entry";
+import type { AdoptEntry } from "../../provider/adopt-entry/entry";
 import type { AdoptedResource, Adoption } from "../../provider/adopt/read";
 import { headerLines, renderProgram } from "../../provider/adopt/render";
 import { renderYamlProgram } from "../../provider/adopt/render-yaml";

@@ -207,7 +207,7 @@ describe("the checks themselves", () => {
       "policies/    the policy pack",
       "             plugin/ (the plugin face: schema, provider interface)",
       "provider/    the library",
-      "  faces/     one adapter per face (dynamic.ts, plugin.ts)",
+      "  faces/     the dynamic face's adapter (dynamic.ts), the class factory (resource-class.ts)",
       "  engine.ts  the engine",
       "```",
     ].join("\n");

@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { getMonitor } from "@pulumi/pulumi/runtime/settings";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as forge from "../../provider";
-import { derivedOutputs, inputKeys, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { derivedOutputs, inputKeys, declaredSecrets, type AnyDeclaration } from "../../provider/engine/declaration";
 import { declarations } from "../../provider/resources";
 
 const SECRET_KEY = "4dabf18193072939515e22adb298388d";
@@ -64,16 +64,16 @@ const argsOf = (declaration: AnyDeclaration): Record<string, unknown> => Object.
 describe.each(Object.values(declarations).map((declaration) => [declaration.name, declaration] as const))("%s", (name, declaration) => {
   it("names every secret output for the engine to mark, and sends secret inputs given in plain text marked; the rest plain", async () => {
     const registration = await register(declaration, `${name}-plain`, argsOf(declaration));
-    expect(registration.additionalSecretOutputs).toEqual(expect.arrayContaining(secretKeys(declaration)));
+    expect(registration.additionalSecretOutputs).toEqual(expect.arrayContaining(declaredSecrets(declaration)));
     for (const key of inputKeys(declaration)) {
-      expect(isMarked(registration.inputs[key]), `${key} sent marked`).toBe(secretKeys(declaration).includes(key));
+      expect(isMarked(registration.inputs[key]), `${key} sent marked`).toBe(declaredSecrets(declaration).includes(key));
     }
     for (const output of Object.keys(derivedOutputs(declaration))) {
-      if (!secretKeys(declaration).includes(output)) expect(registration.additionalSecretOutputs, `${output} derived from a plain input`).not.toContain(output);
+      if (!declaredSecrets(declaration).includes(output)) expect(registration.additionalSecretOutputs, `${output} derived from a plain input`).not.toContain(output);
     }
   });
 
-  const derived = Object.entries(derivedOutputs(declaration)).filter(([output]) => !secretKeys(declaration).includes(output));
+  const derived = Object.entries(derivedOutputs(declaration)).filter(([output]) => !declaredSecrets(declaration).includes(output));
   if (derived.length > 0) {
     it("makes an output derived from an input secret when the program gives that input as a secret", async () => {
       const args = argsOf(declaration);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { checkInputs } from "../../provider/engine/check";
-import { currentBookkeeping } from "../../provider/engine/declaration";
-import { implementation } from "../../provider/runtime";
+
+import { dynamicFaceOf } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/engine/unknowns";
 import { declarations } from "../../provider/resources";
+import { currentBookkeeping } from "../../provider/engine/bookkeeping";
 
 describe("check", () => {
   it("accepts valid inputs and the engine's create claim", () => {
@@ -41,7 +42,7 @@ describe("check", () => {
   it("names a swapped certificate and key, with the agent unknown at preview", async () => {
     const PEM_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n";
     const PEM_CERT = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
-    const result = await implementation("ClusterAgentUrlConfiguration").check({}, { project: "acme/api", agentId: UNKNOWN, url: "grpcs://core.example.com:443", clientCert: PEM_KEY, clientKey: PEM_CERT });
+    const result = await dynamicFaceOf("ClusterAgentUrlConfiguration").check({}, { project: "acme/api", agentId: UNKNOWN, url: "grpcs://core.example.com:443", clientCert: PEM_KEY, clientKey: PEM_CERT });
     expect(result.failures?.map((failure) => failure.reason)).toEqual([
       'clientCert: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
       expect.stringMatching(/^clientKey: It is not a PEM private key\./),
@@ -49,7 +50,7 @@ describe("check", () => {
   });
 
   it("refuses groupInheritanceType on a group-level entry, naming the entry", async () => {
-    const result = await implementation("GroupProtectedEnvironment").check({}, { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2, groupInheritanceType: 1 }], requiredApprovalCount: 1 });
+    const result = await dynamicFaceOf("GroupProtectedEnvironment").check({}, { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2, groupInheritanceType: 1 }], requiredApprovalCount: 1 });
     expect(result.failures?.map((failure) => failure.reason)).toEqual([
       "deployAccessLevels[0]: Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.",
     ]);
@@ -93,13 +94,13 @@ describe("check", () => {
 
 describe("the provider's check as the engine prints it", () => {
   it("puts failures on the resource, the field's path first: no input value (a secret, a nested object) is printed with them", async () => {
-    const key = await implementation("ClusterAgentUrlConfiguration").check({}, { project: "acme/web", agentId: 1, url: "not a url", clientCert: "BADCERTSECRET", clientKey: 5 });
+    const key = await dynamicFaceOf("ClusterAgentUrlConfiguration").check({}, { project: "acme/web", agentId: 1, url: "not a url", clientCert: "BADCERTSECRET", clientKey: 5 });
     for (const failure of key.failures ?? []) {
       expect(failure.property).toBe("");
       expect(failure.reason).not.toContain("BADCERTSECRET");
     }
     expect(key.failures?.map((failure) => failure.reason.split(": ")[0])).toEqual(expect.arrayContaining(["url", "clientKey"]));
-    const nested = await implementation("InstanceCluster").check({}, { name: "c", platformVendorAttributes: { token: "t" } });
+    const nested = await dynamicFaceOf("InstanceCluster").check({}, { name: "c", platformVendorAttributes: { token: "t" } });
     expect(nested.failures).toEqual([{ property: "", reason: expect.stringMatching(/^platformVendorAttributes\.apiUrl: /) }]);
   });
 

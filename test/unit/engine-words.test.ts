@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { HttpMethod } from "../../api";
 import { ForgeClient, type Endpoint } from "../../provider/client";
-import { defineResource, fieldMeta, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { defineResource, fieldMeta, declaredSecrets, type AnyDeclaration } from "../../provider/engine/declaration";
 import { ResourceOperations } from "../../provider/engine/operations";
 import { dynamicOperations } from "../../provider/faces/dynamic";
 import { startTestServer, type RecordedRequest, type TestServer } from "./client-test-server";
@@ -88,7 +88,7 @@ describe("a write-only field inside an object input", () => {
     expect(outs["vendor"]).toEqual({ apiUrl: "https://k8s", token: "s3cret" });
     expect(await run(cluster).diff("5", outs, inputs)).toMatchObject({ changes: false });
     expect(await run(cluster).diff("5", outs, { ...inputs, vendor: { apiUrl: "https://k8s", token: "rotated" } })).toMatchObject({ changes: true });
-    expect(secretKeys(cluster)).toEqual(["vendor"]);
+    expect(declaredSecrets(cluster)).toEqual(["vendor"]);
   });
 
   it("refresh keeps the applied secret while the readable part follows the server", async () => {

@@ -8,7 +8,7 @@ import type { State } from "../../provider/engine/declaration";
 import type { ResourceOperations } from "../../provider/engine/operations";
 import { PartialCreateError } from "../../provider/engine/outcomes";
 import { dynamicOperations } from "../../provider/faces/dynamic";
-import { forgeProvider, reveal } from "../../provider/faces/plugin";
+import { pluginFaceProvider, reveal } from "../../provider/plugin/face";
 import { declarations } from "../../provider/resources";
 
 /** Operations of a cluster agent token whose create records what it was given, and can fail half-way. */
@@ -61,7 +61,7 @@ describe("the dynamic face", () => {
 
 describe("the plugin face", () => {
   const plugin = (operations: ResourceOperations) =>
-    forgeProvider({ version: "0.0.0", schema: "{}", operationsOf: () => operations, lookups: {}, actions: [], clientOf: () => { throw new Error("no client"); } });
+    pluginFaceProvider({ version: "0.0.0", schema: "{}", operationsOf: () => operations, lookups: {}, actions: [], clientOf: () => { throw new Error("no client"); } });
   const urn = "urn:pulumi:dev::p::forge:index:ClusterAgentToken::ci";
 
   it("marks the declared secrets of what it creates", async () => {

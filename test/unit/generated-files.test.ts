@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REGENERATE, generatedFiles } from "../../provider/generated/generate";
+import { REGENERATE, generatedFiles } from "../../scripts/generate/generate";
 import * as forge from "../../provider";
 import { declarations } from "../../provider/resources";
 import { lookupDeclarations } from "../../provider/lookups/registry";

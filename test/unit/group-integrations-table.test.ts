@@ -5,7 +5,7 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ForgeClient } from "../../provider/client";
-import { inputKeys, secretKeys } from "../../provider/engine/declaration";
+import { inputKeys, declaredSecrets } from "../../provider/engine/declaration";
 import { typeToken } from "../../provider/type-tokens";
 import { toCamel } from "../../provider/engine/naming";
 import { ResourceOperations } from "../../provider/engine/operations";
@@ -56,10 +56,10 @@ describe("the integrations table", () => {
       GroupIntegrationCiServerB: ["token"],
       GroupIntegrationEmailsOnPush: [],
     });
-    for (const declaration of byName.values()) for (const key of declaration.writeOnly ?? []) expect(secretKeys(declaration)).toContain(key);
+    for (const declaration of byName.values()) for (const key of declaration.writeOnly ?? []) expect(declaredSecrets(declaration)).toContain(key);
     // The webhook overrides are returned by the forge but carry tokens: secret, not write-only.
     const chat = byName.get("GroupIntegrationChatWebhook")!;
-    for (const pair of CHAT_WEBHOOK_EVENT_PAIRS) expect(secretKeys(chat)).toContain(toCamel(pair.override));
+    for (const pair of CHAT_WEBHOOK_EVENT_PAIRS) expect(declaredSecrets(chat)).toContain(toCamel(pair.override));
   });
 
   it("declares what dropping each optional input does: its default, or a blank", () => {

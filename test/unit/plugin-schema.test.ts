@@ -8,12 +8,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CLEANUP_CADENCES } from "../../api/cleanup-policy";
-import { inputKeys, outputKeys, secretKeys, type AnyDeclaration } from "../../provider/engine/declaration";
+import { inputKeys, outputKeys, declaredSecrets, type AnyDeclaration } from "../../provider/engine/declaration";
 import { idFormat } from "../../provider/engine/ids";
 import { declarations } from "../../provider/resources";
 import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
-import { isEnumType, type PackageSchema, type TypeSpec } from "../../provider/plugin/schema";
+import { isEnumType, type PackageSchema, type TypeSpec } from "../../scripts/generate/schema";
 import { pluginToken } from "../../provider/type-tokens";
 
 const pkg = JSON.parse(readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8")) as PackageSchema;
@@ -33,7 +33,7 @@ describe("the package schema", () => {
     expect(Object.keys(resource.properties).sort()).toEqual([...new Set([...inputKeys(declaration), ...outputKeys(declaration)])].sort());
     const required = inputKeys(declaration).filter((key) => !(declaration.inputs.shape[key] as z.ZodType).safeParse(undefined).success);
     expect(resource.requiredInputs.sort()).toEqual(required.sort());
-    for (const key of secretKeys(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
+    for (const key of declaredSecrets(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
     for (const [key, property] of Object.entries(resource.inputProperties)) expect(property.description, `${declaration.name}.${key} has a description`).toBeTruthy();
     // A rotating resource is never imported: its page says so instead of an import id.
     if (declaration.rotation) expect(resource.description).not.toContain("pulumi import");

@@ -2,7 +2,8 @@
  * The provider's layering, on the real import graph (type-only imports and `require` calls
  * included): the engine interprets any declaration and knows none; the client speaks HTTP and
  * knows no engine. The registry of declarations meets the engine only in the composition root
- * (provider/runtime.ts, provider/serialized-provider.ts) and in what is generated from it.
+ * (provider/composition-root.ts; runtime.ts and serialized-provider.ts, the dynamic face's side of
+ * it) and in what is generated from it.
  */
 import { describe, expect, it } from "vitest";
 import { findCycles, importGraph, type ImportGraph } from "./import-graph";
@@ -29,7 +30,7 @@ describe("provider boundaries", () => {
   });
 
   it("engine/ imports no resource, lookup, action, generated class or composition root", () => {
-    const outside = ["provider/resources/", "provider/lookups/", "provider/adopt/", "provider/generated/", "provider/plugin/", "provider/actions.ts", "provider/runtime.ts", "provider/serialized-provider.ts", "provider/index.ts", "pulumi-forge/runtime", "@pulumi/pulumi/provider"];
+    const outside = ["provider/resources/", "provider/lookups/", "provider/adopt/", "provider/generated/", "provider/plugin/", "provider/actions.ts", "provider/composition-root.ts", "provider/runtime.ts", "provider/serialized-provider.ts", "provider/index.ts", "pulumi-forge/runtime", "@pulumi/pulumi/provider"];
     expect(crossings("provider/engine/", outside)).toEqual([]);
   });
 
@@ -43,17 +44,57 @@ describe("provider boundaries", () => {
   });
 
   it("client/ imports no engine and no declaration", () => {
-    expect(crossings("provider/client/", ["provider/engine/", "provider/resources/", "provider/lookups/", "provider/runtime.ts"])).toEqual([]);
+    expect(crossings("provider/client/", ["provider/engine/", "provider/resources/", "provider/lookups/", "provider/composition-root.ts", "provider/runtime.ts"])).toEqual([]);
   });
 
   it("resources/ use the engine's words, not its machinery or the composition root", () => {
-    const machinery = ["provider/engine/operations.ts", "provider/engine/recovery.ts", "provider/engine/requests.ts", "provider/engine/settings.ts", "provider/runtime.ts", "provider/serialized-provider.ts"];
+    const machinery = ["provider/engine/operations.ts", "provider/engine/recovery.ts", "provider/engine/requests.ts", "provider/engine/settings.ts", "provider/composition-root.ts", "provider/runtime.ts", "provider/serialized-provider.ts"];
     expect(crossings("provider/resources/", machinery)).toEqual([]);
   });
 
   it("the registry and the engine's operations meet only in the faces: the provider process's root and forge-adopt's readers (a scope's, the fleet's inventory)", () => {
     const joiners = importsOf("provider/").filter(([, imports]) => imports.includes("provider/resources/index.ts") && imports.includes("provider/engine/operations.ts"));
-    expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/inventory.ts", "provider/adopt/read.ts", "provider/runtime.ts"]);
+    expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/inventory.ts", "provider/adopt/read.ts", "provider/composition-root.ts"]);
+  });
+});
+
+describe("rooms of provider/", () => {
+  /** The room of a file: its folder under provider/, or the file itself at the top (`provider/runtime.ts`). */
+  const roomOf = (file: string) => file.split("/").slice(0, 2).join("/");
+
+  /** Pairs of rooms that import each other, each with one import of either way, sorted. */
+  function twoWayArrows(of: ImportGraph): string[] {
+    const arrows = new Map<string, string>();
+    for (const [file, imports] of of) {
+      for (const target of imports) {
+        if (!file.startsWith("provider/") || !target.startsWith("provider/") || roomOf(file) === roomOf(target)) continue;
+        const arrow = `${roomOf(file)} -> ${roomOf(target)}`;
+        if (!arrows.has(arrow)) arrows.set(arrow, `${file} -> ${target}`);
+      }
+    }
+    return [...arrows]
+      .filter(([arrow]) => {
+        const [from, to] = arrow.split(" -> ");
+        return from! < to! && arrows.has(`${to} -> ${from}`);
+      })
+      .map(([arrow, example]) => {
+        const [from, to] = arrow.split(" -> ");
+        return `${from} <-> ${to} (${example}; ${arrows.get(`${to} -> ${from}`)})`;
+      })
+      .sort();
+  }
+
+  it("every arrow between two rooms points one way: the vocabulary both use sits below them", () => {
+    expect(twoWayArrows(graph)).toEqual([]);
+  });
+
+  it("the check sees an arrow pointing back up", () => {
+    const probe: ImportGraph = new Map([
+      ["provider/resources/x.ts", ["provider/lookups/registry.ts", "provider/engine/declaration.ts"]],
+      ["provider/lookups/y.ts", ["provider/resources/z.ts"]],
+      ["provider/engine/declaration.ts", []],
+    ]);
+    expect(twoWayArrows(probe)).toEqual(["provider/lookups <-> provider/resources (provider/lookups/y.ts -> provider/resources/z.ts; provider/resources/x.ts -> provider/lookups/registry.ts)"]);
   });
 });
 

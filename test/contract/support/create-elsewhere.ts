@@ -5,13 +5,13 @@
  * `node dist/test/contract/support/create-elsewhere.js '<{"type":..., "inputs":...}>'`
  * with FORGE_BASE_URL, FORGE_TOKEN (and FORGE_TIMEOUT_MS) set.
  */
-import { implementation } from "../../../provider/runtime";
+import { dynamicFaceOf } from "../../../provider/runtime";
 
 async function main(): Promise<void> {
   type State = Record<string, unknown>;
   const { type, inputs, update } = JSON.parse(process.argv[2] ?? "{}") as { type: string; inputs: State; update?: { id: string; olds: State } };
   try {
-    const ops = implementation(type);
+    const ops = dynamicFaceOf(type);
     const done = update ? { id: update.id, outs: (await ops.update(update.id, update.olds, inputs)).outs } : await ops.create(inputs);
     process.stdout.write(`${JSON.stringify({ ok: true, id: done.id, outs: done.outs })}\n`);
   } catch (error) {

@@ -20,10 +20,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as provider from "@pulumi/pulumi/provider";
-import { derivedOutputs, secretKeys, type State } from "../../../provider/engine/declaration";
-import { conceal, reveal } from "../../../provider/faces/plugin";
+import { derivedOutputs, declaredSecrets, type State } from "../../../provider/engine/declaration";
+import { conceal, reveal } from "../../../provider/plugin/face";
 import { pluginToken } from "../../../provider/type-tokens";
 import * as runtime from "../../../provider/runtime";
+import { pluginProvider as buildPluginProvider } from "../../../provider/plugin/loaded";
 import { declarationByName } from "../../../provider/resources";
 
 export interface Failure {
@@ -75,7 +76,7 @@ const serialized = (typeName: string) => Object.assign(Object.create(runtime) as
 /** Pulumi passes the serialized provider beside the properties; the operations must ignore it. */
 const withProvider = (bag: State): State => ({ ...bag, __provider: "serialized provider" });
 /** The dynamic class marks its declaration's secret keys (`additionalSecretOutputs`). */
-const dynamicSecrets = (type: string) => new Set(secretKeys(declarationByName(type)));
+const dynamicSecrets = (type: string) => new Set(declaredSecrets(declarationByName(type)));
 
 export const dynamicFace: Face = {
   name: "dynamic",
@@ -118,9 +119,9 @@ export const dynamicFace: Face = {
 
 let assembled: provider.Provider | undefined;
 
-/** The plugin's provider, as the composition root builds it for the bin (cli/pulumi-resource-forge.ts). */
+/** The plugin's provider, as the composition root builds it for the bin (provider/plugin/main.ts). */
 export function pluginProvider(): provider.Provider {
-  assembled ??= runtime.pluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8") });
+  assembled ??= buildPluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8") });
   return assembled;
 }
 
@@ -167,7 +168,7 @@ export const pluginFace: Face = {
 /** A state as the engine holds it for the plugin: the declaration's secrets and the outputs derived from them marked. */
 function concealSecrets(type: string, state: State): State {
   const declaration = declarationByName(type);
-  const keys = new Set(secretKeys(declaration));
+  const keys = new Set(declaredSecrets(declaration));
   for (const [output, input] of Object.entries(derivedOutputs(declaration))) if (keys.has(input)) keys.add(output);
   return conceal(state, keys) ?? state;
 }

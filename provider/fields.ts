@@ -1,5 +1,12 @@
+/**
+ * The words of fields that declarations (resources/), lookups (lookups/) and actions share: field
+ * types (`groupRef`, `projectRef`, `serverId`, `labelColor`, ...), the rules and wording of their
+ * checks, wire normalizers, and the arguments of a declaration as Pulumi inputs. Below every room
+ * that declares, so that the arrows between them point one way (test/unit/provider-boundaries.test.ts).
+ */
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { colorAsHex, isLabelColor, roleName } from "../../api";
+import { colorAsHex, isLabelColor, roleName } from "../api";
 
 /** A group: its numeric id or its full path (`acme/platform`). */
 export const groupRef = z.union([z.number().int().positive(), z.string().min(1)]);
@@ -113,3 +120,15 @@ export const commaSeparated = {
   toWire: (value: unknown) => (Array.isArray(value) ? value.join(",") : value),
   fromWire: (value: unknown) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value),
 };
+
+/**
+ * A value, or an output of one, at every depth: Pulumi resolves outputs nested in objects and
+ * lists before the provider sees the inputs, so a secret from config inside an object or another
+ * resource's id inside a list entry type-checks where it works.
+ */
+export type DeepInput<T> = pulumi.Input<
+  T extends readonly (infer E)[] ? DeepInput<E>[] : T extends object ? { [K in keyof T]: DeepInput<T[K]> } : T
+>;
+
+/** The arguments of a resource: its zod input type, each field (and each nested field) an `Input`. */
+export type ResourceArgs<I extends z.ZodObject> = { [K in keyof z.input<I>]: DeepInput<z.input<I>[K]> };

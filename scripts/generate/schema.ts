@@ -6,13 +6,13 @@
  * types, unions `oneOf`, enums (`z.enum`, unions of literals) named enum types).
  */
 import { z } from "zod";
-import { TRANSPORT_SETTINGS } from "../client/connection";
-import type { AnyDeclaration } from "../engine/declaration";
-import { inputKeys, outputKeys, secretKeys } from "../engine/declaration";
-import { idFormat } from "../engine/ids";
-import type { ActionDeclaration } from "../actions";
-import type { LookupDeclaration } from "../lookups/lookup";
-import { PACKAGE, pluginToken } from "../type-tokens";
+import { TRANSPORT_SETTINGS } from "../../provider/client/connection";
+import type { AnyDeclaration } from "../../provider/engine/declaration";
+import { inputKeys, outputKeys, declaredSecrets } from "../../provider/engine/declaration";
+import { idFormat } from "../../provider/engine/ids";
+import type { ActionDeclaration } from "../../provider/actions";
+import type { LookupDeclaration } from "../../provider/lookups/lookup";
+import { PACKAGE, pluginToken } from "../../provider/type-tokens";
 import { AccessLevel, roleName } from "../../api/access-levels";
 
 
@@ -152,7 +152,7 @@ function enumValues(use: EnumUse): EnumValueSpec[] {
   const known = INTEGER_VALUES.find((entry) => entry.field.test(use.place.field));
   return use.values.map((value) => {
     const words = known?.values[value as number];
-    if (!words) throw new Error(`provider/plugin/schema.ts: the value ${value} of ${use.place.owner}.${use.place.field} has no name: add it to INTEGER_VALUES`);
+    if (!words) throw new Error(`scripts/generate/schema.ts: the value ${value} of ${use.place.owner}.${use.place.field} has no name: add it to INTEGER_VALUES`);
     return { value, ...words };
   });
 }
@@ -178,7 +178,7 @@ function enumTypeNames(uses: readonly EnumUse[]): (use: EnumUse) => string {
   const signatures = new Map<string, string>();
   for (const use of uses) {
     const name = nameOf(use);
-    if ((signatures.get(name) ?? signature(use)) !== signature(use)) throw new Error(`provider/plugin/schema.ts: two enums would be named ${name}`);
+    if ((signatures.get(name) ?? signature(use)) !== signature(use)) throw new Error(`scripts/generate/schema.ts: two enums would be named ${name}`);
     signatures.set(name, signature(use));
   }
   return nameOf;
@@ -253,7 +253,7 @@ class TypeMapper {
     const { name, all } = this.named;
     const token = pluginToken(name(use));
     const existing = this.types[token];
-    if (existing && !isEnumType(existing)) throw new Error(`provider/plugin/schema.ts: the enum ${token} would replace an object type of that name`);
+    if (existing && !isEnumType(existing)) throw new Error(`scripts/generate/schema.ts: the enum ${token} would replace an object type of that name`);
     if (!existing) {
       const fields = [...new Set(all.filter((other) => name(other) === name(use)).map((other) => `\`${other.place.owner}.${other.place.path}\``))];
       this.types[token] = { type: use.kind, description: `The values of ${fields.join(", ")}.`, enum: enumValues(use) };
@@ -317,7 +317,7 @@ export function packageSchema(options: {
 function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: TypeMapper): { schema: PackageSchema; enums: EnumUse[] } {
   const resources: PackageSchema["resources"] = {};
   for (const declaration of options.declarations) {
-    const secrets = new Set(secretKeys(declaration));
+    const secrets = new Set(declaredSecrets(declaration));
     const property = (key: string, schema: z.ZodType, io: "input" | "output") => {
       const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`, { owner: declaration.name, field: key, path: key });
       const description = options.describe?.(declaration, key) || spec.description;

@@ -9,16 +9,17 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import type { ForgeClient } from "../client";
 import type { ResourceOperations } from "../engine/operations";
-import { secretKeys, type State } from "../engine/declaration";
+import { declaredSecrets, type State } from "../engine/declaration";
 import { PartialCreateError } from "../engine/outcomes";
 import { secretProperties } from "../engine/secrets";
 import { rememberSecrets } from "../redaction";
+import { SECRET_SIG, SIG_KEY } from "../secret-marks";
 import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
 import { runAction, type ActionDeclaration } from "../actions";
 import { PACKAGE } from "../type-tokens";
 
-export interface ForgeProviderOptions {
+export interface PluginFaceOptions {
   version: string;
   /** The package schema (provider/plugin/schema.json), served to `pulumi package get-schema`. */
   schema: string;
@@ -43,12 +44,9 @@ export function typeNameOf(urn: string): string {
   return own.slice(PREFIX.length);
 }
 
-/** The wire's mark of a secret value (the provider accepts secrets: the engine sends them marked). */
-const SECRET_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
+/** A value the wire marks secret (the provider accepts secrets: the engine sends them marked). */
 function isSecretValue(value: unknown): value is { value: unknown } {
-  return isPlainObject(value) && value[SECRET_KEY] === SECRET_SIG;
+  return isPlainObject(value) && value[SIG_KEY] === SECRET_SIG;
 }
 
 /** A value without secret marks (the operations work on plain values), and the top-level keys that
@@ -76,12 +74,12 @@ export function reveal(state: State | undefined): { plain: State; secret: Set<st
 export function conceal(state: State | undefined, keys: Iterable<string>): State | undefined {
   if (!state) return state;
   const marked = { ...state };
-  for (const key of keys) if (marked[key] !== undefined && !isSecretValue(marked[key])) marked[key] = { [SECRET_KEY]: SECRET_SIG, value: marked[key] };
+  for (const key of keys) if (marked[key] !== undefined && !isSecretValue(marked[key])) marked[key] = { [SIG_KEY]: SECRET_SIG, value: marked[key] };
   return marked;
 }
 
-/** The provider of every resource and lookup of the library. */
-export function forgeProvider(options: ForgeProviderOptions): provider.Provider {
+/** The plugin face: the SDK's provider interface (what serve.ts serves) over the operations of every resource, lookup and action. */
+export function pluginFaceProvider(options: PluginFaceOptions): provider.Provider {
   const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
   /** What the state keeps secret (engine/secrets.ts), given the inputs the program sent as secrets. */
   const secretsOf = (urn: string, given: Iterable<string>) => secretProperties(ops(urn).declaration, given);
@@ -94,7 +92,7 @@ export function forgeProvider(options: ForgeProviderOptions): provider.Provider 
       const given = reveal(news);
       const kept = reveal(olds);
       const result = await ops(urn).check(kept.plain, given.plain, { secretInputs: secretsOf(urn, [...given.secret, ...kept.secret]) });
-      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...secretKeys(ops(urn).declaration)]) };
+      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...declaredSecrets(ops(urn).declaration)]) };
     },
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
     async create(urn, inputs: State) {

@@ -2,16 +2,16 @@
 /**
  * `pulumi-resource-forge`: the library's declarations served as a Pulumi provider plugin, for
  * programs in any language. The engine starts it (found through `plugins.providers` in
- * Pulumi.yaml, or on PATH) and speaks the provider protocol. The composition root builds the
- * provider (provider/runtime.ts, `pluginProvider`), loaded at the first request that needs it;
- * provider/plugin/serve.ts serves it.
+ * Pulumi.yaml, or on PATH) and speaks the provider protocol. serve.ts serves it; the provider
+ * (loaded.ts: the plugin face over the composition root's operations) loads at the first request
+ * that needs it.
  */
-import { keepCompiled } from "./compile-cache";
+import { keepCompiled } from "../compile-cache";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { servePlugin, type PluginRuntime } from "../provider/plugin/serve";
+import { servePlugin, type PluginRuntime } from "./serve";
 
-const PACKAGE_ROOT = join(__dirname, "..", "..");
+const PACKAGE_ROOT = join(__dirname, "..", "..", "..");
 const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
 
 const USAGE = `Usage: pulumi-resource-forge <engine address> (version ${version})
@@ -33,7 +33,7 @@ const schema = readFileSync(join(PACKAGE_ROOT, "provider", "plugin", "schema.jso
 // The composition root (every declaration, zod, the client) loads at the first request that needs it.
 const runtime = () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const loaded = require("../provider/runtime") as PluginRuntime;
+  const loaded = require("./loaded") as PluginRuntime;
   keepCompiled();
   return loaded;
 };
