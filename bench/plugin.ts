@@ -14,6 +14,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
+import * as grpc from "@grpc/grpc-js";
+import * as providerRpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { routes } from "../api/routes";
 import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
@@ -216,9 +219,35 @@ function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void
   }
 }
 
-/** How long a command takes to start: to the plugin's port line, or to a CLI's usage; against Node doing nothing. */
+/** A plugin started as the engine starts it: milliseconds to its port line, and to its answer of
+ *  GetPluginInfo, the first request the engine and the YAML host send. */
+async function pluginStart(launcher: string): Promise<{ port: number; answer: number }> {
+  const started = performance.now();
+  const child = spawn(launcher, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("\n")) resolve(out.split("\n")[0]!.trim());
+      });
+      child.on("error", reject);
+      child.on("exit", (code) => reject(new Error(`${launcher} exited (${code}) before its port line`)));
+    });
+    const portMs = performance.now() - started;
+    const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    await new Promise((resolve, reject) => client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))));
+    const answerMs = performance.now() - started;
+    client.close();
+    return { port: portMs, answer: answerMs };
+  } finally {
+    child.kill();
+  }
+}
+
+/** How long a command takes to start: a plugin to its port line and its first answer (ours, the
+ *  baseline's and the peer's when given), a CLI to its usage; against Node doing nothing. */
 export async function startupTimes(rounds = 5): Promise<void> {
-  const launcher = join(PLUGIN_DIR, "pulumi-resource-forge");
   const bin = (name: string) => join(__dirname, "..", "cli", `${name}.js`);
   const firstOutput = (command: string, args: string[]) =>
     new Promise<number>((resolve, reject) => {
@@ -232,19 +261,28 @@ export async function startupTimes(rounds = 5): Promise<void> {
     });
   const commands: [string, string, string[]][] = [
     ["node doing nothing (the floor)", process.execPath, ["-e", "console.log(1)"]],
-    ["pulumi-resource-forge, to its port line", launcher, ["127.0.0.1:1"]],
     ["forge-drift --help", process.execPath, [bin("forge-drift"), "--help"]],
     ["forge-recover --help", process.execPath, [bin("forge-recover"), "--help"]],
     ["forge-adopt --help", process.execPath, [bin("forge-adopt"), "--help"]],
   ];
+  const plugins: [string, string][] = [["pulumi-resource-forge", join(PLUGIN_DIR, "pulumi-resource-forge")]];
+  if (PLUGIN_BASELINE) plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge")]);
+  if (PEER_GITLAB) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab")]);
   // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
+  for (const [, launcher] of plugins) await pluginStart(launcher);
   const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));
+  const starts = new Map<string, { port: number; answer: number }[]>(plugins.map(([label]) => [label, []]));
   for (let round = 0; round < rounds; round += 1) {
     for (const [label, command, args] of commands) times.get(label)!.push(await firstOutput(command, args));
+    for (const [label, launcher] of plugins) starts.get(label)!.push(await pluginStart(launcher));
   }
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`\nstart-up, median of ${rounds} interleaved rounds (goal: plugin and CLIs <= 0.3 s on a quiet machine)`);
-  for (const [label, list] of times) console.log(`  ${label}: ${(median(list) / 1000).toFixed(2)} s`);
+  for (const [label, list] of times) console.log(`  ${label}: ${s(median(list))}`);
+  for (const [label, list] of starts) {
+    console.log(`  ${label}: to its port line ${s(median(list.map((one) => one.port)))}, to its first answer (GetPluginInfo) ${s(median(list.map((one) => one.answer)))}`);
+  }
 }
 
 function report(n: number, rounds: number, results: Map<string, Measured>, loop: { post: number; create: number }): void {

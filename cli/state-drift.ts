@@ -157,7 +157,7 @@ async function resourceDrift(resource: StateResource, operations: ResourceOperat
   const base = { name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2), type: resource.type, urn: resource.urn };
   const before = resource.outputs;
   // As each face's read gets it: the state's outputs, and on the plugin face the mark of an
-  // import no program has matched yet, which lives in the state's inputs (provider/plugin/serve.ts).
+  // import no program has matched yet, which lives in the state's inputs (provider/plugin/grpc-server.ts).
   const mark = parseTypeToken(resource.type)?.face === "plugin" ? resource.inputs[IMPORTED_KEY] : undefined;
   const read = await operations.read(resource.id, { ...engineState(before), ...(mark !== undefined ? { [IMPORTED_KEY]: mark } : {}) });
   if (!read.id) return { ...base, drift: "deleted", fields: [] };

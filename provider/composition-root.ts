@@ -30,7 +30,7 @@ export function currentClient(): ForgeClient {
 
 /** Each wait before a retry, in the run's output: a slow run says why. */
 const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayMs, budgetLeftMs }) => {
-  pulumiSdk().log.info(
+  runLog(
     `forge: ${method} ${path} got ${reason} (attempt ${attempt}); retrying in ${(delayMs / 1000).toFixed(1)} s ` +
       `(${Math.max(0, Math.round(budgetLeftMs / 1000))} s left of the retry budget, forge:retryBudgetMs / FORGE_RETRY_BUDGET_MS)`,
   );
@@ -39,11 +39,21 @@ const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayM
 /** The engine's progress and warnings, in Pulumi's log of the run. */
 const pulumiLog: ProgressSink = (message, level) => void (level === "warning" ? pulumiSdk().log.warn(message) : pulumiSdk().log.info(message));
 
+/** Where this process's progress and warnings go: Pulumi's log, or the engine's own log service
+ *  that the plugin sends them to under their resource (plugin/engine-log.ts). */
+let processLog: ProgressSink = pulumiLog;
+const runLog: ProgressSink = (message, level) => processLog(message, level);
+
+/** Sends this process's progress and warnings to `sink` from now on (the plugin's, plugin/loaded.ts). */
+export function useProgressSink(sink: ProgressSink): void {
+  processLog = sink;
+}
+
 /** The engine's operations of one resource type, created once per process (both faces use them). */
 export function operations(typeName: string): ResourceOperations {
   let found = operationsByType.get(typeName);
   if (!found) {
-    found = new ResourceOperations(declarationByName(typeName), currentClient, pulumiLog, (inputs, outs) => presentImport(typeName, inputs, outs));
+    found = new ResourceOperations(declarationByName(typeName), currentClient, runLog, (inputs, outs) => presentImport(typeName, inputs, outs));
     operationsByType.set(typeName, found);
   }
   return found;

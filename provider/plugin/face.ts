@@ -1,6 +1,7 @@
 /**
  * The plugin face: the engine's life cycle as a Pulumi provider (`@pulumi/pulumi/provider`'s
- * interface, which `pulumi-resource-forge` serves over the provider protocol: plugin/serve.ts).
+ * interface, which `pulumi-resource-forge` serves over the provider protocol: plugin/serve.ts and
+ * plugin/grpc-server.ts).
  * Every step is the same `ResourceOperations` the dynamic face uses; what only this face has
  * lives here: the type comes from the URN's type token (`forge:index:GroupLabel`) rather than
  * from a serialized provider, values arrive and leave with the wire's secret marks, `pulumi

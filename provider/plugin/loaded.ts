@@ -4,15 +4,18 @@
  * settings go. The dynamic face's counterpart is provider/runtime.ts.
  */
 import type * as providerApi from "@pulumi/pulumi/provider";
-import { currentClient, operations, useStackConfig } from "../composition-root";
+import type { ProgressSink } from "../engine/outcomes";
+import { currentClient, operations, useProgressSink, useStackConfig } from "../composition-root";
 import { lookupDeclarations } from "../lookups/registry";
 import { actionDeclarations } from "../actions";
 import { pluginFaceProvider } from "./face";
 
 export { useStackConfig };
 
-/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves. */
-export function pluginProvider(identity: { version: string; schema: string }): providerApi.Provider {
+/** The plugin face: every resource, lookup and action as the provider `pulumi-resource-forge` serves;
+ *  `log`: where its progress and warnings go (plugin/engine-log.ts; default Pulumi's log). */
+export function pluginProvider(identity: { version: string; schema: string }, log?: ProgressSink): providerApi.Provider {
+  if (log) useProgressSink(log);
   return pluginFaceProvider({
     ...identity,
     operationsOf: operations,

@@ -1,26 +1,22 @@
 /**
- * Serves the plugin face over the provider protocol: `@pulumi/pulumi/provider`'s server, with the
- * requests it leaves to us. Its `Configure` acknowledges without reading the configuration
- * (the SDK's `Provider` interface has no configure method, 3.259 to 3.270), its `Read` calls
- * `getProperties().toJavaScript()` on the properties that `pulumi import` leaves out, and its
- * `Read` and `Delete` pass on the state's outputs only: the mark of an import no program has
- * matched yet lives in the state's inputs (engine/imports.ts), so it is added to the properties
- * those two see. The SDK does not export its server class, so the handlers are wrapped as the
- * service is added to the gRPC server, which is the one seam it has.
+ * Serves the plugin face over the provider protocol (grpc-server.ts): the port on stdout first,
+ * as the engine expects, then the requests. The engine starts the plugin with the address of its
+ * own services (the first argument, after the flags it may prepend): the provider's messages go
+ * to its log (engine-log.ts).
  *
  * The provider itself (the declarations, zod, the client) is loaded at the first request that
  * needs it, not at start: the engine waits for the plugin's port before anything else, and the
  * YAML language host starts a process of its own that asks only for the plugin's info and schema.
  */
-import { dirname } from "node:path";
-import * as providerApi from "@pulumi/pulumi/provider";
-import { TIMED_METHODS, timedHandler } from "./timings";
-import { IMPORTED_KEY } from "../engine/bookkeeping";
-import { LIFE_CYCLE } from "../engine/outcomes";
+import type * as providerApi from "@pulumi/pulumi/provider";
+import type { ProgressSink } from "../engine/outcomes";
+import { engineLog } from "./engine-log";
+import { listen, type ProviderService } from "./grpc-server";
 
-/** What the provider process loads on first use: the composition root's plugin face and configuration. */
+/** What the provider process loads on first use: the composition root's plugin face and configuration (loaded.ts). */
 export interface PluginRuntime {
-  pluginProvider(identity: PluginIdentity): providerApi.Provider;
+  /** The plugin face; `log` is where its progress and warnings go. */
+  pluginProvider(identity: PluginIdentity, log: ProgressSink): providerApi.Provider;
   /** Hands the provider's configuration on (composition-root.ts `useStackConfig`, which reads it with `get` only). */
   useStackConfig(config: StackConfigReader): void;
 }
@@ -37,18 +33,6 @@ export interface PluginIdentity {
   schema: string;
 }
 
-/** The provider's methods the plugin face implements (plugin/face.ts), each delegated on first call. */
-const PROVIDER_METHODS = [...LIFE_CYCLE, "invoke"] as const;
-
-/** A provider that answers its version and schema at once and loads the rest at its first call. */
-function lazyProvider(identity: PluginIdentity, provider: () => providerApi.Provider): providerApi.Provider {
-  const lazy: Record<string, unknown> = { version: identity.version, schema: identity.schema };
-  for (const method of PROVIDER_METHODS) {
-    lazy[method] = (...args: unknown[]) => (provider()[method] as (...args: unknown[]) => unknown)(...args);
-  }
-  return lazy as unknown as providerApi.Provider;
-}
-
 /** A module of this package, loaded when a request first needs it. */
 function lateRequire<T>(path: string): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -60,26 +44,6 @@ interface ConfigureRequest {
   getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
   getVariablesMap(): { toObject(): [string, string][] };
 }
-
-interface JsonStruct {
-  toJavaScript(): Record<string, unknown>;
-}
-
-interface ReadRequest {
-  getProperties(): JsonStruct | undefined;
-  setProperties(value: object): void;
-  /** The state's inputs (a refresh sends them). */
-  getInputs?(): JsonStruct | undefined;
-}
-
-interface DeleteRequest {
-  getProperties(): JsonStruct | undefined;
-  setProperties(value: object): void;
-  /** The state's inputs (engines that announce `sendsOldInputsToDelete` send them). */
-  getOldInputs?(): JsonStruct | undefined;
-}
-
-type Handler<R> = (call: { request: R }, callback: unknown) => unknown;
 
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
 export function configOf(request: ConfigureRequest): StackConfigReader {
@@ -95,69 +59,68 @@ export function configOf(request: ConfigureRequest): StackConfigReader {
   };
 }
 
-/** The SDK's own copy of a package (its gRPC server and protobuf types), not ours. */
-function sdkRequire<T>(name: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(require.resolve(name, { paths: [dirname(require.resolve("@pulumi/pulumi"))] })) as T;
+/** The engine's address among the plugin's arguments: the first that is not a flag the engine
+ *  prepends (`--logtostderr`, `-v=<n>`, `--tracing <endpoint>`). */
+export function engineAddressOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === "--tracing") i += 1;
+    else if (arg !== "--logtostderr" && !arg.startsWith("-v=")) return arg;
+  }
+  return undefined;
 }
 
-let wrapped = false;
+/** How long a signalled plugin waits for the calls in flight before it exits anyway. */
+const SHUTDOWN_GRACE_MS = 2_000;
 
-/** Wraps `configure` and `read` of the provider service when the SDK's server adds it. */
-function wrapServiceHandlers(runtime: () => PluginRuntime): void {
-  if (wrapped) return;
-  wrapped = true;
-  const grpc = sdkRequire<{ Server: { prototype: { addService(service: unknown, handlers: Record<string, unknown>): void } } }>("@grpc/grpc-js");
-  const { Struct } = sdkRequire<{ Struct: (new () => object) & { fromJavaScript(value: Record<string, unknown>): object } }>("google-protobuf/google/protobuf/struct_pb");
-  /** The properties of a request with the import mark of its inputs added, if they have one. */
-  const withImportMark = (request: { getProperties(): JsonStruct | undefined; setProperties(value: object): void }, inputs: JsonStruct | undefined) => {
-    const mark = inputs?.toJavaScript()[IMPORTED_KEY];
-    if (mark !== undefined) request.setProperties(Struct.fromJavaScript({ ...request.getProperties()?.toJavaScript(), [IMPORTED_KEY]: mark }));
-  };
-  const addService = grpc.Server.prototype.addService;
-  grpc.Server.prototype.addService = function (service, handlers) {
-    const configureHandler = handlers["configure"] as Handler<ConfigureRequest> | undefined;
-    if (configureHandler) {
-      handlers["configure"] = (call: { request: ConfigureRequest }, callback: unknown) => {
-        runtime().useStackConfig(configOf(call.request));
-        return configureHandler.call(handlers, call, callback);
-      };
-    }
-    const readHandler = handlers["read"] as Handler<ReadRequest> | undefined;
-    if (readHandler) {
-      handlers["read"] = (call: { request: ReadRequest }, callback: unknown) => {
-        if (!call.request.getProperties()) call.request.setProperties(new Struct());
-        else withImportMark(call.request, call.request.getInputs?.());
-        return readHandler.call(handlers, call, callback);
-      };
-    }
-    const deleteHandler = handlers["delete"] as Handler<DeleteRequest> | undefined;
-    if (deleteHandler) {
-      handlers["delete"] = (call: { request: DeleteRequest }, callback: unknown) => {
-        withImportMark(call.request, call.request.getOldInputs?.());
-        return deleteHandler.call(handlers, call, callback);
-      };
-    }
-    const timings = process.env["FORGE_PLUGIN_TIMINGS"];
-    if (timings) {
-      for (const method of TIMED_METHODS) {
-        const handler = handlers[method] as Parameters<typeof timedHandler>[1] | undefined;
-        if (handler) handlers[method] = timedHandler(method, handler.bind(handlers), timings);
-      }
-    }
-    return addService.call(this, service, handlers);
+/**
+ * The plugin's provider service: its identity at once; the composition root (`runtime`) loaded at
+ * the first request that needs it, once, its messages to `log`.
+ */
+export function pluginService(identity: PluginIdentity, runtime: () => PluginRuntime, log: ProgressSink, attach: (address: string) => void): ProviderService {
+  let loaded: PluginRuntime | undefined;
+  let provider: providerApi.Provider | undefined;
+  const once = () => (loaded ??= runtime());
+  return {
+    ...identity,
+    provider: () => (provider ??= once().pluginProvider(identity, log)),
+    configure: (request) => once().useStackConfig(configOf(request)),
+    attach,
   };
 }
 
 /**
  * Serves the provider to the engine at the address in `args` (what the engine starts the plugin
  * with). `runtime` loads the composition root: called at the first request beyond the plugin's
- * info and schema, once.
+ * info and schema, once. Resolves once the port is printed.
  */
-export function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
-  let loaded: PluginRuntime | undefined;
-  let provider: providerApi.Provider | undefined;
-  const once = () => (loaded ??= runtime());
-  wrapServiceHandlers(once);
-  return providerApi.main(lazyProvider(identity, () => (provider ??= once().pluginProvider(identity))), args);
+export async function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
+  let engine = engineAddressOf(args);
+  const log = engineLog(() => engine);
+  const { server, port } = await listen(pluginService(identity, runtime, log, (address) => (engine = address)));
+  // The engine reads the port from the first line of stdout (a plain string: no colours).
+  process.stdout.write(`${port}\n`);
+
+  // An error no call caught is said in the engine's log and fails the plugin's exit, but does not
+  // end the calls in flight (as the SDK's server did).
+  let uncaught = false;
+  const onUncaught = (error: unknown) => {
+    uncaught = true;
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error), "error");
+  };
+  process.on("uncaughtException", onUncaught);
+  process.on("unhandledRejection", onUncaught);
+  process.on("exit", (code) => {
+    if (code === 0 && uncaught) process.exitCode = 1;
+  });
+  // Ended by the engine: no new calls, the ones in flight answered, then out.
+  const stop = () => {
+    setTimeout(() => process.exit(), SHUTDOWN_GRACE_MS).unref();
+    server.tryShutdown(() => {
+      log.close();
+      process.exit();
+    });
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }

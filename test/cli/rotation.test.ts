@@ -78,7 +78,7 @@ describe.skipIf(skipEngineTests())("rotation through the real CLI", () => {
     expect(values.filter((value) => exported.includes(value))).toEqual([]);
   }, OP_TIMEOUT * 2);
 
-  it("Pulumi YAML (the plugin): up, the clock moved past rotateAfter, up rotates; the export holds no token value", async () => {
+  it("Pulumi YAML (the plugin): up, the clock moved past rotateAfter, the preview says the rotation is due under the resource, up rotates; the export holds no token value", async () => {
     const program = [
       "name: forge-rotation",
       "runtime: yaml",
@@ -100,9 +100,10 @@ describe.skipIf(skipEngineTests())("rotation through the real CLI", () => {
     const tokensOf = async () => (await yaml.resources()).find((resource) => resource.type === "forge:index:RotatingClusterAgentToken")!.outputs!;
     const first = await tokensOf();
     await advance(61 * MINUTE);
-    // (The plugin's diff messages stay in the plugin's log: the preview shows the update.)
+    // The plugin's messages reach the engine's log under their resource: the preview says why and when.
     const up = await yaml.ok(["up", "--yes"]);
     expect(up).toMatch(/forge:index:RotatingClusterAgentToken agentTokens update/);
+    expect(up).toMatch(/RotatingClusterAgentToken \(agentTokens\):\n.*rotation due since .*the update makes a new token, keeps token \d+ as previous/);
     const second = await tokensOf();
     expect((second["previous"] as Record<string, unknown>)["tokenId"]).toBe((first["current"] as Record<string, unknown>)["tokenId"]);
     const exported = await yaml.exportText();
