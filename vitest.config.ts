@@ -20,6 +20,9 @@ export default defineConfig({
     reporters: ["default"],
     projects: Object.entries(LAYERS)
       .filter(([, layer]) => !(skipEngine && layer.engine))
-      .map(([name, layer]) => ({ extends: true, test: { name, include: layer.include, ...(layer.exclude ? { exclude: layer.exclude } : {}) } })),
+      .map(([name, layer]) => ({
+        extends: true,
+        test: { name, include: layer.include, ...(layer.exclude ? { exclude: layer.exclude } : {}) },
+      })),
   },
 });

@@ -11,7 +11,12 @@ export const GIT_ACCESS_PROTOCOLS = ["ssh", "http", "all"] as const;
 export const PROJECT_CREATION_LEVELS = ["noone", "maintainer", "developer"] as const;
 export const SUBGROUP_CREATION_LEVELS = ["owner", "maintainer"] as const;
 /** `disabled_with_override` is a deprecated alias of `disabled_and_overridable`. */
-export const SHARED_RUNNERS_SETTINGS = ["enabled", "disabled_and_overridable", "disabled_and_unoverridable", "disabled_with_override"] as const;
+export const SHARED_RUNNERS_SETTINGS = [
+  "enabled",
+  "disabled_and_overridable",
+  "disabled_and_unoverridable",
+  "disabled_with_override",
+] as const;
 export const WIKI_ACCESS_LEVELS = ["disabled", "private", "enabled"] as const;
 export const VENDOR_AVAILABILITIES = ["default_on", "default_off", "never_on"] as const;
 /**
@@ -82,7 +87,8 @@ export function isIpRange(entry: string): boolean {
   const [address, prefix, extra] = entry.trim().split("/");
   if (extra !== undefined || !address) return false;
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
-  if (v4) return v4.slice(1).every((part) => Number(part) <= 255) && (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= 32));
+  if (v4)
+    return v4.slice(1).every((part) => Number(part) <= 255) && (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= 32));
   const v6 = /^[0-9a-fA-F:]+$/.test(address) && address.includes(":") && address.split("::").length <= 2;
   return v6 && (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= 128));
 }
@@ -93,7 +99,16 @@ export function isEmailDomain(entry: string): boolean {
 }
 
 /** The image types the service takes as a group avatar, by extension, and the largest file (200 KiB). */
-export const GROUP_AVATAR_TYPES = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", bmp: "image/bmp", tiff: "image/tiff", ico: "image/x-icon", webp: "image/webp" } as const;
+export const GROUP_AVATAR_TYPES = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  bmp: "image/bmp",
+  tiff: "image/tiff",
+  ico: "image/x-icon",
+  webp: "image/webp",
+} as const;
 export const GROUP_AVATAR_EXTENSIONS = Object.keys(GROUP_AVATAR_TYPES) as (keyof typeof GROUP_AVATAR_TYPES)[];
 export const GROUP_AVATAR_MAX_BYTES = 200 * 1024;
 
@@ -117,7 +132,11 @@ export const GROUP_SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   lfs_enabled: true,
   default_branch: null,
   default_branch_protection: 2,
-  default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }] },
+  default_branch_protection_defaults: {
+    allowed_to_push: [{ access_level: 40 }],
+    allow_force_push: false,
+    allowed_to_merge: [{ access_level: 40 }],
+  },
   request_access_enabled: true,
   // Integer in the spec; the service answers null while no template project is chosen.
   file_template_project_id: null,

@@ -21,7 +21,18 @@ export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Themes of banner broadcast messages (Document 2); `indigo` is the default. */
-export const BROADCAST_THEMES = ["indigo", "light-indigo", "blue", "light-blue", "green", "light-green", "red", "light-red", "dark", "light"] as const;
+export const BROADCAST_THEMES = [
+  "indigo",
+  "light-indigo",
+  "blue",
+  "light-blue",
+  "green",
+  "light-green",
+  "red",
+  "light-red",
+  "dark",
+  "light",
+] as const;
 
 /** Kinds of broadcast messages (`banner` is the default). */
 export const BROADCAST_TYPES = ["banner", "notification"] as const;

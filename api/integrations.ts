@@ -79,7 +79,12 @@ export const CHAT_WEBHOOK_EVENT_PAIRS = [
   { switch: "confidential_issues_events", override: "confidential_issue_channel", event: "confidential issue events", default: true },
   { switch: "confidential_note_events", override: "confidential_note_channel", event: "confidential note events", default: true },
   { switch: "deployment_events", override: "deployment_channel", event: "deployment events", default: false },
-  { switch: "group_confidential_mentions_events", override: "group_confidential_mentions_channel", event: "group mentions in confidential places", default: false },
+  {
+    switch: "group_confidential_mentions_events",
+    override: "group_confidential_mentions_channel",
+    event: "group mentions in confidential places",
+    default: false,
+  },
   { switch: "group_mentions_events", override: "group_mentions_channel", event: "group mentions in public places", default: false },
   { switch: "issues_events", override: "issue_channel", event: "issue events", default: true },
   { switch: "merge_requests_events", override: "merge_request_channel", event: "merge request events", default: true },
@@ -95,10 +100,18 @@ type Pair = (typeof CHAT_WEBHOOK_EVENT_PAIRS)[number];
 const chatWebhookPairs = Object.fromEntries(
   CHAT_WEBHOOK_EVENT_PAIRS.flatMap((pair) => [
     [pair.switch, eventSwitch(`Notify of ${pair.event} (default ${pair.default}).`, pair.default)],
-    [pair.override, { type: "string", format: "url", secret: "readable", doc: `Webhook that receives ${pair.event} instead of \`webhook\`.` }],
+    [
+      pair.override,
+      { type: "string", format: "url", secret: "readable", doc: `Webhook that receives ${pair.event} instead of \`webhook\`.` },
+    ],
   ]),
 ) as { readonly [P in Pair as P["switch"]]: ReturnType<typeof eventSwitch> } & {
-  readonly [P in Pair as P["override"]]: { readonly type: "string"; readonly format: "url"; readonly secret: "readable"; readonly doc: string };
+  readonly [P in Pair as P["override"]]: {
+    readonly type: "string";
+    readonly format: "url";
+    readonly secret: "readable";
+    readonly doc: string;
+  };
 };
 
 /** Document 3's table, in its order. */
@@ -211,7 +224,12 @@ export const INTEGRATIONS = {
     summary: "Posts notifications to a chat through a webhook, with per-event switches and webhook overrides.",
     parameters: {
       webhook: { type: "string", required: true, secret: "write-only", format: "url", doc: "The chat's incoming webhook." },
-      branches_to_be_notified: { type: "string", values: NOTIFIED_BRANCHES, default: "default", doc: "Branches to notify of (default `default`)." },
+      branches_to_be_notified: {
+        type: "string",
+        values: NOTIFIED_BRANCHES,
+        default: "default",
+        doc: "Branches to notify of (default `default`).",
+      },
       notify_only_broken_pipelines: flag("Notify only of broken pipelines (default true).", true),
       ...chatWebhookPairs,
     },
@@ -253,7 +271,12 @@ export const INTEGRATIONS = {
       send_from_committer_email: flag("Send from the committer's address when its domain is the instance's (default false)."),
       push_events: eventSwitch("E-mail on pushes (default true).", true),
       tag_push_events: eventSwitch("E-mail on tag pushes (default true).", true),
-      branches_to_be_notified: { type: "string", values: NOTIFIED_BRANCHES, default: "all", doc: "Branches to notify of (default `all`); tag pushes always notify." },
+      branches_to_be_notified: {
+        type: "string",
+        values: NOTIFIED_BRANCHES,
+        default: "all",
+        doc: "Branches to notify of (default `all`); tag pushes always notify.",
+      },
     },
   },
   "external-wiki": {
@@ -305,9 +328,24 @@ export function integrationTypeSuffix(slug: string): string {
 }
 
 /** The rule of a `format`, as a predicate on the text (blank text is always allowed: it clears). */
-export const INTEGRATION_FORMATS: Readonly<Record<NonNullable<IntegrationParameter["format"]>, { rule: string; holds(value: string): boolean }>> = {
+export const INTEGRATION_FORMATS: Readonly<
+  Record<NonNullable<IntegrationParameter["format"]>, { rule: string; holds(value: string): boolean }>
+> = {
   url: { rule: "an http or https address", holds: (value) => /^https?:\/\/[^\s/]+/i.test(value) },
-  recipients: { rule: "e-mail addresses separated by whitespace", holds: (value) => value.trim().split(/\s+/).every((entry) => /^[^\s@]+@[^\s@]+$/.test(entry)) },
-  "key-value-lines": { rule: "one `key:value` per line", holds: (value) => value.split(/\r?\n/).every((line) => line.trim() === "" || /^[^:\s][^:]*:.+$/.test(line.trim())) },
-  "branch-list": { rule: "branch names separated by commas", holds: (value) => value.split(",").every((entry) => entry.trim() !== "" && !/\s/.test(entry.trim())) },
+  recipients: {
+    rule: "e-mail addresses separated by whitespace",
+    holds: (value) =>
+      value
+        .trim()
+        .split(/\s+/)
+        .every((entry) => /^[^\s@]+@[^\s@]+$/.test(entry)),
+  },
+  "key-value-lines": {
+    rule: "one `key:value` per line",
+    holds: (value) => value.split(/\r?\n/).every((line) => line.trim() === "" || /^[^:\s][^:]*:.+$/.test(line.trim())),
+  },
+  "branch-list": {
+    rule: "branch names separated by commas",
+    holds: (value) => value.split(",").every((entry) => entry.trim() !== "" && !/\s/.test(entry.trim())),
+  },
 };

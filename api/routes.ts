@@ -134,9 +134,13 @@ export const routes = {
   },
   clusterAgentUrlConfigurations: {
     list: GET("/projects/:project/cluster_agents/:agentId/url_configurations", { availability: AVAILABILITY.agentUrlConfigurations }),
-    get: GET("/projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId", { availability: AVAILABILITY.agentUrlConfigurations }),
+    get: GET("/projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId", {
+      availability: AVAILABILITY.agentUrlConfigurations,
+    }),
     create: POST("/projects/:project/cluster_agents/:agentId/url_configurations", { availability: AVAILABILITY.agentUrlConfigurations }),
-    delete: DELETE("/projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId", { availability: AVAILABILITY.agentUrlConfigurations }),
+    delete: DELETE("/projects/:project/cluster_agents/:agentId/url_configurations/:urlConfigurationId", {
+      availability: AVAILABILITY.agentUrlConfigurations,
+    }),
   },
   jobTokenScope: {
     get: GET("/projects/:project/job_token_scope"),

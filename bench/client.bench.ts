@@ -43,16 +43,22 @@ test("GET one label: a new connection per request vs the client's keep-alive", a
   await compare(
     bench,
     "GET one label",
-    ["baseline: new connection per request (undici, Connection: close)", async () => {
-      const response = await request(`${world.emulator.url}/api/v4/groups/acme/labels/bench`, {
-        dispatcher: fresh,
-        headers: { "private-token": world.user("root").token, connection: "close" },
-      });
-      await response.body.json();
-    }],
-    ["pulumi-forge client (keep-alive, retry layer, typed errors)", async () => {
-      await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
-    }],
+    [
+      "baseline: new connection per request (undici, Connection: close)",
+      async () => {
+        const response = await request(`${world.emulator.url}/api/v4/groups/acme/labels/bench`, {
+          dispatcher: fresh,
+          headers: { "private-token": world.user("root").token, connection: "close" },
+        });
+        await response.body.json();
+      },
+    ],
+    [
+      "pulumi-forge client (keep-alive, retry layer, typed errors)",
+      async () => {
+        await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
+      },
+    ],
   );
 });
 
@@ -60,12 +66,18 @@ test("resource read: the bare GET vs the engine's read around it", async ({ benc
   await compare(
     bench,
     "resource read",
-    ["baseline: the client GET the read needs", async () => {
-      await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
-    }],
-    ["engine read (GET, projection, reconcile, id)", async () => {
-      await dynamicFaceOf("GroupLabel").read("acme:bench", { group: "acme", name: "bench", color: "red" });
-    }],
+    [
+      "baseline: the client GET the read needs",
+      async () => {
+        await client.request(routes.groupLabels.get, { group: "acme", labelId: "bench" });
+      },
+    ],
+    [
+      "engine read (GET, projection, reconcile, id)",
+      async () => {
+        await dynamicFaceOf("GroupLabel").read("acme:bench", { group: "acme", name: "bench", color: "red" });
+      },
+    ],
   );
 });
 
@@ -73,16 +85,24 @@ test("list 250 records: default page size vs the client's list()", async ({ benc
   await compare(
     bench,
     "list 250 records",
-    ["baseline: per_page=20 (the API default), following Link", async () => {
-      let url: string | undefined = `${world.emulator.url}/api/v4/broadcast_messages?per_page=20`;
-      while (url) {
-        const response: Awaited<ReturnType<typeof request>> = await request(url, { headers: { "private-token": world.user("root").token } });
-        await response.body.json();
-        url = /<([^>]+)>; rel="next"/.exec(String(response.headers["link"] ?? ""))?.[1];
-      }
-    }],
-    ["pulumi-forge list() (per_page=100, Link rel=next)", async () => {
-      await client.list(routes.broadcastMessages.list);
-    }],
+    [
+      "baseline: per_page=20 (the API default), following Link",
+      async () => {
+        let url: string | undefined = `${world.emulator.url}/api/v4/broadcast_messages?per_page=20`;
+        while (url) {
+          const response: Awaited<ReturnType<typeof request>> = await request(url, {
+            headers: { "private-token": world.user("root").token },
+          });
+          await response.body.json();
+          url = /<([^>]+)>; rel="next"/.exec(String(response.headers["link"] ?? ""))?.[1];
+        }
+      },
+    ],
+    [
+      "pulumi-forge list() (per_page=100, Link rel=next)",
+      async () => {
+        await client.list(routes.broadcastMessages.list);
+      },
+    ],
   );
 });

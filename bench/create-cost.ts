@@ -31,12 +31,16 @@ async function main(): Promise<void> {
   const api = new ForgeClient({ baseUrl: emulator.url, token: seedToken("root") });
   try {
     const agentId = (await api.request<{ id: number }>(routes.clusterAgents.create, { project: "acme/web", name: "bench-agent" })).body.id;
-    const secondAgent = (await api.request<{ id: number }>(routes.clusterAgents.create, { project: "acme/web", name: "bench-agent-2" })).body.id;
+    const secondAgent = (await api.request<{ id: number }>(routes.clusterAgents.create, { project: "acme/web", name: "bench-agent-2" }))
+      .body.id;
     const rows: Array<[string, (i: number) => State]> = [
       ["GroupLabel", (i) => ({ group: "acme", name: `cost-${i}`, color: "red" })],
       ["ClusterAgent", (i) => ({ project: "acme/web", name: `cost-${i}` })],
       ["ClusterAgentToken", (i) => ({ project: "acme/web", agentId, name: `cost-${i}` })],
-      ["ClusterAgentUrlConfiguration", (i) => ({ project: "acme/web", agentId: i === 0 ? agentId : secondAgent, url: "grpcs://agent.example.com:443" })],
+      [
+        "ClusterAgentUrlConfiguration",
+        (i) => ({ project: "acme/web", agentId: i === 0 ? agentId : secondAgent, url: "grpcs://agent.example.com:443" }),
+      ],
       ["ErrorTrackingClientKey", () => ({ project: "acme/web" })],
       ["FeatureFlagUserList", (i) => ({ project: "acme/web", name: `cost-${i}`, userXids: ["user-1"] })],
       ["ProjectProtectedEnvironment", (i) => ({ project: "acme/web", name: `cost-${i}`, deployAccessLevels: [{ accessLevel: 40 }] })],
@@ -60,7 +64,10 @@ async function main(): Promise<void> {
         const firstWrite = logged.findIndex((entry) => entry.method !== "GET");
         if (i === 0) {
           reads = String(firstWrite);
-          own = logged.slice(firstWrite).map((entry) => entry.method).join(" + ");
+          own = logged
+            .slice(firstWrite)
+            .map((entry) => entry.method)
+            .join(" + ");
         }
       }
       console.log(`| ${kind} | ${counts.join(" / ")} | ${reads} | ${own} |`);
@@ -68,8 +75,16 @@ async function main(): Promise<void> {
     // Kinds addressed by a name or a parent read the object before an update or a delete, to
     // tell the stack's from one made again under its address (engine/evidence.ts).
     const evidenceRows: Array<[string, State, State]> = [
-      ["ProjectProtectedEnvironment", { project: "acme/web", name: "cost-evidence", deployAccessLevels: [{ accessLevel: 40 }] }, { deployAccessLevels: [{ accessLevel: 40 }, { accessLevel: 30 }] }],
-      ["GroupProtectedEnvironment", { group: "acme", name: "staging", deployAccessLevels: [{ accessLevel: 40 }] }, { requiredApprovalCount: 1 }],
+      [
+        "ProjectProtectedEnvironment",
+        { project: "acme/web", name: "cost-evidence", deployAccessLevels: [{ accessLevel: 40 }] },
+        { deployAccessLevels: [{ accessLevel: 40 }, { accessLevel: 30 }] },
+      ],
+      [
+        "GroupProtectedEnvironment",
+        { group: "acme", name: "staging", deployAccessLevels: [{ accessLevel: 40 }] },
+        { requiredApprovalCount: 1 },
+      ],
       ["VirtualRegistryCleanupPolicy", { group: "acme", cadence: 7 }, { cadence: 14 }],
       ["ProjectMember", { project: "acme/api", user: "nomad", accessLevel: 30 }, { accessLevel: 40 }],
     ];

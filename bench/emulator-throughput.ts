@@ -83,7 +83,9 @@ async function main(): Promise<void> {
   const sample = await request(`${emulator.url}${PATH}`, { headers: { "private-token": TOKEN } });
   const body = await sample.body.text();
   const headers = Object.fromEntries(
-    Object.entries(sample.headers).filter(([name]) => !["date", "connection", "keep-alive"].includes(name)).map(([name, value]) => [name, String(value)]),
+    Object.entries(sample.headers)
+      .filter(([name]) => !["date", "connection", "keep-alive"].includes(name))
+      .map(([name, value]) => [name, String(value)]),
   );
   const bare = await start({ kind: "bare", canned: { status: sample.statusCode, headers, body } });
   await load(emulator.url, 1, connections); // warm-up
@@ -96,7 +98,9 @@ async function main(): Promise<void> {
   const emulatorRate = totals.emulator / rounds;
   const bareRate = totals.bare / rounds;
   console.log(`emulator throughput, GET ${PATH} (${body.length} bytes), ${connections} connections, ${rounds} x ${seconds} s each:`);
-  console.log(`| server | requests/s |\n|---|---|\n| bare node:http, same bytes | ${bareRate.toFixed(0)} |\n| emulator | ${emulatorRate.toFixed(0)} |`);
+  console.log(
+    `| server | requests/s |\n|---|---|\n| bare node:http, same bytes | ${bareRate.toFixed(0)} |\n| emulator | ${emulatorRate.toFixed(0)} |`,
+  );
   console.log(`ratio emulator / bare: ${(emulatorRate / bareRate).toFixed(2)} (goal >= 0.5)`);
   await Promise.all([emulator.worker.terminate(), bare.worker.terminate()]);
 }

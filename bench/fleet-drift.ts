@@ -58,10 +58,20 @@ async function drift(project: CliProject, emulator: RunningEmulator, args: strin
 }
 
 /** Writes stack `name` as a copy of the template stack of `face` holding its own label (made on the forge here). */
-async function copyStack(project: CliProject, emulator: RunningEmulator, face: (typeof FACES)[number], name: string, stacksDir: string): Promise<void> {
+async function copyStack(
+  project: CliProject,
+  emulator: RunningEmulator,
+  face: (typeof FACES)[number],
+  name: string,
+  stacksDir: string,
+): Promise<void> {
   const template = `tpl-${face}`;
   const text = readFileSync(join(stacksDir, `${template}.json`), "utf8").replaceAll(template, name);
-  const checkpoint = JSON.parse(text) as { checkpoint: { latest: { resources: { type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] } } };
+  const checkpoint = JSON.parse(text) as {
+    checkpoint: {
+      latest: { resources: { type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] };
+    };
+  };
   const label = checkpoint.checkpoint.latest.resources.find((resource) => resource.type.endsWith(":GroupLabel"))!;
   const operations = operationsOver("GroupLabel", clientFor({ baseUrl: emulator.url, token: seedToken("root") }), () => undefined);
   const dynamic = face === "dynamic" ? { __provider: label.outputs!["__provider"] } : {};
@@ -87,21 +97,41 @@ async function fleet(size: number, emulator: RunningEmulator): Promise<string> {
   try {
     for (const face of FACES) {
       await project.ok(["stack", "init", `tpl-${face}`]);
-      await project.ok(["config", "set-all", "--stack", `tpl-${face}`, "--plaintext", `forge:baseUrl=${emulator.url}`, "--secret", `forge:token=${seedToken("root")}`, "--plaintext", `face=${face}`]);
+      await project.ok([
+        "config",
+        "set-all",
+        "--stack",
+        `tpl-${face}`,
+        "--plaintext",
+        `forge:baseUrl=${emulator.url}`,
+        "--secret",
+        `forge:token=${seedToken("root")}`,
+        "--plaintext",
+        `face=${face}`,
+      ]);
       await project.ok(["up", "--yes", "--skip-preview", "--stack", `tpl-${face}`]);
     }
     const stacksDir = join(project.work, "backend", ".pulumi", "stacks", `bench-fleet-${size}`);
     if (!readdirSync(stacksDir).includes("tpl-plugin.json")) throw new Error(`no template state in ${stacksDir}`);
     for (const [index, stack] of stacks.entries()) await copyStack(project, emulator, FACES[index % 2]!, stack, stacksDir);
     // One stack drifts: its label's colour changed by hand.
-    const labels = (await (await fetch(`${emulator.url}/api/v4/groups/acme/labels?per_page=100&search=bench-${size}-s1`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; name: string }[];
+    const labels = (await (
+      await fetch(`${emulator.url}/api/v4/groups/acme/labels?per_page=100&search=bench-${size}-s1`, {
+        headers: { "PRIVATE-TOKEN": seedToken("root") },
+      })
+    ).json()) as { id: number; name: string }[];
     const id = labels.find((label) => label.name === `bench-${size}-s1`)!.id;
-    await fetch(`${emulator.url}/api/v4/groups/acme/labels/${id}`, { method: "PUT", headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" }, body: JSON.stringify({ color: "#00FF00" }) });
+    await fetch(`${emulator.url}/api/v4/groups/acme/labels/${id}`, {
+      method: "PUT",
+      headers: { "PRIVATE-TOKEN": seedToken("root"), "content-type": "application/json" },
+      body: JSON.stringify({ color: "#00FF00" }),
+    });
 
     const file = join(project.work, "fleet.yaml");
     writeFileSync(file, `stacks:\n${stacks.map((stack) => `  - { stack: ${stack}, cwd: ${JSON.stringify(project.dir)} }\n`).join("")}`);
     const after = await drift(project, emulator, ["--stacks-file", file, "--format", "json"]);
-    const before = size <= BEFORE_MAX ? await drift(project, emulator, ["--stacks-file", file, "--format", "json", "--per-stack-refresh"]) : undefined;
+    const before =
+      size <= BEFORE_MAX ? await drift(project, emulator, ["--stacks-file", file, "--format", "json", "--per-stack-refresh"]) : undefined;
     const cell = (run: Run) => `${(run.ms / 1000).toFixed(1)} s, ${run.cpu.toFixed(0)} s CPU (exit ${run.code}, ${run.requests} requests)`;
     return `| ${size} | ${before ? cell(before) : `not run (over FLEET_BEFORE_MAX=${BEFORE_MAX})`} | ${cell(after)} | ${before ? (after.ms / before.ms).toFixed(2) : "-"} | ${before ? (before.answers === after.answers ? "yes" : "NO") : "-"} |`;
   } finally {
@@ -110,11 +140,18 @@ async function fleet(size: number, emulator: RunningEmulator): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((size) => size > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((size) => size > 0);
   const emulator = await startEmulator({ port: 0 });
   try {
-    console.log("forge-drift --stacks-file over one-label stacks (half dynamic classes, half plugin), file backend, concurrency 4, one stack drifted");
-    console.log("| stacks | --per-stack-refresh (before) | from the exported states (after) | after / before | same answers |\n|---|---|---|---|---|");
+    console.log(
+      "forge-drift --stacks-file over one-label stacks (half dynamic classes, half plugin), file backend, concurrency 4, one stack drifted",
+    );
+    console.log(
+      "| stacks | --per-stack-refresh (before) | from the exported states (after) | after / before | same answers |\n|---|---|---|---|---|",
+    );
     for (const size of sizes.length > 0 ? sizes : [50]) console.log(await fleet(size, emulator));
   } finally {
     await emulator.close();

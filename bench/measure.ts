@@ -27,7 +27,13 @@ export async function measureStack(
   ops: readonly Op[] = OPS,
   beforeOp: (op: Op) => void = () => {},
 ): Promise<Measured> {
-  const result: Measured = { ms: {} as Record<Op, number>, requests: {} as Record<Op, number>, throttled: {} as Record<Op, number>, stateBytesPerResource: 0, providerBytes: 0 };
+  const result: Measured = {
+    ms: {} as Record<Op, number>,
+    requests: {} as Record<Op, number>,
+    throttled: {} as Record<Op, number>,
+    stateBytesPerResource: 0,
+    providerBytes: 0,
+  };
   for (const op of ops) {
     beforeOp(op);
     const since = await lastSeq(emulator);

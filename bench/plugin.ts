@@ -56,7 +56,10 @@ for (let i = 0; i < n; i += 1) new forge.GroupLabel("label-" + i, { group: "acme
 
 /** N group labels of one group in a Pulumi YAML program, through the provider plugin of `plugins` (ours by default). */
 function yamlProgram(name: string, n: number, plugins = pluginBlock, type = "forge:index:GroupLabel"): string {
-  const resources = Array.from({ length: n }, (_, i) => `  label-${i}:\n    type: ${type}\n    properties:\n      group: acme\n      name: bench-${i}\n      color: "#aa0000"\n`);
+  const resources = Array.from(
+    { length: n },
+    (_, i) => `  label-${i}:\n    type: ${type}\n    properties:\n      group: acme\n      name: bench-${i}\n      color: "#aa0000"\n`,
+  );
   return `name: ${name}\nruntime: yaml\n${plugins}resources:\n${resources.join("")}`;
 }
 
@@ -74,12 +77,20 @@ function comparedFaces(plugin: (type: string) => boolean): Face[] {
       label: PEER_LABEL,
       managed: (type) => type === "gitlab:index/groupLabel:GroupLabel",
       open: (world, name, n) =>
-        world.project(name, { "Pulumi.yaml": yamlProgram(name, n, providerBlock("gitlab", PEER_GITLAB), "gitlab:index:GroupLabel") }, { "gitlab:baseUrl": `${world.emulator.url}/api/v4/`, "gitlab:token": seedToken("root") }),
+        world.project(
+          name,
+          { "Pulumi.yaml": yamlProgram(name, n, providerBlock("gitlab", PEER_GITLAB), "gitlab:index:GroupLabel") },
+          { "gitlab:baseUrl": `${world.emulator.url}/api/v4/`, "gitlab:token": seedToken("root") },
+        ),
     });
   }
   if (PLUGIN_BASELINE) {
     const block = providerBlock("forge", join(PLUGIN_BASELINE, "plugin"));
-    faces.push({ label: "plugin (YAML), baseline", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n, block) }, {}) });
+    faces.push({
+      label: "plugin (YAML), baseline",
+      managed: plugin,
+      open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n, block) }, {}),
+    });
   }
   return faces;
 }
@@ -94,7 +105,8 @@ interface Face {
 
 /** The YAML face again under BENCH_SKIP_CHECKPOINTS=1 (PULUMI_SKIP_CHECKPOINTS=true) and BENCH_PARALLEL=<p,...> (PULUMI_PARALLEL). */
 function engineVariants(): { label: string; env: Record<string, string> }[] {
-  const skip = process.env["BENCH_SKIP_CHECKPOINTS"] === "1" ? [{ label: "PULUMI_SKIP_CHECKPOINTS", env: { PULUMI_SKIP_CHECKPOINTS: "true" } }] : [];
+  const skip =
+    process.env["BENCH_SKIP_CHECKPOINTS"] === "1" ? [{ label: "PULUMI_SKIP_CHECKPOINTS", env: { PULUMI_SKIP_CHECKPOINTS: "true" } }] : [];
   const parallel = (process.env["BENCH_PARALLEL"] ?? "").split(",").filter((p) => Number(p) > 0);
   return [...skip, ...parallel.map((p) => ({ label: `--parallel ${p}`, env: { PULUMI_PARALLEL: p } }))];
 }
@@ -108,7 +120,11 @@ function faces(floorProgram: string): Face[] {
 
 function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face[] {
   return [
-    { label: "floor (create-only)", managed: (type) => type === "pulumi-nodejs:dynamic/floor:Noop", open: (world, name, n) => world.stack(name, floorProgram, { n: String(n) }) },
+    {
+      label: "floor (create-only)",
+      managed: (type) => type === "pulumi-nodejs:dynamic/floor:Noop",
+      open: (world, name, n) => world.stack(name, floorProgram, { n: String(n) }),
+    },
     {
       label: "dynamic",
       managed: (type) => type.startsWith("pulumi-nodejs:dynamic/forge:"),
@@ -118,11 +134,25 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
       label: "plugin (TS)",
       managed: plugin,
       open: (world, name, n) =>
-        world.project(name, { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n${pluginBlock}`, "package.json": JSON.stringify({ name, private: true }), "index.js": PLUGIN_TS_PROGRAM }, { n: String(n) }, { nodeModules: true }),
+        world.project(
+          name,
+          {
+            "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n${pluginBlock}`,
+            "package.json": JSON.stringify({ name, private: true }),
+            "index.js": PLUGIN_TS_PROGRAM,
+          },
+          { n: String(n) },
+          { nodeModules: true },
+        ),
     },
     { label: "plugin (YAML)", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) },
     // What the engine's settings cost or save, on the YAML face: the state written once at the end, and parallelism.
-    ...engineVariants().map(({ label, env }) => ({ label: `plugin (YAML), ${label}`, managed: plugin, env, open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) })),
+    ...engineVariants().map(({ label, env }) => ({
+      label: `plugin (YAML), ${label}`,
+      managed: plugin,
+      env,
+      open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
+    })),
     ...comparedFaces(plugin),
   ];
 }
@@ -131,9 +161,11 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
 async function timedPool<T>(items: T[], parallel: number, work: (item: T) => Promise<unknown>): Promise<number> {
   const queue = [...items];
   const started = performance.now();
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
   return performance.now() - started;
 }
 
@@ -144,7 +176,9 @@ async function bareLoops(world: BenchWorld, n: number): Promise<{ post: number; 
     const labels = await world.api.list<{ id: number }>(routes.groupLabels.list, { group: "acme" });
     await timedPool(labels, ENGINE_PARALLEL, (label) => world.api.request(routes.groupLabels.delete, { group: "acme", labelId: label.id }));
   };
-  const post = await timedPool(names, ENGINE_PARALLEL, (name) => world.api.request(routes.groupLabels.create, { group: "acme", name, color: "#aa0000" }));
+  const post = await timedPool(names, ENGINE_PARALLEL, (name) =>
+    world.api.request(routes.groupLabels.create, { group: "acme", name, color: "#aa0000" }),
+  );
   await clear();
   const operations = new ResourceOperations(declarationByName("GroupLabel"), () => world.api);
   const create = await timedPool(names, ENGINE_PARALLEL, async (name) => {
@@ -188,11 +222,25 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
       // The plugin (started by the CLI, which inherits this process's environment) writes its timings per operation.
       const fileOf = (op: Op) => join(timings, `${name}-${op}.jsonl`);
       Object.assign(process.env, face.env);
-      runs.get(face.label)!.push(await measureStack(world.emulator, await face.open(world, name, n), n, face.managed, OPS, (op) => (process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op))));
+      runs
+        .get(face.label)!
+        .push(
+          await measureStack(
+            world.emulator,
+            await face.open(world, name, n),
+            n,
+            face.managed,
+            OPS,
+            (op) => (process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op)),
+          ),
+        );
       delete process.env["FORGE_PLUGIN_TIMINGS"];
       for (const key of Object.keys(face.env ?? {})) delete process.env[key];
       if (face.label.startsWith("plugin")) {
-        own.set(face.label, [...(own.get(face.label) ?? []), Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>]);
+        own.set(face.label, [
+          ...(own.get(face.label) ?? []),
+          Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>,
+        ]);
       }
     }
     loops.push(await bareLoops(world, n));
@@ -215,7 +263,9 @@ function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void
       const values = rounds.map((round) => methods.reduce((sum, method) => sum + (round[op][method] ?? 0), 0));
       return values.every((value) => value === 0) ? undefined : median(values);
     };
-    console.log(`| ${label} | ${ms(of("up", "check"))} | ${ms(of("up", "create"))} | ${ms(of("preview", "check", "diff"))} | ${ms(of("refresh", "read"))} | ${ms(of("destroy", "delete"))} |`);
+    console.log(
+      `| ${label} | ${ms(of("up", "check"))} | ${ms(of("up", "create"))} | ${ms(of("preview", "check", "diff"))} | ${ms(of("refresh", "read"))} | ${ms(of("destroy", "delete"))} |`,
+    );
   }
 }
 
@@ -267,7 +317,11 @@ export async function startupTimes(rounds = 5): Promise<void> {
   ];
   const plugins: [string, string][] = [["pulumi-resource-forge", join(PLUGIN_DIR, "pulumi-resource-forge")]];
   if (PLUGIN_BASELINE) plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge")]);
-  if (PEER_GITLAB) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab")]);
+  if (PEER_GITLAB)
+    plugins.push([
+      "pulumi-resource-gitlab (the peer)",
+      PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab"),
+    ]);
   // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
   for (const [, launcher] of plugins) await pluginStart(launcher);
@@ -281,7 +335,9 @@ export async function startupTimes(rounds = 5): Promise<void> {
   console.log(`\nstart-up, median of ${rounds} interleaved rounds (goal: plugin and CLIs <= 0.3 s on a quiet machine)`);
   for (const [label, list] of times) console.log(`  ${label}: ${s(median(list))}`);
   for (const [label, list] of starts) {
-    console.log(`  ${label}: to its port line ${s(median(list.map((one) => one.port)))}, to its first answer (GetPluginInfo) ${s(median(list.map((one) => one.answer)))}`);
+    console.log(
+      `  ${label}: to its port line ${s(median(list.map((one) => one.port)))}, to its first answer (GetPluginInfo) ${s(median(list.map((one) => one.answer)))}`,
+    );
   }
 }
 
@@ -294,7 +350,9 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
     return a && b ? `${(a.ms[op] / b.ms[op]).toFixed(2)}x` : "-";
   };
   console.log(`\nthe plugin's faces, N = ${n} group labels (median of ${rounds} interleaved round${rounds > 1 ? "s" : ""}, fresh stacks)`);
-  console.log(`| op | ${labels.join(" | ")} | plugin (TS) to dynamic | plugin (YAML) to dynamic | plugin (TS) to floor | requests (${labels.join(" / ")}) |`);
+  console.log(
+    `| op | ${labels.join(" | ")} | plugin (TS) to dynamic | plugin (YAML) to dynamic | plugin (TS) to floor | requests (${labels.join(" / ")}) |`,
+  );
   console.log(`|---|${labels.map(() => "---|").join("")}---|---|---|---|`);
   for (const op of OPS) {
     console.log(
@@ -307,7 +365,9 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
     console.log(`${variant} to plugin (YAML): ${OPS.map((op) => `${op} ${ratio(variant, op, "plugin (YAML)")}`).join(", ")}`);
   }
   if (of(PEER_LABEL)) {
-    console.log(`plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${OPS.map((op) => `${op} ${ratio("plugin (YAML)", op, PEER_LABEL)}`).join(", ")}`);
+    console.log(
+      `plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${OPS.map((op) => `${op} ${ratio("plugin (YAML)", op, PEER_LABEL)}`).join(", ")}`,
+    );
   }
   const ts = of("plugin (TS)");
   const dynamic = of("dynamic");

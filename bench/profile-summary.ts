@@ -26,7 +26,9 @@ interface Profile {
 
 export function files(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).flatMap((entry) => files(join(path, entry))).filter((file) => file.endsWith(".cpuprofile"));
+  return readdirSync(path)
+    .flatMap((entry) => files(join(path, entry)))
+    .filter((file) => file.endsWith(".cpuprofile"));
 }
 
 function group(url: string): string {
@@ -50,7 +52,10 @@ export function summarise(file: string, top: number, pattern?: RegExp): void {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const keyOf = (id: number) => {
     const frame = byId.get(id)!.callFrame;
-    const short = frame.url.replace(/^.*node_modules\//, "").replace(/^.*\/dist\//, "dist/").replace(/^file:\/\//, "");
+    const short = frame.url
+      .replace(/^.*node_modules\//, "")
+      .replace(/^.*\/dist\//, "dist/")
+      .replace(/^file:\/\//, "");
     return `${frame.functionName || "(anonymous)"} ${short}:${frame.lineNumber + 1}`;
   };
   // Inclusive time: each sample counts once for every function on its stack.

@@ -25,11 +25,28 @@ async function admin<T>(emulator: RunningEmulator, method: string, route: string
 }
 
 /** Reads `labels` as one refresh does (a fresh provider process, every read at once); `meanwhile` runs once page 2 is held. */
-async function refresh(emulator: RunningEmulator, api: ForgeClient, labels: Label[], meanwhile?: () => Promise<void>): Promise<{ requests: number; gone: number }> {
-  const held = meanwhile ? (await admin<{ id: number }>(emulator, "POST", "faults", { method: "GET", path: "^/groups/acme/labels$", query: { page: 2 }, latencyMs: 600_000, times: 1 })).id : undefined;
+async function refresh(
+  emulator: RunningEmulator,
+  api: ForgeClient,
+  labels: Label[],
+  meanwhile?: () => Promise<void>,
+): Promise<{ requests: number; gone: number }> {
+  const held = meanwhile
+    ? (
+        await admin<{ id: number }>(emulator, "POST", "faults", {
+          method: "GET",
+          path: "^/groups/acme/labels$",
+          query: { page: 2 },
+          latencyMs: 600_000,
+          times: 1,
+        })
+      ).id
+    : undefined;
   const before = (await admin<{ seq: number }>(emulator, "GET", "requests/last")).seq;
   const operations = new ResourceOperations(declarations.groupLabel, () => api);
-  const reading = Promise.all(labels.map((label) => operations.read(`acme:${label.id}`, { group: "acme", name: label.name, color: "#FF0000", labelId: label.id })));
+  const reading = Promise.all(
+    labels.map((label) => operations.read(`acme:${label.id}`, { group: "acme", name: label.name, color: "#FF0000", labelId: label.id })),
+  );
   if (meanwhile && held !== undefined) {
     while ((await admin<{ held: number }>(emulator, "GET", "faults")).held === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await meanwhile();
@@ -45,10 +62,17 @@ async function main(): Promise<void> {
   console.log("|---|---|---|");
   for (const [title, setUp] of [
     ["none deleted", async () => {}],
-    ["1 deleted out of band", async (api: ForgeClient, labels: Label[]) => void (await api.request(routes.groupLabels.delete, { group: "acme", labelId: labels[50]!.id }))],
-    ["10 deleted out of band", async (api: ForgeClient, labels: Label[]) => {
-      for (const label of labels.slice(50, 60)) await api.request(routes.groupLabels.delete, { group: "acme", labelId: label.id });
-    }],
+    [
+      "1 deleted out of band",
+      async (api: ForgeClient, labels: Label[]) =>
+        void (await api.request(routes.groupLabels.delete, { group: "acme", labelId: labels[50]!.id })),
+    ],
+    [
+      "10 deleted out of band",
+      async (api: ForgeClient, labels: Label[]) => {
+        for (const label of labels.slice(50, 60)) await api.request(routes.groupLabels.delete, { group: "acme", labelId: label.id });
+      },
+    ],
     ["15 of another's deleted from page 1 while page 2 is read", undefined],
   ] as const) {
     const emulator = await startEmulator({ port: 0, requestLogSize: 10_000 });
@@ -56,7 +80,16 @@ async function main(): Promise<void> {
     try {
       const make = async (prefix: string, count: number) => {
         const made: Label[] = [];
-        for (let index = 0; index < count; index += 1) made.push((await api.request<Label>(routes.groupLabels.create, { group: "acme", name: `${prefix}-${String(index).padStart(3, "0")}`, color: "#FF0000" })).body);
+        for (let index = 0; index < count; index += 1)
+          made.push(
+            (
+              await api.request<Label>(routes.groupLabels.create, {
+                group: "acme",
+                name: `${prefix}-${String(index).padStart(3, "0")}`,
+                color: "#FF0000",
+              })
+            ).body,
+          );
         return made;
       };
       const theirs = setUp ? [] : await make("a-theirs", 100);

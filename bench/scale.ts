@@ -43,7 +43,6 @@ import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type
 import { FORGE_PROGRAM, PULUMI_VERSION, startBenchWorld, type BenchWorld } from "./stacks";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 
-
 /** A floor: the same number of dynamic resources whose provider does nothing. */
 const FLOOR_PROGRAM = (provider: string) => `
 const pulumi = require("@pulumi/pulumi");
@@ -65,7 +64,6 @@ const FLOORS = {
 }`,
   "create-only": `{ async create(inputs) { return { id: inputs.key, outs: inputs }; } }`,
 };
-
 
 async function main(): Promise<void> {
   const sizes = (process.env["BENCH_N"] ?? "100,500").split(",").map(Number);
@@ -89,7 +87,10 @@ async function main(): Promise<void> {
       await previewRatio(world, previewN, rounds, process.env["BENCH_PROFILE"], baseline);
       return;
     }
-    const pluginNs = (process.env["BENCH_PLUGIN_N"] ?? "1,200").split(",").map(Number).filter((n) => n > 0);
+    const pluginNs = (process.env["BENCH_PLUGIN_N"] ?? "1,200")
+      .split(",")
+      .map(Number)
+      .filter((n) => n > 0);
     const pluginRounds = Number(process.env["BENCH_PLUGIN_ROUNDS"] ?? "3");
     const plugin = async () => {
       await startupTimes();
@@ -102,7 +103,11 @@ async function main(): Promise<void> {
     for (const n of sizes) {
       // Each round a fresh stack of each, in alternating order; the table shows the medians.
       const programs: [string, string, string | undefined][] = [
-        ...Object.entries(FLOORS).map(([name, provider]): [string, string, string | undefined] => [name, FLOOR_PROGRAM(provider), undefined]),
+        ...Object.entries(FLOORS).map(([name, provider]): [string, string, string | undefined] => [
+          name,
+          FLOOR_PROGRAM(provider),
+          undefined,
+        ]),
         ["pulumi-forge", FORGE_PROGRAM, undefined],
         ...(baseline ? [["baseline", FORGE_PROGRAM, baseline] as [string, string, string | undefined]] : []),
       ];
@@ -128,7 +133,9 @@ async function main(): Promise<void> {
       const limited = await measure(await stackOf(`limited-${n}`, FORGE_PROGRAM, n), n, ["up", "destroy"]);
       console.log(
         `\nunder a budget of ${limit} requests per ${window} s, N = ${n}: ` +
-          (["up", "destroy"] as const).map((op) => `${op} ${seconds(limited.ms[op])} (${limited.requests[op]} requests, ${limited.throttled[op]} answered 429)`).join(", "),
+          (["up", "destroy"] as const)
+            .map((op) => `${op} ${seconds(limited.ms[op])} (${limited.requests[op]} requests, ${limited.throttled[op]} answered 429)`)
+            .join(", "),
       );
     }
     if (previewN > 0) await previewRatio(world, previewN, rounds, undefined, baseline);
@@ -146,10 +153,20 @@ async function main(): Promise<void> {
  */
 async function previewRatio(world: BenchWorld, n: number, rounds: number, profileDir?: string, baseline?: string): Promise<void> {
   const stacks: [string, Stack][] = [];
-  for (const [name, provider] of Object.entries(FLOORS)) stacks.push([`floor (${name})`, await world.stack(`preview-floor-${name}-${n}`, FLOOR_PROGRAM(provider), { n: String(n) })]);
+  for (const [name, provider] of Object.entries(FLOORS))
+    stacks.push([`floor (${name})`, await world.stack(`preview-floor-${name}-${n}`, FLOOR_PROGRAM(provider), { n: String(n) })]);
   stacks.push([`${n} GroupLabel`, await world.stack(`preview-labels-${n}`, FORGE_PROGRAM, { n: String(n), types: "GroupLabel" })]);
   if (baseline) {
-    stacks.push([`${n} GroupLabel (baseline)`, await world.stack(`preview-labels-baseline-${n}`, FORGE_PROGRAM, { n: String(n), types: "GroupLabel", prefix: "bench-b" }, {}, baseline)]);
+    stacks.push([
+      `${n} GroupLabel (baseline)`,
+      await world.stack(
+        `preview-labels-baseline-${n}`,
+        FORGE_PROGRAM,
+        { n: String(n), types: "GroupLabel", prefix: "bench-b" },
+        {},
+        baseline,
+      ),
+    ]);
   }
   for (const [, stack] of stacks) await stack.up({ color: "never", onOutput: () => {} });
   const times = new Map<string, number[]>(stacks.map(([label]) => [label, []]));
@@ -182,8 +199,12 @@ async function previewRatio(world: BenchWorld, n: number, rounds: number, profil
   const medians = new Map([...times].map(([label, ms]) => [label, median(ms)]));
   const forge = medians.get(`${n} GroupLabel`)!;
   console.log(`\npreview with no change, N = ${n}, ${rounds} interleaved rounds (median; every round in brackets)`);
-  for (const [label, ms] of times) console.log(`  ${label}: ${seconds(medians.get(label)!)} [${ms.map((each) => (each / 1000).toFixed(2)).join(", ")}]`);
-  const ratios = (ms: number) => Object.keys(FLOORS).map((name) => `${(ms / medians.get(`floor (${name})`)!).toFixed(2)}x ${name}`).join(", ");
+  for (const [label, ms] of times)
+    console.log(`  ${label}: ${seconds(medians.get(label)!)} [${ms.map((each) => (each / 1000).toFixed(2)).join(", ")}]`);
+  const ratios = (ms: number) =>
+    Object.keys(FLOORS)
+      .map((name) => `${(ms / medians.get(`floor (${name})`)!).toFixed(2)}x ${name}`)
+      .join(", ");
   console.log(`preview ratio, ${n} group labels to ${n} no-op dynamic resources: ${ratios(forge)} (goal <= 1.2x methods)`);
   if (baseline) console.log(`  baseline (${baseline}): ${ratios(medians.get(`${n} GroupLabel (baseline)`)!)}`);
 }
@@ -191,7 +212,9 @@ async function previewRatio(world: BenchWorld, n: number, rounds: number, profil
 function report(n: number, floors: Record<string, Measured>, forge: Measured, baseline: Measured | undefined, rounds: number): void {
   const names = Object.keys(floors);
   console.log(`\nN = ${n}${rounds > 1 ? ` (median of ${rounds} interleaved rounds)` : ""}`);
-  console.log(`| op | ${names.map((name) => `floor (${name})`).join(" | ")} | pulumi-forge | ${names.map((name) => `ratio to ${name}`).join(" | ")} | requests (per resource) | 429s |`);
+  console.log(
+    `| op | ${names.map((name) => `floor (${name})`).join(" | ")} | pulumi-forge | ${names.map((name) => `ratio to ${name}`).join(" | ")} | requests (per resource) | 429s |`,
+  );
   console.log(`|---|${names.map(() => "---|").join("")}---|${names.map(() => "---|").join("")}---|---|`);
   for (const op of OPS) {
     console.log(
@@ -203,7 +226,10 @@ function report(n: number, floors: Record<string, Measured>, forge: Measured, ba
   if (baseline) {
     console.log(
       `baseline build: ` +
-        OPS.map((op) => `${op} ${seconds(baseline.ms[op])} (${(forge.ms[op] / baseline.ms[op]).toFixed(2)}x this build to it; ${names.map((name) => `${(baseline.ms[op] / floors[name]!.ms[op]).toFixed(2)}x ${name}`).join(", ")})`).join("; "),
+        OPS.map(
+          (op) =>
+            `${op} ${seconds(baseline.ms[op])} (${(forge.ms[op] / baseline.ms[op]).toFixed(2)}x this build to it; ${names.map((name) => `${(baseline.ms[op] / floors[name]!.ms[op]).toFixed(2)}x ${name}`).join(", ")})`,
+        ).join("; "),
     );
   }
   console.log(
@@ -213,7 +239,6 @@ function report(n: number, floors: Record<string, Measured>, forge: Measured, ba
         .join(", "),
   );
 }
-
 
 main().catch((error: unknown) => {
   console.error(error);

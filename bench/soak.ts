@@ -20,7 +20,16 @@ import { fork } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
-import { benchRecordsInForge, benchRecordsInState, faultMix, FORGE_PROGRAM, lastSeq, lostAnswerNames, requestsSince, startBenchWorld } from "./stacks";
+import {
+  benchRecordsInForge,
+  benchRecordsInState,
+  faultMix,
+  FORGE_PROGRAM,
+  lastSeq,
+  lostAnswerNames,
+  requestsSince,
+  startBenchWorld,
+} from "./stacks";
 
 const N = Number(process.env["SOAK_N"] ?? 200);
 const quiet = { color: "never" as const, onOutput: () => {} };
@@ -47,7 +56,10 @@ async function memory(): Promise<void> {
   const loop = async (until: number) => {
     while (done < until) {
       done += 1;
-      const response = await request(`${url}/api/v4/groups/acme/labels/soak`, { dispatcher: agent, headers: { "private-token": "forge-root-token" } });
+      const response = await request(`${url}/api/v4/groups/acme/labels/soak`, {
+        dispatcher: agent,
+        headers: { "private-token": "forge-root-token" },
+      });
       await response.body.text();
     }
   };
@@ -65,7 +77,10 @@ async function memory(): Promise<void> {
   // Flat: the last sample within 5 MB of the second (the first still warms up).
   const [, second] = samples;
   const last = samples[samples.length - 1]!;
-  check(last.heapMb - second!.heapMb < 5, `heap flat: ${second!.heapMb.toFixed(1)} MB after ${second!.done}, ${last.heapMb.toFixed(1)} MB after ${last.done}`);
+  check(
+    last.heapMb - second!.heapMb < 5,
+    `heap flat: ${second!.heapMb.toFixed(1)} MB after ${second!.done}, ${last.heapMb.toFixed(1)} MB after ${last.done}`,
+  );
 }
 
 /** The child of `memory`: an emulator whose request log keeps its default size. */
@@ -96,7 +111,11 @@ async function faults(): Promise<void> {
   try {
     const stack = await world.stack("faults", FORGE_PROGRAM, { n: String(N) });
     for (const fault of faultMix(0.2)) {
-      await world.emulator.admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+      await world.emulator.admin("/faults", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(fault),
+      });
     }
     console.log(`faults: up of ${N} resources (4 types) with 20% of API requests failing (lost answers, drops, 429, 503):`);
     const since = await lastSeq(world.emulator);
@@ -125,17 +144,34 @@ async function faults(): Promise<void> {
     const others = diagnostics.filter((diagnostic) => !errors.includes(diagnostic));
     const named = new Map(errors.map(({ urn, message }) => [urn.slice(urn.lastIndexOf("::") + 2), lostAnswerNames(message)]));
     const imports = Object.fromEntries([...named].flatMap(([resource, ids]) => (ids.length === 1 ? [[resource, ids[0]!]] : [])));
-    console.log(`  up: ${((performance.now() - started) / 1000).toFixed(1)} s, ${logged.length} requests of which ${failed} failed; ${errors.length} creates failed`);
+    console.log(
+      `  up: ${((performance.now() - started) / 1000).toFixed(1)} s, ${logged.length} requests of which ${failed} failed; ${errors.length} creates failed`,
+    );
     for (const [resource, id] of Object.entries(imports)) console.log(`    ${resource} names "${id}"`);
     // A create the forge did and whose answer it lost (the mix's 502s come after the work) fails: none is adopted.
     const lostAfterWork = logged.filter((entry) => entry.method === "POST" && entry.status === 502 && entry.user !== null).length;
     check(
-      (up instanceof Error) === errors.length > 0 && Object.keys(imports).length === errors.length && new Set(errors.map((error) => error.urn)).size === errors.length && errors.length === lostAfterWork,
+      up instanceof Error === errors.length > 0 &&
+        Object.keys(imports).length === errors.length &&
+        new Set(errors.map((error) => error.urn)).size === errors.length &&
+        errors.length === lostAfterWork,
       `the up stops only on lost answers, each naming its one object (${errors.length} resources failed, ${Object.keys(imports).length} name one object, ${lostAfterWork} answers lost after the work)`,
     );
     // The stack's own errors: the update failed, and (the Node.js runtime) each failed resource failed to register.
-    const echoes = others.filter((other) => /^update failed\s*$/.test(other.message) || named.has(/^Error: resource (\S+) \[[^\]]+\] failed to register/.exec(other.message)?.[1] ?? ""));
-    check(echoes.length === others.length, `the stack's own errors only echo those (${others.length - echoes.length} other: ${others.filter((other) => !echoes.includes(other)).map((other) => JSON.stringify(other.message.trim())).join(", ") || "none"})`);
+    const echoes = others.filter(
+      (other) =>
+        /^update failed\s*$/.test(other.message) ||
+        named.has(/^Error: resource (\S+) \[[^\]]+\] failed to register/.exec(other.message)?.[1] ?? ""),
+    );
+    check(
+      echoes.length === others.length,
+      `the stack's own errors only echo those (${others.length - echoes.length} other: ${
+        others
+          .filter((other) => !echoes.includes(other))
+          .map((other) => JSON.stringify(other.message.trim()))
+          .join(", ") || "none"
+      })`,
+    );
     await world.emulator.admin("/faults", { method: "DELETE" });
     const inForge = await benchRecordsInForge(world.api);
     const inState = await benchRecordsInState(stack);
@@ -154,11 +190,16 @@ async function faults(): Promise<void> {
     const converged = await benchRecordsInForge(world.api);
     check(
       !(imported instanceof Error) && isDeepStrictEqual(converged, await benchRecordsInState(stack)) && converged.length === N,
-      imported instanceof Error ? `importing what the errors name converges: ${lastLines(imported)}` : `importing what the errors name converges: the forge and the state hold the same ${converged.length} records`,
+      imported instanceof Error
+        ? `importing what the errors name converges: ${lastLines(imported)}`
+        : `importing what the errors name converges: the forge and the state hold the same ${converged.length} records`,
     );
     const again = await stack.up(quiet).catch((error: unknown) => error as Error);
     const changes = again instanceof Error ? lastLines(again) : JSON.stringify(again.summary.resourceChanges);
-    check(!(again instanceof Error) && Object.keys(again.summary.resourceChanges ?? {}).join() === "same", `the next up is a no-op (${changes})`);
+    check(
+      !(again instanceof Error) && Object.keys(again.summary.resourceChanges ?? {}).join() === "same",
+      `the next up is a no-op (${changes})`,
+    );
     await stack.destroy(quiet);
   } finally {
     await world.close();
@@ -167,7 +208,12 @@ async function faults(): Promise<void> {
 
 /** The record a resource of FORGE_PROGRAM makes, as benchRecordsInForge names it (`message-17` is `BroadcastMessage bench-17`). */
 function benchRecordOfResource(resource: string): string {
-  const types: Record<string, string> = { label: "GroupLabel", message: "BroadcastMessage", agent: "ClusterAgent", list: "FeatureFlagUserList" };
+  const types: Record<string, string> = {
+    label: "GroupLabel",
+    message: "BroadcastMessage",
+    agent: "ClusterAgent",
+    list: "FeatureFlagUserList",
+  };
   const [prefix, index] = resource.split("-");
   return `${types[prefix!]} bench-${index}`;
 }
@@ -197,7 +243,11 @@ async function outage(): Promise<void> {
     const upDone = stack.up({ color: "never", onOutput: (text) => output.push(text) });
     const outageDone = (async () => {
       await sleep(3000);
-      await world.emulator.admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ path: ".*", status: 503 }) });
+      await world.emulator.admin("/faults", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ path: ".*", status: 503 }),
+      });
       await sleep(15_000);
       await world.emulator.admin("/faults", { method: "DELETE" });
       await world.emulator.refuseConnections(15_000);
@@ -205,9 +255,15 @@ async function outage(): Promise<void> {
     const up = await upDone;
     await outageDone;
     const seconds = (performance.now() - started) / 1000;
-    const waits = output.join("").split("\n").filter((line) => line.includes("retrying in"));
+    const waits = output
+      .join("")
+      .split("\n")
+      .filter((line) => line.includes("retrying in"));
     console.log(`  up: ${seconds.toFixed(1)} s, ${waits.length} retry waits logged, e.g.\n    ${waits[0]?.trim() ?? "(none)"}`);
-    check(up.summary.result === "succeeded" && up.summary.resourceChanges?.["create"] === N + 1, `one up creates all ${N} and the stack through the outage (${JSON.stringify(up.summary.resourceChanges)})`);
+    check(
+      up.summary.result === "succeeded" && up.summary.resourceChanges?.["create"] === N + 1,
+      `one up creates all ${N} and the stack through the outage (${JSON.stringify(up.summary.resourceChanges)})`,
+    );
     check(waits.length > 0, "the waits are in the run's output");
     const inForge = await benchRecordsInForge(world.api);
     check(inForge.length === N && new Set(inForge).size === N, `no duplicate, no orphan (${inForge.length} labels)`);

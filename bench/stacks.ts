@@ -85,12 +85,21 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
   };
   for (const dir of ["backend", "home"]) mkdirSync(join(tmp, dir), { recursive: true });
   const api = new ForgeClient({ baseUrl: emulator.url, token: seedToken("root") });
-  const open = async (name: string, files: Record<string, string>, config: Record<string, string>, env: Record<string, string>, packageRoot?: string) => {
+  const open = async (
+    name: string,
+    files: Record<string, string>,
+    config: Record<string, string>,
+    env: Record<string, string>,
+    packageRoot?: string,
+  ) => {
     const workDir = join(tmp, name);
     mkdirSync(workDir);
     for (const [file, text] of Object.entries(files)) writeFileSync(join(workDir, file), text);
     if (packageRoot) linkNodeModules(workDir, packageRoot);
-    const stack = await LocalWorkspace.createOrSelectStack({ stackName: "bench", workDir }, { envVars: { ...envVars, ...env }, pulumiCommand });
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: "bench", workDir },
+      { envVars: { ...envVars, ...env }, pulumiCommand },
+    );
     for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
     return stack;
   };
@@ -98,7 +107,11 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
     emulator,
     api,
     async stack(name, program, config, env = {}, packageRoot = REPO_ROOT) {
-      const files = { "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`, "package.json": JSON.stringify({ name, private: true }), "index.js": program };
+      const files = {
+        "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`,
+        "package.json": JSON.stringify({ name, private: true }),
+        "index.js": program,
+      };
       return open(name, files, config, env, packageRoot);
     },
     project: (name, files, config, options = {}) => open(name, files, config, {}, options.nodeModules ? REPO_ROOT : undefined),
@@ -128,7 +141,10 @@ export async function lastSeq(emulator: RunningEmulator): Promise<number> {
 }
 
 /** The requests logged after `since`. */
-export async function requestsSince(emulator: RunningEmulator, since: number): Promise<{ method: string; path: string; status: number; user: string | null }[]> {
+export async function requestsSince(
+  emulator: RunningEmulator,
+  since: number,
+): Promise<{ method: string; path: string; status: number; user: string | null }[]> {
   const response = await emulator.admin(`/requests?since=${since}`);
   return (await response.json()) as { method: string; path: string; status: number; user: string | null }[];
 }

@@ -49,11 +49,19 @@ async function measure(emulator: RunningEmulator, project: CliProject, bin: stri
   const before = await last();
   const started = Date.now();
   const code = await new Promise<number>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...project.env, FORGE_BASE_URL: emulator.url, FORGE_TOKEN: seedToken("root") }, cwd: project.work, maxBuffer: 256 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      // 4 is forge-drift --unmanaged's "found something": what the fleet is made to find.
-      if (error && error.code !== 4) console.error(`${args.join(" ")}: ${stderr.trim().split("\n").slice(-25).join("\n")}`);
-      resolve(error ? (typeof error.code === "number" ? error.code : -1) : 0);
-    },
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        env: { ...project.env, FORGE_BASE_URL: emulator.url, FORGE_TOKEN: seedToken("root") },
+        cwd: project.work,
+        maxBuffer: 256 * 1024 * 1024,
+      },
+      (error, _stdout, stderr) => {
+        // 4 is forge-drift --unmanaged's "found something": what the fleet is made to find.
+        if (error && error.code !== 4) console.error(`${args.join(" ")}: ${stderr.trim().split("\n").slice(-25).join("\n")}`);
+        resolve(error ? (typeof error.code === "number" ? error.code : -1) : 0);
+      },
     );
   });
   const ms = Date.now() - started;
@@ -62,7 +70,15 @@ async function measure(emulator: RunningEmulator, project: CliProject, bin: stri
 }
 
 function sum(runs: Measured[]): Measured {
-  return runs.reduce((total, run) => ({ ms: total.ms + run.ms, requests: total.requests + run.requests, limited: total.limited + run.limited, code: Math.max(total.code, run.code) }), { ms: 0, requests: 0, limited: 0, code: 0 });
+  return runs.reduce(
+    (total, run) => ({
+      ms: total.ms + run.ms,
+      requests: total.requests + run.requests,
+      limited: total.limited + run.limited,
+      code: Math.max(total.code, run.code),
+    }),
+    { ms: 0, requests: 0, limited: 0, code: 0 },
+  );
 }
 
 /** The forge: groups, each with a project, 200 labels, two members and an integration; messages on the instance. Returns each group's label ids. */
@@ -76,8 +92,11 @@ async function fillForge(emulator: RunningEmulator): Promise<number[][]> {
     await emulator.admin("groups", { method: "POST", json: { path } });
     await emulator.admin("projects", { method: "POST", json: { path: "app", namespace: path, creator: "olivia" } });
     labels.push(
-      await inTurns(Array.from({ length: LABELS_PER_GROUP }, (_, index) => index), 8, async (index) =>
-        (await api.request<{ id: number }>(routes.groupLabels.create, { group: path, name: `label-${index}`, color: "#FF0000" })).body.id,
+      await inTurns(
+        Array.from({ length: LABELS_PER_GROUP }, (_, index) => index),
+        8,
+        async (index) =>
+          (await api.request<{ id: number }>(routes.groupLabels.create, { group: path, name: `label-${index}`, color: "#FF0000" })).body.id,
       ),
     );
     for (const username of ["dev", "max"]) {
@@ -106,7 +125,16 @@ function deployment(project: string, stack: string, group: string, labels: numbe
         { urn: provider, custom: true, id: providerId, type: "pulumi:providers:forge", parent: stackUrn, inputs: {}, outputs: {} },
         ...labels.map((id) => {
           const inputs = { group, name: `label-${id}`, color: "#FF0000" };
-          return { urn: urn(type, `label-${id}`), custom: true, id: `${group}:${id}`, type, parent: stackUrn, provider: `${provider}::${providerId}`, inputs, outputs: { ...inputs, labelId: id } };
+          return {
+            urn: urn(type, `label-${id}`),
+            custom: true,
+            id: `${group}:${id}`,
+            type,
+            parent: stackUrn,
+            provider: `${provider}::${providerId}`,
+            inputs,
+            outputs: { ...inputs, labelId: id },
+          };
         }),
       ],
     },
@@ -129,7 +157,10 @@ async function main(): Promise<void> {
       const group = index % GROUPS;
       const slot = Math.floor(index / GROUPS);
       const file = join(project.work, `${stack}.json`);
-      writeFileSync(file, deployment("bench-unmanaged", stack, `team-${group}`, labels[group]!.slice(slot * HELD_PER_STACK, (slot + 1) * HELD_PER_STACK)));
+      writeFileSync(
+        file,
+        deployment("bench-unmanaged", stack, `team-${group}`, labels[group]!.slice(slot * HELD_PER_STACK, (slot + 1) * HELD_PER_STACK)),
+      );
       if (stack !== "test") await project.ok(["stack", "init", stack]);
       await project.ok(["stack", "import", "--stack", stack, "--file", file]);
     });
@@ -137,15 +168,25 @@ async function main(): Promise<void> {
     writeFileSync(fleet, `stacks:\n${stacks.map((stack) => `  - { stack: ${stack}, cwd: ${JSON.stringify(project.dir)} }\n`).join("")}`);
     const groups = Array.from({ length: GROUPS }, (_, index) => ["--group", `team-${index}`]);
 
-    const fleetRun = () => measure(emulator, project, DRIFT_BIN, ["--unmanaged", "--stacks-file", fleet, ...groups.flat(), "--instance", "--format", "json"]);
-    const perScope = async () => sum([...(await inTurns(groups, 1, (group) => measure(emulator, project, ADOPT_BIN, [...group, "--list"]))), await measure(emulator, project, ADOPT_BIN, ["--instance", "--list"])]);
-    const row = (what: string, run: Measured) => `| ${what} | ${run.requests} | ${run.limited} | ${(run.ms / 1000).toFixed(1)} s | ${run.code} |`;
-    console.log(`${STACKS} stacks (${postgres ? "PostgreSQL" : "file"} backend), ${GROUPS} groups of ${LABELS_PER_GROUP} labels, each stack holding ${HELD_PER_STACK}; ${process.platform} ${process.arch}`);
+    const fleetRun = () =>
+      measure(emulator, project, DRIFT_BIN, ["--unmanaged", "--stacks-file", fleet, ...groups.flat(), "--instance", "--format", "json"]);
+    const perScope = async () =>
+      sum([
+        ...(await inTurns(groups, 1, (group) => measure(emulator, project, ADOPT_BIN, [...group, "--list"]))),
+        await measure(emulator, project, ADOPT_BIN, ["--instance", "--list"]),
+      ]);
+    const row = (what: string, run: Measured) =>
+      `| ${what} | ${run.requests} | ${run.limited} | ${(run.ms / 1000).toFixed(1)} s | ${run.code} |`;
+    console.log(
+      `${STACKS} stacks (${postgres ? "PostgreSQL" : "file"} backend), ${GROUPS} groups of ${LABELS_PER_GROUP} labels, each stack holding ${HELD_PER_STACK}; ${process.platform} ${process.arch}`,
+    );
     console.log("| run | requests | 429 | seconds | exit |\n|---|---|---|---|---|");
     console.log(row("`forge-drift --unmanaged` (5 groups and the instance, 20 stacks)", await fleetRun()));
     console.log(row("`forge-adopt --list`, once per scope (6 runs, summed)", await perScope()));
     await emulator.admin("/rate-limit", { method: "PUT", json: { limit: RATE_LIMIT, window_s: RATE_WINDOW_S } });
-    console.log(row(`\`forge-drift --unmanaged\`, the forge's rate limit at ${RATE_LIMIT} requests per ${RATE_WINDOW_S} s`, await fleetRun()));
+    console.log(
+      row(`\`forge-drift --unmanaged\`, the forge's rate limit at ${RATE_LIMIT} requests per ${RATE_WINDOW_S} s`, await fleetRun()),
+    );
   } finally {
     project.close();
     postgres?.stop();

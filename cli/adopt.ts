@@ -108,7 +108,10 @@ const processIo: AdoptIo = {
 /** A mistake in the command line: exit status 2, with the usage. */
 class UsageError extends Error {}
 
-type Args = Omit<z.output<typeof argsSchema>, "format" | "language"> & { format: "program" | "list" | "pulumi-import"; language: "typescript" | "yaml" };
+type Args = Omit<z.output<typeof argsSchema>, "format" | "language"> & {
+  format: "program" | "list" | "pulumi-import";
+  language: "typescript" | "yaml";
+};
 
 function parse(argv: string[]): Args {
   let values: Record<string, unknown>;
@@ -140,21 +143,30 @@ function parse(argv: string[]): Args {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const parsed = argsSchema.safeParse({ ...values, pluginPath: values["plugin-path"], fromTerraform: values["from-terraform"], stacksFile: values["stacks-file"], ignoreFile: values["ignore-file"] });
+  const parsed = argsSchema.safeParse({
+    ...values,
+    pluginPath: values["plugin-path"],
+    fromTerraform: values["from-terraform"],
+    stacksFile: values["stacks-file"],
+    ignoreFile: values["ignore-file"],
+  });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => issue.message).join("; "));
   const args = parsed.data;
   const scoped = args.group.length > 0 || args.project.length > 0 || args.instance || args.snippets;
   if (!args.help && !scoped && args.fromTerraform === undefined) {
     throw new UsageError("say what to adopt: --group, --project, --instance, --snippets or --from-terraform");
   }
-  if (scoped && args.fromTerraform !== undefined) throw new UsageError("--from-terraform adopts what the state names: leave out --group, --project, --instance and --snippets");
+  if (scoped && args.fromTerraform !== undefined)
+    throw new UsageError("--from-terraform adopts what the state names: leave out --group, --project, --instance and --snippets");
   const fleet = args.stacksFile !== undefined || args.stack.length > 0;
-  if (fleet && args.fromTerraform !== undefined) throw new UsageError("--stacks-file and --stack go with a scope (--group, --project, --instance, --snippets), not --from-terraform");
+  if (fleet && args.fromTerraform !== undefined)
+    throw new UsageError("--stacks-file and --stack go with a scope (--group, --project, --instance, --snippets), not --from-terraform");
   if (args.cwd !== undefined && args.stack.length === 0) throw new UsageError("--cwd is the project of --stack");
   if (args.unmanaged && !fleet) throw new UsageError("--unmanaged needs the fleet: --stacks-file <file> or --stack <name>");
   if (args.ignoreFile !== undefined && !args.unmanaged) throw new UsageError("--ignore-file goes with --unmanaged");
   if (args.force && !args.out) throw new UsageError("--force goes with --out");
-  if (args.list && args.format !== undefined && args.format !== "list") throw new UsageError(`--list and --format ${args.format} ask for different things`);
+  if (args.list && args.format !== undefined && args.format !== "list")
+    throw new UsageError(`--list and --format ${args.format} ask for different things`);
   const format = args.list ? "list" : (args.format ?? "program");
   if (format === "list" && args.out) throw new UsageError("--list writes no program: leave out --out");
   if (format !== "program" && args.language) throw new UsageError(`--language is the program's: --format ${format} writes none`);
@@ -225,16 +237,26 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
     } else {
       read = state === undefined ? await readForge(client, scope) : await readTerraformState(client, state, args.fromTerraform!);
     }
-    const command = args.fromTerraform === undefined ? `${scopeArguments(scope)}${fleetArguments(args)}` : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`;
+    const command =
+      args.fromTerraform === undefined
+        ? `${scopeArguments(scope)}${fleetArguments(args)}`
+        : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`;
     // A file goes beside a program written to a file; the lists write none, so they list them all.
     const adoption = args.out || args.format !== "program" ? read : withoutFiles(read);
     // What the forge and the state say is shown, never sent to the terminal as it is (an ESC
     // sequence is a command to it, a newline or a tab would make a line or a column of its own).
-    for (const skipped of adoption.skipped) io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${printable(skipped.what)}: ${printable(skipped.reason)}\n`);
-    for (const notice of adoption.terraform?.cannotMove ?? []) io.stderr(`forge-adopt: cannot move: ${printable(notice.what)}: ${printable(notice.text)}\n`);
+    for (const skipped of adoption.skipped)
+      io.stderr(`forge-adopt: ${skipped.left ? "not adopted" : "not read"}: ${printable(skipped.what)}: ${printable(skipped.reason)}\n`);
+    for (const notice of adoption.terraform?.cannotMove ?? [])
+      io.stderr(`forge-adopt: cannot move: ${printable(notice.what)}: ${printable(notice.text)}\n`);
     if (args.format === "list") {
       // From a Terraform state, a fourth column: the address the object comes from.
-      const row = (resource: (typeof adoption.resources)[number]) => [resource.declaration.name, resource.name, resource.importId, ...(resource.origin ? [resource.origin] : [])];
+      const row = (resource: (typeof adoption.resources)[number]) => [
+        resource.declaration.name,
+        resource.name,
+        resource.importId,
+        ...(resource.origin ? [resource.origin] : []),
+      ];
       for (const resource of adoption.resources) io.stdout(`${row(resource).map(printable).join("\t")}\n`);
       return 0;
     }
@@ -243,14 +265,21 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
       args.format === "pulumi-import"
         ? renderImportList(adoption)
         : args.language === "yaml"
-          ? renderYamlProgram(adoption, `${command} --language yaml`, { ...rendered, project: "forge-adopted", pluginPath: args.pluginPath || undefined })
+          ? renderYamlProgram(adoption, `${command} --language yaml`, {
+              ...rendered,
+              project: "forge-adopted",
+              pluginPath: args.pluginPath || undefined,
+            })
           : renderProgram(adoption, command, rendered);
     if (args.out) {
       const beside = resolve(dirname(args.out));
-      const files = (args.format === "pulumi-import" ? [] : adoption.resources).flatMap((resource) => resource.files ?? []).map((file) => ({ ...file, target: join(beside, file.path) }));
+      const files = (args.format === "pulumi-import" ? [] : adoption.resources)
+        .flatMap((resource) => resource.files ?? [])
+        .map((file) => ({ ...file, target: join(beside, file.path) }));
       // A file's path holds text from the forge (a snippet's file name): it never leaves the program's directory.
       const outside = files.find((file) => !resolve(file.target).startsWith(`${beside}${sep}`));
-      if (outside) throw new Error(`a file named by the forge would be written outside ${beside} (${printable(outside.path)}): nothing was written`);
+      if (outside)
+        throw new Error(`a file named by the forge would be written outside ${beside} (${printable(outside.path)}): nothing was written`);
       const existing = files.find((file) => existsSync(file.target));
       if (existing && !args.force) throw new Error(`${existing.target} exists: pass --force to replace it`);
       for (const file of files) {

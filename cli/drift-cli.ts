@@ -82,7 +82,10 @@ const UNMANAGED_ONLY = ["group", "project", "instance", "snippets", "ignore-file
 /** The `forge-drift` command: returns its exit status. */
 export async function runDriftCli(
   argv: readonly string[],
-  io: { out(text: string): void; err(text: string): void } = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
+  io: { out(text: string): void; err(text: string): void } = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  },
 ): Promise<number> {
   // Every report and error goes out masked: a backend URL's password, the secrets of the states read.
   io = maskedIo(io);
@@ -185,16 +188,38 @@ async function runFleet(values: DriftArgs, format: DriftFormat, io: TextIo): Pro
 async function runUnmanaged(values: DriftArgs, format: DriftFormat, io: TextIo): Promise<number> {
   const started = Date.now();
   try {
-    const scope = { groups: values.group ?? [], projects: values.project ?? [], instance: values.instance ?? false, snippets: values.snippets ?? false };
+    const scope = {
+      groups: values.group ?? [],
+      projects: values.project ?? [],
+      instance: values.instance ?? false,
+      snippets: values.snippets ?? false,
+    };
     if (scope.groups.length + scope.projects.length === 0 && !scope.instance && !scope.snippets) {
       throw new Error("--unmanaged: say where to look: --group <path>, --project <path>, --instance or --snippets");
     }
     const stacks = fleetOf(values, "forge-drift", io);
     const options = fleetOptions(values);
-    const found = await findUnmanaged({ stacks, scope, ignoreFile: values["ignore-file"], ...options, env: process.env, log: (message) => io.err(`forge-drift: ${message}\n`) });
+    const found = await findUnmanaged({
+      stacks,
+      scope,
+      ignoreFile: values["ignore-file"],
+      ...options,
+      env: process.env,
+      log: (message) => io.err(`forge-drift: ${message}\n`),
+    });
     // The drift of the same stacks, after the listing and the exports (its refreshes are the slow part).
     const drift = values.drift ? await fleetDrift(stacks, toolVersion(), options) : undefined;
-    const report = buildUnmanagedReport({ started, version: toolVersion(), forge: found.forge, scope, states: found.states, inventory: found.inventory, rules: found.rules, ignoreFile: values["ignore-file"], drift });
+    const report = buildUnmanagedReport({
+      started,
+      version: toolVersion(),
+      forge: found.forge,
+      scope,
+      states: found.states,
+      inventory: found.inventory,
+      rules: found.rules,
+      ignoreFile: values["ignore-file"],
+      drift,
+    });
     io.out(formatUnmanaged(report, format));
     return unmanagedExit(report);
   } catch (error) {

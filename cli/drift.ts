@@ -81,8 +81,14 @@ const MASK = SECRET_MASK;
 export async function detectDrift(options: DriftOptions = {}): Promise<DriftReport> {
   const workDir = options.workDir ?? process.cwd();
   // One workspace with one CLI for every step: a workspace made without a CLI first runs `pulumi version`.
-  const pulumiCommand = await automation().PulumiCommand.get({ skipVersionCheck: Boolean(options.envVars?.["PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK"]) });
-  const workspace = await automation().LocalWorkspace.create({ workDir, pulumiCommand, ...(options.envVars ? { envVars: options.envVars } : {}) });
+  const pulumiCommand = await automation().PulumiCommand.get({
+    skipVersionCheck: Boolean(options.envVars?.["PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK"]),
+  });
+  const workspace = await automation().LocalWorkspace.create({
+    workDir,
+    pulumiCommand,
+    ...(options.envVars ? { envVars: options.envVars } : {}),
+  });
   const stackName = options.stackName ?? process.env["PULUMI_STACK"] ?? (await workspace.stack())?.name;
   if (!stackName) throw new Error(`no stack selected in ${workDir}: pass --stack <name> or set PULUMI_STACK`);
   // A run in progress (a deploy) holds the lock: its updates in flight are not drift.
@@ -122,7 +128,14 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
       const fields = changed.map((field) => ({ field, program: MASK, forge: MASK }));
       const entry = drifted.find((candidate) => candidate.urn === resource.urn);
       if (entry) entry.fields.push(...fields.filter((field) => !entry.fields.some((known) => known.field === field.field)));
-      else drifted.push({ name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2), type: resource.type, urn: resource.urn, drift: "changed", fields });
+      else
+        drifted.push({
+          name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2),
+          type: resource.type,
+          urn: resource.urn,
+          drift: "changed",
+          fields,
+        });
     }
   }
   // By name, not in the order the engine's reads happened to finish: two runs over the same
@@ -148,10 +161,16 @@ export interface StateResource {
 /** The resources of an exported deployment by URN, secrets decoded (and remembered by the mask). */
 export function stateResources(deployment: unknown): Map<string, StateResource> {
   const result = new Map<string, StateResource>();
-  const listed = (deployment as { resources?: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] })?.resources ?? [];
+  const listed =
+    (
+      deployment as {
+        resources?: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+      }
+    )?.resources ?? [];
   for (const resource of listed) {
     const secrets = new Set<string>();
-    for (const bag of [resource.inputs ?? {}, resource.outputs ?? {}]) for (const [field, value] of Object.entries(bag)) if (holdsSecret(value)) secrets.add(field);
+    for (const bag of [resource.inputs ?? {}, resource.outputs ?? {}])
+      for (const [field, value] of Object.entries(bag)) if (holdsSecret(value)) secrets.add(field);
     const outputs = currentBookkeeping(plainState(resource.outputs ?? {}) as Record<string, unknown>);
     const applied = Array.isArray(outputs[APPLIED_KEY]) ? (outputs[APPLIED_KEY] as string[]) : [];
     const operations = forgeOperations(resource.type);
@@ -176,7 +195,9 @@ async function changedSecrets(resource: StateResource, client: ForgeClient): Pro
   const operations = operationsOver(token.name, client);
   const read = await operations.read(resource.id, engineState(resource.outputs));
   if (!read.id) return [];
-  const set = Object.fromEntries(resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]));
+  const set = Object.fromEntries(
+    resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]),
+  );
   return operations.changedInputs(read.props as Record<string, unknown>, set);
 }
 
@@ -200,7 +221,9 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
   const operations = forgeOperations(metadata.type);
   const secret = new Set([...secrets, ...(operations ? declaredSecrets(operations.declaration) : []), ...markedSecret(metadata)]);
   const set = programValues(programInputs, before);
-  const managed = operations ? operations.changedInputs(after, set) : Object.keys(set).filter((field) => !isDeepStrictEqual(set[field], after[field]));
+  const managed = operations
+    ? operations.changedInputs(after, set)
+    : Object.keys(set).filter((field) => !isDeepStrictEqual(set[field], after[field]));
   const fields = managed.map((field) => shownField(field, set, after, secret));
   if (fields.length === 0) return undefined;
   const alsoChanged = alsoChangedFields(before, after, set);
@@ -212,20 +235,41 @@ export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string
  * set: the state's inputs, else its outputs. What drift is judged on.
  */
 export function programValues(programInputs: Record<string, unknown>, before: Record<string, unknown>): Record<string, unknown> {
-  const applied = Array.isArray(before[APPLIED_KEY]) ? (before[APPLIED_KEY] as string[]) : Object.keys(programInputs).filter((field) => !field.startsWith("__"));
-  return Object.fromEntries(applied.filter((field) => field in programInputs || field in before).map((field) => [field, field in programInputs ? programInputs[field] : before[field]]));
+  const applied = Array.isArray(before[APPLIED_KEY])
+    ? (before[APPLIED_KEY] as string[])
+    : Object.keys(programInputs).filter((field) => !field.startsWith("__"));
+  return Object.fromEntries(
+    applied
+      .filter((field) => field in programInputs || field in before)
+      .map((field) => [field, field in programInputs ? programInputs[field] : before[field]]),
+  );
 }
 
 /** A drifted field as reported: the program's value and the forge's, secrets masked. */
-export function shownField(field: string, set: Record<string, unknown>, after: Record<string, unknown>, secret: ReadonlySet<string>): DriftedField {
+export function shownField(
+  field: string,
+  set: Record<string, unknown>,
+  after: Record<string, unknown>,
+  secret: ReadonlySet<string>,
+): DriftedField {
   const show = (value: unknown) => (value !== undefined && secret.has(field) ? MASK : masked(value));
   return { field, program: show(set[field]), forge: show(after[field]) };
 }
 
 /** Fields the program does not set that differ between the state and the forge (`ignored`: left out). */
-export function alsoChangedFields(before: Record<string, unknown>, after: Record<string, unknown>, set: Record<string, unknown>, ignored: ReadonlySet<string> = new Set()): string[] {
+export function alsoChangedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  set: Record<string, unknown>,
+  ignored: ReadonlySet<string> = new Set(),
+): string[] {
   return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-    (field) => !field.startsWith("__") && field !== APPLIED_KEY && !(field in set) && !ignored.has(field) && !isDeepStrictEqual(before[field], after[field]),
+    (field) =>
+      !field.startsWith("__") &&
+      field !== APPLIED_KEY &&
+      !(field in set) &&
+      !ignored.has(field) &&
+      !isDeepStrictEqual(before[field], after[field]),
   );
 }
 
@@ -242,7 +286,9 @@ function forgeOperations(type: string): ResourceOperations | undefined {
 
 /** Fields an event still shows as secret (a run without showSecrets). */
 function markedSecret(metadata: StepEventMetadata): string[] {
-  const bags = [metadata.old?.inputs, metadata.old?.outputs, metadata.new?.outputs].filter((bag): bag is Record<string, unknown> => bag !== undefined);
+  const bags = [metadata.old?.inputs, metadata.old?.outputs, metadata.new?.outputs].filter(
+    (bag): bag is Record<string, unknown> => bag !== undefined,
+  );
   return bags.flatMap((bag) => Object.keys(bag).filter((field) => holdsSecret(bag[field]) || bag[field] === MASK));
 }
 
@@ -271,12 +317,19 @@ function driftSection(report: DriftReport, format: Exclude<DriftFormat, "json">)
     if (count === 0) return `### No drift in stack \`${report.stack}\`\n\nThe forge matches the stack.\n`;
     const lines = [`### Drift in stack \`${report.stack}\`: ${count} resource${count === 1 ? "" : "s"}`, ""];
     for (const resource of report.drifted) {
-      lines.push(`**\`${resource.name}\`** (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`, "");
+      lines.push(
+        `**\`${resource.name}\`** (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`,
+        "",
+      );
       if (resource.fields.length > 0) {
         lines.push("| Field | Program | Forge |", "|---|---|---|");
         for (const field of resource.fields) lines.push(`| \`${field.field}\` | ${cell(field.program)} | ${cell(field.forge)} |`);
         lines.push("");
-        if (resource.alsoChanged) lines.push(`Also changed with it, not set by the program: ${resource.alsoChanged.map((field) => `\`${field}\``).join(", ")}.`, "");
+        if (resource.alsoChanged)
+          lines.push(
+            `Also changed with it, not set by the program: ${resource.alsoChanged.map((field) => `\`${field}\``).join(", ")}.`,
+            "",
+          );
       }
     }
     lines.push("Run `pulumi up` to put the program's values back, or change the program to keep the forge's.");
@@ -285,7 +338,9 @@ function driftSection(report: DriftReport, format: Exclude<DriftFormat, "json">)
   if (count === 0) return `No drift in stack ${report.stack}: the forge matches the stack.\n`;
   const lines = [`Drift in stack ${report.stack}: ${count} resource${count === 1 ? "" : "s"}`];
   for (const resource of report.drifted) {
-    lines.push(`  ${resource.name} (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`);
+    lines.push(
+      `  ${resource.name} (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`,
+    );
     for (const field of resource.fields) lines.push(`    ${field.field}: program ${show(field.program)}, forge ${show(field.forge)}`);
     if (resource.alsoChanged) lines.push(`    (also changed with it, not set by the program: ${resource.alsoChanged.join(", ")})`);
   }
@@ -303,7 +358,6 @@ function show(value: unknown): string {
 function cell(value: unknown): string {
   return value === undefined ? "_(none)_" : `\`${show(value).replace(/\|/g, "\\|").replace(/`/g, "'")}\``;
 }
-
 
 /**
  * The CLI's own diagnostics from an Automation API error, without its long command dump, at most

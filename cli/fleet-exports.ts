@@ -26,7 +26,13 @@ export type ExportedOutcome =
  * `exported` is called once its state is read and it needs no refresh: from then on it only
  * waits for the forge, and the fleet starts the next stack's export.
  */
-export async function checkFromExport(target: { stack: string; workDir: string }, reads: SharedReads, timeoutMs: number, envVars?: Record<string, string>, exported: () => void = () => undefined): Promise<ExportedOutcome> {
+export async function checkFromExport(
+  target: { stack: string; workDir: string },
+  reads: SharedReads,
+  timeoutMs: number,
+  envVars?: Record<string, string>,
+  exported: () => void = () => undefined,
+): Promise<ExportedOutcome> {
   const ended = new AbortController();
   const env = { ...process.env, ...envVars };
   let step = "its lock was being read";
@@ -67,7 +73,10 @@ export async function checkFromExport(target: { stack: string; workDir: string }
   const late = new Promise<ExportedOutcome>((done) => {
     timer = setTimeout(() => {
       ended.abort();
-      done({ status: "timeout", message: `timed out after ${Math.round(timeoutMs / 1000)} s (--timeout), drift not checked: ${step}; the check takes no lock on the stack` });
+      done({
+        status: "timeout",
+        message: `timed out after ${Math.round(timeoutMs / 1000)} s (--timeout), drift not checked: ${step}; the check takes no lock on the stack`,
+      });
     }, timeoutMs);
   });
   try {

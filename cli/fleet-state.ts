@@ -55,15 +55,31 @@ const DEFAULT_EXPORT_TIMEOUT_MS = 120_000;
 export async function exportStack(target: FleetStack, options: ExportOptions = {}): Promise<ExportedStack> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
-  const deployment = await exportDeployment({ stack: target.stack, workDir: target.workDir, env: options.env ?? process.env, signal }).catch((error: unknown) => {
+  const deployment = await exportDeployment({
+    stack: target.stack,
+    workDir: target.workDir,
+    env: options.env ?? process.env,
+    signal,
+  }).catch((error: unknown) => {
     throw signal.aborted ? new Error(`no answer in ${Math.round(timeoutMs / 1000)} s`) : error;
   });
   const resources = (deployment.resources ?? []).flatMap((resource) =>
     typeof resource.urn === "string" && typeof resource.type === "string"
-      ? [{ urn: resource.urn, type: resource.type, id: typeof resource.id === "string" ? resource.id : "", custom: resource.custom === true, inputs: resource.inputs ?? {}, outputs: resource.outputs ?? {} }]
+      ? [
+          {
+            urn: resource.urn,
+            type: resource.type,
+            id: typeof resource.id === "string" ? resource.id : "",
+            custom: resource.custom === true,
+            inputs: resource.inputs ?? {},
+            outputs: resource.outputs ?? {},
+          },
+        ]
       : [],
   );
-  const pendingCreates = (deployment.pending_operations ?? []).filter((operation) => operation.type === "creating").map((operation) => operation.resource?.type ?? "");
+  const pendingCreates = (deployment.pending_operations ?? [])
+    .filter((operation) => operation.type === "creating")
+    .map((operation) => operation.resource?.type ?? "");
   return { resources, pendingCreates };
 }
 
@@ -87,13 +103,29 @@ export async function readStackState(target: FleetStack, options: ExportOptions 
   try {
     exported = await exportStack(target, options);
   } catch (error) {
-    return { status: "unread", resources: [], message: `its state could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      status: "unread",
+      resources: [],
+      message: `its state could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const forge = (type: string) => parseTypeToken(type) !== undefined;
-  const resources = exported.resources.filter((resource) => resource.custom && resource.id !== "" && forge(resource.type)).map(({ type, id, urn }) => ({ type, id, urn }));
+  const resources = exported.resources
+    .filter((resource) => resource.custom && resource.id !== "" && forge(resource.type))
+    .map(({ type, id, urn }) => ({ type, id, urn }));
   const pending = exported.pendingCreates.filter(forge).length;
-  if (lock) return { status: "partial", resources, message: `a run holds its lock, and may be making objects its state does not show yet: ${lock}` };
-  if (pending > 0) return { status: "partial", resources, message: `a killed run left ${pending} create${pending === 1 ? "" : "s"} pending (forge-recover decides them): what they made may be this stack's` };
+  if (lock)
+    return {
+      status: "partial",
+      resources,
+      message: `a run holds its lock, and may be making objects its state does not show yet: ${lock}`,
+    };
+  if (pending > 0)
+    return {
+      status: "partial",
+      resources,
+      message: `a killed run left ${pending} create${pending === 1 ? "" : "s"} pending (forge-recover decides them): what they made may be this stack's`,
+    };
   return { status: "read", resources };
 }
 
@@ -112,7 +144,11 @@ export interface StackState {
 }
 
 /** Reads every stack of the fleet that may talk to `forgeUrl` (a stack configured for another forge is `elsewhere`, not read), `concurrency` at once (default 4), in the order given. */
-export async function readFleetStates(stacks: readonly FleetStack[], forgeUrl: string, options: ExportOptions & { concurrency?: number } = {}): Promise<StackState[]> {
+export async function readFleetStates(
+  stacks: readonly FleetStack[],
+  forgeUrl: string,
+  options: ExportOptions & { concurrency?: number } = {},
+): Promise<StackState[]> {
   const env = options.env ?? process.env;
   const labels = stackLabels(stacks.map((target) => ({ ...target, project: projectNameOf(target.workDir) })));
   const forge = sameForge(forgeUrl);
@@ -120,7 +156,9 @@ export async function readFleetStates(stacks: readonly FleetStack[], forgeUrl: s
     const started = Date.now();
     const url = forgeUrlOf(target, env);
     const holdings: StackHoldings | { status: "elsewhere"; resources: HeldResource[]; message: string } =
-      url !== undefined && !forge(url) ? { status: "elsewhere", resources: [], message: `talks to the forge ${url}: holds nothing of ${forgeUrl}` } : await readStackState(target, options);
+      url !== undefined && !forge(url)
+        ? { status: "elsewhere", resources: [], message: `talks to the forge ${url}: holds nothing of ${forgeUrl}` }
+        : await readStackState(target, options);
     return { stack: target.stack, workDir: target.workDir, label: labels[index]!, ...holdings, durationMs: Date.now() - started };
   });
 }

@@ -125,17 +125,31 @@ export function projectNameOf(workDir: string): string | undefined {
  */
 export function stackLabels(stacks: readonly { stack: string; workDir: string; project?: string | undefined }[]): string[] {
   const labels = stacks.map((entry) => (entry.project && !entry.stack.includes("/") ? `${entry.project}/${entry.stack}` : entry.stack));
-  return labels.map((label, index) => (labels.filter((other) => other === label).length > 1 ? `${label} (${stacks[index]!.workDir})` : label));
+  return labels.map((label, index) =>
+    labels.filter((other) => other === label).length > 1 ? `${label} (${stacks[index]!.workDir})` : label,
+  );
 }
 
 /**
  * The fleet the command line names: repeated `--stack` (of the `--cwd` project) and the stacks of
  * `--stacks-file`, each once (a repeat is said on stderr); `command` names the tool in messages.
  */
-export function fleetOf(values: { stack?: string[] | undefined; "stacks-file"?: string | undefined; cwd?: string | undefined }, command: string, io: { err(text: string): void }): FleetStack[] {
+export function fleetOf(
+  values: { stack?: string[] | undefined; "stacks-file"?: string | undefined; cwd?: string | undefined },
+  command: string,
+  io: { err(text: string): void },
+): FleetStack[] {
   const workDir = resolve(values.cwd ?? process.cwd());
-  const stacks = [...(values.stack ?? []).map((stack) => ({ stack, workDir })), ...(values["stacks-file"] !== undefined ? readFleetFile(values["stacks-file"]) : [])];
-  if (stacks.length === 0) throw new Error(values["stacks-file"] !== undefined ? `${values["stacks-file"]} lists no stack` : "name the fleet: --stack <name> (repeatable) or --stacks-file <file>");
+  const stacks = [
+    ...(values.stack ?? []).map((stack) => ({ stack, workDir })),
+    ...(values["stacks-file"] !== undefined ? readFleetFile(values["stacks-file"]) : []),
+  ];
+  if (stacks.length === 0)
+    throw new Error(
+      values["stacks-file"] !== undefined
+        ? `${values["stacks-file"]} lists no stack`
+        : "name the fleet: --stack <name> (repeatable) or --stacks-file <file>",
+    );
   const { stacks: unique, repeated } = uniqueStacks(stacks);
   for (const again of repeated) io.err(`${command}: stack ${again.stack} (${again.workDir}) is named more than once: checked once\n`);
   return unique;
@@ -170,7 +184,10 @@ export function forgeUrlOf(target: FleetStack, env: NodeJS.ProcessEnv = process.
 /** Whether the stack reaches its forge through a proxy: its proxy settings, or the proxy variables undici honours. */
 export function proxied(target: FleetStack, env: NodeJS.ProcessEnv = process.env): boolean {
   const settings = [TRANSPORT_SETTINGS.httpsProxy, TRANSPORT_SETTINGS.httpProxy];
-  return settings.some((setting) => stackSetting(target, setting, env) !== undefined) || ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (env[name] ?? "") !== "");
+  return (
+    settings.some((setting) => stackSetting(target, setting, env) !== undefined) ||
+    ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"].some((name) => (env[name] ?? "") !== "")
+  );
 }
 
 /**
@@ -237,7 +254,11 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
     const url = forgeUrlOf(target, env);
     // Behind a proxy a direct connection says nothing: the refresh goes through the proxy.
     if (url === undefined || (!options.reachable && proxied(target, env))) return Promise.resolve(undefined);
-    if (!forges.has(url)) forges.set(url, reachable(url).then((why) => (why ? `the forge ${url} cannot be reached (${why}): drift not checked` : undefined)));
+    if (!forges.has(url))
+      forges.set(
+        url,
+        reachable(url).then((why) => (why ? `the forge ${url} cannot be reached (${why}): drift not checked` : undefined)),
+      );
     return forges.get(url)!;
   };
 
@@ -261,7 +282,13 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
 
   const summary = { stacks: results.length, clean: 0, drift: 0, error: 0, locked: 0, timeout: 0 };
   for (const result of results) summary[result.status] += 1;
-  return { generatedAt: new Date(started).toISOString(), tool: { name: "forge-drift", version }, durationMs: Date.now() - started, summary, stacks: results };
+  return {
+    generatedAt: new Date(started).toISOString(),
+    tool: { name: "forge-drift", version },
+    durationMs: Date.now() - started,
+    summary,
+    stacks: results,
+  };
 }
 
 /** What a stack's child process answers (cli/fleet-stack.ts). */
@@ -281,7 +308,13 @@ export async function checkStack(target: FleetStack): Promise<StackOutcome> {
 /** The child process's script: compiled beside this file. */
 const STACK_PROCESS = join(__dirname, "fleet-stack.js");
 
-async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) => Promise<string | undefined>, options: FleetOptions, reads: SharedReads, exported: () => void): Promise<StackResult> {
+async function checkOne(
+  target: FleetStack,
+  forgeProblem: (target: FleetStack) => Promise<string | undefined>,
+  options: FleetOptions,
+  reads: SharedReads,
+  exported: () => void,
+): Promise<StackResult> {
   const started = Date.now();
   const project = projectNameOf(target.workDir);
   const result = (status: StackStatus, drifted: DriftedResource[] = [], message?: string): StackResult => ({
@@ -298,7 +331,8 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   let timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
   if (!options.refresh) {
     const checked = await checkFromExport(target, reads, timeoutMs, options.envVars, exported);
-    if (checked.status !== "refresh") return "drifted" in checked ? result(checked.status, checked.drifted) : result(checked.status, [], checked.message);
+    if (checked.status !== "refresh")
+      return "drifted" in checked ? result(checked.status, checked.drifted) : result(checked.status, [], checked.message);
     timeoutMs = Math.max(1, timeoutMs - (Date.now() - started));
   }
   // `detached`: a session of its own (setsid), which everything the check starts stays in. Its
@@ -324,9 +358,15 @@ async function checkOne(target: FleetStack, forgeProblem: (target: FleetStack) =
   if (outcome === "timeout") {
     const ended = await endSession(child.pid, KILL_GRACE_MS);
     const lock = await Promise.race([
-      stackLockStatus(target.workDir, target.stack, options.envVars).catch((error: unknown): LockStatus => ({ state: "unknown", why: error instanceof Error ? error.message : String(error) })),
+      stackLockStatus(target.workDir, target.stack, options.envVars).catch((error: unknown): LockStatus => ({
+        state: "unknown",
+        why: error instanceof Error ? error.message : String(error),
+      })),
       // Not holding the process open once the read has answered.
-      sleep(LOCK_READ_MS, undefined, { ref: false }).then((): LockStatus => ({ state: "unknown", why: `no answer from the backend in ${LOCK_READ_MS / 1000} s` })),
+      sleep(LOCK_READ_MS, undefined, { ref: false }).then((): LockStatus => ({
+        state: "unknown",
+        why: `no answer from the backend in ${LOCK_READ_MS / 1000} s`,
+      })),
     ]);
     return result("timeout", [], timeoutMessage(target, timeoutMs, ended, lock));
   }
@@ -347,9 +387,13 @@ export function timeoutMessage(target: FleetStack, timeoutMs: number, ended: End
   const killed = ended.killed.length > 0 ? `; SIGKILL for ${ended.killed.length} still running after ${KILL_GRACE_MS / 1000} s` : "";
   const head = `timed out after ${Math.round(timeoutMs / 1000)} s (--timeout), drift not checked: ${processes} ended (SIGTERM${killed})`;
   const cancel = `\`pulumi cancel --yes --stack ${target.stack}\` in ${target.workDir}`;
-  if (lock.state === "unknown") return `${head}; whether it left the stack's lock could not be checked (${lock.why}): if one was left, ${cancel} releases it`;
+  if (lock.state === "unknown")
+    return `${head}; whether it left the stack's lock could not be checked (${lock.why}): if one was left, ${cancel} releases it`;
   const here = hostname();
-  const left = lock.state === "held" ? lock.holders.filter((holder) => holder.host === here && holder.pid !== undefined && ended.pids.includes(holder.pid)) : [];
+  const left =
+    lock.state === "held"
+      ? lock.holders.filter((holder) => holder.host === here && holder.pid !== undefined && ended.pids.includes(holder.pid))
+      : [];
   if (left.length === 0) return `${head}; it left no lock on the stack`;
   const where = left.map((holder) => holder.location ?? `pid ${holder.pid}`).join(", ");
   return `${head}; it left the stack's lock (${where}), and nothing of it runs any more: release it with ${cancel}`;
@@ -373,7 +417,10 @@ export function formatFleet(report: FleetReport, format: "text" | "markdown" | "
   if (format === "markdown") {
     const lines = [`## Drift over ${counts}`, "", "| Stack | Project | Status | Drifted resources | Time |", "|---|---|---|---|---|"];
     for (const entry of report.stacks) {
-      const what = entry.status === "drift" ? entry.drifted.map((resource) => `\`${resource.name}\``).join(", ") : (entry.message ?? "").split("\n")[0]!.replace(/\|/g, "\\|");
+      const what =
+        entry.status === "drift"
+          ? entry.drifted.map((resource) => `\`${resource.name}\``).join(", ")
+          : (entry.message ?? "").split("\n")[0]!.replace(/\|/g, "\\|");
       lines.push(`| \`${entry.stack}\` | \`${entry.workDir}\` | ${entry.status} | ${what} | ${seconds(entry.durationMs)} |`);
     }
     lines.push("");
@@ -387,7 +434,10 @@ export function formatFleet(report: FleetReport, format: "text" | "markdown" | "
   const statusWidth = Math.max(6, ...report.stacks.map((entry) => entry.status.length));
   const lines = [`Drift over ${counts}`];
   report.stacks.forEach((entry, index) => {
-    const what = entry.status === "drift" ? `${entry.drifted.length} resource${entry.drifted.length === 1 ? "" : "s"}` : (entry.message ?? "").split("\n")[0];
+    const what =
+      entry.status === "drift"
+        ? `${entry.drifted.length} resource${entry.drifted.length === 1 ? "" : "s"}`
+        : (entry.message ?? "").split("\n")[0];
     lines.push(`  ${labels[index]!.padEnd(width)}  ${entry.status.padEnd(statusWidth)}  ${seconds(entry.durationMs).padStart(7)}  ${what}`);
   });
   report.stacks.forEach((entry, index) => {

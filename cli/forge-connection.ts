@@ -7,7 +7,10 @@ import { clientFor, resolveConnection, type ForgeClient } from "../provider/clie
  */
 export function forgeFromEnv(env: NodeJS.ProcessEnv): { forge: string; client: ForgeClient } {
   for (const name of ["FORGE_BASE_URL", "FORGE_TOKEN"]) {
-    if (!env[name]) throw new Error(`${name} is not set: export FORGE_BASE_URL (the forge's address) and FORGE_TOKEN (a token that can read the scope; an administrator's for --instance)`);
+    if (!env[name])
+      throw new Error(
+        `${name} is not set: export FORGE_BASE_URL (the forge's address) and FORGE_TOKEN (a token that can read the scope; an administrator's for --instance)`,
+      );
   }
   const connection = resolveConnection(undefined, env);
   return { forge: connection.baseUrl, client: clientFor(connection) };

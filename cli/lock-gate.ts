@@ -38,7 +38,12 @@ export async function lockedBy(
  * (`backendUrlOf`); only when that cannot tell (an encrypted credential store) is `pulumi whoami`
  * asked. Throws when a backend it knows cannot be read. `workspace`: the caller's, of `workDir`.
  */
-export async function stackLockStatus(workDir: string, stackName: string, envVars?: Record<string, string>, given?: Workspace): Promise<LockStatus> {
+export async function stackLockStatus(
+  workDir: string,
+  stackName: string,
+  envVars?: Record<string, string>,
+  given?: Workspace,
+): Promise<LockStatus> {
   const env = { ...process.env, ...envVars };
   // The CLI only where the project's files cannot tell: each start of it costs about a second,
   // which a fleet of hundreds of stacks pays per stack.
@@ -46,8 +51,14 @@ export async function stackLockStatus(workDir: string, stackName: string, envVar
   const cli = () => (workspace ??= automation().LocalWorkspace.create({ workDir, ...(envVars ? { envVars } : {}) }));
   const chosen = backendUrlOf(workDir, env);
   const [url, project] = await Promise.all([
-    chosen.url ?? cli().then((found) => found.whoAmI()).then((whoami) => whoami.url),
-    projectNameIn(workDir) ?? cli().then((found) => found.projectSettings()).then((settings) => settings.name),
+    chosen.url ??
+      cli()
+        .then((found) => found.whoAmI())
+        .then((whoami) => whoami.url),
+    projectNameIn(workDir) ??
+      cli()
+        .then((found) => found.projectSettings())
+        .then((settings) => settings.name),
   ]);
   if (!url) return { state: "unknown", why: "the CLI did not say which backend it uses" };
   // `org/project/stack` or `stack`: the lock is kept under the project and the stack's own name.

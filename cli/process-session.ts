@@ -89,13 +89,16 @@ export async function endSession(sid: number, graceMs: number, except?: number):
   let left = running();
   while (left.length > 0 && Date.now() < deadline) {
     // New ones too (a plugin the CLI was starting).
-    signal(left.filter((pid) => !signalled.has(pid)), "SIGTERM");
+    signal(
+      left.filter((pid) => !signalled.has(pid)),
+      "SIGTERM",
+    );
     await sleep(100);
     left = running();
   }
   const killed = left;
   signal(killed, "SIGKILL");
-  for (const until = Date.now() + 2000; running().length > 0 && Date.now() < until; ) await sleep(50);
+  for (const until = Date.now() + 2000; running().length > 0 && Date.now() < until;) await sleep(50);
   return { pids: [...signalled], killed };
 }
 

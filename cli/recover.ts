@@ -88,7 +88,11 @@ export interface PendingChange {
  * now (`standing`): the line forge-recover prints, and whether it is left to the user (nothing
  * tells whether the object there is the stack's). Pure, for tests.
  */
-export function explainPendingChange(change: PendingChange, standing: Standing, evidence: readonly string[] = []): { text: string; undecided: boolean } {
+export function explainPendingChange(
+  change: PendingChange,
+  standing: Standing,
+  evidence: readonly string[] = [],
+): { text: string; undecided: boolean } {
   const name = nameOf(change.urn);
   const what = change.kind === "delete" ? "The delete" : "The update";
   const maybe = `${what} may have reached the forge or not.`;
@@ -96,16 +100,18 @@ export function explainPendingChange(change: PendingChange, standing: Standing, 
   switch (standing) {
     case "gone":
       return {
-        text: change.kind === "delete"
-          ? `${name}: ${object} is gone from the forge: the delete went through. \`pulumi refresh\` drops it from the state.`
-          : `${name}: ${object} is gone from the forge (deleted since). \`pulumi refresh\` drops it from the state; the next up makes it again if the program declares it.`,
+        text:
+          change.kind === "delete"
+            ? `${name}: ${object} is gone from the forge: the delete went through. \`pulumi refresh\` drops it from the state.`
+            : `${name}: ${object} is gone from the forge (deleted since). \`pulumi refresh\` drops it from the state; the next up makes it again if the program declares it.`,
         undecided: false,
       };
     case "same":
       return {
-        text: change.kind === "delete"
-          ? `${name}: ${object} is still on the forge, and it is this stack's object: the delete did not happen. Run the destroy (or up) again.`
-          : `${name}: ${object} is this stack's object. ${maybe} \`pulumi refresh\` reads what is there, and the next up repairs what differs.`,
+        text:
+          change.kind === "delete"
+            ? `${name}: ${object} is still on the forge, and it is this stack's object: the delete did not happen. Run the destroy (or up) again.`
+            : `${name}: ${object} is this stack's object. ${maybe} \`pulumi refresh\` reads what is there, and the next up repairs what differs.`,
         undecided: false,
       };
     case "another":
@@ -118,9 +124,10 @@ export function explainPendingChange(change: PendingChange, standing: Standing, 
       };
     case "setting":
       return {
-        text: change.kind === "delete"
-          ? `${name}: ${object} holds settings of an object that stays. ${maybe} Run the destroy again: it writes back what the stack found.`
-          : `${name}: ${object} holds settings the program writes over by design. ${maybe} \`pulumi refresh\` reads them, and the next up writes the program's values.`,
+        text:
+          change.kind === "delete"
+            ? `${name}: ${object} holds settings of an object that stays. ${maybe} Run the destroy again: it writes back what the stack found.`
+            : `${name}: ${object} holds settings the program writes over by design. ${maybe} \`pulumi refresh\` reads them, and the next up writes the program's values.`,
         undecided: false,
       };
     case "unproven":
@@ -155,7 +162,13 @@ export interface ForgeClock {
  * forge's candidates. Pure, for tests. Only disproof removes a candidate; no candidate is ever
  * taken as proven.
  */
-export function decide(group: PendingCreate[], candidates: PendingCandidate[], claimed: ReadonlySet<string>, clock: ForgeClock, plan: RecoveryPlan): void {
+export function decide(
+  group: PendingCreate[],
+  candidates: PendingCandidate[],
+  claimed: ReadonlySet<string>,
+  clock: ForgeClock,
+  plan: RecoveryPlan,
+): void {
   const type = group[0]!.type;
   const urns = group.map((pending) => pending.urn);
   const claims = group.map((pending) => Date.parse(String(pending.inputs[CLAIM_KEY] ?? ""))).filter(Number.isFinite);
@@ -173,7 +186,9 @@ export function decide(group: PendingCreate[], candidates: PendingCandidate[], c
   }
   if (group.every((pending) => pending.inState)) {
     plan.clears.push(...urns);
-    plan.notes.push(`${type} ${left.map((candidate) => candidate.id).join(", ")}: may be a second copy made by the interrupted create (a later run made the resource again); nothing was deleted: delete ${left.length === 1 ? "it" : "them"} by hand if nobody uses ${left.length === 1 ? "it" : "them"}`);
+    plan.notes.push(
+      `${type} ${left.map((candidate) => candidate.id).join(", ")}: may be a second copy made by the interrupted create (a later run made the resource again); nothing was deleted: delete ${left.length === 1 ? "it" : "them"} by hand if nobody uses ${left.length === 1 ? "it" : "them"}`,
+    );
     return;
   }
   plan.undecided.push({
@@ -203,7 +218,10 @@ changes nothing while a run holds the stack's lock.
 Exit status: 0 resolved or nothing pending, 1 error, 2 left to decide, 3 the stack is locked.`;
 
 /** The `forge-recover` command: returns its exit status. */
-export async function runRecoverCli(argv: readonly string[], io: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) }): Promise<number> {
+export async function runRecoverCli(
+  argv: readonly string[],
+  io: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
+): Promise<number> {
   // Everything it prints goes out masked: a backend URL's password, the secrets of the state read.
   io = maskedIo(io);
   let values: { stack?: string; cwd?: string; "dry-run"?: boolean; help?: boolean; adopt?: string[]; clear?: string[] };
@@ -235,7 +253,16 @@ export async function runRecoverCli(argv: readonly string[], io: Io = { out: (te
       if (at <= 0 || at === entry.length - 1) throw new Error(`--adopt takes <resource>=<import id>, not "${entry}"`);
       adopt.set(entry.slice(0, at), entry.slice(at + 1));
     }
-    return await recover({ workDir: values.cwd ?? process.cwd(), stackName: values.stack, dryRun: values["dry-run"] === true, adopt, clear: new Set(values.clear ?? []) }, io);
+    return await recover(
+      {
+        workDir: values.cwd ?? process.cwd(),
+        stackName: values.stack,
+        dryRun: values["dry-run"] === true,
+        adopt,
+        clear: new Set(values.clear ?? []),
+      },
+      io,
+    );
   } catch (error) {
     io.err(`forge-recover: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_ERROR;
@@ -272,11 +299,14 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   const inState = new Set(resources.map((resource) => resource.urn));
   const pending: PendingCreate[] = (deployment.pending_operations ?? []).flatMap((op) => {
     const token = op.type === "creating" ? parseTypeToken(op.resource.type) : undefined;
-    return token ? [{ urn: op.resource.urn, type: token.name, inputs: op.resource.inputs ?? {}, inState: inState.has(op.resource.urn) }] : [];
+    return token
+      ? [{ urn: op.resource.urn, type: token.name, inputs: op.resource.inputs ?? {}, inState: inState.has(op.resource.urn) }]
+      : [];
   });
   const named = (urn: string, names: Iterable<string>) => [...names].find((name) => name === urn || name === nameOf(urn));
   for (const name of [...options.adopt.keys(), ...options.clear]) {
-    if (!pending.some((create) => named(create.urn, [name]))) throw new Error(`no pending create of a resource named "${name}" in stack ${stackName}`);
+    if (!pending.some((create) => named(create.urn, [name])))
+      throw new Error(`no pending create of a resource named "${name}" in stack ${stackName}`);
   }
   if (pending.length === 0 && changes.length === 0) {
     // A run killed under PULUMI_SKIP_CHECKPOINTS wrote no pending operation, so its orphans are invisible here.
@@ -318,7 +348,8 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     const read = await operations(create.type).read(id, engineState(create.inputs));
     if (!read.id) throw new Error(`${create.type} ${id} does not exist on the forge: not adopted`);
     // Compared as the forge names it (the id read back), however the user wrote it.
-    if (claimed.has(`${create.type} ${read.id}`)) throw new Error(`${create.type} ${read.id} is held by another resource of stack ${stackName}: not adopted`);
+    if (claimed.has(`${create.type} ${read.id}`))
+      throw new Error(`${create.type} ${read.id} is held by another resource of stack ${stackName}: not adopted`);
     plan.adopts.push({ urn: create.urn, id: read.id });
     claimed.add(`${create.type} ${read.id}`);
   }
@@ -337,7 +368,9 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   for (const urn of plan.clears) io.out(`  clear   ${nameOf(urn)}: nothing on the forge is this create's\n`);
   for (const note of plan.notes) io.out(`  note    ${note}\n`);
   for (const item of plan.undecided) {
-    io.out(`  decide  ${item.urns.map(nameOf).join(", ")}: ${item.why}; candidates: ${item.candidates.map(describeCandidate).join(", ")}\n`);
+    io.out(
+      `  decide  ${item.urns.map(nameOf).join(", ")}: ${item.why}; candidates: ${item.candidates.map(describeCandidate).join(", ")}\n`,
+    );
   }
   if (options.dryRun) {
     io.out("Dry run: nothing changed.\n");
@@ -347,20 +380,30 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     // Writing a state goes through `pulumi stack import`, which removes every pending operation:
     // the undecided creates would be lost with their evidence. So nothing is written until every
     // create is decided; the clears found here are found again then.
-    io.out(`Nothing written: ${plan.undecided.length === 1 ? "a create needs" : "creates need"} your decision first (the stack's state can only be written whole, and it would lose the undecided ones).\n`);
+    io.out(
+      `Nothing written: ${plan.undecided.length === 1 ? "a create needs" : "creates need"} your decision first (the stack's state can only be written whole, and it would lose the undecided ones).\n`,
+    );
     // One --adopt per create whose candidates are as many as its creates, in the listed order.
-    const adoptions = plan.undecided.flatMap((item) => (item.candidates.length === item.urns.length ? item.urns.map((urn, index) => `--adopt ${shellArg(`${nameOf(urn)}=${item.candidates[index]!.id}`)}`) : []));
+    const adoptions = plan.undecided.flatMap((item) =>
+      item.candidates.length === item.urns.length
+        ? item.urns.map((urn, index) => `--adopt ${shellArg(`${nameOf(urn)}=${item.candidates[index]!.id}`)}`)
+        : [],
+    );
     io.out(
       "Left to decide. For each create above, find out whether one of its candidates is the resource's object (who made\n" +
         "it, when); then take it with --adopt <resource>=<import id>, or drop the pending create with --clear <resource>\n" +
         "(the next up then makes the object; an object of a unique identity is refused, naming its import id).\n" +
-        (adoptions.length > 0 ? `If every listed object is this stack's:\n  npx forge-recover --stack ${shellArg(stackName)} ${adoptions.join(" ")}\n` : "") +
+        (adoptions.length > 0
+          ? `If every listed object is this stack's:\n  npx forge-recover --stack ${shellArg(stackName)} ${adoptions.join(" ")}\n`
+          : "") +
         `To drop them all: npx forge-recover --stack ${shellArg(stackName)} ${plan.undecided.flatMap((item) => item.urns.map((urn) => `--clear ${shellArg(nameOf(urn))}`)).join(" ")}\n`,
     );
     return EXIT_UNDECIDED;
   }
   await applyToState(stackName, options.workDir, plan, io);
-  io.out(`Recovered: the stack holds no pending create${changes.length > 0 ? " (nor the deletes and updates above: each is as said there)" : ""}. Run pulumi up.\n`);
+  io.out(
+    `Recovered: the stack holds no pending create${changes.length > 0 ? " (nor the deletes and updates above: each is as said there)" : ""}. Run pulumi up.\n`,
+  );
   return changesUndecided ? EXIT_UNDECIDED : EXIT_OK;
 }
 
@@ -382,12 +425,18 @@ function pendingChanges(
 async function reportPendingChanges(changes: readonly PendingChange[], stackName: string, io: Io): Promise<boolean> {
   if (changes.length === 0) return false;
   const count = (kind: PendingChange["kind"]) => changes.filter((change) => change.kind === kind).length;
-  const counted = (["delete", "update"] as const).filter((kind) => count(kind) > 0).map((kind) => `${count(kind)} pending ${kind}${count(kind) === 1 ? "" : "s"}`);
+  const counted = (["delete", "update"] as const)
+    .filter((kind) => count(kind) > 0)
+    .map((kind) => `${count(kind)} pending ${kind}${count(kind) === 1 ? "" : "s"}`);
   io.out(`Stack ${stackName}: ${counted.join(" and ")} left by an interrupted run.\n`);
   let undecided = false;
   for (const change of changes) {
     const operated = operations(change.type);
-    const explained = explainPendingChange(change, await operated.standing(change.id, engineState(change.outputs)), evidenceFields(operated.declaration));
+    const explained = explainPendingChange(
+      change,
+      await operated.standing(change.id, engineState(change.outputs)),
+      evidenceFields(operated.declaration),
+    );
     undecided ||= explained.undecided;
     io.out(`  ${change.kind.padEnd(7)} ${explained.text}\n`);
   }
@@ -397,7 +446,9 @@ async function reportPendingChanges(changes: readonly PendingChange[], stackName
 /** The forge's clock against this machine's, from the `Date` header of one answer (0 when it has none). */
 export async function forgeClock(): Promise<ForgeClock> {
   const sent = Date.now();
-  const response = await currentClient().request(routes.user.get).catch(() => undefined);
+  const response = await currentClient()
+    .request(routes.user.get)
+    .catch(() => undefined);
   const received = Date.now();
   const date = Date.parse(response?.headers["date"] ?? "");
   // The header has whole seconds: its middle is half a second later.
@@ -417,10 +468,14 @@ function describeCandidate(candidate: PendingCandidate): string {
  * `refresh --import-pending-creates` drops the resources it should import in 3.259.)
  */
 async function applyToState(stackName: string, workDir: string, plan: RecoveryPlan, io: Io): Promise<void> {
-  const pulumi = (...args: string[]) => promisify(execFile)("pulumi", [...args, "--stack", stackName, "--non-interactive"], { cwd: workDir, maxBuffer: 256 * 1024 * 1024 });
+  const pulumi = (...args: string[]) =>
+    promisify(execFile)("pulumi", [...args, "--stack", stackName, "--non-interactive"], { cwd: workDir, maxBuffer: 256 * 1024 * 1024 });
   if (plan.adopts.length === 0 && plan.clears.length === 0) return;
   const exported = JSON.parse((await pulumi("stack", "export")).stdout) as {
-    deployment: { resources?: Record<string, unknown>[]; pending_operations?: { type: string; resource: Record<string, unknown> & { urn: string } }[] };
+    deployment: {
+      resources?: Record<string, unknown>[];
+      pending_operations?: { type: string; resource: Record<string, unknown> & { urn: string } }[];
+    };
   };
   const deployment = exported.deployment;
   const adopts = new Map(plan.adopts.map(({ urn, id }) => [urn, id]));
@@ -460,5 +515,9 @@ function withoutEngineKeys(inputs: State): State {
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as State)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted((value as State)[key])]),
+  );
 }

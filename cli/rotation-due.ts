@@ -29,10 +29,16 @@ interface StateEntry {
 }
 
 /** The rotating resources of a state that are due, by the forge's clock (one request when any has a schedule). */
-export async function rotationsDue(resources: readonly StateEntry[], client: () => Promise<ForgeClient>, warn: (message: string) => void): Promise<RotationDue[]> {
+export async function rotationsDue(
+  resources: readonly StateEntry[],
+  client: () => Promise<ForgeClient>,
+  warn: (message: string) => void,
+): Promise<RotationDue[]> {
   const rotating = resources.filter((resource) => rotationOf(resource.type) !== undefined);
   if (rotating.length === 0) return [];
-  const now = rotating.some((resource) => typeof resource.outputs["rotationDueAt"] === "string") ? await forgeNow(await client(), warn, { fresh: true }) : undefined;
+  const now = rotating.some((resource) => typeof resource.outputs["rotationDueAt"] === "string")
+    ? await forgeNow(await client(), warn, { fresh: true })
+    : undefined;
   const due: RotationDue[] = [];
   for (const resource of rotating) {
     const name = resource.urn.slice(resource.urn.lastIndexOf("::") + 2);
@@ -41,7 +47,13 @@ export async function rotationsDue(resources: readonly StateEntry[], client: () 
     const dueAt = resource.outputs["rotationDueAt"];
     if (!current) due.push({ name, type: resource.type, urn: resource.urn, reason: `its current ${noun} is gone from the state` });
     else if (typeof dueAt === "string" && now !== undefined && Date.parse(dueAt) <= now) {
-      due.push({ name, type: resource.type, urn: resource.urn, dueAt, reason: `current ${noun} made ${String(current["createdAt"])}, rotateAfter ${String(resource.outputs["rotateAfter"])}` });
+      due.push({
+        name,
+        type: resource.type,
+        urn: resource.urn,
+        dueAt,
+        reason: `current ${noun} made ${String(current["createdAt"])}, rotateAfter ${String(resource.outputs["rotateAfter"])}`,
+      });
     }
   }
   return due.sort((a, b) => a.name.localeCompare(b.name) || a.urn.localeCompare(b.urn));
@@ -64,9 +76,19 @@ export function formatRotationDue(stack: string, due: readonly RotationDue[] | u
   const shortType = (type: string) => type.slice(type.lastIndexOf(":") + 1);
   const when = (entry: RotationDue) => (entry.dueAt ? `due since ${entry.dueAt} (${entry.reason})` : `due: ${entry.reason}`);
   if (format === "markdown") {
-    const lines = ["", `### Rotation due in stack \`${stack}\`: ${count}`, "", ...due.map((entry) => `- **\`${entry.name}\`** (${shortType(entry.type)}): ${when(entry)}`), "", "Not drift: the next `pulumi up` rotates them."];
+    const lines = [
+      "",
+      `### Rotation due in stack \`${stack}\`: ${count}`,
+      "",
+      ...due.map((entry) => `- **\`${entry.name}\`** (${shortType(entry.type)}): ${when(entry)}`),
+      "",
+      "Not drift: the next `pulumi up` rotates them.",
+    ];
     return `${lines.join("\n")}\n`;
   }
-  const lines = [`Rotation due in stack ${stack} (not drift; the next pulumi up rotates): ${count}`, ...due.map((entry) => `  ${entry.name} (${shortType(entry.type)}): ${when(entry)}`)];
+  const lines = [
+    `Rotation due in stack ${stack} (not drift; the next pulumi up rotates): ${count}`,
+    ...due.map((entry) => `  ${entry.name} (${shortType(entry.type)}): ${when(entry)}`),
+  ];
   return `${lines.join("\n")}\n`;
 }

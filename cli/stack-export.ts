@@ -47,7 +47,13 @@ export async function exportDeployment(request: ExportRequest): Promise<Exported
     execFile(
       "pulumi",
       args,
-      { cwd: request.workDir, env: request.env ?? process.env, maxBuffer: 512 * 1024 * 1024, killSignal: "SIGKILL", ...(request.signal ? { signal: request.signal } : {}) },
+      {
+        cwd: request.workDir,
+        env: request.env ?? process.env,
+        maxBuffer: 512 * 1024 * 1024,
+        killSignal: "SIGKILL",
+        ...(request.signal ? { signal: request.signal } : {}),
+      },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         if (request.signal?.aborted) return reject(new Error("the state's export was ended"));

@@ -50,7 +50,8 @@ export interface StackRef {
 export async function readStackLock(ref: StackRef): Promise<LockStatus> {
   const env = ref.env ?? process.env;
   const backend = parseBackendUrl(ref.backendUrl, ref.workDir ?? process.cwd());
-  if (!backend) return { state: "unknown", why: `the backend ${maskUrls(ref.backendUrl)} keeps its locks where this tool cannot read them` };
+  if (!backend)
+    return { state: "unknown", why: `the backend ${maskUrls(ref.backendUrl)} keeps its locks where this tool cannot read them` };
   const locks = backend.kind === "file" ? lockFilesOnDisk(backend.root, ref) : await lockRowsInPostgres(backend.url, ref, env);
   const holders = locks.map(({ location, text }) => ({ ...parseHolder(text), location }));
   return holders.length > 0 ? { state: "held", holders } : { state: "free" };
@@ -60,7 +61,11 @@ export async function readStackLock(ref: StackRef): Promise<LockStatus> {
 export function describeLock(stack: string, holders: readonly LockHolder[]): string {
   const here = hostname();
   const lines = holders.map((holder) => {
-    const who = [holder.pid !== undefined ? `pid ${holder.pid}` : undefined, holder.host ? `on ${holder.host}` : undefined, holder.user ? `as ${holder.user}` : undefined]
+    const who = [
+      holder.pid !== undefined ? `pid ${holder.pid}` : undefined,
+      holder.host ? `on ${holder.host}` : undefined,
+      holder.user ? `as ${holder.user}` : undefined,
+    ]
       .filter(Boolean)
       .join(" ");
     let how = "";
@@ -122,8 +127,10 @@ export function backendUrlOf(workDir: string, env: NodeJS.ProcessEnv = process.e
   } catch {
     return { why: `${credentialsFile} is not JSON` };
   }
-  if (credentials.$pulumiSecureStore !== undefined) return { why: `${credentialsFile} is encrypted (PULUMI_CREDENTIAL_STORE): ask \`pulumi whoami --json\`` };
-  if (typeof credentials.current === "string" && credentials.current !== "") return { url: credentials.current, source: "credentials", from: credentialsFile };
+  if (credentials.$pulumiSecureStore !== undefined)
+    return { why: `${credentialsFile} is encrypted (PULUMI_CREDENTIAL_STORE): ask \`pulumi whoami --json\`` };
+  if (typeof credentials.current === "string" && credentials.current !== "")
+    return { url: credentials.current, source: "credentials", from: credentialsFile };
   return { why: `no PULUMI_BACKEND_URL, no backend.url in the project and no current login in ${credentialsFile}` };
 }
 
@@ -193,7 +200,8 @@ function readOrNothing(path: string): LockText[] {
 async function lockRowsInPostgres(url: URL, ref: StackRef, env: NodeJS.ProcessEnv): Promise<LockText[]> {
   const table = url.searchParams.get("table") || "pulumi_state";
   // The CLI puts the name into its SQL unquoted (so `MyTable` is the table `mytable`): the same here, for plain names only.
-  if (!/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/.test(table)) throw new Error(`the backend's table "${table}" is not a plain SQL name`);
+  if (!/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/.test(table))
+    throw new Error(`the backend's table "${table}" is not a plain SQL name`);
   const path = decodeURIComponent(url.pathname);
   // The CLI keeps every blob under the URL's path: `<db>/.pulumi/...`.
   const keyPrefix = path.replace(/^\/+/, "") === "" ? "" : `${path.replace(/^\/+/, "").replace(/\/?$/, "/")}`;
@@ -221,7 +229,10 @@ async function lockRowsInPostgres(url: URL, ref: StackRef, env: NodeJS.ProcessEn
       const rows: LockText[] = [];
       for (const prefix of lockPrefixes(ref)) {
         const dir = `${keyPrefix}${prefix}`;
-        const result = await client.query<{ key: string; blob: string | null }>(`SELECT key, data->>'data' AS blob FROM ${table} WHERE key LIKE $1 ORDER BY key`, [`${escapeLike(dir)}%`]);
+        const result = await client.query<{ key: string; blob: string | null }>(
+          `SELECT key, data->>'data' AS blob FROM ${table} WHERE key LIKE $1 ORDER BY key`,
+          [`${escapeLike(dir)}%`],
+        );
         for (const row of result.rows) {
           const name = row.key.slice(dir.length);
           // Only the lock files of this stack: not a deeper key (another project's, under a legacy stack named `organization`).
@@ -240,7 +251,8 @@ async function lockRowsInPostgres(url: URL, ref: StackRef, env: NodeJS.ProcessEn
     // An undefined table: no stack was ever written there, so nothing holds a lock.
     if ((error as { code?: string }).code === "42P01") return [];
     // `prefer` is TLS when the server has it, plain otherwise.
-    if (sslmode === "prefer" && /does not support SSL/i.test(String(error))) return query(false).catch((again: unknown) => Promise.reject(readError(where, again)));
+    if (sslmode === "prefer" && /does not support SSL/i.test(String(error)))
+      return query(false).catch((again: unknown) => Promise.reject(readError(where, again)));
     throw readError(where, error);
   }
 }
@@ -257,7 +269,8 @@ function sslOptions(sslmode: string, url: URL, env: NodeJS.ProcessEnv): false | 
   const files = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
   if (sslmode === "verify-full") return { ...files, rejectUnauthorized: true };
   // verify-ca, and require with a root certificate (as libpq): the chain is checked, not the host name.
-  if (sslmode === "verify-ca" || (sslmode === "require" && ca)) return { ...files, rejectUnauthorized: true, checkServerIdentity: () => undefined };
+  if (sslmode === "verify-ca" || (sslmode === "require" && ca))
+    return { ...files, rejectUnauthorized: true, checkServerIdentity: () => undefined };
   return { ...files, rejectUnauthorized: false };
 }
 

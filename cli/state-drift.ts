@@ -95,7 +95,11 @@ export type StateDrift = { drifted: DriftedResource[] } | { refresh: string };
  *
  * @throws Error when a read fails, or a provider's recorded connection is not usable (a refresh fails then too).
  */
-export async function stateDrift(deployment: ExportedDeployment, reads: SharedReads, env: NodeJS.ProcessEnv = process.env): Promise<StateDrift> {
+export async function stateDrift(
+  deployment: ExportedDeployment,
+  reads: SharedReads,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StateDrift> {
   const refresh = refreshNeeded(deployment);
   if (refresh) return { refresh };
   const listed = deployment.resources ?? [];
@@ -114,7 +118,10 @@ export async function stateDrift(deployment: ExportedDeployment, reads: SharedRe
   const worker = async () => {
     for (let index = next++; index < checked.length; index = next++) {
       const exported = checked[index]!;
-      const found = await resourceDrift(resources.get(exported.urn)!, reads.operations(parseTypeToken(exported.type)!.name, clientOf(exported.provider)));
+      const found = await resourceDrift(
+        resources.get(exported.urn)!,
+        reads.operations(parseTypeToken(exported.type)!.name, clientOf(exported.provider)),
+      );
       if (found) drifted.push(found);
     }
   };
@@ -127,7 +134,9 @@ export async function stateDrift(deployment: ExportedDeployment, reads: SharedRe
 export function refreshNeeded(deployment: ExportedDeployment): string | undefined {
   const listed = deployment.resources ?? [];
   if ((deployment.pending_operations ?? []).length > 0) return "its state has pending operations";
-  const other = listed.find((resource) => resource.custom && !resource.type.startsWith("pulumi:providers:") && !parseTypeToken(resource.type));
+  const other = listed.find(
+    (resource) => resource.custom && !resource.type.startsWith("pulumi:providers:") && !parseTypeToken(resource.type),
+  );
   if (other) return `its state holds ${other.type}, which only its own provider reads`;
   if (listed.some((resource) => resource.delete)) return "its state holds a resource pending deletion";
   return undefined;

@@ -36,7 +36,14 @@ const fleetReportSchema = z.object({
   generatedAt: z.string(),
   tool: z.object({ name: z.literal("forge-drift"), version: z.string() }),
   durationMs: z.number(),
-  summary: z.object({ stacks: z.number(), clean: z.number(), drift: z.number(), error: z.number(), locked: z.number(), timeout: z.number() }),
+  summary: z.object({
+    stacks: z.number(),
+    clean: z.number(),
+    drift: z.number(),
+    error: z.number(),
+    locked: z.number(),
+    timeout: z.number(),
+  }),
   stacks: z.array(
     z.object({
       stack: z.string(),
@@ -302,13 +309,22 @@ function made(object: ReportObject): string {
 
 /** Why a report is incomplete, one line per stack. */
 function incompleteLines(report: UnmanagedReport): string[] {
-  return report.stacks.filter((stack) => stack.status === "unread" || stack.status === "partial").map((stack) => `${stack.label}: ${(stack.message ?? "").split("\n")[0]}`);
+  return report.stacks
+    .filter((stack) => stack.status === "unread" || stack.status === "partial")
+    .map((stack) => `${stack.label}: ${(stack.message ?? "").split("\n")[0]}`);
 }
 
 /** What each ignore entry matched, stale ones said so. */
 function ruleLine(rule: UnmanagedReport["ignoreRules"][number]): string {
-  const what = [rule.kind?.join(", "), rule.scope?.map((scope) => `in ${scope}`).join(", "), rule.name?.map((name) => `named ${name}`).join(", ")].filter(Boolean).join(" ");
-  const matched = rule.matched === 0 ? "matched nothing: stale, remove it or fix its patterns" : `matched ${plural(rule.matched, "object")}`;
+  const what = [
+    rule.kind?.join(", "),
+    rule.scope?.map((scope) => `in ${scope}`).join(", "),
+    rule.name?.map((name) => `named ${name}`).join(", "),
+  ]
+    .filter(Boolean)
+    .join(" ");
+  const matched =
+    rule.matched === 0 ? "matched nothing: stale, remove it or fix its patterns" : `matched ${plural(rule.matched, "object")}`;
   return `entry ${rule.entry} (${what}: ${rule.reason}): ${matched}`;
 }
 
@@ -316,32 +332,54 @@ function text(report: UnmanagedReport): string {
   const p = printable;
   const lines = [`Unmanaged on ${report.forge}: ${headline(report)}`];
   if (!report.complete) {
-    lines.push("INCOMPLETE: what these stacks may hold is listed as possibly held, never as unmanaged:", ...incompleteLines(report).map((line) => `  ${p(line)}`));
+    lines.push(
+      "INCOMPLETE: what these stacks may hold is listed as possibly held, never as unmanaged:",
+      ...incompleteLines(report).map((line) => `  ${p(line)}`),
+    );
   }
   const objectLines = (objects: ReportObject[]) =>
-    objects.flatMap((object) => [`  ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}${made(object) ? `  ${p(made(object))}` : ""}`, ...(object.import.command ? [`    ${p(object.import.command)}`] : [])]);
+    objects.flatMap((object) => [
+      `  ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}${made(object) ? `  ${p(made(object))}` : ""}`,
+      ...(object.import.command ? [`    ${p(object.import.command)}`] : []),
+    ]);
   if (report.unmanaged.length > 0) lines.push("", "Unmanaged objects (no stack holds them):", ...objectLines(report.unmanaged));
-  if (report.settings.length > 0) lines.push("", "Unmanaged settings (no stack declares them; they differ from the forge's defaults):", ...objectLines(report.settings));
+  if (report.settings.length > 0)
+    lines.push("", "Unmanaged settings (no stack declares them; they differ from the forge's defaults):", ...objectLines(report.settings));
   if (report.heldTwice.length > 0) {
     lines.push("", "Held by more than one stack (a destroy of one deletes what the other still holds):");
-    for (const held of report.heldTwice) lines.push(`  ${held.kind}  ${p(held.importId)}: ${held.holders.map((holder) => `${p(holder.stack)} (${p(holder.resource)}, id ${p(holder.id)})`).join(", ")}`);
+    for (const held of report.heldTwice)
+      lines.push(
+        `  ${held.kind}  ${p(held.importId)}: ${held.holders.map((holder) => `${p(holder.stack)} (${p(holder.resource)}, id ${p(holder.id)})`).join(", ")}`,
+      );
   }
   if (report.possiblyHeld.length > 0) {
-    lines.push("", "Possibly held (no stack read holds them; a stack not read may):", ...report.possiblyHeld.map((object) => `  ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}  (${object.possiblyHeldBy.map(p).join(", ")})`));
+    lines.push(
+      "",
+      "Possibly held (no stack read holds them; a stack not read may):",
+      ...report.possiblyHeld.map(
+        (object) =>
+          `  ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}  (${object.possiblyHeldBy.map(p).join(", ")})`,
+      ),
+    );
   }
   if (report.forgeOwn.length > 0) {
     lines.push("", "The forge's own (made by the forge itself, not by a person):");
-    for (const object of report.forgeOwn) lines.push(`  ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}: ${p(object.why)}`);
+    for (const object of report.forgeOwn)
+      lines.push(`  ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}: ${p(object.why)}`);
   }
   if (report.ignoreRules.length > 0) {
     lines.push("", `Ignore file ${p(report.ignoreFile ?? "")}:`, ...report.ignoreRules.map((rule) => `  ${p(ruleLine(rule))}`));
-    for (const object of report.ignored) lines.push(`    entry ${object.rule}: ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}`);
+    for (const object of report.ignored)
+      lines.push(`    entry ${object.rule}: ${object.kind}  ${p(where(object))}  ${p(object.name)}  ${p(object.importId)}`);
   }
-  if (report.skipped.length > 0) lines.push("", "Not listed (the forge refused):", ...report.skipped.map((skipped) => `  ${p(skipped.what)}: ${p(skipped.reason)}`));
+  if (report.skipped.length > 0)
+    lines.push("", "Not listed (the forge refused):", ...report.skipped.map((skipped) => `  ${p(skipped.what)}: ${p(skipped.reason)}`));
   const width = Math.max(...report.stacks.map((stack) => stack.label.length), 5);
   lines.push("", "Stacks:");
   for (const stack of report.stacks) {
-    lines.push(`  ${p(stack.label).padEnd(width)}  ${stack.status.padEnd(9)}  ${plural(stack.resources, "resource").padStart(13)}${stack.message ? `  ${p(stack.message.split("\n")[0]!)}` : ""}`);
+    lines.push(
+      `  ${p(stack.label).padEnd(width)}  ${stack.status.padEnd(9)}  ${plural(stack.resources, "resource").padStart(13)}${stack.message ? `  ${p(stack.message.split("\n")[0]!)}` : ""}`,
+    );
   }
   if (report.drift) lines.push("", formatFleet(report.drift, "text").trimEnd());
   return `${lines.join("\n")}\n`;
@@ -349,45 +387,88 @@ function text(report: UnmanagedReport): string {
 
 /** Text for a markdown table cell: one line, `|` and backticks kept from making cells or code. */
 function cell(value: string): string {
-  return printable(value).replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/`/g, "'").replace(/[<>]/g, (character) => (character === "<" ? "&lt;" : "&gt;"));
+  return printable(value)
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/`/g, "'")
+    .replace(/[<>]/g, (character) => (character === "<" ? "&lt;" : "&gt;"));
 }
 
 function markdown(report: UnmanagedReport): string {
   const lines = [`## Unmanaged on ${cell(report.forge)}: ${cell(headline(report))}`, ""];
   if (!report.complete) {
-    lines.push("> **Incomplete**: what these stacks may hold is listed as possibly held, never as unmanaged.", ...incompleteLines(report).map((line) => `> - ${cell(line)}`), "");
+    lines.push(
+      "> **Incomplete**: what these stacks may hold is listed as possibly held, never as unmanaged.",
+      ...incompleteLines(report).map((line) => `> - ${cell(line)}`),
+      "",
+    );
   }
   const table = (title: string, objects: ReportObject[]) => {
     if (objects.length === 0) return;
     lines.push(`### ${title}`, "", "| Kind | Where | Name | Import id | Made | Import |", "|---|---|---|---|---|---|");
     for (const object of objects) {
-      lines.push(`| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${cell(made(object))} | ${object.import.command ? `\`${cell(object.import.command)}\`` : ""} |`);
+      lines.push(
+        `| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${cell(made(object))} | ${object.import.command ? `\`${cell(object.import.command)}\`` : ""} |`,
+      );
     }
     lines.push("");
   };
   table("Unmanaged objects (no stack holds them)", report.unmanaged);
   table("Unmanaged settings (no stack declares them; they differ from the forge's defaults)", report.settings);
   if (report.heldTwice.length > 0) {
-    lines.push("### Held by more than one stack", "", "A destroy of one deletes what the other still holds.", "", "| Kind | Import id | Held by |", "|---|---|---|");
-    for (const held of report.heldTwice) lines.push(`| ${held.kind} | \`${cell(held.importId)}\` | ${held.holders.map((holder) => `${cell(holder.stack)} (\`${cell(holder.resource)}\`)`).join(", ")} |`);
+    lines.push(
+      "### Held by more than one stack",
+      "",
+      "A destroy of one deletes what the other still holds.",
+      "",
+      "| Kind | Import id | Held by |",
+      "|---|---|---|",
+    );
+    for (const held of report.heldTwice)
+      lines.push(
+        `| ${held.kind} | \`${cell(held.importId)}\` | ${held.holders.map((holder) => `${cell(holder.stack)} (\`${cell(holder.resource)}\`)`).join(", ")} |`,
+      );
     lines.push("");
   }
   if (report.possiblyHeld.length > 0) {
     lines.push("### Possibly held", "", "| Kind | Where | Name | Import id | Stacks that may hold it |", "|---|---|---|---|---|");
-    for (const object of report.possiblyHeld) lines.push(`| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${object.possiblyHeldBy.map(cell).join(", ")} |`);
+    for (const object of report.possiblyHeld)
+      lines.push(
+        `| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${object.possiblyHeldBy.map(cell).join(", ")} |`,
+      );
     lines.push("");
   }
   if (report.forgeOwn.length > 0) {
-    lines.push("<details><summary>The forge's own (made by the forge itself)</summary>", "", "| Kind | Where | Name | Import id | Why |", "|---|---|---|---|---|");
-    for (const object of report.forgeOwn) lines.push(`| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${cell(object.why)} |`);
+    lines.push(
+      "<details><summary>The forge's own (made by the forge itself)</summary>",
+      "",
+      "| Kind | Where | Name | Import id | Why |",
+      "|---|---|---|---|---|",
+    );
+    for (const object of report.forgeOwn)
+      lines.push(`| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${cell(object.why)} |`);
     lines.push("", "</details>", "");
   }
   if (report.ignoreRules.length > 0) {
-    lines.push(`### Ignore file \`${cell(report.ignoreFile ?? "")}\``, "", ...report.ignoreRules.map((rule) => `- ${cell(ruleLine(rule))}`), "");
+    lines.push(
+      `### Ignore file \`${cell(report.ignoreFile ?? "")}\``,
+      "",
+      ...report.ignoreRules.map((rule) => `- ${cell(ruleLine(rule))}`),
+      "",
+    );
   }
-  if (report.skipped.length > 0) lines.push("### Not listed (the forge refused)", "", ...report.skipped.map((skipped) => `- ${cell(skipped.what)}: ${cell(skipped.reason)}`), "");
+  if (report.skipped.length > 0)
+    lines.push(
+      "### Not listed (the forge refused)",
+      "",
+      ...report.skipped.map((skipped) => `- ${cell(skipped.what)}: ${cell(skipped.reason)}`),
+      "",
+    );
   lines.push("### Stacks", "", "| Stack | Directory | Status | Resources | Note |", "|---|---|---|---|---|");
-  for (const stack of report.stacks) lines.push(`| \`${cell(stack.label)}\` | \`${cell(stack.workDir)}\` | ${stack.status} | ${stack.resources} | ${cell((stack.message ?? "").split("\n")[0]!)} |`);
+  for (const stack of report.stacks)
+    lines.push(
+      `| \`${cell(stack.label)}\` | \`${cell(stack.workDir)}\` | ${stack.status} | ${stack.resources} | ${cell((stack.message ?? "").split("\n")[0]!)} |`,
+    );
   lines.push("");
   if (report.drift) lines.push(formatFleet(report.drift, "markdown").trimEnd(), "");
   lines.push(`_forge-drift ${report.tool.version}, ${report.generatedAt}_`);

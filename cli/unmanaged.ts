@@ -46,7 +46,9 @@ export function readIgnoreFile(path: string): IgnoreRule[] {
   try {
     parsed = parseYaml(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new Error(`the ignore file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`);
+    throw new Error(
+      `the ignore file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`,
+    );
   }
   try {
     return parseIgnoreRules(parsed, new Set(Object.values(declarations).map((declaration) => declaration.name)));
@@ -69,7 +71,9 @@ export async function findUnmanaged(search: UnmanagedSearch): Promise<UnmanagedF
         ...(search.concurrency !== undefined ? { concurrency: search.concurrency } : {}),
         ...(search.timeoutMs !== undefined ? { timeoutMs: search.timeoutMs } : {}),
       });
-      return states.filter((state) => state.status !== "elsewhere").map((state) => ({ label: state.label, status: state.status as "read" | "partial" | "unread", resources: state.resources }));
+      return states
+        .filter((state) => state.status !== "elsewhere")
+        .map((state) => ({ label: state.label, status: state.status as "read" | "partial" | "unread", resources: state.resources }));
     },
     { ignore: rules, log: search.log, ...(search.concurrency !== undefined ? { concurrency: search.concurrency } : {}) },
   );
@@ -100,10 +104,31 @@ export async function adoptionOf(found: UnmanagedFound, unmanaged: boolean): Pro
   );
   const notes: Skipped[] = [];
   notes.push(...inventory.skipped);
-  if (inventory.counts.held > 0) notes.push({ what: "the fleet's stacks", reason: `hold ${inventory.counts.held} of the scope's objects: left out (forge-drift --unmanaged lists what they hold twice)`, left: true });
-  for (const object of inventory.possiblyHeld) notes.push({ what: `${object.kind} ${object.importId}`, reason: `possibly held by ${object.by.join(", ")}, whose state is not known in full: left out`, left: true });
-  if (unmanaged && inventory.forgeOwn.length > 0) notes.push({ what: `${inventory.forgeOwn.length} objects`, reason: "the forge made them itself (forge-drift --unmanaged lists them): left out", left: true });
-  if (unmanaged && inventory.ignored.length > 0) notes.push({ what: `${inventory.ignored.length} objects`, reason: "the ignore file allows them outside code: left out", left: true });
-  for (const held of inventory.heldTwice) notes.push({ what: `${held.kind} ${held.importId}`, reason: `held by more than one stack (${held.holders.map((holder) => holder.stack).join(", ")}): a destroy of one deletes what the other holds`, left: true });
+  if (inventory.counts.held > 0)
+    notes.push({
+      what: "the fleet's stacks",
+      reason: `hold ${inventory.counts.held} of the scope's objects: left out (forge-drift --unmanaged lists what they hold twice)`,
+      left: true,
+    });
+  for (const object of inventory.possiblyHeld)
+    notes.push({
+      what: `${object.kind} ${object.importId}`,
+      reason: `possibly held by ${object.by.join(", ")}, whose state is not known in full: left out`,
+      left: true,
+    });
+  if (unmanaged && inventory.forgeOwn.length > 0)
+    notes.push({
+      what: `${inventory.forgeOwn.length} objects`,
+      reason: "the forge made them itself (forge-drift --unmanaged lists them): left out",
+      left: true,
+    });
+  if (unmanaged && inventory.ignored.length > 0)
+    notes.push({ what: `${inventory.ignored.length} objects`, reason: "the ignore file allows them outside code: left out", left: true });
+  for (const held of inventory.heldTwice)
+    notes.push({
+      what: `${held.kind} ${held.importId}`,
+      reason: `held by more than one stack (${held.holders.map((holder) => holder.stack).join(", ")}): a destroy of one deletes what the other holds`,
+      left: true,
+    });
   return { ...adoption, skipped: [...notes, ...adoption.skipped] };
 }

@@ -6,12 +6,22 @@ import { OFFERINGS, TIERS } from "../api/editions";
 import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
-export const USAGE =
-  `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--rate-limit <requests>/<seconds>] [--request-log-size <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
+export const USAGE = `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--rate-limit <requests>/<seconds>] [--request-log-size <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
-  let values: { port?: string; host?: string; state?: string; tier?: string; offering?: string; "storage-move-ms"?: string; "rate-limit"?: string; "request-log-size"?: string; "tls-cert"?: string; "tls-key"?: string };
+  let values: {
+    port?: string;
+    host?: string;
+    state?: string;
+    tier?: string;
+    offering?: string;
+    "storage-move-ms"?: string;
+    "rate-limit"?: string;
+    "request-log-size"?: string;
+    "tls-cert"?: string;
+    "tls-key"?: string;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -61,7 +71,8 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
   const certFile = values["tls-cert"];
   const keyFile = values["tls-key"];
   if ((certFile === undefined) !== (keyFile === undefined)) throw new Error(`--tls-cert and --tls-key go together\n${USAGE}`);
-  if (certFile !== undefined && keyFile !== undefined) options.tls = { cert: readPemFile(certFile, "--tls-cert"), key: readPemFile(keyFile, "--tls-key") };
+  if (certFile !== undefined && keyFile !== undefined)
+    options.tls = { cert: readPemFile(certFile, "--tls-cert"), key: readPemFile(keyFile, "--tls-key") };
   return options;
 }
 

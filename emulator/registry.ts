@@ -55,9 +55,7 @@ type Resource = (typeof RESOURCES)[number];
 // Any descriptor, whatever its model: used where the list is walked without the types.
 type SomeResource = ResourceDescriptor<string, Record<string, unknown[]>, unknown>;
 
-type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
-  ? I
-  : never;
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 
 /** Every resource's collections, as one object type. */
 type ResourceCollections = UnionToIntersection<Resource["collections"]>;
@@ -110,7 +108,8 @@ export function createStore(state: EmulatorState = emptyState()): Store {
 export function routeTable(): StoreRoute[] {
   return resources.flatMap((resource) =>
     resource.routes.map(({ endpoint, handler }) => {
-      if (endpointName(endpoint) === undefined) throw new Error(`emulator route ${String(endpoint)} (${resource.name}) is not an entry of api/routes.ts`);
+      if (endpointName(endpoint) === undefined)
+        throw new Error(`emulator route ${String(endpoint)} (${resource.name}) is not an entry of api/routes.ts`);
       return {
         method: endpoint.method,
         path: endpoint.path,

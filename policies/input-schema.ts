@@ -20,7 +20,9 @@ export const inputSchema: ResourceValidationPolicy = resourcePolicy({
     const own = Object.fromEntries(Object.entries(inputs).filter(([key]) => !engineKeys(declaration).includes(key)));
     for (const failure of checkInputs(declaration, own)) {
       if (failure.reason.startsWith(`${declaration.name} has no input `)) {
-        report(`${subject} sets ${failure.property}, which is not an input of ${declaration.name}. Remove it or correct its name (inputs: ${inputKeys(declaration).join(", ")}).`);
+        report(
+          `${subject} sets ${failure.property}, which is not an input of ${declaration.name}. Remove it or correct its name (inputs: ${inputKeys(declaration).join(", ")}).`,
+        );
       } else {
         const where = failure.property === declaration.name ? "inputs" : failure.property;
         report(`${subject} has an invalid ${where}: ${withFix(failure.reason)}`);

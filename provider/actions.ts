@@ -42,21 +42,28 @@ export interface ActionDeclaration<A extends z.ZodObject = z.ZodObject> {
 
 const revoke: ActionDeclaration<typeof revokeArgs> = {
   name: "revokeGroupToken",
-  summary: "Revokes a token that has access to a top-level group, its subgroups or projects (POST /groups/:id/tokens/revoke; Owner). Revoking a revoked token answers it again.",
+  summary:
+    "Revokes a token that has access to a top-level group, its subgroups or projects (POST /groups/:id/tokens/revoke; Owner). Revoking a revoked token answers it again.",
   args: revokeArgs,
   secretArgs: ["token"],
   async run({ group, token }, client) {
-    const response = await withActionHints("revokeGroupToken", {}, {
-      403: "revoking needs the group's Owner role",
-      422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
-    }, () => client.request(routes.groups.revokeToken, { group, token }));
+    const response = await withActionHints(
+      "revokeGroupToken",
+      {},
+      {
+        403: "revoking needs the group's Owner role",
+        422: `the forge knows no such token with access to ${String(group)} (revoked tokens it still knows answer again; check the value and the group)`,
+      },
+      () => client.request(routes.groups.revokeToken, { group, token }),
+    );
     return fromWire(response.body);
   },
 };
 
 const ldapSync: ActionDeclaration<typeof groupArgs> = {
   name: "syncGroupLdap",
-  summary: "Asks the forge to sync a group's members with its linked LDAP group (POST /groups/:id/ldap_sync; administrator or Owner; Premium, self-managed); it syncs in the background.",
+  summary:
+    "Asks the forge to sync a group's members with its linked LDAP group (POST /groups/:id/ldap_sync; administrator or Owner; Premium, self-managed); it syncs in the background.",
   args: groupArgs,
   async run({ group }, client) {
     await withActionHints("syncGroupLdap", AVAILABILITY.ldapGroupSync, { 403: "it needs an administrator or the group's Owner" }, () =>
@@ -68,11 +75,15 @@ const ldapSync: ActionDeclaration<typeof groupArgs> = {
 
 const geoRepair: ActionDeclaration<typeof geoSiteArgs> = {
   name: "repairGeoSite",
-  summary: "Repairs the OAuth authentication between the Geo sites (POST /geo_sites/:id/repair; administrator; Premium, self-managed). Answers the site.",
+  summary:
+    "Repairs the OAuth authentication between the Geo sites (POST /geo_sites/:id/repair; administrator; Premium, self-managed). Answers the site.",
   args: geoSiteArgs,
   async run({ siteId }, client) {
-    const response = await withActionHints("repairGeoSite", AVAILABILITY.geoSites, { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` }, () =>
-      client.request(routes.geoSites.repair, { siteId }),
+    const response = await withActionHints(
+      "repairGeoSite",
+      AVAILABILITY.geoSites,
+      { 403: "it needs an administrator", 404: `the forge has no Geo site ${String(siteId)}` },
+      () => client.request(routes.geoSites.repair, { siteId }),
     );
     return fromWire(response.body);
   },
@@ -82,7 +93,11 @@ const geoRepair: ActionDeclaration<typeof geoSiteArgs> = {
 export const actionDeclarations: readonly ActionDeclaration[] = [revoke, ldapSync, geoRepair] as unknown as readonly ActionDeclaration[];
 
 /** Runs an action: its arguments checked first (a clear error before any request), then its request. */
-export async function runAction<A extends z.ZodObject>(declaration: ActionDeclaration<A>, args: unknown, client?: ForgeClient): Promise<unknown> {
+export async function runAction<A extends z.ZodObject>(
+  declaration: ActionDeclaration<A>,
+  args: unknown,
+  client?: ForgeClient,
+): Promise<unknown> {
   const parsed = parseArguments(declaration.name, declaration.args, args);
   return declaration.run(parsed, client ?? clientFor(programConnection()));
 }
@@ -125,7 +140,12 @@ export async function repairGeoSite(args: z.input<typeof geoSiteArgs>): Promise<
  * edition (a 403 for the tier, a 404 for the offering, as resources say it) and the action's own
  * reasons by status.
  */
-async function withActionHints<T>(action: string, availability: Availability, reasons: Record<number, string>, send: () => Promise<T>): Promise<T> {
+async function withActionHints<T>(
+  action: string,
+  availability: Availability,
+  reasons: Record<number, string>,
+  send: () => Promise<T>,
+): Promise<T> {
   try {
     return await send();
   } catch (error) {

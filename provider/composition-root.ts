@@ -37,7 +37,8 @@ const logRetryWait: RetryWaitListener = ({ method, path, attempt, reason, delayM
 };
 
 /** The engine's progress and warnings, in Pulumi's log of the run. */
-const pulumiLog: ProgressSink = (message, level) => void (level === "warning" ? pulumiSdk().log.warn(message) : pulumiSdk().log.info(message));
+const pulumiLog: ProgressSink = (message, level) =>
+  void (level === "warning" ? pulumiSdk().log.warn(message) : pulumiSdk().log.info(message));
 
 /** Where this process's progress and warnings go: Pulumi's log, or the engine's own log service
  *  that the plugin sends them to under their resource (plugin/engine-log.ts). */
@@ -53,7 +54,9 @@ export function useProgressSink(sink: ProgressSink): void {
 export function operations(typeName: string): ResourceOperations {
   let found = operationsByType.get(typeName);
   if (!found) {
-    found = new ResourceOperations(declarationByName(typeName), currentClient, runLog, (inputs, outs) => presentImport(typeName, inputs, outs));
+    found = new ResourceOperations(declarationByName(typeName), currentClient, runLog, (inputs, outs) =>
+      presentImport(typeName, inputs, outs),
+    );
     operationsByType.set(typeName, found);
   }
   return found;

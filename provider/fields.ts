@@ -40,7 +40,12 @@ export const ruleWording = new WeakMap<object, string>();
  * instead. The issue is a format issue of the field, not a `custom` one: check.ts reads custom
  * issues as cross-field rules and would drop them whenever another input is unknown at preview.
  */
-export function valueRule(spec: { format: string; rule: string; holds(value: string): boolean; message(value: string): string }): z.core.$ZodCheck<string> {
+export function valueRule(spec: {
+  format: string;
+  rule: string;
+  holds(value: string): boolean;
+  message(value: string): string;
+}): z.core.$ZodCheck<string> {
   const check = z.superRefine<string>((value, ctx) => {
     if (!spec.holds(value)) ctx.addIssue({ code: "invalid_format", format: spec.format, input: value, message: spec.message(value) });
   });
@@ -53,7 +58,10 @@ export function valueRule(spec: { format: string; rule: string; holds(value: str
  * `problem` returns the field to report, relative to the object (`[]`: the object itself), and
  * a message with the fix.
  */
-export function crossFieldRule<T>(spec: { rule: string; problem(args: T): { path: Array<string | number>; message: string } | undefined }): z.core.$ZodCheck<T> {
+export function crossFieldRule<T>(spec: {
+  rule: string;
+  problem(args: T): { path: Array<string | number>; message: string } | undefined;
+}): z.core.$ZodCheck<T> {
   const check = z.superRefine<T>((args, ctx) => {
     const problem = spec.problem(args);
     if (problem) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });

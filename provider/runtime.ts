@@ -52,7 +52,9 @@ export function implementation(typeName: string): DynamicOperations {
 
 /** The provider methods, one per step of the life cycle: each takes the type from the serialized
  *  provider (`this`) and runs that step of the type's dynamic face. */
-type Forwarders = { [Step in LifeCycleStep]: (this: Provider, ...args: Parameters<DynamicOperations[Step]>) => ReturnType<DynamicOperations[Step]> };
+type Forwarders = {
+  [Step in LifeCycleStep]: (this: Provider, ...args: Parameters<DynamicOperations[Step]>) => ReturnType<DynamicOperations[Step]>;
+};
 const forwarders = Object.fromEntries(
   LIFE_CYCLE.map((step) => [
     step,

@@ -83,7 +83,13 @@ function linkedPackage(root: string): string | undefined {
  * serialized).
  */
 function writtenOutProvider(typeName: string): dynamic.ResourceProvider {
-  const steps = LIFE_CYCLE.map((step) => [step, async (...args: unknown[]) => require("pulumi-forge/runtime").implementation(typeName)[step](...args)]);
+  const steps = LIFE_CYCLE.map((step) => [
+    step,
+    async (...args: unknown[]) =>
+      require("pulumi-forge/runtime")
+        .implementation(typeName)
+        [step](...args),
+  ]);
   return {
     async configure(req) {
       require("pulumi-forge/runtime").configure(req.config);

@@ -13,7 +13,10 @@ export interface Layer {
 export const LAYERS: Record<string, Layer> = {
   unit: { include: ["test/unit/**/*.test.ts"], engine: false },
   emulator: { include: ["test/emulator/**/*.test.ts"], engine: false },
-  contract: { include: ["test/contract/**/*.test.ts", "test/integration/**/*.test.ts", "test/connection/tls-and-proxies.test.ts"], engine: false },
+  contract: {
+    include: ["test/contract/**/*.test.ts", "test/integration/**/*.test.ts", "test/connection/tls-and-proxies.test.ts"],
+    engine: false,
+  },
   policies: { include: ["test/policies/**/*.test.ts"], exclude: ["test/policies/preview.test.ts"], engine: false },
   e2e: { include: ["test/e2e/**/*.test.ts", "test/policies/preview.test.ts"], engine: true },
   consumer: { include: ["test/consumer/**/*.test.ts"], engine: true },

@@ -51,14 +51,24 @@ const PROJECT = "acme/platform/deployer";
 const written: Record<string, ResourceExample> = {
   BroadcastMessage: {
     name: "maintenance",
-    inputs: { message: "Upgrade to 18.2 on Saturday, 06:00 to 08:00 UTC", startsAt: "2026-12-05T06:00:00Z", endsAt: "2026-12-05T08:00:00Z", theme: "light-indigo" },
+    inputs: {
+      message: "Upgrade to 18.2 on Saturday, 06:00 to 08:00 UTC",
+      startsAt: "2026-12-05T06:00:00Z",
+      endsAt: "2026-12-05T08:00:00Z",
+      theme: "light-indigo",
+    },
     assigned: { messageId: 3 },
   },
   ClusterAgent: { name: "production", inputs: { project: PROJECT, name: "production" }, assigned: { agentId: 42 } },
   ClusterAgentToken: {
     before: [{ type: "ClusterAgent", name: "agent", inputs: { project: PROJECT, name: "production" } }],
     name: "agentToken",
-    inputs: { project: PROJECT, agentId: new OutputOf("agent", "agentId", 42), name: "primary", description: "Used by the production cluster" },
+    inputs: {
+      project: PROJECT,
+      agentId: new OutputOf("agent", "agentId", 42),
+      name: "primary",
+      description: "Used by the production cluster",
+    },
     assigned: { tokenId: 8 },
   },
   ClusterAgentUrlConfiguration: {
@@ -71,15 +81,32 @@ const written: Record<string, ResourceExample> = {
   RotatingClusterAgentToken: {
     before: [{ type: "ClusterAgent", name: "agent", inputs: { project: PROJECT, name: "production" } }],
     name: "agentTokens",
-    inputs: { project: PROJECT, agentId: new OutputOf("agent", "agentId", 42), name: "production", description: "The production cluster's agent", rotateAfter: "720h" },
+    inputs: {
+      project: PROJECT,
+      agentId: new OutputOf("agent", "agentId", 42),
+      name: "production",
+      description: "The production cluster's agent",
+      rotateAfter: "720h",
+    },
   },
-  RotatingErrorTrackingClientKey: { name: "sdkKeys", inputs: { project: "acme/web", rotateAfter: "2160h", keepers: { owner: "web-team" } } },
+  RotatingErrorTrackingClientKey: {
+    name: "sdkKeys",
+    inputs: { project: "acme/web", rotateAfter: "2160h", keepers: { owner: "web-team" } },
+  },
   ErrorTrackingSettings: { name: "errorTracking", inputs: { project: "acme/web", active: true, integrated: true } },
   Feature: { name: "newNavigation", inputs: { name: "new_navigation", percentageOfActors: 25 } },
-  FeatureFlagUserList: { name: "betaTesters", inputs: { project: "acme/web", name: "beta-testers", userXids: ["jane", "omar"] }, assigned: { iid: 2 } },
+  FeatureFlagUserList: {
+    name: "betaTesters",
+    inputs: { project: "acme/web", name: "beta-testers", userXids: ["jane", "omar"] },
+    assigned: { iid: 2 },
+  },
   GeoSite: { name: "euSecondary", inputs: { name: "eu-secondary", url: "https://eu.forge.example.com" }, assigned: { siteId: 2 } },
   GroupAvatar: { name: "avatar", inputs: { group: GROUP, avatar: "assets/acme.png" } },
-  GroupLabel: { name: "bug", inputs: { group: GROUP, name: "type::bug", color: "#D9534F", description: "Something does not work as documented" }, assigned: { labelId: 17 } },
+  GroupLabel: {
+    name: "bug",
+    inputs: { group: GROUP, name: "type::bug", color: "#D9534F", description: "Something does not work as documented" },
+    assigned: { labelId: 17 },
+  },
   GroupLabelSubscription: {
     before: [{ type: "GroupLabel", name: "incident", inputs: { group: GROUP, name: "type::incident", color: "red" } }],
     name: "incidentSubscription",
@@ -87,14 +114,24 @@ const written: Record<string, ResourceExample> = {
   },
   GroupSettings: {
     name: "acmeSettings",
-    inputs: { group: GROUP, visibility: "internal", requireTwoFactorAuthentication: true, twoFactorGracePeriod: 48, projectCreationLevel: "maintainer" },
+    inputs: {
+      group: GROUP,
+      visibility: "internal",
+      requireTwoFactorAuthentication: true,
+      twoFactorGracePeriod: 48,
+      projectCreationLevel: "maintainer",
+    },
   },
   InstanceCluster: {
     name: "legacy",
     inputs: {
       name: "legacy-production",
       environmentScope: "production",
-      platformVendorAttributes: { apiUrl: "https://k8s.example.com:6443", token: new SecretConfig("clusterToken", "cluster-token-sample"), namespace: "forge" },
+      platformVendorAttributes: {
+        apiUrl: "https://k8s.example.com:6443",
+        token: new SecretConfig("clusterToken", "cluster-token-sample"),
+        namespace: "forge",
+      },
     },
     assigned: { clusterId: 4 },
   },
@@ -104,16 +141,28 @@ const written: Record<string, ResourceExample> = {
   ProjectMember: { name: "jane", inputs: { project: "acme/web", user: "jane", accessLevel: 40 }, assigned: { userId: 4 } },
   ProjectProtectedEnvironment: {
     name: "production",
-    inputs: { project: PROJECT, name: "production", deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ accessLevel: 40, requiredApprovals: 1 }] },
+    inputs: {
+      project: PROJECT,
+      name: "production",
+      deployAccessLevels: [{ accessLevel: 40 }],
+      approvalRules: [{ accessLevel: 40, requiredApprovals: 1 }],
+    },
   },
   GroupProtectedEnvironment: {
     name: "productionTier",
     inputs: { group: GROUP, name: "production", deployAccessLevels: [{ accessLevel: 40 }], requiredApprovalCount: 1 },
   },
-  RepositoryStorageMove: { name: "drainOld", inputs: { kind: "project", sourceStorageName: "default", destinationStorageName: "storage2" } },
+  RepositoryStorageMove: {
+    name: "drainOld",
+    inputs: { kind: "project", sourceStorageName: "default", destinationStorageName: "storage2" },
+  },
   Snippet: {
     name: "onCall",
-    inputs: { title: "On-call checklist", visibility: "internal", files: [{ filePath: "checklist.md", content: "1. Check the alerts\n2. Page the owner\n" }] },
+    inputs: {
+      title: "On-call checklist",
+      visibility: "internal",
+      files: [{ filePath: "checklist.md", content: "1. Check the alerts\n2. Page the owner\n" }],
+    },
     assigned: { snippetId: 7 },
   },
   VirtualRegistryCleanupPolicy: { name: "cleanup", inputs: { group: GROUP, cadence: 30, keepNDaysAfterDownload: 60, enabled: true } },
@@ -142,7 +191,10 @@ function integrationValue(slug: string, wire: string, parameter: IntegrationPara
 const integrations: Record<string, ResourceExample> = Object.fromEntries(
   Object.values(INTEGRATIONS).map((kind) => {
     const required = Object.entries(kind.parameters as Record<string, IntegrationParameter>).filter(([, parameter]) => parameter.required);
-    const inputs = { group: GROUP, ...Object.fromEntries(required.map(([wire, parameter]) => [toCamel(wire), integrationValue(kind.slug, wire, parameter)])) };
+    const inputs = {
+      group: GROUP,
+      ...Object.fromEntries(required.map(([wire, parameter]) => [toCamel(wire), integrationValue(kind.slug, wire, parameter)])),
+    };
     return [`GroupIntegration${integrationTypeSuffix(kind.slug)}`, { name: toCamel(kind.slug.replace(/-/g, "_")), inputs }];
   }),
 );

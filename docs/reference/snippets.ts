@@ -77,7 +77,8 @@ function yamlValue(value: unknown): unknown {
   if (value instanceof SecretConfig) return `\${${value.key}}`;
   if (value instanceof OutputOf) return `\${${value.resource}.${value.output}}`;
   if (Array.isArray(value)) return value.map(yamlValue);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, yamlValue(item)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, yamlValue(item)]));
   return value;
 }
 
@@ -114,6 +115,10 @@ export function typescriptLookup(name: string, variable: string, args: Record<st
 
 /** A lookup's call in Pulumi YAML: a variable that is the invoke's `result`. */
 export function yamlLookup(name: string, variable: string, args: Record<string, unknown>): string {
-  const invoke = { function: typeTokenOf("plugin", name), ...(Object.keys(args).length ? { arguments: yamlValue(args) } : {}), return: "result" };
+  const invoke = {
+    function: typeTokenOf("plugin", name),
+    ...(Object.keys(args).length ? { arguments: yamlValue(args) } : {}),
+    return: "result",
+  };
   return yamlText({ variables: { [variable]: { "fn::invoke": invoke } } });
 }

@@ -25,7 +25,11 @@ const ADMIN_ONLY = "the emulator's admin endpoints take an administrator's token
  * for another user). A token in the query is not taken: it would ride on a link and stay in logs.
  * `own` comes from the socket the server was reached on and its base URL, never from the request.
  */
-export function authorizeAdminRequest(context: EmulatorContext, headers: IncomingHttpHeaders, own: { origins: readonly string[]; hosts: readonly string[] }): void {
+export function authorizeAdminRequest(
+  context: EmulatorContext,
+  headers: IncomingHttpHeaders,
+  own: { origins: readonly string[]; hosts: readonly string[] },
+): void {
   const host = headers.host?.toLowerCase();
   if (host !== undefined && !own.hosts.includes(host)) {
     throw forbidden("the emulator's admin endpoints answer only requests for the emulator's own address");
@@ -44,12 +48,16 @@ const settingsParams = z.object({
   job_token_scope_enforced: paramBoolean().optional(),
   member_promotion_management: paramBoolean().optional(),
   labels_archive: paramBoolean().optional(),
-  storage_move_ms: paramInteger().pipe(z.number().min(0, { error: "does not have a valid value" })).optional(),
+  storage_move_ms: paramInteger()
+    .pipe(z.number().min(0, { error: "does not have a valid value" }))
+    .optional(),
   storage_move_error: paramString().optional(),
   tier: paramEnum(TIERS).optional(),
   offering: paramEnum(OFFERINGS).optional(),
 });
-const date = paramString().pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" })).nullable();
+const date = paramString()
+  .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" }))
+  .nullable();
 /** Out-of-band changes of a project: a new path (the old one redirects), a visibility, and the
  *  state the listings filter on (archived, topics, features, who starred it). */
 const projectChangeParams = z.object({
@@ -97,7 +105,9 @@ function clockInfo(clock: Store["clock"]): { now: string; offset_ms: number } {
 /** `PUT /__emulator/rate-limit`: a limit of 0 turns it off. */
 const rateLimitParams = z.object({
   limit: paramInteger().pipe(z.number().min(0, { error: "does not have a valid value" })),
-  window_s: paramInteger().pipe(z.number().min(1, { error: "does not have a valid value" })).optional(),
+  window_s: paramInteger()
+    .pipe(z.number().min(1, { error: "does not have a valid value" }))
+    .optional(),
 });
 
 /**
@@ -122,7 +132,8 @@ export function handleAdminRequest(
   // An administrator's decision on a promotion rule 4 queued: `POST member_approvals/<project id>/<user id>/approve|reject`.
   if (method === "POST" && kind === "member_approvals" && rest.length === 2 && (rest[1] === "approve" || rest[1] === "reject")) {
     const [projectId, userId] = [Number(ref), Number(rest[0])];
-    const decided = rest[1] === "approve" ? store.projectMembers.approve(projectId, userId) : store.projectMembers.reject(projectId, userId);
+    const decided =
+      rest[1] === "approve" ? store.projectMembers.approve(projectId, userId) : store.projectMembers.reject(projectId, userId);
     if (!decided) throw thingNotFound("Member approval");
     context.persist();
     return { status: 204 };
@@ -224,7 +235,8 @@ function changeProject(store: Store, ref: string, body: Record<string, unknown>)
 
 /** The user a `creator` parameter names (an id or a username); root when none is named. */
 function creatorOf(store: Store, creator: number | string | undefined): UserRecord {
-  const user = creator === undefined ? store.users.byId(1) : typeof creator === "number" ? store.users.byId(creator) : store.users.byUsername(creator);
+  const user =
+    creator === undefined ? store.users.byId(1) : typeof creator === "number" ? store.users.byId(creator) : store.users.byUsername(creator);
   if (!user) throw thingNotFound("User");
   return user;
 }
@@ -264,7 +276,11 @@ function makeGroup(store: Store, params: z.output<typeof newGroupParams>): unkno
 function makeProject(store: Store, params: z.output<typeof newProjectParams>): unknown {
   const namespace = store.groups.byRef(String(params.namespace));
   if (!namespace) throw thingNotFound("Namespace");
-  if (store.projects.all().some((project) => project.namespace_id === namespace.id && project.path.toLowerCase() === params.path.toLowerCase())) {
+  if (
+    store.projects
+      .all()
+      .some((project) => project.namespace_id === namespace.id && project.path.toLowerCase() === params.path.toLowerCase())
+  ) {
     throw modelValidationError("path", "has already been taken");
   }
   const { record, owner } = madeNow(store, params);

@@ -101,7 +101,11 @@ export class FaultInjector {
   /** The faults still active and how many requests their latency holds now (`GET /__emulator/faults`): a test waits for its request to be held. */
   current(): { faults: { id: number; spec: FaultSpec; remaining: number | null }[]; held: number } {
     return {
-      faults: this.faults.map((fault) => ({ id: fault.id, spec: fault.spec, remaining: Number.isFinite(fault.remaining) ? fault.remaining : null })),
+      faults: this.faults.map((fault) => ({
+        id: fault.id,
+        spec: fault.spec,
+        remaining: Number.isFinite(fault.remaining) ? fault.remaining : null,
+      })),
       held: this.delays.size,
     };
   }

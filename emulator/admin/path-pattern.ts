@@ -33,7 +33,10 @@ const isWord: CharTest = (c) => isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 &
 const SPACES = new Set([9, 10, 11, 12, 13, 32, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
 const isSpace: CharTest = (c) => SPACES.has(c) || (c >= 0x2000 && c <= 0x200a);
 const isLineTerminator: CharTest = (c) => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
-const not = (test: CharTest): CharTest => (c) => !test(c);
+const not =
+  (test: CharTest): CharTest =>
+  (c) =>
+    !test(c);
 
 class Parser {
   private at = 0;
@@ -206,7 +209,11 @@ class Parser {
           continue;
         }
         // `[a-\d]`: RegExp (without the u flag) takes the `-` literally.
-        tests.push((c) => c === low, (c) => c === 45, high);
+        tests.push(
+          (c) => c === low,
+          (c) => c === 45,
+          high,
+        );
         continue;
       }
       tests.push(typeof low === "number" ? (c) => c === low : low);
@@ -242,7 +249,8 @@ type Instruction =
 function compile(root: Node): Instruction[] {
   const program: Instruction[] = [];
   const emit = (instruction: Instruction): number => {
-    if (program.length >= MAX_STATES) throw new PatternError(`pattern too large (more than ${MAX_STATES} states once its repetitions are spelled out)`);
+    if (program.length >= MAX_STATES)
+      throw new PatternError(`pattern too large (more than ${MAX_STATES} states once its repetitions are spelled out)`);
     program.push(instruction);
     return program.length - 1;
   };
@@ -354,9 +362,11 @@ function run(program: Instruction[], text: string): boolean {
           break;
         case "assert": {
           const holds =
-            instruction.what === "start" ? position === 0
-            : instruction.what === "end" ? position === text.length
-            : (wordAt(position - 1) !== wordAt(position)) === (instruction.what === "boundary");
+            instruction.what === "start"
+              ? position === 0
+              : instruction.what === "end"
+                ? position === text.length
+                : (wordAt(position - 1) !== wordAt(position)) === (instruction.what === "boundary");
           if (holds) stack.push(pc + 1);
           break;
         }

@@ -92,7 +92,11 @@ function seedReleases(): EmulatorState["releases"] {
     commit_sha: createHash("sha1").update(`${projectId}:${tag}`).digest("hex"),
     commit_title: `Prepare ${tag}`,
   });
-  return [release(1, 1, "v1.0.0", "2024-02-01T00:00:00.000Z"), release(2, 2, "v2.0.0", "2024-03-01T00:00:00.000Z"), release(3, 3, "v0.1.0", "2024-04-01T00:00:00.000Z")];
+  return [
+    release(1, 1, "v1.0.0", "2024-02-01T00:00:00.000Z"),
+    release(2, 2, "v2.0.0", "2024-03-01T00:00:00.000Z"),
+    release(3, 3, "v0.1.0", "2024-04-01T00:00:00.000Z"),
+  ];
 }
 
 /**
@@ -101,7 +105,12 @@ function seedReleases(): EmulatorState["releases"] {
  * is `forge-seed-<name>`; user ids are the seed's (2 olivia, 3 max, 4 dev, 5 rita, 7 nomad).
  */
 function seedGroupTokens(): EmulatorState["group_tokens"] {
-  const token = (id: number, kind: EmulatorState["group_tokens"][number]["kind"], name: string, fields: Partial<EmulatorState["group_tokens"][number]>) => ({
+  const token = (
+    id: number,
+    kind: EmulatorState["group_tokens"][number]["kind"],
+    name: string,
+    fields: Partial<EmulatorState["group_tokens"][number]>,
+  ) => ({
     id,
     kind,
     name,
@@ -116,12 +125,32 @@ function seedGroupTokens(): EmulatorState["group_tokens"] {
     ...fields,
   });
   return [
-    token(1, "personal", "olivia-laptop", { user_id: 2, description: "Olivia's laptop", created_at: "2024-01-10T09:00:00.000Z", last_used_at: "2024-06-01T12:00:00.000Z" }),
+    token(1, "personal", "olivia-laptop", {
+      user_id: 2,
+      description: "Olivia's laptop",
+      created_at: "2024-01-10T09:00:00.000Z",
+      last_used_at: "2024-06-01T12:00:00.000Z",
+    }),
     token(2, "personal", "max-ci", { user_id: 3, scopes: ["read_api"], created_at: "2024-02-01T09:00:00.000Z", expires_at: "2024-12-31" }),
-    token(3, "personal", "dev-old", { user_id: 4, revoked: true, created_at: "2024-03-01T09:00:00.000Z", last_used_at: "2024-03-02T09:00:00.000Z" }),
+    token(3, "personal", "dev-old", {
+      user_id: 4,
+      revoked: true,
+      created_at: "2024-03-01T09:00:00.000Z",
+      last_used_at: "2024-03-02T09:00:00.000Z",
+    }),
     token(4, "personal", "nomad-token", { user_id: 7, created_at: "2024-03-05T09:00:00.000Z" }),
-    token(5, "group_access", "acme-bot", { group_id: 1, access_level: 40, created_at: "2024-04-01T09:00:00.000Z", last_used_at: "2024-05-01T09:00:00.000Z" }),
-    token(6, "project_access", "web-deployer", { project_id: 1, access_level: 30, scopes: ["read_repository"], created_at: "2024-05-01T09:00:00.000Z" }),
+    token(5, "group_access", "acme-bot", {
+      group_id: 1,
+      access_level: 40,
+      created_at: "2024-04-01T09:00:00.000Z",
+      last_used_at: "2024-05-01T09:00:00.000Z",
+    }),
+    token(6, "project_access", "web-deployer", {
+      project_id: 1,
+      access_level: 30,
+      scopes: ["read_repository"],
+      created_at: "2024-05-01T09:00:00.000Z",
+    }),
     token(7, "group_deploy", "platform-deploy", { group_id: 2, scopes: ["read_registry"], created_at: "2024-05-10T09:00:00.000Z" }),
     token(8, "feed", "rita-feed", { user_id: 5, scopes: [], created_at: "2024-05-20T09:00:00.000Z", expires_at: null }),
   ];

@@ -27,11 +27,7 @@ const LIGHT_TEXT = "#FFFFFF";
  */
 export function textColorFor(background: string): string {
   const hex = background.replace("#", "");
-  const [r, g, b] = [0, 2, 4].map((offset) => parseInt(hex.slice(offset, offset + 2), 16)) as [
-    number,
-    number,
-    number,
-  ];
+  const [r, g, b] = [0, 2, 4].map((offset) => parseInt(hex.slice(offset, offset + 2), 16)) as [number, number, number];
   const luminance = (0.299 * r + 0.587 * g + 0.114 * b) / 255;
   return luminance > 0.5 ? DARK_TEXT : LIGHT_TEXT;
 }

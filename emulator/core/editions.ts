@@ -1,11 +1,4 @@
-import {
-  type Availability,
-  type Edition,
-  offeringIncludes,
-  offeringName,
-  tierIncludes,
-  tierName,
-} from "../../api/editions";
+import { type Availability, type Edition, offeringIncludes, offeringName, tierIncludes, tierName } from "../../api/editions";
 import { forbidden, routeNotFound, unauthorized } from "./errors";
 import type { Actor } from "./records";
 import type { Database } from "./state";

@@ -51,11 +51,17 @@ export class Groups extends Collection<GroupRecord> {
   }
 
   fullPath(group: GroupRecord): string {
-    return [...this.selfAndAncestors(group)].reverse().map((g) => g.path).join("/");
+    return [...this.selfAndAncestors(group)]
+      .reverse()
+      .map((g) => g.path)
+      .join("/");
   }
 
   fullName(group: GroupRecord): string {
-    return [...this.selfAndAncestors(group)].reverse().map((g) => g.name).join(" / ");
+    return [...this.selfAndAncestors(group)]
+      .reverse()
+      .map((g) => g.name)
+      .join(" / ");
   }
 
   webUrl(group: GroupRecord): string {
@@ -95,7 +101,10 @@ export class Groups extends Collection<GroupRecord> {
       archived: group.archived ?? false,
     };
     for (const [field, rule] of Object.entries(GROUP_SETTING_RULES)) {
-      const absent = (rule.topLevelOnly && !topLevel) || (rule.tier !== undefined && !premium) || (rule.offerings !== undefined && !rule.offerings.includes(this.database.state.settings.offering));
+      const absent =
+        (rule.topLevelOnly && !topLevel) ||
+        (rule.tier !== undefined && !premium) ||
+        (rule.offerings !== undefined && !rule.offerings.includes(this.database.state.settings.offering));
       if (absent) delete record[field];
     }
     if (premium) record["marked_for_deletion_on"] = group.marked_for_deletion_on ?? null;

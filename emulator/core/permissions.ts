@@ -61,9 +61,7 @@ export class Permissions {
     const below = this.groups.descendants(group);
     if (below.some((g) => g.members.some((m) => m.user_id === actor.id))) return true;
     const belowIds = new Set([group.id, ...below.map((g) => g.id)]);
-    return this.projects
-      .all()
-      .some((p) => belowIds.has(p.namespace_id) && p.members.some((m) => m.user_id === actor.id));
+    return this.projects.all().some((p) => belowIds.has(p.namespace_id) && p.members.some((m) => m.user_id === actor.id));
   }
 
   /** Minimal access grants no project visibility; Guest and above do. */

@@ -7,16 +7,11 @@ import { parameterError } from "./errors";
  * as strings (query and form encoding), so scalar helpers accept both.
  */
 
-const missingOrInvalid = (issue: { input?: unknown }): string =>
-  issue.input === undefined ? "is missing" : "is invalid";
-
+const missingOrInvalid = (issue: { input?: unknown }): string => (issue.input === undefined ? "is missing" : "is invalid");
 
 /** A string; numbers are taken as their decimal text, as form encoding would send them. */
 export const paramString = () =>
-  z.preprocess(
-    (value) => (typeof value === "number" ? String(value) : value),
-    z.string({ error: missingOrInvalid }),
-  );
+  z.preprocess((value) => (typeof value === "number" ? String(value) : value), z.string({ error: missingOrInvalid }));
 
 /** An integer given as a JSON number or as a decimal string. */
 export const paramInteger = () =>
@@ -33,12 +28,15 @@ export const paramInteger = () =>
  * that a client tested against it keeps to what the spec lets it send.
  */
 export const paramBoolean = () =>
-  z.preprocess((value) => {
-    if (value === null) return false;
-    if (typeof value !== "string") return value;
-    const word = value.trim().toLowerCase();
-    return word === "true" ? true : word === "false" ? false : value;
-  }, z.boolean({ error: missingOrInvalid }));
+  z.preprocess(
+    (value) => {
+      if (value === null) return false;
+      if (typeof value !== "string") return value;
+      const word = value.trim().toLowerCase();
+      return word === "true" ? true : word === "false" ? false : value;
+    },
+    z.boolean({ error: missingOrInvalid }),
+  );
 
 /** One value of a fixed list. */
 export const paramEnum = <const T extends readonly [string, ...string[]]>(values: T) =>

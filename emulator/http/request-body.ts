@@ -61,9 +61,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): Record<
       throw badRequest("The request body is not valid JSON");
     }
     checkParams(parsed);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {};
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   }
   return parseUrlEncoded(text);
 }

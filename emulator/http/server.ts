@@ -49,14 +49,20 @@ async function handleRequest(
     url = new URL(request.url ?? "/", `${scheme}://${request.headers.host ?? "127.0.0.1"}`);
   } catch {
     request.resume();
-    send(response, { status: 400, body: { message: "400 Bad request - the Host header or the request target is invalid" }, headers: { Connection: "close" } });
+    send(response, {
+      status: 400,
+      body: { message: "400 Bad request - the Host header or the request target is invalid" },
+      headers: { Connection: "close" },
+    });
     return;
   }
   const segments = pathSegments(url.pathname);
   const admin = `/${segments[0] ?? ""}` === ADMIN_PREFIX;
   // Who may not send a body is told so before it is read: an anonymous 20 MB form must not hold
   // the event loop for every other caller while it is parsed.
-  const gate = admin ? { refusal: refuseAdmin(context, request, scheme), bodyLimit: MAX_BODY_BYTES } : gateBeforeBody(context, router, method, segments, request.headers, url);
+  const gate = admin
+    ? { refusal: refuseAdmin(context, request, scheme), bodyLimit: MAX_BODY_BYTES }
+    : gateBeforeBody(context, router, method, segments, request.headers, url);
   if (gate.refusal) {
     refuseUnread(request, response, gate.refusal);
     if (!admin) context.log.record({ method, path: url.pathname, query: {}, status: gate.refusal.status, user: null });
@@ -77,10 +83,13 @@ async function handleRequest(
   }
 
   if (admin) {
-    send(response, answer(() => {
-      const body = parseBody(raw, request.headers["content-type"]);
-      return handleAdminRequest(context, method, segments.slice(1).join("/"), parseUrlEncoded(url.search.slice(1)), body);
-    }));
+    send(
+      response,
+      answer(() => {
+        const body = parseBody(raw, request.headers["content-type"]);
+        return handleAdminRequest(context, method, segments.slice(1).join("/"), parseUrlEncoded(url.search.slice(1)), body);
+      }),
+    );
     return;
   }
   if (segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) {
@@ -104,7 +113,11 @@ async function handleRequest(
   // The service throttles before it does any work: a 429 costs it nothing.
   const throttle = context.rateLimit.take(callerKey(request, query));
   if (throttle?.limited) {
-    send(response, { status: 429, body: "Retry later\n", headers: { ...throttle.headers, "Retry-After": String(throttle.retryAfterSeconds) } });
+    send(response, {
+      status: 429,
+      body: "Retry later\n",
+      headers: { ...throttle.headers, "Retry-After": String(throttle.retryAfterSeconds) },
+    });
     context.log.record({ method, path: url.pathname, query, status: 429, user: null });
     return;
   }
@@ -119,28 +132,31 @@ async function handleRequest(
 
   // Filled in by the handler below once the token is resolved; read for the log afterwards.
   const caller: { actor: Actor } = { actor: null };
-  let result = answer(() => {
-    const body = parseBody(raw, request.headers["content-type"]);
-    // HEAD is GET without the body (Node leaves the body out of a HEAD answer).
-    const match = router.match(method === "HEAD" ? "GET" : method, apiSegments);
-    if (!match) throw routeNotFound();
-    const route = match.handler;
-    const { editions } = context.store;
-    const input = { ...query, ...body };
-    // The service authenticates first: a bad token is 401 even on a route the edition lacks.
-    const actor = resolveActor(context.store.users, request.headers, input);
-    caller.actor = actor;
-    // Document 1, Authentication rule 2: only the reads it lists work without a token.
-    if (!actor && !route.anonymous) throw unauthorized();
-    if (route.availability) editions.requireOffering(route.availability);
-    if (route.availability) editions.requireTier(route.availability, actor);
-    const answer = route.handler({ params: match.params, input, actor }, context.store);
-    if (!answer.paged) return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
-    const items = answer.body as unknown[];
-    return answer.keyset && query.pagination === "keyset"
-      ? paginateKeyset(url, query, items, answer.keyset)
-      : paginate(url, query, items);
-  }, (moved) => movedAnswer(moved, method, url));
+  let result = answer(
+    () => {
+      const body = parseBody(raw, request.headers["content-type"]);
+      // HEAD is GET without the body (Node leaves the body out of a HEAD answer).
+      const match = router.match(method === "HEAD" ? "GET" : method, apiSegments);
+      if (!match) throw routeNotFound();
+      const route = match.handler;
+      const { editions } = context.store;
+      const input = { ...query, ...body };
+      // The service authenticates first: a bad token is 401 even on a route the edition lacks.
+      const actor = resolveActor(context.store.users, request.headers, input);
+      caller.actor = actor;
+      // Document 1, Authentication rule 2: only the reads it lists work without a token.
+      if (!actor && !route.anonymous) throw unauthorized();
+      if (route.availability) editions.requireOffering(route.availability);
+      if (route.availability) editions.requireTier(route.availability, actor);
+      const answer = route.handler({ params: match.params, input, actor }, context.store);
+      if (!answer.paged) return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
+      const items = answer.body as unknown[];
+      return answer.keyset && query.pagination === "keyset"
+        ? paginateKeyset(url, query, items, answer.keyset)
+        : paginate(url, query, items);
+    },
+    (moved) => movedAnswer(moved, method, url),
+  );
   // A state file that cannot be written undoes the change (persist puts the state back) and
   // answers the error instead.
   if (MUTATING_METHODS.has(method)) {
@@ -192,7 +208,8 @@ function gateBeforeBody(
   url: URL,
 ): { refusal?: ApiResponse; bodyLimit: number } {
   const unlimited = { bodyLimit: MAX_BODY_BYTES };
-  const hasBody = (headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined;
+  const hasBody =
+    (headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined;
   if (!hasBody || segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) return unlimited;
   const token = headerToken(headers) ?? (url.searchParams.get("private_token") || undefined);
   if (token !== undefined && context.store.users.byToken(token)) return unlimited;
@@ -245,7 +262,8 @@ async function applyFault(
 /** Whose budget a request counts against: its token (header or query), else the anonymous one. */
 function callerKey(request: IncomingMessage, query: Record<string, unknown>): string {
   const header = request.headers["private-token"] ?? request.headers["authorization"] ?? request.headers["job-token"];
-  const token = (Array.isArray(header) ? header[0] : header) ?? (typeof query["private_token"] === "string" ? query["private_token"] : undefined);
+  const token =
+    (Array.isArray(header) ? header[0] : header) ?? (typeof query["private_token"] === "string" ? query["private_token"] : undefined);
   return token ?? "anonymous";
 }
 

@@ -4,7 +4,12 @@ import * as forge from "pulumi-forge";
 
 const project = "acme/platform/deployer";
 
-new forge.GroupLabel("needs-review", { group: "acme", name: "gitops::needs-review", color: "#D9534F", description: "Changed outside GitOps" });
+new forge.GroupLabel("needs-review", {
+  group: "acme",
+  name: "gitops::needs-review",
+  color: "#D9534F",
+  description: "Changed outside GitOps",
+});
 
 const agent = new forge.ClusterAgent("gitops", { project, name: "gitops" });
 const token = new forge.ClusterAgentToken("gitops-token", {

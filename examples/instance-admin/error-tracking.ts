@@ -12,7 +12,11 @@ const errorTrackingProject = config.get("errorTrackingProject") ?? "acme/web";
 /** Change it (say each quarter) to rotate the client key. */
 const keyRotation = config.get("errorTrackingKeyRotation") ?? "2026-Q4";
 
-const errorTracking = new forge.ErrorTrackingSettings("web-error-tracking", { project: errorTrackingProject, active: true, integrated: true });
+const errorTracking = new forge.ErrorTrackingSettings("web-error-tracking", {
+  project: errorTrackingProject,
+  active: true,
+  integrated: true,
+});
 
 const sdkKey = new forge.ErrorTrackingClientKey(
   "web-sdk-key",

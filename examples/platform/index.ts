@@ -45,7 +45,8 @@ const labelSpecs: { name: string; color: string; description: string }[] = [
   { name: "priority::low", color: "#F0AD4E", description: "When there is time" },
 ];
 const labels = labelSpecs.map(
-  (spec) => new forge.GroupLabel(spec.name.replace("::", "-"), { group, name: spec.name, color: spec.color, description: spec.description }),
+  (spec) =>
+    new forge.GroupLabel(spec.name.replace("::", "-"), { group, name: spec.name, color: spec.color, description: spec.description }),
 );
 
 // --- The maintenance banner, for the people who deploy.
@@ -127,18 +128,26 @@ const deployerAccess = reviewerMembership.userId.apply(() => forge.listProjectMe
 // --- Outputs.
 export const groupWebUrl = team.settings.webUrl;
 export const groupAvatarUrl = team.avatar.avatarUrl;
-export const labelIds = pulumi.all(labels.map((label) => pulumi.all([label.name, label.labelId]))).apply((pairs) => Object.fromEntries(pairs));
+export const labelIds = pulumi
+  .all(labels.map((label) => pulumi.all([label.name, label.labelId])))
+  .apply((pairs) => Object.fromEntries(pairs));
 export const maintenanceBannerId = banner.messageId;
 export const maintenanceBannerActive = banner.active;
 export const agentId = agent.agentId;
 /** Secrets: shown masked; `pulumi stack output --show-secrets agentTokens` reveals them. */
 export const agentTokens = pulumi.secret({ primary: primaryToken.token, standby: standbyToken.token });
 export const agentPublicKey = agentUrlConfiguration.publicKey;
-export const protectedEnvironments = [production.name, staging.name, pulumi.interpolate`${groupProduction.group} tier ${groupProduction.name}`];
+export const protectedEnvironments = [
+  production.name,
+  staging.name,
+  pulumi.interpolate`${groupProduction.group} tier ${groupProduction.name}`,
+];
 export const jobTokenAllowlist = {
   enabled: jobTokenScope.inboundEnabled,
   projects: [callerProject.targetPathWithNamespace],
   groups: [callerGroup.targetName],
 };
 export const reviewerMembershipState = reviewerMembership.membershipState;
-export const deployerAccessLevels = deployerAccess.apply((members) => Object.fromEntries(members.map((member) => [String(member["username"]), member["accessLevel"]])));
+export const deployerAccessLevels = deployerAccess.apply((members) =>
+  Object.fromEntries(members.map((member) => [String(member["username"]), member["accessLevel"]])),
+);

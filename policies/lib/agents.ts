@@ -23,7 +23,9 @@ function agentOf(member: StackResource): { key: string; label: string } | undefi
     if (!isKnown(project)) return undefined;
     return { key: `${refKey(project)}#${String(agentId)}`, label: `agent ${show(agentId)} of project ${show(project)}` };
   }
-  const sources = (resource.propertyDependencies?.["agentId"] ?? []).filter((dependency) => dependency.type === typeToken(clusterAgent) || dependency.type === pluginToken(clusterAgent.name));
+  const sources = (resource.propertyDependencies?.["agentId"] ?? []).filter(
+    (dependency) => dependency.type === typeToken(clusterAgent) || dependency.type === pluginToken(clusterAgent.name),
+  );
   const [source] = sources;
   if (sources.length !== 1 || !source) return undefined;
   return { key: `urn:${source.urn}`, label: `the agent of ClusterAgent "${source.name}"` };
@@ -36,7 +38,9 @@ function agentOf(member: StackResource): { key: string; label: string } | undefi
  */
 export function byAgent(members: StackResource[]): AgentGroup[] {
   const groups = new Map<string, AgentGroup>();
-  const ordered = [...members].sort((a, b) => a.resource.name.localeCompare(b.resource.name) || a.resource.urn.localeCompare(b.resource.urn));
+  const ordered = [...members].sort(
+    (a, b) => a.resource.name.localeCompare(b.resource.name) || a.resource.urn.localeCompare(b.resource.urn),
+  );
   for (const member of ordered) {
     const agent = agentOf(member);
     if (!agent) continue;

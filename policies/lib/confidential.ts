@@ -37,13 +37,15 @@ const TOKEN_PREFIXES: { pattern: RegExp; label: string }[] = [
 const PRIVATE_KEY = /-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----/;
 
 /** `password=…`, `pwd: …`, `passwd = …`, `client_secret: …`, `api_key=…` followed by a value. */
-const PASSWORD = /\b(password|passwd|passphrase|pwd|client[_-]?secret|secret[_-]?key|api[_-]?key|access[_-]?key|(?:private|access)[_-]?token)\s*[=:]\s*\S+/i;
+const PASSWORD =
+  /\b(password|passwd|passphrase|pwd|client[_-]?secret|secret[_-]?key|api[_-]?key|access[_-]?key|(?:private|access)[_-]?token)\s*[=:]\s*\S+/i;
 
 /** Credentials inside a URL: `https://user:pass@host`. */
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/i;
 
 /** Private IPv4 ranges of RFC 1918. */
-const RFC1918 = /\b(10\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d)|172\.(?:1[6-9]|2\d|3[01])\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d)|192\.168\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d))\b/;
+const RFC1918 =
+  /\b(10\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d)|172\.(?:1[6-9]|2\d|3[01])\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d)|192\.168\.(?:25[0-5]|2[0-4]\d|1?\d?\d)\.(?:25[0-5]|2[0-4]\d|1?\d?\d))\b/;
 
 /** Runs of characters tokens are made of (base64, base64url, hex). */
 const TOKEN_RUN = /[A-Za-z0-9+/=_-]+/g;
@@ -77,14 +79,21 @@ export function findConfidential(text: string, options: ConfidentialOptions): Fi
   }
 
   const password = PASSWORD.exec(scanned);
-  if (password) add("password", `what looks like a password or secret (${JSON.stringify(password[1] + (/=/.test(password[0]) ? "=" : ":"))} followed by a value)`);
+  if (password)
+    add(
+      "password",
+      `what looks like a password or secret (${JSON.stringify(password[1] + (/=/.test(password[0]) ? "=" : ":"))} followed by a value)`,
+    );
   if (URL_CREDENTIALS.test(scanned)) add("password", "a URL with a user name and password in it");
 
   const ip = RFC1918.exec(scanned);
   if (ip) add("internal-address", `an internal address (${ip[0]}, a private RFC 1918 IP)`);
   const domains = options.internalDomains.map((domain) => domain.replace(/^\.+/, "")).filter((domain) => domain !== "");
   if (domains.length > 0) {
-    const host = new RegExp(`\\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+(?:${domains.map(escapeRegExp).join("|")})\\b(?![.-][a-z0-9])`, "i").exec(scanned);
+    const host = new RegExp(
+      `\\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+(?:${domains.map(escapeRegExp).join("|")})\\b(?![.-][a-z0-9])`,
+      "i",
+    ).exec(scanned);
     if (host) add("internal-address", `an internal host name (${host[0]})`);
   }
 

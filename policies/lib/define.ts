@@ -64,7 +64,12 @@ export interface ResourceCheck<C> {
 /** The declarations by both their type tokens: the dynamic class's (`pulumi-nodejs:dynamic/forge:X`)
  *  and the provider plugin's (`forge:index:X`), so that a policy applies to either face. */
 function byEitherToken(declarations: AnyDeclaration[]): Map<string, AnyDeclaration> {
-  return new Map(declarations.flatMap((declaration) => [[typeToken(declaration), declaration] as const, [pluginToken(declaration.name), declaration] as const]));
+  return new Map(
+    declarations.flatMap((declaration) => [
+      [typeToken(declaration), declaration] as const,
+      [pluginToken(declaration.name), declaration] as const,
+    ]),
+  );
 }
 
 export function resourcePolicy<C = Record<string, never>>(
@@ -130,7 +135,8 @@ export function stackPolicy<C = Record<string, never>>(
       const resources: StackResource[] = [];
       for (const resource of args.resources) {
         const declaration = byToken.get(resource.type);
-        if (declaration) resources.push({ resource, props: plain(resource.props), subject: `${declaration.name} "${resource.name}"`, declaration });
+        if (declaration)
+          resources.push({ resource, props: plain(resource.props), subject: `${declaration.name} "${resource.name}"`, declaration });
       }
       spec.check({
         resources,
@@ -141,6 +147,9 @@ export function stackPolicy<C = Record<string, never>>(
       });
     },
   };
-  targets.set(policy, spec.resources.map((declaration) => typeToken(declaration)));
+  targets.set(
+    policy,
+    spec.resources.map((declaration) => typeToken(declaration)),
+  );
   return policy;
 }

@@ -14,18 +14,23 @@ function deprecatedEndpoints(declaration: AnyDeclaration): { route: Route; note:
   return [...new Set(routes)].flatMap((route) => (route.deprecated ? [{ route, note: route.deprecated }] : []));
 }
 
-const usingDeprecated = (Object.values(declarations) as AnyDeclaration[]).filter((declaration) => deprecatedEndpoints(declaration).length > 0);
+const usingDeprecated = (Object.values(declarations) as AnyDeclaration[]).filter(
+  (declaration) => deprecatedEndpoints(declaration).length > 0,
+);
 
 export const deprecatedEndpointsPolicy = resourcePolicy({
   name: "deprecated-endpoints",
-  description: "A resource does not rest on endpoints the forge has deprecated (api/routes.ts marks them): they still work, but a program that adds one today adds a migration for later.",
+  description:
+    "A resource does not rest on endpoints the forge has deprecated (api/routes.ts marks them): they still work, but a program that adds one today adds a migration for later.",
   enforcementLevel: "advisory",
   resources: usingDeprecated,
   config: {},
   check({ declaration, subject, report }) {
     const found = deprecatedEndpoints(declaration);
     const notes = [...new Set(found.map((entry) => entry.note))];
-    report(`${subject} rests on endpoints the forge has deprecated (${found.map((entry) => entry.route).join(", ")}): ${notes.join("; ")}. Move to what replaces them, then delete this resource.`);
+    report(
+      `${subject} rests on endpoints the forge has deprecated (${found.map((entry) => entry.route).join(", ")}): ${notes.join("; ")}. Move to what replaces them, then delete this resource.`,
+    );
   },
 });
 
@@ -37,7 +42,8 @@ const DEPRECATED_GROUP_SETTINGS: Record<string, string> = {
 
 export const groupSettingsDeprecatedInputs = resourcePolicy({
   name: "group-settings-deprecated-inputs",
-  description: "Group settings use the forge's current parameters, not the deprecated ones (default_branch_protection, emails_disabled, the disabled_with_override alias).",
+  description:
+    "Group settings use the forge's current parameters, not the deprecated ones (default_branch_protection, emails_disabled, the disabled_with_override alias).",
   enforcementLevel: "advisory",
   resources: [groupSettings],
   config: {},
@@ -46,7 +52,9 @@ export const groupSettingsDeprecatedInputs = resourcePolicy({
       if (inputs[input] !== undefined) report(`${subject} sets ${input}, which the forge has deprecated. Use ${replacement} instead.`);
     }
     if (inputs["sharedRunnersSetting"] === "disabled_with_override") {
-      report(`${subject} sets sharedRunnersSetting to "disabled_with_override", a deprecated alias. Write "disabled_and_overridable" instead.`);
+      report(
+        `${subject} sets sharedRunnersSetting to "disabled_with_override", a deprecated alias. Write "disabled_and_overridable" instead.`,
+      );
     }
   },
 });

@@ -34,7 +34,9 @@ function knownGroups(resources: StackResource[]): Map<string, Known> {
   for (const member of resources) {
     const { groupId, fullPath, group } = member.props;
     const path = isKnown(fullPath) && typeof fullPath === "string" ? fullPath : pathOf(group);
-    const ids = [groupId, typeof group === "number" || (typeof group === "string" && /^\d+$/.test(group)) ? group : undefined].filter((id) => isKnown(id));
+    const ids = [groupId, typeof group === "number" || (typeof group === "string" && /^\d+$/.test(group)) ? group : undefined].filter(
+      (id) => isKnown(id),
+    );
     if (path === undefined) continue;
     for (const id of ids) known.set(refKey(id), { fullPath: path, subject: member.subject });
     known.set(refKey(path), { fullPath: path, subject: member.subject });
@@ -60,7 +62,9 @@ export const groupSettingsTopLevelOnly = stackPolicy({
       const found = known.get(refKey(group));
       const subgroup = (isKnown(parentId) && parentId !== null) || (found !== undefined && found.fullPath.includes("/"));
       if (!subgroup) continue;
-      const where = found ? `${found.subject} shows group ${show(group)} is ${show(found.fullPath)}, a subgroup` : `group ${show(group)} has a parent group`;
+      const where = found
+        ? `${found.subject} shows group ${show(group)} is ${show(found.fullPath)}, a subgroup`
+        : `group ${show(group)} has a parent group`;
       report(
         `${member.subject} sets ${set.join(", ")} on group ${show(group)}, but ${where}; the forge takes ${set.length > 1 ? "these" : "this"} on top-level groups only. ` +
           `Set ${set.length > 1 ? "them" : "it"} on the top-level group${found ? ` ${show(found.fullPath.split("/")[0])}` : ""} instead.`,
@@ -94,7 +98,12 @@ export const groupSettingsPublicVisibility = resourcePolicy<{ allowedPublicGroup
   enforcementLevel: "advisory",
   resources: [groupSettings],
   config: {
-    allowedPublicGroups: { type: "array", items: { type: "string" }, default: [], description: "Groups (full paths or ids) meant to be public." },
+    allowedPublicGroups: {
+      type: "array",
+      items: { type: "string" },
+      default: [],
+      description: "Groups (full paths or ids) meant to be public.",
+    },
   },
   check({ inputs, subject, config, report }) {
     if (inputs["visibility"] !== "public") return;

@@ -14,7 +14,8 @@ const INTEGRATION_DECLARATIONS = Object.values(groupIntegrations) as AnyDeclarat
 
 export const groupIntegrationHttps = resourcePolicy({
   name: "group-integration-https",
-  description: "A group integration reaches its service, webhooks and trackers over https, so that credentials and notifications are not sent in clear text.",
+  description:
+    "A group integration reaches its service, webhooks and trackers over https, so that credentials and notifications are not sent in clear text.",
   enforcementLevel: "advisory",
   resources: INTEGRATION_DECLARATIONS,
   check({ inputs, subject, declaration, report }) {

@@ -40,7 +40,14 @@ function limitPolicy(limit: ParentLimit, kinds: AnyDeclaration[]): StackValidati
         over.forEach((member, index) => {
           if (over.indexOf(member) !== index) return;
           // What stays within the limit, less the member itself (a rotating one's first token).
-          const kept = [...new Set(members.slice(0, limit.max).filter((other) => other !== member).map((other) => other.subject))].join(" and ");
+          const kept = [
+            ...new Set(
+              members
+                .slice(0, limit.max)
+                .filter((other) => other !== member)
+                .map((other) => other.subject),
+            ),
+          ].join(" and ");
           const holds = member.declaration.rotation ? ` (it holds ${ROTATION_HOLDS}: current and previous)` : "";
           report(
             `${member.subject}${holds} would be number ${limit.max + index + 1} of the ${limit.what.many} of ${standIn ?? limit.parent(member.props)}, besides ${kept}; the forge allows at most ${limit.max}. ${limit.advice}`,

@@ -9,7 +9,8 @@ import { isKnown } from "../lib/values";
 
 export const projectMemberExpiry = resourcePolicy<{ minAccessLevel: number }>({
   name: "project-member-expiry",
-  description: "A project membership at or above a role (Maintainer by default) has an expiry date, so that high access ends unless renewed.",
+  description:
+    "A project membership at or above a role (Maintainer by default) has an expiry date, so that high access ends unless renewed.",
   enforcementLevel: "advisory",
   resources: [projectMember],
   config: {
@@ -17,7 +18,8 @@ export const projectMemberExpiry = resourcePolicy<{ minAccessLevel: number }>({
       type: "integer",
       enum: [...PROJECT_MEMBER_ACCESS_LEVELS],
       default: 40,
-      description: "The lowest access level that needs an expiry (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner).",
+      description:
+        "The lowest access level that needs an expiry (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner).",
     },
   },
   check({ inputs, subject, config, report }) {

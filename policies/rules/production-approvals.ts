@@ -48,7 +48,8 @@ function productionName(source: string): RegExp {
 
 export const groupProtectedEnvironmentProductionApproval = resourcePolicy<{ tiers: string[] }>({
   name: "group-protected-environment-production-approval",
-  description: "A group's production tier needs approvals (approval rules or requiredApprovalCount of 1 or more), so that nobody deploys to production alone.",
+  description:
+    "A group's production tier needs approvals (approval rules or requiredApprovalCount of 1 or more), so that nobody deploys to production alone.",
   enforcementLevel: "advisory",
   resources: [groupProtectedEnvironment],
   config: {

@@ -73,7 +73,8 @@ interface SnippetConfidentialOptions extends ConfidentialOptions {
 
 export const snippetNoConfidentialContent = resourcePolicy<SnippetConfidentialOptions>({
   name: "snippet-no-confidential-content",
-  description: "A public snippet carries no confidential content (title, description, file paths and contents): anyone can list and read it without signing in.",
+  description:
+    "A public snippet carries no confidential content (title, description, file paths and contents): anyone can list and read it without signing in.",
   enforcementLevel: "advisory",
   resources: [snippet],
   config: {
@@ -103,8 +104,13 @@ export const snippetNoConfidentialContent = resourcePolicy<SnippetConfidentialOp
     for (const [where, text] of texts) {
       if (!isKnown(text) || typeof text !== "string") continue;
       for (const finding of findConfidential(text, config)) {
-        const fix = finding.kind === "internal-address" || finding.kind === "pattern" ? "Remove it" : "Remove it, and rotate the credential if it was a real one";
-        report(`${subject} is ${String(visibility)} and carries ${finding.description} in ${where}, and anyone can read a ${String(visibility)} snippet. ${fix}, or make the snippet private.`);
+        const fix =
+          finding.kind === "internal-address" || finding.kind === "pattern"
+            ? "Remove it"
+            : "Remove it, and rotate the credential if it was a real one";
+        report(
+          `${subject} is ${String(visibility)} and carries ${finding.description} in ${where}, and anyone can read a ${String(visibility)} snippet. ${fix}, or make the snippet private.`,
+        );
       }
     }
   },

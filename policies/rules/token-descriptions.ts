@@ -8,11 +8,17 @@ import { isKnown, show } from "../lib/values";
 
 export const clusterAgentTokenDescription = resourcePolicy<{ minLength: number }>({
   name: "cluster-agent-token-description",
-  description: "An agent token has a description saying what it is for, so that whoever finds it in the forge knows whether it can be revoked.",
+  description:
+    "An agent token has a description saying what it is for, so that whoever finds it in the forge knows whether it can be revoked.",
   enforcementLevel: "advisory",
   resources: [clusterAgentToken],
   config: {
-    minLength: { type: "integer", minimum: 1, default: 1, description: "The shortest description accepted (characters, surrounding spaces ignored)." },
+    minLength: {
+      type: "integer",
+      minimum: 1,
+      default: 1,
+      description: "The shortest description accepted (characters, surrounding spaces ignored).",
+    },
   },
   check({ inputs, subject, config, report }) {
     const description = inputs["description"];

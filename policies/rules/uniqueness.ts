@@ -21,7 +21,8 @@ const identified = (Object.values(declarations) as AnyDeclaration[]).filter((dec
 
 export const oneResourcePerObject = stackPolicy({
   name: "one-resource-per-object",
-  description: "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting, a group's integration of a slug...).",
+  description:
+    "Two resources of a program do not name the same object of the forge (a label's name in a group, an agent's name in a project, a project's setting, a group's integration of a slug...).",
   enforcementLevel: "mandatory",
   resources: identified,
   check({ resources, report }) {
@@ -44,7 +45,8 @@ export const oneResourcePerObject = stackPolicy({
       const [first, ...extra] = members;
       for (const member of extra) {
         report(
-          `${member.subject} declares ${identity.describe(member.props)}, which ${first!.subject} already declares; the forge holds one. ` + `Keep one of the two resources.`,
+          `${member.subject} declares ${identity.describe(member.props)}, which ${first!.subject} already declares; the forge holds one. ` +
+            `Keep one of the two resources.`,
           member.resource.urn,
         );
       }

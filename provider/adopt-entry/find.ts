@@ -11,7 +11,10 @@ import { defineAdopt, type AdoptEntry } from "./entry";
 import { routes } from "../../api/routes";
 
 /** What the runs under way ({@link sharingListings}) read once, by client: listings by lookup and arguments, project records by path or id. */
-const sharedReads = new WeakMap<ForgeClient, { listings: Map<string, Promise<ForgeRecord[]>>; projects: Map<string, Promise<Record<string, unknown> | undefined>> }>();
+const sharedReads = new WeakMap<
+  ForgeClient,
+  { listings: Map<string, Promise<ForgeRecord[]>>; projects: Map<string, Promise<Record<string, unknown> | undefined>> }
+>();
 
 /**
  * Runs `run` with each listing its entries read done once for all of them: a group's
@@ -40,7 +43,9 @@ export function list(lookup: LookupDeclaration, args: Record<string, unknown>, c
   const key = `${lookup.name} ${JSON.stringify(args)}`;
   const known = shared?.get(key);
   if (known) return known;
-  const read = settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey) as Promise<ForgeRecord[]>;
+  const read = settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey) as Promise<
+    ForgeRecord[]
+  >;
   shared?.set(key, read);
   return read;
 }
@@ -78,12 +83,12 @@ export async function agentChildren(project: string, client: ForgeClient, lookup
 export function protectedEnvironments(scope: "group" | "project", lookup: LookupDeclaration): AdoptEntry {
   return defineAdopt({
     scope,
-    find: async ({ path, client }) => (await list(lookup, { [scope]: path }, client)).map((environment) => ({ [scope]: path, name: environment["name"] })),
+    find: async ({ path, client }) =>
+      (await list(lookup, { [scope]: path }, client)).map((environment) => ({ [scope]: path, name: environment["name"] })),
     name: (inputs) => `protected ${text(inputs["name"])}`,
     describe: describeGrantees,
   });
 }
-
 
 /** Where the forge serves a group's avatar, or undefined when it has none. */
 export async function groupAvatarUrl(client: ForgeClient, group: string): Promise<string | undefined> {
@@ -120,14 +125,19 @@ export function tokenUserId(client: ForgeClient): Promise<unknown> {
 }
 
 /** Who the entries of a protected environment name: user ids as usernames, group ids as paths. */
-export async function describeGrantees(inputs: State, _outputs: State, { client }: { client: ForgeClient }): Promise<Record<string, string>> {
+export async function describeGrantees(
+  inputs: State,
+  _outputs: State,
+  { client }: { client: ForgeClient },
+): Promise<Record<string, string>> {
   const comments: Record<string, string> = {};
   for (const list of ["deployAccessLevels", "approvalRules"]) {
     const entries = inputs[list];
     if (!Array.isArray(entries)) continue;
     for (const [index, entry] of (entries as State[]).entries()) {
       if (typeof entry["userId"] === "number") comments[`${list}.${index}.userId`] = (await username(client, entry["userId"])) ?? "";
-      if (typeof entry["groupId"] === "number") comments[`${list}.${index}.groupId`] = (await field(client, routes.groups.get, { group: entry["groupId"] }, "full_path")) ?? "";
+      if (typeof entry["groupId"] === "number")
+        comments[`${list}.${index}.groupId`] = (await field(client, routes.groups.get, { group: entry["groupId"] }, "full_path")) ?? "";
     }
   }
   return comments;
@@ -137,9 +147,21 @@ export async function describeGrantees(inputs: State, _outputs: State, { client 
 const ACTORS: { input: string; prefix: string; name: (id: number, client: ForgeClient) => Promise<string | undefined> }[] = [
   { input: "users", prefix: "User", name: (id, client) => username(client, id) },
   { input: "groups", prefix: "Group", name: (id, client) => field(client, routes.groups.get, { group: id }, "full_path") },
-  { input: "namespaces", prefix: "Namespace", name: async (id, client) => (await field(client, routes.groups.get, { group: id }, "full_path")) ?? (await username(client, id)) },
-  { input: "projects", prefix: "Project", name: (id, client) => field(client, routes.projects.get, { project: id }, "path_with_namespace") },
-  { input: "repositories", prefix: "Repository", name: (id, client) => field(client, routes.projects.get, { project: id }, "path_with_namespace") },
+  {
+    input: "namespaces",
+    prefix: "Namespace",
+    name: async (id, client) => (await field(client, routes.groups.get, { group: id }, "full_path")) ?? (await username(client, id)),
+  },
+  {
+    input: "projects",
+    prefix: "Project",
+    name: (id, client) => field(client, routes.projects.get, { project: id }, "path_with_namespace"),
+  },
+  {
+    input: "repositories",
+    prefix: "Repository",
+    name: (id, client) => field(client, routes.projects.get, { project: id }, "path_with_namespace"),
+  },
 ];
 
 export async function username(client: ForgeClient, id: number): Promise<string | undefined> {
@@ -149,7 +171,12 @@ export async function username(client: ForgeClient, id: number): Promise<string 
 }
 
 /** A text field of the record a read answers (a group's `full_path`), or undefined when the forge has no such record. */
-export async function field(client: ForgeClient, route: typeof routes.groups.get | typeof routes.projects.get, params: Record<string, unknown>, key: string): Promise<string | undefined> {
+export async function field(
+  client: ForgeClient,
+  route: typeof routes.groups.get | typeof routes.projects.get,
+  params: Record<string, unknown>,
+  key: string,
+): Promise<string | undefined> {
   try {
     const value = (await client.request<Record<string, unknown>>(route, params)).body[key];
     return typeof value === "string" ? value : undefined;

@@ -81,7 +81,9 @@ export function typescript(text: string, position: TypeScriptPosition): string {
 /** `acme-web agent` → `acmeWebAgent`; a leading digit gets a prefix. Only ASCII letters and digits remain. */
 export function camel(text: string): string {
   const words = text.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
-  const joined = words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join("");
+  const joined = words
+    .map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join("");
   return /^[0-9]/.test(joined) ? `r${joined}` : joined;
 }
 
@@ -113,11 +115,14 @@ export type YamlPosition = "comment" | "value" | "key" | "literal";
 export function yaml(text: string, position: YamlPosition): string {
   if (position === "comment") return text === "" ? "#" : `# ${printable(text)}`;
   if (position === "key" && /^fn::/i.test(text)) {
-    throw new Error(`forge-adopt cannot write the key ${quoted(text)} in Pulumi YAML: an object with a key starting with "fn::" is a function call there`);
+    throw new Error(
+      `forge-adopt cannot write the key ${quoted(text)} in Pulumi YAML: an object with a key starting with "fn::" is a function call there`,
+    );
   }
   const evaluated = position === "literal" ? text : text.replaceAll("$", () => "$$");
   const rendered = YAML_PLAIN.test(evaluated) && !evaluated.endsWith(" ") && !YAML_RESERVED.test(evaluated) ? evaluated : quoted(evaluated);
-  if (position === "key" && rendered.length > YAML_KEY_LENGTH) throw new Error(`forge-adopt cannot write a key of ${rendered.length} characters in YAML: a key is at most ${YAML_KEY_LENGTH}`);
+  if (position === "key" && rendered.length > YAML_KEY_LENGTH)
+    throw new Error(`forge-adopt cannot write a key of ${rendered.length} characters in YAML: a key is at most ${YAML_KEY_LENGTH}`);
   return rendered;
 }
 
@@ -131,6 +136,7 @@ export function shellWord(text: string): string | undefined {
   if (text.includes("\u0000")) return undefined;
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
   if (!HAS_UNSAFE.test(text)) return `'${text.replaceAll("'", "'\\''")}'`;
-  const bytes = (character: string) => NAMED[character] ?? [...Buffer.from(character, "utf8")].map((byte) => `\\x${byte.toString(16).padStart(2, "0")}`).join("");
+  const bytes = (character: string) =>
+    NAMED[character] ?? [...Buffer.from(character, "utf8")].map((byte) => `\\x${byte.toString(16).padStart(2, "0")}`).join("");
   return `$'${text.replace(/[\\']/g, (character) => `\\${character}`).replace(UNSAFE, bytes)}'`;
 }

@@ -10,9 +10,15 @@ import { parseTypeToken } from "../type-tokens";
 /** A string or a list of them, as a list. */
 const oneOrMore = (what: string) =>
   z
-    .union([z.string().min(1, `${what} is empty`), z.array(z.string().min(1, `${what} holds an empty entry`)).min(1, `${what} is an empty list`)], {
-      error: `${what} is a string or a list of strings`,
-    })
+    .union(
+      [
+        z.string().min(1, `${what} is empty`),
+        z.array(z.string().min(1, `${what} holds an empty entry`)).min(1, `${what} is an empty list`),
+      ],
+      {
+        error: `${what} is a string or a list of strings`,
+      },
+    )
     .transform((value) => (Array.isArray(value) ? value : [value]));
 
 /** One entry of the ignore file, as written. */
@@ -26,11 +32,21 @@ export const ignoreRuleSchema = z
       /** Patterns of the object's own name (`tmp-*`: `*` matches anything, `?` one character; case counts). */
       name: oneOrMore("name").optional(),
       /** Why these objects may live outside code: printed with every match. */
-      reason: z.string({ error: "reason is missing: say why these objects may live outside code" }).trim().min(1, "reason is empty: say why these objects may live outside code"),
+      reason: z
+        .string({ error: "reason is missing: say why these objects may live outside code" })
+        .trim()
+        .min(1, "reason is empty: say why these objects may live outside code"),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")} (an entry has kind, scope, name and reason)` : "an entry is a mapping of kind, scope, name and reason") },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `unknown field ${issue.keys.join(", ")} (an entry has kind, scope, name and reason)`
+          : "an entry is a mapping of kind, scope, name and reason",
+    },
   )
-  .refine((rule) => rule.kind !== undefined || rule.scope !== undefined || rule.name !== undefined, { error: "an entry names at least one of kind, scope and name (one with none would hide everything)" });
+  .refine((rule) => rule.kind !== undefined || rule.scope !== undefined || rule.name !== undefined, {
+    error: "an entry names at least one of kind, scope and name (one with none would hide everything)",
+  });
 
 /** One entry of the ignore file, checked. */
 export type IgnoreRule = z.output<typeof ignoreRuleSchema>;
@@ -38,7 +54,12 @@ export type IgnoreRule = z.output<typeof ignoreRuleSchema>;
 /** The file: `ignore:` holding the entries (an empty file, or `ignore: []`, ignores nothing). */
 const ignoreFileSchema = z.strictObject(
   { ignore: z.array(z.unknown(), { error: "ignore is a list of entries" }).default([]) },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys.join(", ")} (the file holds \`ignore:\`, a list of entries)` : "expected `ignore:` holding a list of entries") },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `unknown field ${issue.keys.join(", ")} (the file holds \`ignore:\`, a list of entries)`
+        : "expected `ignore:` holding a list of entries",
+  },
 );
 
 /**
@@ -51,12 +72,17 @@ export function parseIgnoreRules(parsed: unknown, knownKinds: ReadonlySet<string
   return file.data.ignore.map((raw, index) => {
     const rule = ignoreRuleSchema.safeParse(raw);
     if (!rule.success) {
-      const message = rule.error.issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`).join("; ");
+      const message = rule.error.issues
+        .map((issue) => `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`)
+        .join("; ");
       throw new Error(`entry ${index + 1}: ${message}`);
     }
     const kinds = rule.data.kind?.map((kind) => parseTypeToken(kind)?.name ?? kind);
     const unknown = kinds?.find((kind) => !knownKinds.has(kind));
-    if (unknown !== undefined) throw new Error(`entry ${index + 1}: kind: ${JSON.stringify(unknown)} is no resource of the forge (one of ${[...knownKinds].sort().join(", ")})`);
+    if (unknown !== undefined)
+      throw new Error(
+        `entry ${index + 1}: kind: ${JSON.stringify(unknown)} is no resource of the forge (one of ${[...knownKinds].sort().join(", ")})`,
+      );
     return { ...rule.data, ...(kinds ? { kind: kinds } : {}) };
   });
 }

@@ -29,7 +29,18 @@ import type { AdoptEntry, AdoptScope } from "../adopt-entry/entry";
 import { sharingListings } from "../adopt-entry/find";
 import { inTurns } from "../engine/in-turns";
 import { ruleMatches, type IgnoreRule } from "./ignore";
-import { entriesInOrder, placeName, programInputs, refusedHere, scopePlaces, slug, type AdoptScopeInput, type Place, type ScopeIndex, type Skipped } from "./read";
+import {
+  entriesInOrder,
+  placeName,
+  programInputs,
+  refusedHere,
+  scopePlaces,
+  slug,
+  type AdoptScopeInput,
+  type Place,
+  type ScopeIndex,
+  type Skipped,
+} from "./read";
 import { adoptEntries } from "./entries";
 
 /** One resource a stack's state holds, as its export shows it. */
@@ -140,7 +151,12 @@ interface Candidate {
  * listing is in its stack's state, or the stack's lock says a run is under way). Throws when a
  * group or project named in the scope does not exist.
  */
-export function takeInventory(client: ForgeClient, scope: AdoptScopeInput, fleet: () => Promise<readonly FleetMember[]>, options: InventoryOptions = {}): Promise<Inventory> {
+export function takeInventory(
+  client: ForgeClient,
+  scope: AdoptScopeInput,
+  fleet: () => Promise<readonly FleetMember[]>,
+  options: InventoryOptions = {},
+): Promise<Inventory> {
   return sharingListings(client, async () => {
     const concurrency = options.concurrency ?? 4;
     const rules = options.ignore ?? [];
@@ -149,7 +165,11 @@ export function takeInventory(client: ForgeClient, scope: AdoptScopeInput, fleet
 
     // Every kind of every place, listed once for the fleet.
     const skipped: Skipped[] = [];
-    const tasks = places.flatMap((place) => entriesInOrder().filter(({ entry }) => entry.scope === place.scope).map(({ key, entry }) => ({ key, entry, place })));
+    const tasks = places.flatMap((place) =>
+      entriesInOrder()
+        .filter(({ entry }) => entry.scope === place.scope)
+        .map(({ key, entry }) => ({ key, entry, place })),
+    );
     const listed = await inTurns(tasks, concurrency, async ({ key, entry, place }) => {
       try {
         return (await entry.find({ path: place.path, client })).map((idState) => ({ key, entry, place, idState }));
@@ -187,7 +207,12 @@ export function takeInventory(client: ForgeClient, scope: AdoptScopeInput, fleet
           continue; // an id no object of the kind has: it holds nothing here
         }
         const canonical = await ids.canonical(declarationOf(key), idState);
-        const holder = { stack: member.label, resource: resource.urn.slice(resource.urn.lastIndexOf("::") + 2), id: resource.id, type: resource.type };
+        const holder = {
+          stack: member.label,
+          resource: resource.urn.slice(resource.urn.lastIndexOf("::") + 2),
+          id: resource.id,
+          type: resource.type,
+        };
         holders.set(canonical, [...(holders.get(canonical) ?? []), holder]);
       }
     }
@@ -231,7 +256,10 @@ export function takeInventory(client: ForgeClient, scope: AdoptScopeInput, fleet
         return { candidate, ...(await reader.inspect(candidate)) };
       } catch (error) {
         if (!refusedHere(error)) throw error;
-        skipped.push({ what: `${declarationOf(candidate.key).name} ${candidate.importId} in ${placeName(candidate.place)}`, reason: error.message });
+        skipped.push({
+          what: `${declarationOf(candidate.key).name} ${candidate.importId} in ${placeName(candidate.place)}`,
+          reason: error.message,
+        });
         return { candidate, refused: true as const };
       }
     });
@@ -289,7 +317,9 @@ function uniqueNames(objects: FoundObject[]): void {
 }
 
 /** The registry key of a declaration name (`GroupLabel` → `groupLabel`). */
-const keysByName = new Map(Object.entries(declarations).map(([key, declaration]) => [(declaration as AnyDeclaration).name, key as DeclarationKey]));
+const keysByName = new Map(
+  Object.entries(declarations).map(([key, declaration]) => [(declaration as AnyDeclaration).name, key as DeclarationKey]),
+);
 function keyOfName(name: string): DeclarationKey | undefined {
   return keysByName.get(name);
 }
@@ -385,7 +415,10 @@ class Reader {
     // Presented as forge-adopt would write it, where the verdict needs the inputs.
     let inputs = programInputs(declaration, (read.inputs ?? {}) as State);
     if ((entry.keep || entry.forgeOwn) && entry.present) inputs = await entry.present(inputs, outputs, context);
-    const why = entry.keep && !entry.keep(inputs) ? "every value at the forge's defaults: a program would declare nothing" : await entry.forgeOwn?.(inputs, outputs, context);
+    const why =
+      entry.keep && !entry.keep(inputs)
+        ? "every value at the forge's defaults: a program would declare nothing"
+        : await entry.forgeOwn?.(inputs, outputs, context);
     const words = entry.name({ ...outputs, ...inputs });
     const object: FoundObject = {
       key,
@@ -406,7 +439,11 @@ class Reader {
     let operations = this.operations.get(key);
     if (!operations) {
       const log = this.log;
-      operations = new RecordKeepingOperations(declarationOf(key), () => this.client, log ? (message, level) => log(`${level ? `${level}: ` : ""}${message}`) : undefined);
+      operations = new RecordKeepingOperations(
+        declarationOf(key),
+        () => this.client,
+        log ? (message, level) => log(`${level ? `${level}: ` : ""}${message}`) : undefined,
+      );
       this.operations.set(key, operations);
     }
     return operations;
@@ -415,17 +452,25 @@ class Reader {
   /** Who made the object and when, where its record says: `created_at`, and `created_by`, `author`, `user` or `created_by_user_id`. */
   private async provenance(record: WireRecord): Promise<{ createdAt?: string; createdBy?: string }> {
     const at = record["created_at"] ?? record["createdAt"];
-    const person = [record["created_by"], record["author"], record["user"], record["createdBy"]].find((value) => typeof value === "object" && value !== null) as Record<string, unknown> | undefined;
+    const person = [record["created_by"], record["author"], record["user"], record["createdBy"]].find(
+      (value) => typeof value === "object" && value !== null,
+    ) as Record<string, unknown> | undefined;
     let by = typeof person?.["username"] === "string" ? person["username"] : undefined;
     const id = person?.["id"] ?? record["created_by_user_id"] ?? record["createdByUserId"];
-    if (by === undefined && (typeof id === "number" || (typeof id === "string" && /^\d+$/.test(id)))) by = (await this.usernames()).get(Number(id)) ?? `user ${id}`;
+    if (by === undefined && (typeof id === "number" || (typeof id === "string" && /^\d+$/.test(id))))
+      by = (await this.usernames()).get(Number(id)) ?? `user ${id}`;
     return { ...(typeof at === "string" ? { createdAt: at } : {}), ...(by !== undefined ? { createdBy: by } : {}) };
   }
 
   /** The forge's users by id, listed once (an administrator's token sees them all). */
   private usernames(): Promise<Map<number, string>> {
     this.users ??= this.client.list<Record<string, unknown>>(routes.users.list, {}).then(
-      (users) => new Map(users.flatMap((user) => (typeof user["id"] === "number" && typeof user["username"] === "string" ? [[user["id"], user["username"]] as const] : []))),
+      (users) =>
+        new Map(
+          users.flatMap((user) =>
+            typeof user["id"] === "number" && typeof user["username"] === "string" ? [[user["id"], user["username"]] as const] : [],
+          ),
+        ),
       () => new Map(),
     );
     return this.users;

@@ -165,7 +165,9 @@ export async function scopePlaces(client: ForgeClient, scopeInput: AdoptScopeInp
   const { groups, projects, index } = await resolveScope(client, scope.groups, scope.projects);
   const places: Place[] = [
     ...(scope.instance ? [{ scope: "instance" as const, path: "" }] : []),
-    ...(scope.snippets ? [{ scope: "user" as const, path: String((await client.request<Record<string, unknown>>(routes.user.get)).body["username"]) }] : []),
+    ...(scope.snippets
+      ? [{ scope: "user" as const, path: String((await client.request<Record<string, unknown>>(routes.user.get)).body["username"]) }]
+      : []),
     ...groups.map((path) => ({ scope: "group" as const, path })),
     ...projects.map((path) => ({ scope: "project" as const, path })),
   ];
@@ -209,7 +211,12 @@ export function readForge(client: ForgeClient, scopeInput: AdoptScopeInput): Pro
 }
 
 /** The objects of one entry in one place, read by their import ids. */
-async function readPlace(client: ForgeClient, key: DeclarationKey, entry: AdoptEntry, place: { scope: AdoptScope; path: string }): Promise<Found[]> {
+async function readPlace(
+  client: ForgeClient,
+  key: DeclarationKey,
+  entry: AdoptEntry,
+  place: { scope: AdoptScope; path: string },
+): Promise<Found[]> {
   const found: Found[] = [];
   for (const idState of await entry.find({ path: place.path, client })) {
     const item = await readObject(client, key, entry, place, idState);
@@ -232,7 +239,11 @@ export async function readTargets(client: ForgeClient, targets: AdoptTarget[]): 
     const declaration = declarations[target.key] as AnyDeclaration;
     const entry = adoptEntries[target.key];
     if (!entry || !("find" in entry)) {
-      skipped.push({ what: target.origin ?? declaration.name, reason: `forge-adopt does not adopt ${declaration.name}: ${entry?.exempt ?? "no entry"}`, left: true });
+      skipped.push({
+        what: target.origin ?? declaration.name,
+        reason: `forge-adopt does not adopt ${declaration.name}: ${entry?.exempt ?? "no entry"}`,
+        left: true,
+      });
       continue;
     }
     const importId = formatId(declaration, target.idState);
@@ -247,7 +258,12 @@ export async function readTargets(client: ForgeClient, targets: AdoptTarget[]): 
       const item = await readObject(client, target.key, entry, target, target.idState, target.origin);
       const since = target.origin ? "deleted since Terraform last saw it?" : "deleted since it was listed";
       if (item === "gone") skipped.push({ what, reason: `${declaration.name} ${importId} is not on the forge (${since})`, left: true });
-      else if (item === "empty") skipped.push({ what, reason: `${declaration.name} ${importId} would declare nothing (every value is the forge's default)`, left: true });
+      else if (item === "empty")
+        skipped.push({
+          what,
+          reason: `${declaration.name} ${importId} would declare nothing (every value is the forge's default)`,
+          left: true,
+        });
       else found.push(item);
     } catch (error) {
       if (refusedHere(error)) {
@@ -293,9 +309,20 @@ async function readObject(
   }
   for (const [path, comment] of Object.entries((await entry.describe?.(inputs, outputs, context)) ?? {})) {
     const value = path.split(".").reduce<unknown>((item, step) => (item as Record<string, unknown> | undefined)?.[step], inputs);
-    if (comment !== "" && value !== undefined) inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
+    if (comment !== "" && value !== undefined)
+      inputs = replacedAt(inputs, path.split("."), { kind: "commented", value, comment } satisfies CommentedValue) as State;
   }
-  return { key, declaration, scope: place.scope, path: place.path, importId, inputs, outputs, ...(files.length > 0 ? { files } : {}), ...(origin ? { origin } : {}) };
+  return {
+    key,
+    declaration,
+    scope: place.scope,
+    path: place.path,
+    importId,
+    inputs,
+    outputs,
+    ...(files.length > 0 ? { files } : {}),
+    ...(origin ? { origin } : {}),
+  };
 }
 
 /** A copy of `value` with the item at `steps` (object keys, array indexes) replaced. */
@@ -313,12 +340,17 @@ function replacedAt(value: unknown, steps: string[], item: unknown): unknown {
  * group and project the token sees (the endpoints the emulator and the spec have): one paged
  * listing each, whatever the number of groups asked for.
  */
-async function resolveScope(client: ForgeClient, groupPaths: string[], projectPaths: string[]): Promise<{ groups: string[]; projects: string[]; index: ScopeIndex }> {
+async function resolveScope(
+  client: ForgeClient,
+  groupPaths: string[],
+  projectPaths: string[],
+): Promise<{ groups: string[]; projects: string[]; index: ScopeIndex }> {
   const groups = new Set<string>();
   const projects = new Set<string>();
   const index: ScopeIndex = { groups: new Map(), projects: new Map() };
   const note = (into: Map<string, number>, record: Record<string, unknown>, field: string) => {
-    if (typeof record[field] === "string" && typeof record["id"] === "number") into.set((record[field] as string).toLowerCase(), record["id"]);
+    if (typeof record[field] === "string" && typeof record["id"] === "number")
+      into.set((record[field] as string).toLowerCase(), record["id"]);
   };
   if (groupPaths.length > 0) {
     const rootRecords = await Promise.all(groupPaths.map((path) => found(client, routes.groups.get, { group: path }, `group ${path}`)));
@@ -344,7 +376,12 @@ async function resolveScope(client: ForgeClient, groupPaths: string[], projectPa
 }
 
 /** The record of a group or project the scope names; an error naming it when the forge has none (or the token cannot see it). */
-async function found(client: ForgeClient, route: typeof routes.groups.get | typeof routes.projects.get, params: Record<string, unknown>, what: string): Promise<Record<string, unknown>> {
+async function found(
+  client: ForgeClient,
+  route: typeof routes.groups.get | typeof routes.projects.get,
+  params: Record<string, unknown>,
+  what: string,
+): Promise<Record<string, unknown>> {
   try {
     return (await client.request<Record<string, unknown>>(route, params)).body;
   } catch (error) {
@@ -391,7 +428,8 @@ function withoutDefaults(declaration: AnyDeclaration, key: string, value: unknow
     const kept = { ...element };
     for (const field of Object.keys(element)) {
       const { [field]: _, ...without } = kept;
-      if (isDeepStrictEqual(collection.meaning(without), collection.meaning(kept)) && collection.key(without) === collection.key(kept)) delete kept[field];
+      if (isDeepStrictEqual(collection.meaning(without), collection.meaning(kept)) && collection.key(without) === collection.key(kept))
+        delete kept[field];
     }
     return kept;
   });
@@ -439,7 +477,14 @@ function named(found: Found[]): AdoptedResource[] {
     const words = entry.name({ ...item.outputs, ...item.inputs });
     return { ...item, base: slug(`${item.path} ${words}`) || slug(item.declaration.name) };
   });
-  items.sort((a, b) => placeOrder(a) - placeOrder(b) || a.path.localeCompare(b.path) || order.indexOf(a.key) - order.indexOf(b.key) || a.base.localeCompare(b.base) || a.importId.localeCompare(b.importId));
+  items.sort(
+    (a, b) =>
+      placeOrder(a) - placeOrder(b) ||
+      a.path.localeCompare(b.path) ||
+      order.indexOf(a.key) - order.indexOf(b.key) ||
+      a.base.localeCompare(b.base) ||
+      a.importId.localeCompare(b.importId),
+  );
   for (const item of items) {
     let name = item.base;
     for (let n = 2; taken.has(name); n++) name = `${item.base}-${n}`;
@@ -537,7 +582,8 @@ function resolveReferences(resource: AdoptedResource, all: AdoptedResource[]): v
     }
     const target = all.find((candidate) => candidate.key === targetKey && candidate.importId === targetId);
     if (!target) continue;
-    if (all.indexOf(target) > all.indexOf(resource)) throw new Error(`forge-adopt: ${resource.declaration.name} refers to ${target.declaration.name}, which is declared after it`);
+    if (all.indexOf(target) > all.indexOf(resource))
+      throw new Error(`forge-adopt: ${resource.declaration.name} refers to ${target.declaration.name}, which is declared after it`);
     target.referenced = true;
     const reference: ReferenceValue = { kind: "reference", target: target.name, output: input };
     resource.inputs[input] = reference;
@@ -556,4 +602,3 @@ export function slug(text: string): string {
     .slice(0, NAME_LENGTH)
     .replace(/-+$/, "");
 }
-

@@ -24,7 +24,13 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
   const lines = headerLines(adoption, command, options, "a property that differs from the forge").map((text) => yaml(text, "comment"));
   lines.push("", `name: ${yaml(options.project, "literal")}`, "runtime: yaml");
   if (options.pluginPath !== undefined) {
-    lines.push("# The provider plugin: the directory of the installed package's (npm install pulumi-forge).", "plugins:", "  providers:", "    - name: forge", `      path: ${yaml(options.pluginPath, "literal")}`);
+    lines.push(
+      "# The provider plugin: the directory of the installed package's (npm install pulumi-forge).",
+      "plugins:",
+      "  providers:",
+      "    - name: forge",
+      `      path: ${yaml(options.pluginPath, "literal")}`,
+    );
   }
   if (config.length > 0) {
     // The project's `config:` block (the template's `configuration:` is deprecated; the YAML host
@@ -48,7 +54,10 @@ export function renderYamlProgram(adoption: Adoption, command: string, options: 
     lines.push("", yaml("Stack config this program reads; set each value before the first `pulumi up`:", "comment"));
     for (const item of config) lines.push(yaml(configLine(item), "comment"));
   }
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 function resourceLines(resource: AdoptedResource): string[] {
@@ -93,7 +102,8 @@ function inlineValue(item: unknown): string | undefined {
   if (isSecret(item)) return `\${${item.key}}`;
   if (isReference(item)) {
     // A logical name is a slug (read.ts), which a property access takes as it is.
-    if (!/^[A-Za-z0-9_-]+$/.test(item.target)) throw new Error(`forge-adopt: ${JSON.stringify(item.target)} is no name a Pulumi YAML reference can hold`);
+    if (!/^[A-Za-z0-9_-]+$/.test(item.target))
+      throw new Error(`forge-adopt: ${JSON.stringify(item.target)} is no name a Pulumi YAML reference can hold`);
     return `\${${item.target}.${item.output}}`;
   }
   if (item === null || typeof item !== "object") return scalar(item);
@@ -110,6 +120,10 @@ function scalar(item: unknown): string {
 
 /** The list `pulumi import --file <file>` reads: every object with its plugin type token, name and import id. */
 export function renderImportList(adoption: Adoption): string {
-  const resources = adoption.resources.map((resource) => ({ type: pluginToken(resource.declaration.name), name: resource.name, id: resource.importId }));
+  const resources = adoption.resources.map((resource) => ({
+    type: pluginToken(resource.declaration.name),
+    name: resource.name,
+    id: resource.importId,
+  }));
   return `${JSON.stringify({ resources }, null, 2)}\n`;
 }

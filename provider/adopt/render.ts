@@ -49,7 +49,8 @@ export function headerLines(adoption: Adoption, command: string, options: Render
   if (adoption.terraform) lines.push("", ...terraformLines(adoption, adoption.terraform));
   const refused = adoption.skipped.filter((skipped) => !skipped.left);
   const left = adoption.skipped.filter((skipped) => skipped.left);
-  if (refused.length > 0) lines.push("", "Not read (the forge refused):", ...refused.map((skipped) => `  ${skipped.what}: ${skipped.reason}`));
+  if (refused.length > 0)
+    lines.push("", "Not read (the forge refused):", ...refused.map((skipped) => `  ${skipped.what}: ${skipped.reason}`));
   if (left.length > 0) lines.push("", "Not adopted:", ...left.map((skipped) => `  ${skipped.what}: ${skipped.reason}`));
   return lines;
 }
@@ -69,12 +70,21 @@ function terraformLines(adoption: Adoption, terraform: TerraformNotes): string[]
   }
   const unnamed = addresses.filter((address) => shellWord(address) === undefined);
   if (unnamed.length > 0) {
-    lines.push("No command line can name these addresses (each holds a NUL character): take them out of the state", "with `terraform state pull`, an edit, and `terraform state push`:", ...unnamed.map((address) => `    ${address}`));
+    lines.push(
+      "No command line can name these addresses (each holds a NUL character): take them out of the state",
+      "with `terraform state pull`, an edit, and `terraform state push`:",
+      ...unnamed.map((address) => `    ${address}`),
+    );
   }
   if (terraform.cannotMove.length > 0) {
-    lines.push("", "Cannot move (the Terraform state holds it, the forge never shows it again):", ...terraform.cannotMove.flatMap((notice) => noticeLines(notice)));
+    lines.push(
+      "",
+      "Cannot move (the Terraform state holds it, the forge never shows it again):",
+      ...terraform.cannotMove.flatMap((notice) => noticeLines(notice)),
+    );
   }
-  if (terraform.notes.length > 0) lines.push("", "Also from the Terraform state:", ...terraform.notes.flatMap((notice) => noticeLines(notice)));
+  if (terraform.notes.length > 0)
+    lines.push("", "Also from the Terraform state:", ...terraform.notes.flatMap((notice) => noticeLines(notice)));
   return lines;
 }
 
@@ -109,7 +119,9 @@ export function configLine({ resource, secret }: { resource: AdoptedResource; se
 export function renderProgram(adoption: Adoption, command: string, options: RenderOptions): string {
   const variables = variableNames(adoption.resources.filter((resource) => resource.referenced));
   const secrets = configOf(adoption);
-  const lines: string[] = headerLines(adoption, command, options, "an input that differs from the forge").map((text) => typescript(text, "comment"));
+  const lines: string[] = headerLines(adoption, command, options, "an input that differs from the forge").map((text) =>
+    typescript(text, "comment"),
+  );
   const readsFiles = adoption.resources.some((resource) => containsFile(resource.inputs));
   lines.push(
     "",
@@ -141,7 +153,10 @@ export function renderProgram(adoption: Adoption, command: string, options: Rend
     for (const item of secrets) lines.push(typescript(configLine(item), "comment"));
     lines.push("");
   }
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 export function placeTitle(resource: AdoptedResource): string {
@@ -197,7 +212,9 @@ function value(item: unknown, variables: Map<string, string>, indent: string, ro
   if (isFile(item)) return { text: `readFileSync(join(__dirname, ${typescript(item.path, "string")}), "utf8")` };
   if (isReference(item)) {
     const output = typescript(item.output, "property");
-    return { text: `${variables.get(item.target) ?? typescript(item.target, "identifier")}${output === item.output ? `.${output}` : `[${typescript(item.output, "string")}]`}` };
+    return {
+      text: `${variables.get(item.target) ?? typescript(item.target, "identifier")}${output === item.output ? `.${output}` : `[${typescript(item.output, "string")}]`}`,
+    };
   }
   if (typeof item === "string") return { text: typescript(item, "string") };
   if (typeof item !== "object" || item === null) return { text: String(item) };
@@ -211,7 +228,8 @@ function value(item: unknown, variables: Map<string, string>, indent: string, ro
   const [open, close] = Array.isArray(item) ? ["[", "]"] : ["{ ", " }"];
   const wrapped = depth === 1 && containsSecret(item) && !Array.isArray(item) ? "pulumi.output(" : "";
   const comments = entries.flatMap((entry) => (entry.comment ? [entry.comment] : []));
-  const flat = entries.length === 0 ? (Array.isArray(item) ? "[]" : "{}") : `${open}${entries.map((entry) => entry.text).join(", ")}${close}`;
+  const flat =
+    entries.length === 0 ? (Array.isArray(item) ? "[]" : "{}") : `${open}${entries.map((entry) => entry.text).join(", ")}${close}`;
   // An object holding a secret inside an input: one output, so that it types as the input's object.
   const wrap = (text: string) => (wrapped ? `${wrapped}${text})` : text);
   if (flat.length <= room && !flat.includes("\n") && comments.length <= 1) return { text: wrap(flat), comment: comments[0] };

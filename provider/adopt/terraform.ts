@@ -68,13 +68,20 @@ export function parseTerraformState(text: string): TerraformState {
   }
   const record = (typeof json === "object" && json !== null ? json : {}) as Record<string, unknown>;
   if ("format_version" in record && "values" in record) {
-    throw new Error("is the output of `terraform show -json`, not a state: give the state file itself (terraform.tfstate, or the output of `terraform state pull`)");
+    throw new Error(
+      "is the output of `terraform show -json`, not a state: give the state file itself (terraform.tfstate, or the output of `terraform state pull`)",
+    );
   }
   if (record["version"] !== 4) {
-    throw new Error(`is a state of format version ${JSON.stringify(record["version"])}: forge-adopt reads version 4 (Terraform 0.12 and later); \`terraform state pull\` with a current Terraform writes it`);
+    throw new Error(
+      `is a state of format version ${JSON.stringify(record["version"])}: forge-adopt reads version 4 (Terraform 0.12 and later); \`terraform state pull\` with a current Terraform writes it`,
+    );
   }
   const parsed = stateSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`is not a state forge-adopt can read: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `is not a state forge-adopt can read: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
   return parsed.data;
 }
 
@@ -111,10 +118,16 @@ class Places {
     return this.path("project", routes.projects.get, "path_with_namespace", ref);
   }
 
-  private path(kind: "group" | "project", route: typeof routes.groups.get | typeof routes.projects.get, field: string, ref: unknown): Promise<string> {
+  private path(
+    kind: "group" | "project",
+    route: typeof routes.groups.get | typeof routes.projects.get,
+    field: string,
+    ref: unknown,
+  ): Promise<string> {
     if (typeof ref !== "string" && typeof ref !== "number") return Promise.reject(new Missing(`names no ${kind}`, true));
     // What is neither an id nor a full path is not asked for: a state another team wrote may hold anything.
-    if (!/^\d+$/.test(String(ref)) && !FULL_PATH.test(String(ref))) return Promise.reject(new Missing(`names the ${kind} ${JSON.stringify(ref)}, which is no ${kind}'s id or full path`));
+    if (!/^\d+$/.test(String(ref)) && !FULL_PATH.test(String(ref)))
+      return Promise.reject(new Missing(`names the ${kind} ${JSON.stringify(ref)}, which is no ${kind}'s id or full path`));
     const key = `${kind} ${ref}`;
     let path = this.cache.get(key);
     if (!path) {
@@ -163,7 +176,8 @@ interface TerraformType {
 
 const id = (value: unknown): number => {
   const number = Number(value);
-  if (value === undefined || value === null || value === "" || !Number.isInteger(number) || number <= 0) throw new Missing(`has no id where one is expected (${JSON.stringify(value ?? null)})`, value === undefined);
+  if (value === undefined || value === null || value === "" || !Number.isInteger(number) || number <= 0)
+    throw new Missing(`has no id where one is expected (${JSON.stringify(value ?? null)})`, value === undefined);
   return number;
 };
 const present = (value: unknown): boolean => value !== undefined && value !== null && value !== "";
@@ -180,11 +194,16 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
     async objects(attributes, places) {
       const group = await places.group(present(attributes["id"]) ? attributes["id"] : attributes["full_path"]);
       // The avatar is Terraform's to manage only when its configuration named a file.
-      return [{ key: "groupSettings", idState: { group } }, ...(present(attributes["avatar"]) ? [{ key: "groupAvatar" as const, idState: { group } }] : [])];
+      return [
+        { key: "groupSettings", idState: { group } },
+        ...(present(attributes["avatar"]) ? [{ key: "groupAvatar" as const, idState: { group } }] : []),
+      ];
     },
     notes(attributes) {
       const rules = attributes["push_rules"];
-      return Array.isArray(rules) && rules.length > 0 ? ["push_rules: no forge resource manages a group's push rules; they stay as they are, unmanaged."] : [];
+      return Array.isArray(rules) && rules.length > 0
+        ? ["push_rules: no forge resource manages a group's push rules; they stay as they are, unmanaged."]
+        : [];
     },
     advice:
       "GroupSettings manages the settings of the group, not the group itself: `pulumi destroy` writes back the " +
@@ -194,7 +213,8 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
   },
   gitlab_group_label: {
     becomes: ["groupLabel"],
-    terraformId: "`<group id>:<label id>` (provider releases 3.x to 15.x: `<label name>`, and no `label_id`: the label is found by its name)",
+    terraformId:
+      "`<group id>:<label id>` (provider releases 3.x to 15.x: `<label name>`, and no `label_id`: the label is found by its name)",
     async objects(attributes, places) {
       const group = await places.group(attributes["group"]);
       if (present(attributes["label_id"])) return [{ key: "groupLabel", idState: { group, labelId: id(attributes["label_id"]) } }];
@@ -208,23 +228,42 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
   gitlab_group_protected_environment: {
     becomes: ["groupProtectedEnvironment"],
     terraformId: "`<group>:<environment>`",
-    objects: async (attributes, places) => [{ key: "groupProtectedEnvironment", idState: { group: await places.group(attributes["group"]), name: String(attributes["environment"]) } }],
+    objects: async (attributes, places) => [
+      {
+        key: "groupProtectedEnvironment",
+        idState: { group: await places.group(attributes["group"]), name: String(attributes["environment"]) },
+      },
+    ],
   },
   gitlab_project_protected_environment: {
     becomes: ["projectProtectedEnvironment"],
     terraformId: "`<project>:<environment>`",
-    objects: async (attributes, places) => [{ key: "projectProtectedEnvironment", idState: { project: await places.project(attributes["project"]), name: String(attributes["environment"]) } }],
+    objects: async (attributes, places) => [
+      {
+        key: "projectProtectedEnvironment",
+        idState: { project: await places.project(attributes["project"]), name: String(attributes["environment"]) },
+      },
+    ],
   },
   gitlab_cluster_agent: {
     becomes: ["clusterAgent"],
     terraformId: "`<project>:<agent id>`",
-    objects: async (attributes, places) => [{ key: "clusterAgent", idState: { project: await places.project(attributes["project"]), agentId: id(attributes["agent_id"]) } }],
+    objects: async (attributes, places) => [
+      { key: "clusterAgent", idState: { project: await places.project(attributes["project"]), agentId: id(attributes["agent_id"]) } },
+    ],
   },
   gitlab_cluster_agent_token: {
     becomes: ["clusterAgentToken"],
     terraformId: "`<project>:<agent id>:<token id>`",
     objects: async (attributes, places) => [
-      { key: "clusterAgentToken", idState: { project: await places.project(attributes["project"]), agentId: id(attributes["agent_id"]), tokenId: id(attributes["token_id"]) } },
+      {
+        key: "clusterAgentToken",
+        idState: {
+          project: await places.project(attributes["project"]),
+          agentId: id(attributes["agent_id"]),
+          tokenId: id(attributes["token_id"]),
+        },
+      },
     ],
     cannotMove: (attributes) => (present(attributes["token"]) ? TOKEN_VALUE : undefined),
     advice:
@@ -236,7 +275,9 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
     becomes: ["projectMember"],
     terraformId: "`<project>:<user id>`",
     formerly: { project: { name: "project_id", releases: "3.x to 15.x" } },
-    objects: async (attributes, places) => [{ key: "projectMember", idState: { project: await places.project(attributes["project"]), userId: id(attributes["user_id"]) } }],
+    objects: async (attributes, places) => [
+      { key: "projectMember", idState: { project: await places.project(attributes["project"]), userId: id(attributes["user_id"]) } },
+    ],
     advice: "The member is declared by username. A custom role (`member_role_id`) is not carried: the forge never shows it.",
     notes: (attributes) =>
       present(attributes["member_role_id"])
@@ -251,14 +292,16 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
     terraformId: "`<cluster id>`",
     objects: async (attributes) => [{ key: "instanceCluster", idState: { clusterId: id(attributes["id"]) } }],
     secrets: { "platformVendorAttributes.token": "kubernetes_token", "platformVendorAttributes.caCert": "kubernetes_ca_cert" },
-    advice: "Its token (which the forge never shows) and CA certificate are read from secret stack config; the program's config listing names the state attribute that holds each value.",
+    advice:
+      "Its token (which the forge never shows) and CA certificate are read from secret stack config; the program's config listing names the state attribute that holds each value.",
   },
   gitlab_project_job_token_scope: {
     becomes: ["jobTokenScopeProjectAllowlistEntry", "jobTokenScopeGroupAllowlistEntry"],
     terraformId: "`<project>:project:<target id>` or `<project>:group:<target id>`",
     async objects(attributes, places) {
       const project = await places.project(attributes["project"]);
-      if (present(attributes["target_group_id"])) return [{ key: "jobTokenScopeGroupAllowlistEntry", idState: { project, targetGroupId: id(attributes["target_group_id"]) } }];
+      if (present(attributes["target_group_id"]))
+        return [{ key: "jobTokenScopeGroupAllowlistEntry", idState: { project, targetGroupId: id(attributes["target_group_id"]) } }];
       return [{ key: "jobTokenScopeProjectAllowlistEntry", idState: { project, targetProjectId: id(attributes["target_project_id"]) } }];
     },
   },
@@ -271,8 +314,14 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
       const ids = (name: string) => (Array.isArray(attributes[name]) ? (attributes[name] as unknown[]) : []).map(id).sort((a, b) => a - b);
       return [
         ...(typeof attributes["enabled"] === "boolean" ? [{ key: "jobTokenScope" as const, idState: { project } }] : []),
-        ...ids("target_project_ids").map((targetProjectId) => ({ key: "jobTokenScopeProjectAllowlistEntry" as const, idState: { project, targetProjectId } })),
-        ...ids("target_group_ids").map((targetGroupId) => ({ key: "jobTokenScopeGroupAllowlistEntry" as const, idState: { project, targetGroupId } })),
+        ...ids("target_project_ids").map((targetProjectId) => ({
+          key: "jobTokenScopeProjectAllowlistEntry" as const,
+          idState: { project, targetProjectId },
+        })),
+        ...ids("target_group_ids").map((targetGroupId) => ({
+          key: "jobTokenScopeGroupAllowlistEntry" as const,
+          idState: { project, targetGroupId },
+        })),
       ];
     },
     advice:
@@ -282,13 +331,17 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
   gitlab_project_feature_flag_user_list: {
     becomes: ["featureFlagUserList"],
     terraformId: "`<project>:<list iid>`",
-    objects: async (attributes, places) => [{ key: "featureFlagUserList", idState: { project: await places.project(attributes["project"]), iid: id(attributes["iid"]) } }],
+    objects: async (attributes, places) => [
+      { key: "featureFlagUserList", idState: { project: await places.project(attributes["project"]), iid: id(attributes["iid"]) } },
+    ],
   },
   gitlab_project_error_tracking_settings: {
     becomes: ["errorTrackingSettings"],
     // A resource new in the provider's repository, documented without an import section.
     terraformId: "none documented; the project is its `project_id`",
-    objects: async (attributes, places) => [{ key: "errorTrackingSettings", idState: { project: await places.project(attributes["project_id"]) } }],
+    objects: async (attributes, places) => [
+      { key: "errorTrackingSettings", idState: { project: await places.project(attributes["project_id"]) } },
+    ],
   },
 };
 
@@ -302,13 +355,18 @@ export const TERRAFORM_UNMAPPED: Readonly<Record<string, string>> = {
   gitlab_project: "no forge resource manages a project itself",
   gitlab_group_variable: "no forge resource manages CI/CD variables",
   gitlab_project_variable: "no forge resource manages CI/CD variables",
-  "gitlab_group_integration_*": "the forge's group integrations have slugs of their own (`/groups/:id/integrations/<slug>`), none of them one the GitLab provider's integration resources manage",
+  "gitlab_group_integration_*":
+    "the forge's group integrations have slugs of their own (`/groups/:id/integrations/<slug>`), none of them one the GitLab provider's integration resources manage",
 };
 
 function unmappedReason(type: string): string {
-  const known = (Object.hasOwn(TERRAFORM_UNMAPPED, type) ? TERRAFORM_UNMAPPED[type] : undefined) ?? (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
+  const known =
+    (Object.hasOwn(TERRAFORM_UNMAPPED, type) ? TERRAFORM_UNMAPPED[type] : undefined) ??
+    (type.startsWith("gitlab_group_integration_") ? TERRAFORM_UNMAPPED["gitlab_group_integration_*"] : undefined);
   if (known) return known;
-  return type.startsWith("gitlab_") ? `no forge resource corresponds to ${type} (docs/guides/adopting-and-terraform.md lists those that do)` : "not a resource of the GitLab provider";
+  return type.startsWith("gitlab_")
+    ? `no forge resource corresponds to ${type} (docs/guides/adopting-and-terraform.md lists those that do)`
+    : "not a resource of the GitLab provider";
 }
 
 /** The attributes under the names the mapping reads: an older release's name for one the instance lacks. */
@@ -356,7 +414,11 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
         continue;
       }
       if (instance.deposed) {
-        skipped.push({ what: `${address} (deposed ${instance.deposed})`, reason: "an object Terraform replaced and was still to delete: not adopted", left: true });
+        skipped.push({
+          what: `${address} (deposed ${instance.deposed})`,
+          reason: "an object Terraform replaced and was still to delete: not adopted",
+          left: true,
+        });
         continue;
       }
       if (resource.provider) providers.add(resource.provider);
@@ -378,13 +440,19 @@ export async function readTerraformState(client: ForgeClient, state: TerraformSt
       attributesOf.set(address, { mapping, attributes });
       const lost = mapping.cannotMove?.(attributes);
       if (lost) cannotMove.push({ what: address, text: lost });
-      if (instance.status === "tainted") notes.push({ what: address, text: "tainted: Terraform planned to replace it; the program adopts it as it is." });
+      if (instance.status === "tainted")
+        notes.push({ what: address, text: "tainted: Terraform planned to replace it; the program adopts it as it is." });
       for (const note of mapping.notes?.(attributes) ?? []) notes.push({ what: address, text: note });
     }
   }
-  const advice = [...typesSeen].sort().flatMap((type) => (TERRAFORM_TYPES[type]!.advice ? [{ what: type, text: TERRAFORM_TYPES[type]!.advice! }] : []));
+  const advice = [...typesSeen]
+    .sort()
+    .flatMap((type) => (TERRAFORM_TYPES[type]!.advice ? [{ what: type, text: TERRAFORM_TYPES[type]!.advice! }] : []));
   if (providers.size > 1) {
-    notes.unshift({ what: "providers", text: `the state names ${providers.size} configurations of the provider (${[...providers].sort().join(", ")}); every object was read from this one forge.` });
+    notes.unshift({
+      what: "providers",
+      text: `the state names ${providers.size} configurations of the provider (${[...providers].sort().join(", ")}); every object was read from this one forge.`,
+    });
   }
   const adoption = await readTargets(client, targets);
   for (const resource of adoption.resources) {
@@ -404,10 +472,16 @@ export function terraformMappingTable(): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([type, mapping]) => {
       const becomes = mapping.becomes.map((key) => `\`${declarations[key].name}\` \`${idFormat(declarations[key])}\``).join("<br>");
-      const secrets = mapping.secrets && `Secret stack config whose value the state holds: ${Object.entries(mapping.secrets).map(([path, attribute]) => `\`${path}\` (\`${attribute}\`)`).join(", ")}.`;
+      const secrets =
+        mapping.secrets &&
+        `Secret stack config whose value the state holds: ${Object.entries(mapping.secrets)
+          .map(([path, attribute]) => `\`${path}\` (\`${attribute}\`)`)
+          .join(", ")}.`;
       const formerly =
         mapping.formerly &&
-        `Older states: ${Object.entries(mapping.formerly).map(([name, former]) => `\`${former.name}\` for \`${name}\` (provider releases ${former.releases})`).join(", ")}.`;
+        `Older states: ${Object.entries(mapping.formerly)
+          .map(([name, former]) => `\`${former.name}\` for \`${name}\` (provider releases ${former.releases})`)
+          .join(", ")}.`;
       const notes = [mapping.advice, secrets, formerly].filter(Boolean).join(" ");
       return `| \`${type}\` | ${mapping.terraformId} | ${becomes} | ${notes} |`;
     });

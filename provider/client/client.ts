@@ -111,7 +111,12 @@ export class ForgeClient {
       pacingInterceptor(this.#shared.pacer),
       retryInterceptor({
         policy,
-        ...(listener ? { onWait: (wait: RetryWait, request: { method: HttpMethod; path: string }) => listener({ ...wait, method: request.method, path: target.displayPath(request.path) }) } : {}),
+        ...(listener
+          ? {
+              onWait: (wait: RetryWait, request: { method: HttpMethod; path: string }) =>
+                listener({ ...wait, method: request.method, path: target.displayPath(request.path) }),
+            }
+          : {}),
       }),
       redirectInterceptor({ target, maxRedirects: MAX_REDIRECTS }),
     );
@@ -126,12 +131,24 @@ export class ForgeClient {
    *
    *  @throws ForgeApiError for a non-2xx status not in `acceptStatuses` (after retries),
    *  ForgeNetworkError when no answer came, Error for a missing path parameter (nothing is sent). */
-  request<T = unknown, E extends Endpoint = Endpoint>(route: E, params?: RouteParams<E>, options?: RequestOptions): Promise<ForgeResponse<T>>;
-  request<T = unknown>(method: HttpMethod, pathTemplate: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<ForgeResponse<T>>;
+  request<T = unknown, E extends Endpoint = Endpoint>(
+    route: E,
+    params?: RouteParams<E>,
+    options?: RequestOptions,
+  ): Promise<ForgeResponse<T>>;
+  request<T = unknown>(
+    method: HttpMethod,
+    pathTemplate: string,
+    params?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<ForgeResponse<T>>;
   async request<T = unknown>(
     ...args: [Endpoint, Record<string, unknown>?, RequestOptions?] | [HttpMethod, string, Record<string, unknown>?, RequestOptions?]
   ): Promise<ForgeResponse<T>> {
-    const [method, pathTemplate, params, options = {}] = typeof args[0] === "object" ? [args[0].method, args[0].path, args[1] as Record<string, unknown> | undefined, args[2] as RequestOptions | undefined] : (args as [HttpMethod, string, Record<string, unknown>?, RequestOptions?]);
+    const [method, pathTemplate, params, options = {}] =
+      typeof args[0] === "object"
+        ? [args[0].method, args[0].path, args[1] as Record<string, unknown> | undefined, args[2] as RequestOptions | undefined]
+        : (args as [HttpMethod, string, Record<string, unknown>?, RequestOptions?]);
     return this.#execute<T>(this.#target.prepare(method, pathTemplate, params, options.multipart), options);
   }
 
@@ -145,7 +162,12 @@ export class ForgeClient {
     return this.#listPages<T>(route, params, options, MAX_PAGES);
   }
 
-  async #listPages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number): Promise<T[]> {
+  async #listPages<T>(
+    route: Endpoint<"GET"> | string,
+    params: Record<string, unknown>,
+    options: ListOptions,
+    maxPages: number,
+  ): Promise<T[]> {
     const items: T[] = [];
     for await (const { items: page, last } of this.#pages<T>(route, params, options, maxPages)) {
       items.push(...page);
@@ -162,7 +184,12 @@ export class ForgeClient {
     return this.#pages<T>(route, params, {}, MAX_PAGES);
   }
 
-  async *#pages<T>(route: Endpoint<"GET"> | string, params: Record<string, unknown>, options: ListOptions, maxPages: number): AsyncGenerator<ListingPage<T> & { number: number }, void, undefined> {
+  async *#pages<T>(
+    route: Endpoint<"GET"> | string,
+    params: Record<string, unknown>,
+    options: ListOptions,
+    maxPages: number,
+  ): AsyncGenerator<ListingPage<T> & { number: number }, void, undefined> {
     const pathTemplate = typeof route === "string" ? route : route.path;
     const keyset = options.keyset ? { pagination: "keyset", order_by: options.keyset.orderBy, sort: options.keyset.sort } : {};
     const first = this.#target.prepare("GET", pathTemplate, { ...params, ...keyset, per_page: params["per_page"] ?? PER_PAGE });
@@ -261,14 +288,24 @@ export function clientFor(connection: Connection, onRetryWait?: RetryWaitListene
   // Every setting is part of the key (a CA bundle, proxy, timeout or retry budget changed in
   // config makes a new shared dispatcher); hashed, the key holds no secret.
   const key = `${baseUrl} ${tokenFingerprint(connection.token)} ${tokenFingerprint(JSON.stringify(transport))}`;
-  const shared = remember(dispatchers, key, () => ({ agent: openAgent(baseUrl, transport), pacer: new RateLimitPacer(), clients: new Map() }));
-  return remember(shared.clients, onRetryWait, () =>
-    new ForgeClient({
-      baseUrl,
-      token: connection.token,
-      ...(connection.transport ? { transport: connection.transport } : {}),
-      ...(onRetryWait ? { onRetryWait } : {}),
-    }, shared),
+  const shared = remember(dispatchers, key, () => ({
+    agent: openAgent(baseUrl, transport),
+    pacer: new RateLimitPacer(),
+    clients: new Map(),
+  }));
+  return remember(
+    shared.clients,
+    onRetryWait,
+    () =>
+      new ForgeClient(
+        {
+          baseUrl,
+          token: connection.token,
+          ...(connection.transport ? { transport: connection.transport } : {}),
+          ...(onRetryWait ? { onRetryWait } : {}),
+        },
+        shared,
+      ),
   );
 }
 

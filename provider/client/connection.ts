@@ -138,7 +138,9 @@ function readPem(value: string, source: string): string {
   try {
     return readFileSync(value, "utf8");
   } catch (error) {
-    throw new ForgeConfigError(`${source} names ${value}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a PEM file's path or its text.`);
+    throw new ForgeConfigError(
+      `${source} names ${value}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a PEM file's path or its text.`,
+    );
   }
 }
 
@@ -157,9 +159,7 @@ export function normalizeBaseUrl(raw: string): string {
     throw new ForgeConfigError(`The forge base URL "${text}" is not a valid URL: ${BASE_URL_HINT}.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ForgeConfigError(
-      `The forge base URL must start with http:// or https://, got "${url.protocol}//...": ${BASE_URL_HINT}.`,
-    );
+    throw new ForgeConfigError(`The forge base URL must start with http:// or https://, got "${url.protocol}//...": ${BASE_URL_HINT}.`);
   }
   if (url.username || url.password) {
     // Do not echo the URL: it holds credentials.

@@ -100,7 +100,7 @@ export function toFormData(params: Record<string, unknown>): FormData {
       form.append(key, value);
     } else {
       const named = value as Blob & { name?: unknown };
-      const fileName = typeof named.name === "string" && named.name ? named.name : (segments.at(-1) || "file");
+      const fileName = typeof named.name === "string" && named.name ? named.name : segments.at(-1) || "file";
       form.append(key, value, fileName);
     }
   }

@@ -2,8 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { redact } from "../redaction";
 
 /** How to set the token; shared by configuration errors and 401 answers so users see one wording. */
-export const TOKEN_HINT =
-  "set the FORGE_TOKEN environment variable, or run `pulumi config set --secret forge:token <token>`";
+export const TOKEN_HINT = "set the FORGE_TOKEN environment variable, or run `pulumi config set --secret forge:token <token>`";
 
 /** How to set the base URL (the forge's address, without /api/v4). */
 export const BASE_URL_HINT =

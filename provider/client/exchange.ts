@@ -90,7 +90,11 @@ class Collector implements Dispatcher.DispatchHandler {
     this.context = context as Record<string, unknown> | undefined;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     if (status < 200) return; // 1xx: informational, the answer is still to come
     this.#status = status;
     this.#headers = flattenHeaders(headers);

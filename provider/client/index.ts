@@ -8,7 +8,15 @@ export type { Connection } from "./connection";
 export { placeParams, fillPath, encodeQuery } from "./encoding";
 export { parseRoute, isPlainObject } from "./route";
 export type { Endpoint, RouteParams } from "./route";
-export { ForgeApiError, ForgeConfigError, ForgeNetworkError, ForgeNotApiError, isAnswerLost, isNotFound, extractServerMessage } from "./errors";
+export {
+  ForgeApiError,
+  ForgeConfigError,
+  ForgeNetworkError,
+  ForgeNotApiError,
+  isAnswerLost,
+  isNotFound,
+  extractServerMessage,
+} from "./errors";
 export { parseLinkHeader, nextPageUrl } from "./pagination";
 export { DEFAULT_RETRY_POLICY, classifyAttempt, retryDelayMs, serverDelayMs } from "./retry";
 export type { RetryPolicy } from "./retry";

@@ -80,7 +80,11 @@ export class RateLimitPacer {
     const seconds = Number(retryAfter);
     const serverNow = Date.parse(date ?? "");
     const at = Date.parse(retryAfter);
-    const delay = Number.isFinite(seconds) ? seconds * 1000 : Number.isNaN(at) ? undefined : at - (Number.isNaN(serverNow) ? this.now() : serverNow);
+    const delay = Number.isFinite(seconds)
+      ? seconds * 1000
+      : Number.isNaN(at)
+        ? undefined
+        : at - (Number.isNaN(serverNow) ? this.now() : serverNow);
     if (delay === undefined || delay <= 0) return;
     this.#remaining = 0;
     this.#resetAt = Math.max(this.#resetAt, this.now() + Math.min(delay, MAX_WAIT_MS));

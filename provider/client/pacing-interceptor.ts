@@ -32,7 +32,12 @@ class Observed implements Dispatcher.DispatchHandler {
     this.handler.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, message?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    message?: string,
+  ): void {
     if (status >= 200) this.pacer.observe(flattenHeaders(headers), status);
     this.handler.onResponseStart?.(controller, status, headers, message);
   }

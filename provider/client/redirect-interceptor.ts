@@ -52,7 +52,12 @@ class Moved implements Dispatcher.DispatchHandler {
     this.handler.onRequestStart?.(controller, this.#hops > 0 ? { ...context, movedTo: this.options.path } : context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>, message?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    message?: string,
+  ): void {
     const location = [headers["location"]].flat()[0];
     if (status === 301 && location && this.#hops < this.layer.maxRedirects) {
       const { target } = this.layer;

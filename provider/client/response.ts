@@ -135,4 +135,3 @@ function withConnectionHint(error: ForgeNetworkError, baseUrl: string, url: stri
   if (hint) error.message += `; ${maskUrls(hint)}`;
   return error;
 }
-

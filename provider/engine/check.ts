@@ -13,7 +13,10 @@ export function checkInputs(declaration: AnyDeclaration, news: State): InputFail
   const known = new Set([...inputKeys(declaration), ...RESERVED_KEYS]);
   for (const key of Object.keys(news)) {
     if (!known.has(key) && news[key] !== undefined) {
-      failures.push({ property: key, reason: `${declaration.name} has no input "${key}"; expected one of: ${inputKeys(declaration).join(", ")}` });
+      failures.push({
+        property: key,
+        reason: `${declaration.name} has no input "${key}"; expected one of: ${inputKeys(declaration).join(", ")}`,
+      });
     }
   }
   const candidate = withoutReserved(news);
@@ -23,7 +26,10 @@ export function checkInputs(declaration: AnyDeclaration, news: State): InputFail
       // A cross-field rule reports one field but reads its siblings: judge it on the whole object.
       const path = issue.code === "custom" ? issue.path.slice(0, -1) : issue.path;
       if (touchesUnknown(candidate, path)) continue;
-      failures.push({ property: formatPath(issue.path) || declaration.name, reason: inProductWords(issue, valueAt(candidate, issue.path)) });
+      failures.push({
+        property: formatPath(issue.path) || declaration.name,
+        reason: inProductWords(issue, valueAt(candidate, issue.path)),
+      });
     }
   }
   return failures;
@@ -48,7 +54,8 @@ function formatPath(path: readonly PropertyKey[]): string {
 /** The value at a path of the inputs (for the size a message names). */
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const segment of path) value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
+  for (const segment of path)
+    value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[segment] : undefined;
   return value;
 }
 
@@ -57,14 +64,18 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
  * product's: the limit and the size the program gave, never the value itself. The schemas' own
  * messages are kept as they are.
  */
-function inProductWords(issue: { code: string; message: string; maximum?: unknown; minimum?: unknown; origin?: string }, value: unknown): string {
+function inProductWords(
+  issue: { code: string; message: string; maximum?: unknown; minimum?: unknown; origin?: string },
+  value: unknown,
+): string {
   const size = typeof value === "string" ? [...value].length : Array.isArray(value) ? value.length : undefined;
   const unit = typeof value === "string" ? "characters" : "entries";
   if (issue.code === "too_big" && /^Too big/.test(issue.message) && size !== undefined) {
     return `is ${size} ${unit} long; the forge takes at most ${String(issue.maximum)}. Shorten it.`;
   }
   if (issue.code === "too_small" && /^Too small/.test(issue.message) && size !== undefined) {
-    if (size === 0) return Number(issue.minimum) === 1 ? "is empty; give a value." : `is empty; give at least ${String(issue.minimum)} ${unit}.`;
+    if (size === 0)
+      return Number(issue.minimum) === 1 ? "is empty; give a value." : `is empty; give at least ${String(issue.minimum)} ${unit}.`;
     return `is ${size} ${unit} long; the forge needs at least ${String(issue.minimum)}.`;
   }
   return issue.message;
@@ -77,5 +88,8 @@ function inProductWords(issue: { code: string; message: string; maximum?: unknow
  * `{<nil>}`; on the resource it prints the reason alone.
  */
 export function forEngine(failures: InputFailure[]): InputFailure[] {
-  return failures.map((failure) => ({ property: "", reason: failure.property ? `${failure.property}: ${failure.reason}` : failure.reason }));
+  return failures.map((failure) => ({
+    property: "",
+    reason: failure.property ? `${failure.property}: ${failure.reason}` : failure.reason,
+  }));
 }

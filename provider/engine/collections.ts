@@ -33,7 +33,8 @@ export function elementChanges(collection: NestedCollection, current: State[], d
     const existing = remaining.get(key);
     remaining.delete(key);
     if (!existing) changes.push({ kind: "create", element });
-    else if (!isDeepStrictEqual(collection.meaning(element), collection.meaning(existing))) changes.push({ kind: "update", element, existing });
+    else if (!isDeepStrictEqual(collection.meaning(element), collection.meaning(existing)))
+      changes.push({ kind: "update", element, existing });
   }
   const removed = [...remaining.values()];
   if (collection.style !== "nested-attributes") return pairMoves(collection, collection.style.fileActions.keyField, changes, removed);

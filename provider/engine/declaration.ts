@@ -12,7 +12,6 @@ export type WireRecord = Record<string, unknown>;
 /** The state of one resource as the engine sees it: inputs and outputs by TypeScript name. */
 export type State = Record<string, unknown>;
 
-
 /** Reading one object through a listing, for APIs that have no single-object read. */
 export interface ListRead {
   list: Endpoint<"GET">;
@@ -277,10 +276,7 @@ export interface ErrorHint {
  * (a dynamic class, a type of the provider plugin); the contract tests and the policy pack read
  * it too.
  */
-export interface ResourceDeclaration<
-  Inputs extends z.ZodObject = z.ZodObject,
-  Outputs extends z.ZodObject = z.ZodObject,
-> {
+export interface ResourceDeclaration<Inputs extends z.ZodObject = z.ZodObject, Outputs extends z.ZodObject = z.ZodObject> {
   /** PascalCase type name; each face's type token is made from it (provider/type-tokens.ts). */
   name: string;
   /** One sentence for the docs. */
@@ -374,7 +370,9 @@ export const REPLACES: unique symbol = Symbol("replaces the object");
 
 /** Optional inputs whose removal replaces the object (their reset is {@link REPLACES}). */
 export function replacedOnRemoval(declaration: AnyDeclaration): string[] {
-  return Object.entries(declaration.resets ?? {}).filter(([, reset]) => reset === REPLACES).map(([key]) => key);
+  return Object.entries(declaration.resets ?? {})
+    .filter(([, reset]) => reset === REPLACES)
+    .map(([key]) => key);
 }
 
 /** The output that receives the record's id, and the record field it comes from. */
@@ -404,7 +402,7 @@ export interface FieldMeta {
 export const fieldMeta = z.registry<FieldMeta>();
 
 function metaOf(schema: unknown): FieldMeta | undefined {
-  for (let current = schema as z.ZodType | undefined; current; ) {
+  for (let current = schema as z.ZodType | undefined; current;) {
     const found = fieldMeta.get(current);
     if (found) return found;
     const def = (current as { _zod?: { def?: { innerType?: z.ZodType } } })._zod?.def;

@@ -26,7 +26,10 @@ export function fileDigest(content: Buffer): string {
  * Adds the digest of every file input to the inputs (check's result), or a failure naming the
  * field when the file cannot be read. A blank value (the API's way to remove a file) has none.
  */
-export function withFileDigests(declaration: AnyDeclaration, news: State): { inputs: State; failures: { property: string; reason: string }[] } {
+export function withFileDigests(
+  declaration: AnyDeclaration,
+  news: State,
+): { inputs: State; failures: { property: string; reason: string }[] } {
   const inputs = { ...news };
   const failures: { property: string; reason: string }[] = [];
   for (const field of fileInputs(declaration)) {
@@ -42,7 +45,10 @@ export function withFileDigests(declaration: AnyDeclaration, news: State): { inp
     }
     const limit = fileMaxBytes(declaration, field);
     if (limit !== undefined && content.length > limit) {
-      failures.push({ property: field, reason: `the file ${path} is ${kibibytes(content.length)}; the forge takes at most ${kibibytes(limit)}. Use a smaller file.` });
+      failures.push({
+        property: field,
+        reason: `the file ${path} is ${kibibytes(content.length)}; the forge takes at most ${kibibytes(limit)}. Use a smaller file.`,
+      });
       continue;
     }
     inputs[digestKey(field)] = fileDigest(content);

@@ -46,7 +46,9 @@ export function parseId(declaration: AnyDeclaration, id: string): State {
   const pieces = id.split(SEPARATOR);
   const parts = pieces.length > expected ? [...pieces.slice(0, expected - 1), pieces.slice(expected - 1).join(SEPARATOR)] : pieces;
   if (parts.length !== expected || parts.some((part) => part === "")) {
-    throw new Error(`${declaration.name}: id "${id}" does not have the form ${idFormat(declaration)} (write a ':' or '%' inside a part as %3A or %25)`);
+    throw new Error(
+      `${declaration.name}: id "${id}" does not have the form ${idFormat(declaration)} (write a ':' or '%' inside a part as %3A or %25)`,
+    );
   }
   const state: State = {};
   declaration.idParts.forEach((field, index) => {
@@ -56,7 +58,9 @@ export function parseId(declaration: AnyDeclaration, id: string): State {
     // kind is refused rather than read as this one.
     const fixed = declaration.outputs.shape[field];
     if (fixed instanceof z.ZodLiteral && !fixed.safeParse(state[field]).success) {
-      throw new Error(`${declaration.name} manages the object whose ${field} is ${JSON.stringify(fixed.value)}; the id names ${JSON.stringify(state[field])}: use the resource of that ${field}`);
+      throw new Error(
+        `${declaration.name} manages the object whose ${field} is ${JSON.stringify(fixed.value)}; the id names ${JSON.stringify(state[field])}: use the resource of that ${field}`,
+      );
     }
   });
   return state;

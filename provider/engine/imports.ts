@@ -33,7 +33,9 @@ interface ImportMark {
 
 /** The mark for an object read by its import id alone, from its outputs. */
 export function importMark(declaration: AnyDeclaration, id: string, outs: State): ImportMark {
-  const digests = Object.fromEntries(fileInputs(declaration).flatMap((field) => (outs[digestKey(field)] === undefined ? [] : [[digestKey(field), outs[digestKey(field)]]])));
+  const digests = Object.fromEntries(
+    fileInputs(declaration).flatMap((field) => (outs[digestKey(field)] === undefined ? [] : [[digestKey(field), outs[digestKey(field)]]])),
+  );
   return Object.keys(digests).length > 0 ? { id, digests } : { id };
 }
 
@@ -83,7 +85,14 @@ export function comparedOnImport(declaration: AnyDeclaration, desired: State): S
  * values, a secret one masked on both sides (`secrets`: the fields the state keeps secret), and
  * what to do.
  */
-export function importRefusal(declaration: AnyDeclaration, importId: string, fields: readonly string[], desired: State, forge: State, secrets: ReadonlySet<string>): string {
+export function importRefusal(
+  declaration: AnyDeclaration,
+  importId: string,
+  fields: readonly string[],
+  desired: State,
+  forge: State,
+  secrets: ReadonlySet<string>,
+): string {
   return `${declaration.name}: cannot import "${importId}": ${fieldDifferences(fields, desired, forge, secrets).join("; ")}. An import never writes, and nothing was sent: make the program match what the forge holds, then change it in a later run.`;
 }
 
@@ -92,7 +101,13 @@ export function importRefusal(declaration: AnyDeclaration, importId: string, fie
  * one failure per differing field, then what to do. The engine keeps what it read, so the stack
  * holds the object, marked, until a run's program matches it (the run that imports, or the next).
  */
-export function importMismatchFailures(importId: string, fields: readonly string[], desired: State, forge: State, secrets: ReadonlySet<string>): string[] {
+export function importMismatchFailures(
+  importId: string,
+  fields: readonly string[],
+  desired: State,
+  forge: State,
+  secrets: ReadonlySet<string>,
+): string[] {
   return [
     ...fieldDifferences(fields, desired, forge, secrets),
     `cannot import "${importId}": the program differs from what the forge holds, and an import never writes: nothing was sent. Make the program match, run \`pulumi up\` once, then change it in a later run; or remove the resource from the program to let go of it (the forge keeps it).`,
@@ -101,6 +116,9 @@ export function importMismatchFailures(importId: string, fields: readonly string
 
 /** One line per differing field: `color: the program has "red", the forge has "blue"` (secrets masked). */
 export function fieldDifferences(fields: readonly string[], desired: State, forge: State, secrets: ReadonlySet<string>): string[] {
-  const describe = (field: string, value: unknown) => (value === undefined ? "nothing" : secrets.has(field) && value !== null ? SECRET_MASK : JSON.stringify(value));
-  return fields.map((field) => `${field}: the program has ${describe(field, desired[field])}, the forge has ${describe(field, forge[field])}`);
+  const describe = (field: string, value: unknown) =>
+    value === undefined ? "nothing" : secrets.has(field) && value !== null ? SECRET_MASK : JSON.stringify(value);
+  return fields.map(
+    (field) => `${field}: the program has ${describe(field, desired[field])}, the forge has ${describe(field, forge[field])}`,
+  );
 }

@@ -3,23 +3,36 @@ import { ForgeApiError, isNotFound, isPlainObject, type ForgeClient, type ListOp
 import { checkInputs, forEngine } from "./check";
 import { comparable, sameValue } from "./compare";
 import type { AnyDeclaration, CallOptions, ListRead, OperationContext, Route, State, WireRecord } from "./declaration";
-import {
-  recordIdOf,
-  fileInputs,
-  hasIdentity,
-  inputKeys,
-  optionsOf,
-  replacedOnRemoval,
-  replacementKeys,
-  resetValue,
-} from "./declaration";
+import { recordIdOf, fileInputs, hasIdentity, inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue } from "./declaration";
 import { AnotherObjectError, anotherObjectReason, evidenceFields, isAnotherObject, keepsEvidence } from "./evidence";
 import { desiredDigest, withDesiredDigests, withFileDigests } from "./files";
 import { withHintsOnError, withHint } from "./hints";
 import { formatId, idFormat, parseId } from "./ids";
-import { comparedOnImport, importedInputs, importedState, importMark, importMarkOf, importMismatchFailures, importRefusal, unprovenWriteOnlyChanges } from "./imports";
+import {
+  comparedOnImport,
+  importedInputs,
+  importedState,
+  importMark,
+  importMarkOf,
+  importMismatchFailures,
+  importRefusal,
+  unprovenWriteOnlyChanges,
+} from "./imports";
 import { getPath, withoutPath } from "./paths";
-import { PartialCreateError, type CheckOptions, type LifeCycleStep, type ProgressSink, type Checked, type CreateOptions, type Created, type Diffed, type Found, type InputFailure, type Standing, type Updated } from "./outcomes";
+import {
+  PartialCreateError,
+  type CheckOptions,
+  type LifeCycleStep,
+  type ProgressSink,
+  type Checked,
+  type CreateOptions,
+  type Created,
+  type Diffed,
+  type Found,
+  type InputFailure,
+  type Standing,
+  type Updated,
+} from "./outcomes";
 import { inputsOf, outputs, project, recordKeyOf, withRecordId } from "./projection";
 import { createOwned, recoveryPlan, type RecoveryPlan, type RecoveryReads, type RecoverySubject } from "./recovery";
 import { currentUserId, groupAncestors, parentId } from "./parents";
@@ -41,7 +54,6 @@ export interface PendingCandidate {
   createdAt?: string;
   madeByOther?: boolean;
 }
-
 
 /**
  * The inputs of an object read by its import id alone as a program writes them (forge-adopt's
@@ -104,11 +116,18 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
       const desired = comparedOnImport(this.declaration, withoutReserved(inputs));
       const mismatched = this.changedInputs(forge, desired).filter((key) => !containsUnknown(desired[key]));
       if (mismatched.length > 0) {
-        const reasons = importMismatchFailures(mark.id, mismatched, desired, forge, secretProperties(this.declaration, options.secretInputs));
+        const reasons = importMismatchFailures(
+          mark.id,
+          mismatched,
+          desired,
+          forge,
+          secretProperties(this.declaration, options.secretInputs),
+        );
         return { inputs, failures: reasons.map((reason) => ({ property: "", reason })) };
       }
       // Values still unknown at preview are compared once they are known: the mark stays till then.
-      if (inputKeys(this.declaration).some((key) => containsUnknown(desired[key]))) return { inputs: { ...inputs, [IMPORTED_KEY]: mark }, failures: [] };
+      if (inputKeys(this.declaration).some((key) => containsUnknown(desired[key])))
+        return { inputs: { ...inputs, [IMPORTED_KEY]: mark }, failures: [] };
     }
     return { inputs: importing ? importedInputs(this.declaration, inputs) : inputs, failures: [] };
   }
@@ -123,7 +142,9 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const unexpressible = removed.filter((key) => !replacedByRemoval.includes(key) && !(key in (this.declaration.resets ?? {})));
     if (unexpressible.length > 0) {
       // Never silently nothing: say so at preview, before anything is sent.
-      throw new Error(`${this.declaration.name}: removing ${unexpressible.join(", ")} from the program cannot be applied: the forge has no way to clear it. Set the value you want instead.`);
+      throw new Error(
+        `${this.declaration.name}: removing ${unexpressible.join(", ")} from the program cannot be applied: the forge has no way to clear it. Set the value you want instead.`,
+      );
     }
     const replaces = [...changed.filter((key) => replacing.includes(key) || this.nestedReplacement(key, olds, news)), ...replacedByRemoval];
     if (this.rotations && replaces.length === 0) {
@@ -149,7 +170,13 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
    */
   private async masked<T>(states: State[], step: () => Promise<T>): Promise<T> {
     const secret = secretProperties(this.declaration);
-    rememberSecrets(states.flatMap((state) => Object.entries(state).filter(([key]) => secret.has(key)).map(([, value]) => value)));
+    rememberSecrets(
+      states.flatMap((state) =>
+        Object.entries(state)
+          .filter(([key]) => secret.has(key))
+          .map(([, value]) => value),
+      ),
+    );
     try {
       return await step();
     } catch (error) {
@@ -228,7 +255,10 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     }
     if (isAnotherObject(this.declaration, previous, record)) {
       // The state's object is gone; the one under its name now is someone else's, never taken for it.
-      this.progress(`${anotherObjectReason(this.declaration, state)}. Read as gone; the object is left alone (import it if it is meant to be managed here).`, "warning");
+      this.progress(
+        `${anotherObjectReason(this.declaration, state)}. Read as gone; the object is left alone (import it if it is meant to be managed here).`,
+        "warning",
+      );
       return { id: "", props: {} };
     }
     let outs = outputs(this.declaration, record, state, previous);
@@ -261,7 +291,8 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const state = { ...withoutReserved(olds), ...parseId(declaration, id), ...desired };
     if (declaration.setting) state[RESTORE_KEY] = extendedRestore(declaration, olds, desired);
     // A blank file input leaves no file on the forge: no digest either.
-    for (const field of fileInputs(declaration)) if (desired[field] !== undefined && desired[digestKey(field)] === undefined) delete state[digestKey(field)];
+    for (const field of fileInputs(declaration))
+      if (desired[field] !== undefined && desired[digestKey(field)] === undefined) delete state[digestKey(field)];
     // A dropped input is written as its reset (a replacement never reaches update).
     const removed = this.removedInputs(olds, news);
     for (const key of removed) {
@@ -283,7 +314,12 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
         if (hook) return hook(ctx, state, changed, olds);
         const request = declaration.update;
         if (!request) throw new Error(`${declaration.name} cannot be updated in place`);
-        return send<WireRecord | undefined>(ctx, request, state, await updateBody(declaration, request, state, olds, changed, async () => live ?? (await this.mustRead(ctx, state))));
+        return send<WireRecord | undefined>(
+          ctx,
+          request,
+          state,
+          await updateBody(declaration, request, state, olds, changed, async () => live ?? (await this.mustRead(ctx, state))),
+        );
       }).catch(async (error: unknown) => {
         // The forge changes an ancestor's object only through its own group: say whose it is.
         const holder = isNotFound(error) ? await this.ancestorHolding(ctx, state) : undefined;
@@ -304,7 +340,9 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     // Read by its import id and never matched by a program (a refused import): not this stack's
     // to delete. It leaves the stack; the forge keeps it.
     if (importMarkOf(currentBookkeeping(props))) {
-      this.progress(`${declaration.name} ${id}: imported but never matched by the program, so not this stack's: dropped from the stack, left on the forge`);
+      this.progress(
+        `${declaration.name} ${id}: imported but never matched by the program, so not this stack's: dropped from the stack, left on the forge`,
+      );
       return;
     }
     const state = { ...withoutReserved(currentBookkeeping(props)), ...parseId(declaration, id) };
@@ -312,7 +350,10 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const ctx = this.context();
     try {
       if ((await this.judged(ctx, state))?.another) {
-        this.progress(`${anotherObjectReason(declaration, state)}. Not deleted: the resource is gone, and the object is left to whoever made it.`, "warning");
+        this.progress(
+          `${anotherObjectReason(declaration, state)}. Not deleted: the resource is gone, and the object is left to whoever made it.`,
+          "warning",
+        );
         return;
       }
       const hook = declaration.hooks?.delete;
@@ -359,7 +400,8 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const record = await this.readRecord(this.context(), state);
     if (!record) return "gone";
     if (declaration.setting || (hasIdentity(declaration.identity) && declaration.identity.takesOver)) return "setting";
-    if (evidenceFields(declaration).length > 0) return !keepsEvidence(state) ? "unproven" : isAnotherObject(declaration, state, record) ? "another" : "same";
+    if (evidenceFields(declaration).length > 0)
+      return !keepsEvidence(state) ? "unproven" : isAnotherObject(declaration, state, record) ? "another" : "same";
     const recordId = recordIdOf(declaration).output;
     return recordId !== undefined && declaration.idParts.includes(recordId) ? "same" : "unproven";
   }
@@ -376,7 +418,8 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
         // or the last upload), the same path with new content is a change, and a file moved
         // elsewhere unchanged is none. Blank (no file) is compared as a value.
         const [want, have] = [desiredDigest(key, news), olds[digestKey(key)]];
-        if (want !== undefined && have !== undefined ? want !== have : !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
+        if (want !== undefined && have !== undefined ? want !== have : !sameValue(this.declaration, key, desired, olds[key]))
+          changed.push(key);
         continue;
       }
       if (containsUnknown(desired) || !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
@@ -389,7 +432,9 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   private nestedReplacement(key: string, olds: State, news: State): boolean {
     const paths = replacementKeys(this.declaration).filter((path) => path.startsWith(`${key}.`));
     const [before, after] = [comparable(this.declaration, key, olds[key]), comparable(this.declaration, key, news[key])];
-    return paths.some((path) => !isDeepStrictEqual(getPath(before, path.slice(key.length + 1)), getPath(after, path.slice(key.length + 1))));
+    return paths.some(
+      (path) => !isDeepStrictEqual(getPath(before, path.slice(key.length + 1)), getPath(after, path.slice(key.length + 1))),
+    );
   }
 
   /**
@@ -401,7 +446,9 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   private comparedWriteOnly(key: string, desired: unknown, old: unknown): unknown {
     if (unprovenWriteOnlyChanges(this.declaration)) return desired;
     if (this.declaration.writeOnly?.includes(key) && old === undefined) return undefined;
-    const unknown = (this.declaration.writeOnly ?? []).filter((path) => path.startsWith(`${key}.`) && getPath(old, path.slice(key.length + 1)) === undefined);
+    const unknown = (this.declaration.writeOnly ?? []).filter(
+      (path) => path.startsWith(`${key}.`) && getPath(old, path.slice(key.length + 1)) === undefined,
+    );
     return unknown.reduce((value, path) => withoutPath(value, path.slice(key.length + 1)), desired);
   }
 
@@ -430,7 +477,12 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
       const id = shared && state[recordIdOf(this.declaration).output ?? ""];
       if (shared && id !== undefined) {
         const params = { ...pathParams(shared, state), ...own };
-        const answer = await this.sharedListings.read(`${String(shared)} ${JSON.stringify(params)}`, String(id), () => this.clientOf().pages<WireRecord>(shared, params), (record) => String(recordKeyOf(this.declaration, record)));
+        const answer = await this.sharedListings.read(
+          `${String(shared)} ${JSON.stringify(params)}`,
+          String(id),
+          () => this.clientOf().pages<WireRecord>(shared, params),
+          (record) => String(recordKeyOf(this.declaration, record)),
+        );
         if (answer !== "ask") return answer.record;
       }
       const record = await send<WireRecord>(ctx, read, state, own);
@@ -446,10 +498,13 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   private async createSetting(ctx: OperationContext, desired: State): Promise<Created> {
     const declaration = this.declaration;
     const before = await this.readRecord(ctx, desired);
-    if (!before) throw new Error(`${declaration.name}: the object whose settings these are does not exist (${formatId(declaration, desired)})`);
+    if (!before)
+      throw new Error(`${declaration.name}: the object whose settings these are does not exist (${formatId(declaration, desired)})`);
     const state = { ...desired, [RESTORE_KEY]: foundValues(declaration, desired, project(declaration, before, desired)) };
     const route = settingRoute(declaration);
-    const record = await withHintsOnError(declaration, desired, () => send<WireRecord | undefined>(ctx, route, state, settingBody(declaration, state)));
+    const record = await withHintsOnError(declaration, desired, () =>
+      send<WireRecord | undefined>(ctx, route, state, settingBody(declaration, state)),
+    );
     try {
       const current = hasFields(record) && !optionsOf(route).readBack ? record : await this.mustRead(ctx, state);
       const outs = outputs(declaration, current, state, desired);
@@ -465,7 +520,11 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const keys = (optionsOf(this.declaration.create).omit ?? []).filter((key) => state[key] !== undefined);
     if (keys.length === 0) return undefined;
     const route = settingRoute(this.declaration);
-    return { record: await withHintsOnError(this.declaration, state, () => send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys))) };
+    return {
+      record: await withHintsOnError(this.declaration, state, () =>
+        send<WireRecord | undefined>(ctx, route, state, writeBody(this.declaration, route, state, keys)),
+      ),
+    };
   }
 
   /** Takes over an existing object (the `import` resource option of the dynamic face): the
@@ -487,7 +546,8 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const seen = outputs(declaration, record, parseId(declaration, importId), compared);
     const forge = { ...seen, ...(await this.present(inputsOf(declaration, seen), seen)) };
     const mismatched = this.changedInputs(forge, compared);
-    if (mismatched.length > 0) throw new Error(importRefusal(declaration, importId, mismatched, compared, forge, secretProperties(declaration)));
+    if (mismatched.length > 0)
+      throw new Error(importRefusal(declaration, importId, mismatched, compared, forge, secretProperties(declaration)));
     // The state holds what the import proved: no write-only value it could not (imports.ts).
     const outs = importedInputs(declaration, outputs(declaration, record, state, desired));
     // An imported setting restores, on delete, what it found: the values it imported.
@@ -520,7 +580,8 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
       });
       return { rule: plan.kind, candidates: found ? [await describe(found)] : [] };
     }
-    if (plan.kind === "newer") return { rule: plan.kind, candidates: await Promise.all((await plan.settled()).filter(plan.matches).map(describe)) };
+    if (plan.kind === "newer")
+      return { rule: plan.kind, candidates: await Promise.all((await plan.settled()).filter(plan.matches).map(describe)) };
     return { rule: plan.kind, candidates: [] };
   }
 
@@ -549,7 +610,9 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
       currentUserId: () => currentUserId(this.clientOf()),
       heldByAncestor: (state, lookup) => this.ancestorHolding(ctx, state, lookup),
       sharedList: (route, state, identity) =>
-        this.identityListings.take(`${String(route)} ${JSON.stringify(pathParams(route, state))}`, identity, () => this.clientOf().pages<WireRecord>(route, pathParams(route, state))),
+        this.identityListings.take(`${String(route)} ${JSON.stringify(pathParams(route, state))}`, identity, () =>
+          this.clientOf().pages<WireRecord>(route, pathParams(route, state)),
+        ),
     };
   }
 
@@ -571,19 +634,36 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   /** The ancestor that holds the object `state` names (by its id, unless `lookup` says how to find
    *  it), for a kind whose reads under a group show its ancestors' objects (engine/inherited.ts);
    *  undefined, with no request, for every other kind. */
-  private ancestorHolding(ctx: OperationContext, state: State, lookup = (inAncestor: State) => this.readRecord(ctx, inAncestor)): Promise<AncestorHolding | undefined> {
-    return heldByAncestor(this.declaration, state, (group) => groupAncestors(this.clientOf(), group), lookup, (inAncestor, record) => this.importIdIn(inAncestor, record));
+  private ancestorHolding(
+    ctx: OperationContext,
+    state: State,
+    lookup = (inAncestor: State) => this.readRecord(ctx, inAncestor),
+  ): Promise<AncestorHolding | undefined> {
+    return heldByAncestor(
+      this.declaration,
+      state,
+      (group) => groupAncestors(this.clientOf(), group),
+      lookup,
+      (inAncestor, record) => this.importIdIn(inAncestor, record),
+    );
   }
 
   /** A kind with no read of one object: found in its listing, and gone only when listings that agree miss it. */
   private async readFromList(ctx: OperationContext, read: ListRead, state: State): Promise<WireRecord | undefined> {
     const pick = (records: WireRecord[]) =>
-      records.filter((record) => read.where(record, state)).sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
+      records
+        .filter((record) => read.where(record, state))
+        .sort((a, b) => Number(recordKeyOf(this.declaration, b)) - Number(recordKeyOf(this.declaration, a)))[0];
     const list = () => this.listed(ctx, read.list, state, ownOnly(this.declaration));
     const listing = await list();
     const found = pick(listing);
     if (found) return found;
-    const whole = await settledListing(formatId(this.declaration, state), list, (record) => String(recordKeyOf(this.declaration, record)), listing);
+    const whole = await settledListing(
+      formatId(this.declaration, state),
+      list,
+      (record) => String(recordKeyOf(this.declaration, record)),
+      listing,
+    );
     return pick(whole);
   }
 

@@ -31,13 +31,20 @@ export async function groupAncestors(client: ForgeClient, group: unknown): Promi
 }
 
 /** The group or project record of one spelling, read once per client; undefined when the forge refuses it. */
-function parentRecord(client: ForgeClient, field: "group" | "project", value: string): Promise<{ id?: unknown; full_path?: unknown } | undefined> {
+function parentRecord(
+  client: ForgeClient,
+  field: "group" | "project",
+  value: string,
+): Promise<{ id?: unknown; full_path?: unknown } | undefined> {
   let known = parents.get(client);
   if (!known) parents.set(client, (known = new Map()));
   const key = `${field} ${value.toLowerCase()}`;
   let record = known.get(key);
   if (!record) {
-    const read = field === "group" ? client.request<{ id?: unknown }>(routes.groups.get, { group: value, with_projects: false }) : client.request<{ id?: unknown }>(routes.projects.get, { project: value });
+    const read =
+      field === "group"
+        ? client.request<{ id?: unknown }>(routes.groups.get, { group: value, with_projects: false })
+        : client.request<{ id?: unknown }>(routes.projects.get, { project: value });
     record = read.then(
       (response) => response.body,
       () => undefined,

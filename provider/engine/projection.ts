@@ -61,7 +61,8 @@ export function outputs(declaration: AnyDeclaration, record: WireRecord, state: 
   const evidence = evidenceOf(declaration, record);
   if (evidence.length > 0) outs[EVIDENCE_KEY] = evidence;
   // The digest of the file the forge has, where a read hook fetched it, wins over the last upload's.
-  for (const field of fileInputs(declaration)) if (typeof projected[digestKey(field)] === "string") outs[digestKey(field)] = projected[digestKey(field)];
+  for (const field of fileInputs(declaration))
+    if (typeof projected[digestKey(field)] === "string") outs[digestKey(field)] = projected[digestKey(field)];
   return outs;
 }
 

@@ -163,7 +163,13 @@ function sharedIdentityLook(
 }
 
 /** Whether a record of a listing holds the identity of `desired` (the fields not in the listing's path). */
-function identityMatcher(declaration: AnyDeclaration, identity: Identity, list: ListRead["list"], desired: State, reads: RecoveryReads): (record: WireRecord) => boolean {
+function identityMatcher(
+  declaration: AnyDeclaration,
+  identity: Identity,
+  list: ListRead["list"],
+  desired: State,
+  reads: RecoveryReads,
+): (record: WireRecord) => boolean {
   const inPath = new Set(parseRoute(list).parameters);
   const compared = identity.fields.filter((field) => !inPath.has(field));
   return (record) => {
@@ -174,12 +180,21 @@ function identityMatcher(declaration: AnyDeclaration, identity: Identity, list: 
 
 /** A turn's key: the kind and what names the object or parent, with groups and projects by id. */
 async function turnKey(kind: string, what: unknown, fields: readonly string[], state: State, reads: RecoveryReads): Promise<string> {
-  const parents = await Promise.all(fields.filter((field) => PARENT_FIELDS.has(field)).map(async (field) => [field, await reads.parentId(field as "group" | "project", state[field])]));
+  const parents = await Promise.all(
+    fields
+      .filter((field) => PARENT_FIELDS.has(field))
+      .map(async (field) => [field, await reads.parentId(field as "group" | "project", state[field])]),
+  );
   return JSON.stringify([kind, what, Object.fromEntries(parents)]);
 }
 
 /** How the object of an identity is looked up, or undefined when nothing can (checked by a unit test). */
-export function identityFinder(declaration: AnyDeclaration, identity: Identity, desired: State, reads: RecoveryReads): (() => Promise<WireRecord | undefined>) | undefined {
+export function identityFinder(
+  declaration: AnyDeclaration,
+  identity: Identity,
+  desired: State,
+  reads: RecoveryReads,
+): (() => Promise<WireRecord | undefined>) | undefined {
   const find = identity.find;
   if (find && !("list" in find)) {
     return async () => {
@@ -203,7 +218,9 @@ export function identityFinder(declaration: AnyDeclaration, identity: Identity, 
       const ownQuery = { ...query, ...inherited.ownOnly };
       const own = (await reads.list(find.list, desired, ownQuery)).find(matches);
       if (own) return own;
-      const holder = await reads.heldByAncestor?.(desired, async (inAncestor) => (await reads.list(find.list, inAncestor, ownQuery)).find(matches));
+      const holder = await reads.heldByAncestor?.(desired, async (inAncestor) =>
+        (await reads.list(find.list, inAncestor, ownQuery)).find(matches),
+      );
       throw new InheritedObjectError(declaration, "create", desired, holder);
     };
   }
@@ -211,7 +228,8 @@ export function identityFinder(declaration: AnyDeclaration, identity: Identity, 
   // route whose path holds only inputs (an integration's slug is the route's, not the id's).
   const inputs = inputKeys(declaration);
   const read = declaration.read;
-  const routeByInputs = !declaration.hooks?.read && !("list" in read) && parseRoute(routeOf(read)).parameters.every((name) => inputs.includes(name));
+  const routeByInputs =
+    !declaration.hooks?.read && !("list" in read) && parseRoute(routeOf(read)).parameters.every((name) => inputs.includes(name));
   if (!routeByInputs && !declaration.idParts.every((part) => inputs.includes(part))) return undefined;
   return () => reads.readRecord(desired);
 }
@@ -254,7 +272,12 @@ export const DEFAULT_RESEND_POLICY: ResendPolicy = { pausesMs: [1_000, 2_000, 4_
  * Runs one create under its plan. `attempt` sends it once; when its answer is lost, the plan's
  * look decides: nothing there, send again; something there, fail naming it (never adopt it).
  */
-export async function createOwned<T>(plan: RecoveryPlan, subject: RecoverySubject, attempt: () => Promise<T>, resend: ResendPolicy = DEFAULT_RESEND_POLICY): Promise<T> {
+export async function createOwned<T>(
+  plan: RecoveryPlan,
+  subject: RecoverySubject,
+  attempt: () => Promise<T>,
+  resend: ResendPolicy = DEFAULT_RESEND_POLICY,
+): Promise<T> {
   if (plan.kind === "none") return attempt();
   const pause = resend.pause ?? sleep;
   const look = plan.kind === "identity" ? identityLook(plan, subject) : newerLook(plan);
@@ -356,7 +379,10 @@ export class UnprovenCreateError extends Error {
     const name = subject.declaration.name;
     const quoted = ids.map((id) => `"${id}"`).join(", ");
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const what = ids.length === 1 ? `an object that could be this resource's is there now (import id ${quoted})` : `${ids.length} objects that could be this resource's are there now (import ids ${quoted})`;
+    const what =
+      ids.length === 1
+        ? `an object that could be this resource's is there now (import id ${quoted})`
+        : `${ids.length} objects that could be this resource's are there now (import ids ${quoted})`;
     const decide = secretInAnswer
       ? `Its secret value was only in the lost answer, so it cannot be adopted with its value. If one of them is this resource's, revoke it ` +
         `(delete it on the forge), then run the update again; if none is, run the update again (if the forge's limit then refuses the create, ` +

@@ -19,7 +19,13 @@ export function pathParams(route: Route, state: State): Record<string, unknown> 
 }
 
 /** Sends a request of the declaration: its route, its accepted statuses, `body` as parameters. */
-export function send<T>(ctx: OperationContext, request: Request, state: State, body: Record<string, unknown> = {}, options: CallOptions = {}): Promise<T> {
+export function send<T>(
+  ctx: OperationContext,
+  request: Request,
+  state: State,
+  body: Record<string, unknown> = {},
+  options: CallOptions = {},
+): Promise<T> {
   const accept = optionsOf(request).accept;
   return ctx.call<T>(routeOf(request), state, body, accept ? { acceptStatuses: accept, ...options } : options);
 }
@@ -69,13 +75,19 @@ export async function updateBody(
 ): Promise<Record<string, unknown>> {
   const collections = declaration.collections ?? {};
   const keys = updateKeys(request, state, changed, inputKeys(declaration));
-  const body = writeBody(declaration, request, state, keys.filter((key) => !collections[key]));
+  const body = writeBody(
+    declaration,
+    request,
+    state,
+    keys.filter((key) => !collections[key]),
+  );
   const nested = keys.filter((key) => collections[key] && changed.includes(key));
   const record = nested.some((key) => collections[key]?.style === "nested-attributes") ? await live() : undefined;
   const names = optionsOf(request).names ?? {};
   for (const key of nested) {
     const collection = collections[key]!;
-    const current = collection.style === "nested-attributes" ? liveElements(record, toSnake(key)) : ((olds[key] as State[] | undefined) ?? []);
+    const current =
+      collection.style === "nested-attributes" ? liveElements(record, toSnake(key)) : ((olds[key] as State[] | undefined) ?? []);
     const changes = elementChanges(collection, current, (state[key] as State[] | undefined) ?? []);
     body[names[key] ?? toSnake(key)] = wireChanges(collection, changes);
   }

@@ -97,7 +97,8 @@ export class RotatingState {
     const visible = state[slot];
     if (typeof visible !== "object" || visible === null) return undefined;
     const held: Held = { ...(visible as State) };
-    for (const secret of this.secrets) if (state[secretOutput(slot, secret)] !== undefined) held[secret] = state[secretOutput(slot, secret)];
+    for (const secret of this.secrets)
+      if (state[secretOutput(slot, secret)] !== undefined) held[secret] = state[secretOutput(slot, secret)];
     return held;
   }
 
@@ -264,7 +265,10 @@ export class Rotations {
       const single = this.shape.single(state, held);
       const read = await this.single.read(single.id, single.props);
       if (read.id === "") {
-        this.progress(`${this.subject(state)}: its ${slot} ${this.shape.noun} ${this.shape.idOf(held)} is gone (revoked outside the stack)${slot === "current" ? "; the next update makes a new one" : ""}.`, "warning");
+        this.progress(
+          `${this.subject(state)}: its ${slot} ${this.shape.noun} ${this.shape.idOf(held)} is gone (revoked outside the stack)${slot === "current" ? "; the next update makes a new one" : ""}.`,
+          "warning",
+        );
         continue;
       }
       // What only the create's answer carried (the value) stays as the state had it.
@@ -302,7 +306,8 @@ export class Rotations {
     const heldIds = new Set(held.map((entry) => this.shape.idOf(entry)));
     const newest = Math.max(...held.map((entry) => this.shape.idOf(entry)));
     const before = await this.listing(desired);
-    const active = (entry: Held | undefined) => entry !== undefined && before.some((record) => this.shape.recordKey(record) === this.shape.idOf(entry));
+    const active = (entry: Held | undefined) =>
+      entry !== undefined && before.some((record) => this.shape.recordKey(record) === this.shape.idOf(entry));
     const others = before.filter((record) => !heldIds.has(this.shape.recordKey(record)));
     const nothing = "Nothing was revoked or made";
     const newer = others.filter((record) => this.shape.recordKey(record) > newest);
@@ -346,7 +351,11 @@ export class Rotations {
     } catch (error) {
       // Refused (the forge's limit) because another rotation's new one took the room: say so.
       const rivals = newcomers(await this.listing(desired).catch(() => []));
-      if (rivals.length > 0) throw raced(rivals, `and the forge refused this run's new ${this.shape.noun} (${error instanceof Error ? error.message : String(error)})`);
+      if (rivals.length > 0)
+        throw raced(
+          rivals,
+          `and the forge refused this run's new ${this.shape.noun} (${error instanceof Error ? error.message : String(error)})`,
+        );
       throw error;
     }
     // Two rotations at once: the one whose new credential the forge made later gives way,
@@ -359,7 +368,9 @@ export class Rotations {
     const outs = { ...this.outputsOf(olds), ...desired, ...this.shape.slot("current", made), ...this.shape.slot("previous", stays) };
     Object.assign(outs, this.shape.schedule(outs));
     const revoked = revokedPrevious ? `, ${this.shape.noun} ${this.shape.idOf(previous)} revoked` : "";
-    this.progress(`${this.subject(olds)}: rotated (${reason.why}): ${this.shape.noun} ${this.shape.idOf(made)} is current${stays ? `, ${this.shape.idOf(stays)} previous` : ""}${revoked}.`);
+    this.progress(
+      `${this.subject(olds)}: rotated (${reason.why}): ${this.shape.noun} ${this.shape.idOf(made)} is current${stays ? `, ${this.shape.idOf(stays)} previous` : ""}${revoked}.`,
+    );
     return defined(outs);
   }
 
@@ -392,7 +403,10 @@ export class Rotations {
   }
 
   private importId(state: State, record: WireRecord): string {
-    return formatId(this.shape.of, { ...this.shape.inputs(state), [recordIdOf(this.shape.of).output!]: record[recordIdOf(this.shape.of).wire] });
+    return formatId(this.shape.of, {
+      ...this.shape.inputs(state),
+      [recordIdOf(this.shape.of).output!]: record[recordIdOf(this.shape.of).wire],
+    });
   }
 
   /** The forge's limit of credentials per parent, if it has one. */
@@ -403,7 +417,9 @@ export class Rotations {
   /** Rotations of one parent take turns here: the key names it by id, however it is spelled. */
   private async turnKey(state: State): Promise<string> {
     const parts = await Promise.all(
-      this.shape.parent.map((field) => (field === "project" || field === "group" ? parentId(this.clientOf(), field, state[field]) : Promise.resolve(state[field]))),
+      this.shape.parent.map((field) =>
+        field === "project" || field === "group" ? parentId(this.clientOf(), field, state[field]) : Promise.resolve(state[field]),
+      ),
     );
     return JSON.stringify([this.name, ...parts]);
   }

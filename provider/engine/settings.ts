@@ -23,7 +23,11 @@ export function settingFields(declaration: AnyDeclaration, state: State): string
 
 /** What a new setting restores on delete: the values found for the fields the program manages. */
 export function foundValues(declaration: AnyDeclaration, desired: State, found: State): Record<string, unknown> {
-  return Object.fromEntries(settingFields(declaration, desired).filter((key) => found[key] !== undefined).map((key) => [key, found[key]]));
+  return Object.fromEntries(
+    settingFields(declaration, desired)
+      .filter((key) => found[key] !== undefined)
+      .map((key) => [key, found[key]]),
+  );
 }
 
 /** A setting's restore values with those of inputs the program started to set since create:

@@ -250,7 +250,12 @@ export class PagedListings {
   }
 
   /** What the listing under `key` (a route and its parent) says of the object `id`, or "ask" to read it on its own. */
-  read(key: string, id: string, pages: () => AsyncIterator<ListingPage<WireRecord>>, keyOf: (record: WireRecord) => string): Promise<ListingAnswer> {
+  read(
+    key: string,
+    id: string,
+    pages: () => AsyncIterator<ListingPage<WireRecord>>,
+    keyOf: (record: WireRecord) => string,
+  ): Promise<ListingAnswer> {
     return this.listings.get(key, (broken) => new PagedListing(this.now(), pages(), keyOf, broken)).read(id);
   }
 
@@ -273,14 +278,21 @@ export const SETTLE_TRIES = 5;
  * way at the same point of each read. `first` is a listing the caller already read. A listing
  * that differs every time ({@link SETTLE_TRIES} reads) is an error: nothing is concluded from it.
  */
-export async function settledListing(what: string, read: () => Promise<WireRecord[]>, keyOf: (record: WireRecord) => string, first?: WireRecord[]): Promise<WireRecord[]> {
+export async function settledListing(
+  what: string,
+  read: () => Promise<WireRecord[]>,
+  keyOf: (record: WireRecord) => string,
+  first?: WireRecord[],
+): Promise<WireRecord[]> {
   const keys = (records: WireRecord[]) => [...new Set(records.map(keyOf))].sort().join("\n");
   let previous = first ?? (await read());
   for (let tries = first ? 1 : 2; ; tries += 1) {
     const current = await read();
     if (keys(current) === keys(previous)) return current;
     if (tries >= SETTLE_TRIES) {
-      throw new Error(`${what}: the listing changed each of the ${SETTLE_TRIES} times it was read (others are writing it now), so nothing is concluded from it about an object it does not show. Run again.`);
+      throw new Error(
+        `${what}: the listing changed each of the ${SETTLE_TRIES} times it was read (others are writing it now), so nothing is concluded from it about an object it does not show. Run again.`,
+      );
     }
     previous = current;
   }

@@ -51,7 +51,10 @@ export async function awaitFinalState(spec: AwaitState, first: WireRecord, optio
     }
     if (now() >= deadline) {
       const minutes = Math.round((spec.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS) / 60_000);
-      throw new AwaitError(`${options.subject}: still ${String(value)} after ${minutes} min; it goes on in the forge: run pulumi refresh later to see how it ended`, record);
+      throw new AwaitError(
+        `${options.subject}: still ${String(value)} after ${minutes} min; it goes on in the forge: run pulumi refresh later to see how it ended`,
+        record,
+      );
     }
     await sleep(spec.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS);
     const next = await options.read();

@@ -44,7 +44,8 @@ export function dynamicOperations(operations: ResourceOperations): DynamicOperat
         return await operations.create(engineState(inputs), importId ? { importId } : {});
       } catch (error) {
         // The recorded object needs its provider, as a created resource's properties have it.
-        if (error instanceof PartialCreateError && inputs[PROVIDER_KEY] !== undefined) error.properties = { ...error.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+        if (error instanceof PartialCreateError && inputs[PROVIDER_KEY] !== undefined)
+          error.properties = { ...error.properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
         throw error;
       }
     },

@@ -23,7 +23,12 @@ export interface ForgeResourceClass<I extends z.ZodObject, O extends z.ZodObject
 }
 
 /** A resource class of the plugin face: the same arguments and outputs as the dynamic class. */
-export type PluginResourceClass<I extends z.ZodObject, O extends z.ZodObject, A = ResourceArgs<I>> = ForgeResourceClass<I, O, A, pulumi.CustomResource>;
+export type PluginResourceClass<I extends z.ZodObject, O extends z.ZodObject, A = ResourceArgs<I>> = ForgeResourceClass<
+  I,
+  O,
+  A,
+  pulumi.CustomResource
+>;
 
 /** The dynamic face of the classes: it names the provider Pulumi stores with each resource. */
 export interface DynamicClassFace {
@@ -54,17 +59,31 @@ export const pluginFace: PluginClassFace = { face: "plugin" };
  *   cannot import dynamic resources itself: see faces/dynamic.ts); on the plugin face the option
  *   and `pulumi import` are the engine's own, and the state holds no serialized provider.
  */
-export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(declaration: ResourceDeclaration<I, O>, face: DynamicClassFace): ForgeResourceClass<I, O>;
-export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(declaration: ResourceDeclaration<I, O>, face: PluginClassFace): PluginResourceClass<I, O>;
-export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(declaration: ResourceDeclaration<I, O>, face: ClassFace): ForgeResourceClass<I, O, ResourceArgs<I>, pulumi.CustomResource> {
+export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
+  declaration: ResourceDeclaration<I, O>,
+  face: DynamicClassFace,
+): ForgeResourceClass<I, O>;
+export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
+  declaration: ResourceDeclaration<I, O>,
+  face: PluginClassFace,
+): PluginResourceClass<I, O>;
+export function resourceClass<I extends z.ZodObject, O extends z.ZodObject>(
+  declaration: ResourceDeclaration<I, O>,
+  face: ClassFace,
+): ForgeResourceClass<I, O, ResourceArgs<I>, pulumi.CustomResource> {
   const token = typeTokenOf(face.face as Face, declaration.name);
   // The engine's own keys are outputs of the dynamic face; the plugin's schema leaves them out.
   const bookkeeping = face.face === "dynamic" ? engineKeys(declaration) : [];
-  const unsetOutputs = Object.fromEntries([...outputKeys(declaration), ...inputKeys(declaration), ...bookkeeping].map((key) => [key, undefined]));
+  const unsetOutputs = Object.fromEntries(
+    [...outputKeys(declaration), ...inputKeys(declaration), ...bookkeeping].map((key) => [key, undefined]),
+  );
   const alwaysSecret = [...secretProperties(declaration)];
 
   /** The properties and options a resource registers with, secrets applied. */
-  function registration(args: ResourceArgs<I>, opts: pulumi.CustomResourceOptions): { props: Record<string, unknown>; opts: pulumi.CustomResourceOptions } {
+  function registration(
+    args: ResourceArgs<I>,
+    opts: pulumi.CustomResourceOptions,
+  ): { props: Record<string, unknown>; opts: pulumi.CustomResourceOptions } {
     const { import: importId, ...rest } = opts;
     const props: Record<string, unknown> = { ...unsetOutputs, ...args };
     for (const key of alwaysSecret) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);

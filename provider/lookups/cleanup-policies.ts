@@ -6,7 +6,8 @@ import { routes } from "../../api/routes";
 export const cleanupPolicyLookups = [
   defineLookup({
     name: "getVirtualRegistryCleanupPolicy",
-    summary: "The virtual registry cleanup policy of a top-level group, with its last run's results; fails with 404 when the group has none (Premium).",
+    summary:
+      "The virtual registry cleanup policy of a top-level group, with its last run's results; fails with 404 when the group has none (Premium).",
     route: routes.virtualRegistryCleanupPolicy.get,
     args: z.object({
       /** The top-level group: its id or full path. */

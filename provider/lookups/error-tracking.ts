@@ -6,7 +6,8 @@ import { routes } from "../../api/routes";
 export const errorTrackingLookups = [
   defineLookup({
     name: "listErrorTrackingClientKeys",
-    summary: "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).",
+    summary:
+      "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).",
     route: routes.errorTrackingClientKeys.list,
     args: z.object({
       /** The project: its id or full path. */
@@ -18,7 +19,8 @@ export const errorTrackingLookups = [
   }),
   defineLookup({
     name: "getErrorTrackingSettings",
-    summary: "A project's error tracking settings (`active`, `integrated`, the external backend's addresses); fails with 404 when the project has none.",
+    summary:
+      "A project's error tracking settings (`active`, `integrated`, the external backend's addresses); fails with 404 when the project has none.",
     route: routes.errorTrackingSettings.get,
     args: z.object({
       /** The project: its id or full path. */

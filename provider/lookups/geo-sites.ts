@@ -12,7 +12,8 @@ export const geoSiteLookups = [
   }),
   defineLookup({
     name: "listGeoSiteStatuses",
-    summary: "The replication status of every Geo site: `geoNodeId`, `projectsCount` and per replicable kind counters such as `projectRepositoriesSyncedCount` (administrator).",
+    summary:
+      "The replication status of every Geo site: `geoNodeId`, `projectsCount` and per replicable kind counters such as `projectRepositoriesSyncedCount` (administrator).",
     route: routes.geoSites.statuses,
     args: z.object({}),
     many: true,

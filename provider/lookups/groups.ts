@@ -8,7 +8,10 @@ const sort = z.enum(["asc", "desc"]).optional();
 const visibility = z.enum(["public", "internal", "private"]).optional();
 /** 5 Minimal access, 10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner. */
 const minAccessLevel = z.literal([5, 10, 15, 20, 30, 40, 50]).optional();
-const isoDatetime = z.string().refine((value) => !Number.isNaN(Date.parse(value)), { error: "is not an ISO 8601 datetime" }).optional();
+const isoDatetime = z
+  .string()
+  .refine((value) => !Number.isNaN(Date.parse(value)), { error: "is not an ISO 8601 datetime" })
+  .optional();
 
 /** The filters of both credentials inventory listings (Document 3). */
 const inventoryArgs = z.object({
@@ -29,7 +32,9 @@ const inventoryArgs = z.object({
   /** `active` (neither revoked nor expired) or `inactive`. */
   state: z.enum(["active", "inactive"]).optional(),
   /** The order: `created_asc`, `created_desc` (default), `expires_asc`, `expires_desc`, `last_used_asc`, `last_used_desc`, `name_asc`, `name_desc`. */
-  sort: z.enum(["created_asc", "created_desc", "expires_asc", "expires_desc", "last_used_asc", "last_used_desc", "name_asc", "name_desc"]).optional(),
+  sort: z
+    .enum(["created_asc", "created_desc", "expires_asc", "expires_desc", "last_used_asc", "last_used_desc", "name_asc", "name_desc"])
+    .optional(),
 });
 
 export const groupLookups = [
@@ -77,7 +82,10 @@ export const groupLookups = [
       /** Only groups on this repository storage (administrators; Premium and above). */
       repositoryStorage: z.string().optional(),
       /** Only groups to be deleted on this date, `YYYY-MM-DD` (Premium and above). */
-      markedForDeletionOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is not a date (YYYY-MM-DD)" }).optional(),
+      markedForDeletionOn: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is not a date (YYYY-MM-DD)" })
+        .optional(),
       /** Only groups neither archived nor marked for deletion (true), or only those that are (false). */
       active: flag,
       /** Only archived groups (an experiment of the forge). */
@@ -148,7 +156,8 @@ export const groupLookups = [
   }),
   defineLookup({
     name: "getGroupAvatar",
-    summary: "A group's avatar file: `filename`, `contentType`, `size`, `sha256` (as GroupAvatar compares it) and `contentBase64`; fails with 404 when the group has none.",
+    summary:
+      "A group's avatar file: `filename`, `contentType`, `size`, `sha256` (as GroupAvatar compares it) and `contentBase64`; fails with 404 when the group has none.",
     route: routes.groups.avatar,
     args: z.object({
       /** The group: its id or full path. */
@@ -158,14 +167,16 @@ export const groupLookups = [
   }),
   defineLookup({
     name: "listGroupPersonalAccessTokens",
-    summary: "Credentials inventory: the personal access tokens of a top-level group's enterprise users (Owner; Premium, hosted offering). Never the token values.",
+    summary:
+      "Credentials inventory: the personal access tokens of a top-level group's enterprise users (Owner; Premium, hosted offering). Never the token values.",
     route: routes.groups.personalAccessTokens,
     args: inventoryArgs,
     many: true,
   }),
   defineLookup({
     name: "listGroupResourceAccessTokens",
-    summary: "Credentials inventory: the group and project access tokens of a top-level group (Owner; Premium, hosted offering). Never the token values.",
+    summary:
+      "Credentials inventory: the group and project access tokens of a top-level group (Owner; Premium, hosted offering). Never the token values.",
     route: routes.groups.resourceAccessTokens,
     args: inventoryArgs,
     many: true,

@@ -14,7 +14,8 @@ export const instanceAdminLookups = [
   }),
   defineLookup({
     name: "listFeatures",
-    summary: "Every instance feature gate that is set, with its state, gates (actors by the forge's id, such as `User:4`) and definition (administrator).",
+    summary:
+      "Every instance feature gate that is set, with its state, gates (actors by the forge's id, such as `User:4`) and definition (administrator).",
     route: routes.features.list,
     args: z.object({}),
     many: true,

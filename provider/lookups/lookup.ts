@@ -64,7 +64,11 @@ export interface ForgeFile {
 }
 
 /** A lookup's result: one record, or every record of a listing. */
-export type LookupResult<L extends LookupDeclaration> = L["raw"] extends true ? string : L["many"] extends true ? ForgeRecord[] : ForgeRecord;
+export type LookupResult<L extends LookupDeclaration> = L["raw"] extends true
+  ? string
+  : L["many"] extends true
+    ? ForgeRecord[]
+    : ForgeRecord;
 
 /** A lookup as Pulumi's own functions come: a promise of plain arguments, and an `.output`
  *  form that takes inputs (outputs of other resources, typed as a resource's arguments are)
@@ -120,9 +124,13 @@ export async function runLookup(declaration: LookupDeclaration, args: Record<str
   const forge = client ?? clientFor(programConnection());
   if (declaration.many) {
     const { pagination, ...rest } = params;
-    const keyset = pagination === "keyset" && declaration.keyset
-      ? { orderBy: String(rest["order_by"] ?? declaration.keyset.orderBy), sort: (rest["sort"] ?? declaration.keyset.sort) as "asc" | "desc" }
-      : undefined;
+    const keyset =
+      pagination === "keyset" && declaration.keyset
+        ? {
+            orderBy: String(rest["order_by"] ?? declaration.keyset.orderBy),
+            sort: (rest["sort"] ?? declaration.keyset.sort) as "asc" | "desc",
+          }
+        : undefined;
     return fromWire(await forge.list(route as Endpoint<"GET">, rest, keyset ? { keyset } : {}));
   }
   const response = await forge.request(route, params);
@@ -160,7 +168,9 @@ export function lookup<const L extends LookupDeclaration>(declaration: L): Looku
   const call = (args: z.input<L["args"]>) => runLookup(declaration, args as Record<string, unknown>) as Promise<LookupResult<L>>;
   return Object.assign(call, {
     output: (args: ResourceArgs<L["args"]>) => {
-      const answer = pulumiSdk().output(args).apply((plain) => call(plain as z.input<L["args"]>));
+      const answer = pulumiSdk()
+        .output(args)
+        .apply((plain) => call(plain as z.input<L["args"]>));
       return declaration.secretFields?.length ? (pulumiSdk().secret(answer) as unknown as typeof answer) : answer;
     },
   });

@@ -9,7 +9,7 @@ export const projectMemberLookups = [
   defineLookup({
     name: "listProjectMembers",
     summary:
-      "The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: \"awaiting\"`).",
+      'The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: "awaiting"`).',
     route: routes.projectMembers.list,
     routeBy: { arg: "all", routes: { true: routes.projectMembers.listAll } },
     args: z
@@ -29,8 +29,14 @@ export const projectMemberLookups = [
         /** Add `isUsingSeat` to each member. */
         showSeatInfo: z.boolean().optional(),
       })
-      .refine((args) => !(args.all === true && args.skipUsers !== undefined), { error: "skipUsers applies to the direct members only: drop it, or all", path: ["skipUsers"] })
-      .refine((args) => args.all === true || args.state === undefined, { error: "state filters the listing of all members: set all: true", path: ["state"] }),
+      .refine((args) => !(args.all === true && args.skipUsers !== undefined), {
+        error: "skipUsers applies to the direct members only: drop it, or all",
+        path: ["skipUsers"],
+      })
+      .refine((args) => args.all === true || args.state === undefined, {
+        error: "state filters the listing of all members: set all: true",
+        path: ["state"],
+      }),
     many: true,
   }),
 ] as const;

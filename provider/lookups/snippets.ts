@@ -7,7 +7,7 @@ export const snippetLookups = [
   defineLookup({
     name: "listSnippets",
     summary:
-      "Snippets: the caller's own (default), `scope: \"public\"` every public one, or `scope: \"all\"` every one the caller can see (administrators: all, with `repositoryStorage`); newest first.",
+      'Snippets: the caller\'s own (default), `scope: "public"` every public one, or `scope: "all"` every one the caller can see (administrators: all, with `repositoryStorage`); newest first.',
     route: routes.snippets.list,
     routeBy: { arg: "scope", routes: { own: routes.snippets.list, public: routes.snippets.listPublic, all: routes.snippets.listAll } },
     args: z
@@ -21,7 +21,10 @@ export const snippetLookups = [
         /** Only snippets on this repository storage (`scope: "all"`, administrators). */
         repositoryStorage: z.string().min(1).optional(),
       })
-      .refine((args) => args.repositoryStorage === undefined || args.scope === "all", { error: "repositoryStorage filters scope \"all\" only", path: ["repositoryStorage"] }),
+      .refine((args) => args.repositoryStorage === undefined || args.scope === "all", {
+        error: 'repositoryStorage filters scope "all" only',
+        path: ["repositoryStorage"],
+      }),
     many: true,
   }),
   defineLookup({

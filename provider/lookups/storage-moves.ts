@@ -28,7 +28,8 @@ export const storageMoveLookups = [
   }),
   defineLookup({
     name: "listProjectRepositoryStorageMoves",
-    summary: "Every project repository move (`state`, `source_storage_name`, `destination_storage_name`, `error_message`, `project`), newest first.",
+    summary:
+      "Every project repository move (`state`, `source_storage_name`, `destination_storage_name`, `error_message`, `project`), newest first.",
     route: routes.repositoryStorageMoves.project.list,
     args: noArgs,
     many: true,

@@ -75,7 +75,8 @@ export function reveal(state: State | undefined): { plain: State; secret: Set<st
 export function conceal(state: State | undefined, keys: Iterable<string>): State | undefined {
   if (!state) return state;
   const marked = { ...state };
-  for (const key of keys) if (marked[key] !== undefined && !isSecretValue(marked[key])) marked[key] = { [SIG_KEY]: SECRET_SIG, value: marked[key] };
+  for (const key of keys)
+    if (marked[key] !== undefined && !isSecretValue(marked[key])) marked[key] = { [SIG_KEY]: SECRET_SIG, value: marked[key] };
   return marked;
 }
 

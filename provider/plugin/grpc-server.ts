@@ -55,7 +55,8 @@ export interface ProviderService {
 }
 
 const toJs = (struct: structPb.Struct | undefined): Values => (struct?.toJavaScript() as Values | undefined) ?? {};
-const fromJs = (values: Values | undefined): structPb.Struct => Struct.fromJavaScript((values ?? {}) as Parameters<typeof Struct.fromJavaScript>[0]);
+const fromJs = (values: Values | undefined): structPb.Struct =>
+  Struct.fromJavaScript((values ?? {}) as Parameters<typeof Struct.fromJavaScript>[0]);
 
 /** A failed call as the SDK's server reported it: the error's message, its stack in the plugin's log. */
 function plainError(error: unknown): Partial<grpc.StatusObject> | Error {
@@ -91,7 +92,10 @@ function writeError(error: unknown): Partial<grpc.StatusObject> {
 type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 
 /** A unary handler from an async answer; a failure goes through `failed`. */
-function unary<Req, Res>(answer: (request: Req) => Res | Promise<Res>, failed: (error: unknown) => Partial<grpc.StatusObject> | Error = plainError): Unary<Req, Res> {
+function unary<Req, Res>(
+  answer: (request: Req) => Res | Promise<Res>,
+  failed: (error: unknown) => Partial<grpc.StatusObject> | Error = plainError,
+): Unary<Req, Res> {
   return (call, callback) => {
     Promise.resolve()
       .then(() => answer(call.request))
@@ -145,7 +149,9 @@ export function providerHandlers(service: ProviderService): Partial<providerRpc.
       inCall(request.getUrn(), async () => {
         const result = await service.provider().diff!(request.getId(), request.getUrn(), toJs(request.getOlds()), toJs(request.getNews()));
         const changes = pb.DiffResponse.DiffChanges;
-        const response = new pb.DiffResponse().setChanges(result.changes === true ? changes.DIFF_SOME : result.changes === false ? changes.DIFF_NONE : changes.DIFF_UNKNOWN);
+        const response = new pb.DiffResponse().setChanges(
+          result.changes === true ? changes.DIFF_SOME : result.changes === false ? changes.DIFF_NONE : changes.DIFF_UNKNOWN,
+        );
         if (result.replaces?.length) response.setReplacesList(result.replaces);
         if (result.deleteBeforeReplace) response.setDeletebeforereplace(true);
         return response;
@@ -172,14 +178,19 @@ export function providerHandlers(service: ProviderService): Partial<providerRpc.
     update: unary(
       (request: providerPb.UpdateRequest) =>
         inCall(request.getUrn(), async () => {
-          const result = (await service.provider().update!(request.getId(), request.getUrn(), toJs(request.getOlds()), toJs(request.getNews()))) ?? {};
+          const result =
+            (await service.provider().update!(request.getId(), request.getUrn(), toJs(request.getOlds()), toJs(request.getNews()))) ?? {};
           return new pb.UpdateResponse().setProperties(fromJs(result.outs));
         }),
       writeError,
     ),
     delete: unary((request: providerPb.DeleteRequest) =>
       inCall(request.getUrn(), async () => {
-        await service.provider().delete!(request.getId(), request.getUrn(), withImportMark(toJs(request.getProperties()), request.getOldInputs()));
+        await service.provider().delete!(
+          request.getId(),
+          request.getUrn(),
+          withImportMark(toJs(request.getProperties()), request.getOldInputs()),
+        );
         return new Empty();
       }),
     ),

@@ -77,7 +77,12 @@ const SHUTDOWN_GRACE_MS = 2_000;
  * The plugin's provider service: its identity at once; the composition root (`runtime`) loaded at
  * the first request that needs it, once, its messages to `log`.
  */
-export function pluginService(identity: PluginIdentity, runtime: () => PluginRuntime, log: ProgressSink, attach: (address: string) => void): ProviderService {
+export function pluginService(
+  identity: PluginIdentity,
+  runtime: () => PluginRuntime,
+  log: ProgressSink,
+  attach: (address: string) => void,
+): ProviderService {
   let loaded: PluginRuntime | undefined;
   let provider: providerApi.Provider | undefined;
   const once = () => (loaded ??= runtime());

@@ -36,13 +36,16 @@ export const broadcastMessage = defineResource({
       /** Foreground colour, hex (`#FFFFFF`). */
       font: z
         .string()
-        .regex(BROADCAST_FONT, { error: (issue) => `${show(issue.input)} is not a hex colour. Write it as "#RGB" or "#RRGGBB", such as "#FFFFFF".` })
+        .regex(BROADCAST_FONT, {
+          error: (issue) => `${show(issue.input)} is not a hex colour. Write it as "#RGB" or "#RRGGBB", such as "#FFFFFF".`,
+        })
         .optional(),
       /** Show only to users with one of these roles (10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner). */
       targetAccessLevels: z
         .array(
           z.literal(BROADCAST_TARGET_LEVELS, {
-            error: (issue) => `${show(issue.input)} is not an access level a broadcast message can target. Use ${roleList(BROADCAST_TARGET_LEVELS)}.`,
+            error: (issue) =>
+              `${show(issue.input)} is not an access level a broadcast message can target. Use ${roleList(BROADCAST_TARGET_LEVELS)}.`,
           }),
           { error: (issue) => `${show(issue.input)} is not a list. Give a list of access levels such as [30, 40].` },
         )
@@ -54,14 +57,22 @@ export const broadcastMessage = defineResource({
       /** Whether users can dismiss it. */
       dismissable: z.boolean().optional(),
       /** Colour theme, banners only: indigo (default), light-indigo, blue, light-blue, green, light-green, red, light-red, dark, light. */
-      theme: z.enum(BROADCAST_THEMES, { error: (issue) => `${show(issue.input)} is not a theme the forge knows. Use ${wordList(BROADCAST_THEMES)}.` }).optional(),
+      theme: z
+        .enum(BROADCAST_THEMES, {
+          error: (issue) => `${show(issue.input)} is not a theme the forge knows. Use ${wordList(BROADCAST_THEMES)}.`,
+        })
+        .optional(),
     })
     .check(
       crossFieldRule({
         rule: "a theme only on banners, not on notifications",
         problem: (args) =>
           args.theme !== undefined && args.broadcastType === "notification"
-            ? { path: ["theme"], message: 'Themes apply to banners only, and this message is a notification. Remove theme, or set broadcastType to "banner".' }
+            ? {
+                path: ["theme"],
+                message:
+                  'Themes apply to banners only, and this message is a notification. Remove theme, or set broadcastType to "banner".',
+              }
             : undefined,
       }),
       crossFieldRule({
@@ -95,9 +106,9 @@ export const broadcastMessage = defineResource({
     search: {
       list: routes.broadcastMessages.list,
       where: (record, state) =>
-      record["message"] === state["message"] &&
-      (state["startsAt"] === undefined || normalizers.instant(record["starts_at"]) === normalizers.instant(state["startsAt"])) &&
-      (state["endsAt"] === undefined || normalizers.instant(record["ends_at"]) === normalizers.instant(state["endsAt"])),
+        record["message"] === state["message"] &&
+        (state["startsAt"] === undefined || normalizers.instant(record["starts_at"]) === normalizers.instant(state["startsAt"])) &&
+        (state["endsAt"] === undefined || normalizers.instant(record["ends_at"]) === normalizers.instant(state["endsAt"])),
     },
   },
   replaceOn: [],
@@ -125,7 +136,12 @@ export const adopt: AdoptEntries = {
     scope: "instance",
     find: async ({ client }) => (await list(lookups.listBroadcastMessages, {}, client)).map((message) => ({ messageId: message["id"] })),
     // The message's first words that say something: "Planned maintenance of the clusters" → planned-maintenance-clusters.
-    name: (inputs) => `broadcast ${text(inputs["message"]).split(/\s+/).filter((word) => word.replace(/\W/g, "").length > 3).slice(0, 3).join(" ")}`,
+    name: (inputs) =>
+      `broadcast ${text(inputs["message"])
+        .split(/\s+/)
+        .filter((word) => word.replace(/\W/g, "").length > 3)
+        .slice(0, 3)
+        .join(" ")}`,
   }),
 };
 

@@ -73,7 +73,8 @@ export const clusterAgentToken = defineResource({
  */
 export const rotatingClusterAgentToken = rotating(clusterAgentToken, {
   name: "RotatingClusterAgentToken",
-  summary: "Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.",
+  summary:
+    "Two tokens of a cluster agent, rotated on a schedule with an overlap: `current` and `previous` are both valid until the next rotation.",
   noun: "token",
   secrets: ["token"],
   notes: [
@@ -91,7 +92,9 @@ export const adopt: AdoptEntries = {
     name: (inputs) => `agent token ${text(inputs["name"])}`,
     references: { agentId: "clusterAgent" },
   }),
-  rotatingClusterAgentToken: { exempt: "its tokens' values are shown only at their creation: forge-adopt declares the agent's tokens as ClusterAgentToken" },
+  rotatingClusterAgentToken: {
+    exempt: "its tokens' values are shown only at their creation: forge-adopt declares the agent's tokens as ClusterAgentToken",
+  },
 };
 
 /** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */

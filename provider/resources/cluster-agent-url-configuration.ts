@@ -27,7 +27,8 @@ export const clusterAgentUrlConfiguration = defineResource({
           format: "agent-url",
           rule: "a grpc:// or grpcs:// URL with a host",
           holds: isAgentUrl,
-          message: (value) => `${show(value)} is not an agent URL. Write it with grpc:// or grpcs:// and the agent's host, such as "grpcs://agent.example.com:443".`,
+          message: (value) =>
+            `${show(value)} is not an agent URL. Write it with grpc:// or grpcs:// and the agent's host, such as "grpcs://agent.example.com:443".`,
         }),
       ),
       /** PEM client certificate for mutual TLS; with `clientKey`. Without both, JWT is used. */
@@ -113,7 +114,10 @@ export const adopt: AdoptEntries = {
   clusterAgentUrlConfiguration: defineAdopt({
     scope: "project",
     find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentUrlConfigurations, "urlConfigurationId"),
-    name: (inputs) => `agent url ${text(inputs["url"]).replace(/^grpcs?:\/\//, "").replace(/:\d+$/, "")}`,
+    name: (inputs) =>
+      `agent url ${text(inputs["url"])
+        .replace(/^grpcs?:\/\//, "")
+        .replace(/:\d+$/, "")}`,
     references: { agentId: "clusterAgent" },
   }),
 };

@@ -7,7 +7,6 @@ import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
-
 /** A cluster agent registered in a project (the project holds its configuration). */
 export const clusterAgent = defineResource({
   name: "ClusterAgent",
@@ -20,7 +19,8 @@ export const clusterAgent = defineResource({
       .string()
       .max(AGENT_NAME_MAX)
       .regex(AGENT_NAME, {
-        error: (issue) => `${show(issue.input)} is not a valid agent name. Use lower-case letters, digits and '-', not starting or ending with '-', such as "edge-1".`,
+        error: (issue) =>
+          `${show(issue.input)} is not a valid agent name. Use lower-case letters, digits and '-', not starting or ending with '-', such as "edge-1".`,
       }),
   }),
   outputs: z.object({
@@ -53,7 +53,8 @@ export const clusterAgent = defineResource({
 export const adopt: AdoptEntries = {
   clusterAgent: defineAdopt({
     scope: "project",
-    find: async ({ path, client }) => (await list(lookups.listClusterAgents, { project: path }, client)).map((agent) => ({ project: path, agentId: agent["id"] })),
+    find: async ({ path, client }) =>
+      (await list(lookups.listClusterAgents, { project: path }, client)).map((agent) => ({ project: path, agentId: agent["id"] })),
     name: (inputs) => `agent ${text(inputs["name"])}`,
   }),
 };

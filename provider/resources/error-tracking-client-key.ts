@@ -24,7 +24,8 @@ export const errorTrackingClientKey = defineResource({
      */
     rotateOn: z
       .record(z.string(), z.string(), {
-        error: (issue) => `${show(issue.input)} is not a map of strings. Give values that name the rotation, such as { quarter: "2026-Q4" }.`,
+        error: (issue) =>
+          `${show(issue.input)} is not a map of strings. Give values that name the rotation, such as { quarter: "2026-Q4" }.`,
       })
       .optional(),
   }),
@@ -64,7 +65,8 @@ export const errorTrackingClientKey = defineResource({
  */
 export const rotatingErrorTrackingClientKey = rotating(errorTrackingClientKey, {
   name: "RotatingErrorTrackingClientKey",
-  summary: "Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.",
+  summary:
+    "Two error tracking client keys of a project, rotated on a schedule with an overlap: `current` and `previous` both accept events until the next rotation.",
   noun: "key",
   secrets: ["publicKey", "dsn"],
   leaves: ["rotateOn"],
@@ -79,7 +81,8 @@ export const rotatingErrorTrackingClientKey = rotating(errorTrackingClientKey, {
 export const adopt: AdoptEntries = {
   errorTrackingClientKey: defineAdopt({
     scope: "project",
-    find: async ({ path, client }) => (await list(lookups.listErrorTrackingClientKeys, { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
+    find: async ({ path, client }) =>
+      (await list(lookups.listErrorTrackingClientKeys, { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
     name: (inputs) => `error tracking key ${text(inputs["keyId"])}`,
   }),
   rotatingErrorTrackingClientKey: { exempt: "it makes its own keys: forge-adopt declares a project's keys as ErrorTrackingClientKey" },

@@ -24,14 +24,21 @@ export const errorTrackingSettings = defineResource({
     /** The project: id or full path. Changing it replaces the resource (the old project's error tracking is turned off). */
     project: projectRef,
     /** true: the project collects errors; false: error tracking is off. */
-    active: z.boolean({ error: (issue) => `${show(issue.input)} is not true or false. Set active to true to collect errors, false to turn error tracking off.` }),
+    active: z.boolean({
+      error: (issue) =>
+        `${show(issue.input)} is not true or false. Set active to true to collect errors, false to turn error tracking off.`,
+    }),
     /**
      * true: the forge's integrated backend stores the errors. false: the external backend the
      * project already has (configured in the forge's UI; the API cannot configure it). A project
      * without settings can only start with the integrated backend. Left out, a project without
      * settings gets the integrated backend and one with settings keeps its backend.
      */
-    integrated: z.boolean({ error: (issue) => `${show(issue.input)} is not true or false. Set integrated to true for the forge's integrated backend.` }).optional(),
+    integrated: z
+      .boolean({
+        error: (issue) => `${show(issue.input)} is not true or false. Set integrated to true for the forge's integrated backend.`,
+      })
+      .optional(),
   }),
   outputs: z.object({
     /** The external backend's project name; null with the integrated backend. */

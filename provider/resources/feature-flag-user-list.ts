@@ -12,7 +12,8 @@ const userXid = z.string().check(
     format: "user-xid",
     rule: "an external user id is not blank and holds no comma",
     holds: (value) => value.trim() !== "" && !value.includes(","),
-    message: (value) => `${show(value)} is not an external user id the forge can store: give one id per entry, not blank and without commas.`,
+    message: (value) =>
+      `${show(value)} is not an external user id the forge can store: give one id per entry, not blank and without commas.`,
   }),
 );
 
@@ -32,9 +33,11 @@ export const featureFlagUserList = defineResource({
      * External user ids, as your application identifies users. Sent comma-separated; order and
      * repeats do not matter (a strategy asks whether a user is on the list), so they are no diff.
      */
-    userXids: z.array(userXid, { error: (issue) => `${show(issue.input)} is not a list of user ids. Give a list such as ["user-1", "user-2"].` }).min(1, {
-      error: "The list needs at least one user id.",
-    }),
+    userXids: z
+      .array(userXid, { error: (issue) => `${show(issue.input)} is not a list of user ids. Give a list such as ["user-1", "user-2"].` })
+      .min(1, {
+        error: "The list needs at least one user id.",
+      }),
   }),
   outputs: z.object({
     /** The list's id within the project: what paths and feature flag strategies use. */
@@ -67,7 +70,11 @@ export const featureFlagUserList = defineResource({
 export const adopt: AdoptEntries = {
   featureFlagUserList: defineAdopt({
     scope: "project",
-    find: async ({ path, client }) => (await list(lookups.listFeatureFlagUserLists, { project: path }, client)).map((userList) => ({ project: path, iid: userList["iid"] })),
+    find: async ({ path, client }) =>
+      (await list(lookups.listFeatureFlagUserLists, { project: path }, client)).map((userList) => ({
+        project: path,
+        iid: userList["iid"],
+      })),
     name: (inputs) => `user list ${text(inputs["name"])}`,
   }),
 };

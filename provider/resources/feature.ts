@@ -57,10 +57,13 @@ async function actorId(ctx: OperationContext, prefix: string, name: string): Pro
     }
   };
   const id =
-    prefix === "User" ? await user()
-    : prefix === "Group" ? await byPath(routes.groups.get, { group: name })
-    : prefix === "Namespace" ? ((await byPath(routes.groups.get, { group: name })) ?? (await user()))
-    : await byPath(routes.projects.get, { project: name });
+    prefix === "User"
+      ? await user()
+      : prefix === "Group"
+        ? await byPath(routes.groups.get, { group: name })
+        : prefix === "Namespace"
+          ? ((await byPath(routes.groups.get, { group: name })) ?? (await user()))
+          : await byPath(routes.projects.get, { project: name });
   return id === undefined ? undefined : `${prefix}:${id}`;
 }
 
@@ -114,7 +117,8 @@ async function applyGates(ctx: OperationContext, current: State): Promise<WireRe
     const joined = (key: string) => ((state[key] as string[] | undefined) ?? []).join(",") || undefined;
     const targets = Object.fromEntries(ACTOR_KINDS.map((kind) => [kind.param, joined(kind.input)]));
     const [firstGroup, ...otherGroups] = (state["featureGroups"] as string[] | undefined) ?? [];
-    if (firstGroup !== undefined || Object.values(targets).some((value) => value !== undefined)) await set({ value: true, ...targets, feature_group: firstGroup });
+    if (firstGroup !== undefined || Object.values(targets).some((value) => value !== undefined))
+      await set({ value: true, ...targets, feature_group: firstGroup });
     for (const group of otherGroups) await set({ value: true, feature_group: group });
   }
   const record = await readFeature(ctx, state);
@@ -134,7 +138,8 @@ export const feature = defineResource({
           format: "feature-name",
           rule: "lower-case letters, digits and underscores",
           holds: (value) => /^[a-z0-9_]+$/.test(value),
-          message: (value) => `${show(value)} is not a feature name. Feature names are lower-case words joined by underscores, such as "search_index_v2".`,
+          message: (value) =>
+            `${show(value)} is not a feature name. Feature names are lower-case words joined by underscores, such as "search_index_v2".`,
         }),
       ),
       /** `true` turns the feature on for everyone (no other gate may be set then); `false` keeps it off except for the gates below. */
@@ -163,12 +168,17 @@ export const feature = defineResource({
         rule: "enabled true only without other gates",
         problem: (args) => {
           if (args.enabled !== true) return undefined;
-          const others = ["percentageOfTime", "percentageOfActors", ...ACTOR_KINDS.map((kind) => kind.input), "featureGroups"].filter((key) => {
-            const value = (args as Record<string, unknown>)[key];
-            return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== 0;
-          });
+          const others = ["percentageOfTime", "percentageOfActors", ...ACTOR_KINDS.map((kind) => kind.input), "featureGroups"].filter(
+            (key) => {
+              const value = (args as Record<string, unknown>)[key];
+              return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== 0;
+            },
+          );
           if (others.length === 0) return undefined;
-          return { path: ["enabled"], message: `A feature turned on for everyone has no other gates, and this one also sets ${others.join(", ")}. Remove enabled (or set it to false) to keep those gates, or remove them.` };
+          return {
+            path: ["enabled"],
+            message: `A feature turned on for everyone has no other gates, and this one also sets ${others.join(", ")}. Remove enabled (or set it to false) to keep those gates, or remove them.`,
+          };
         },
       }),
     ),
@@ -187,7 +197,18 @@ export const feature = defineResource({
   replaceOn: ["name"],
   // Every gate is written by applyGates from the whole desired state: dropping one sends its
   // empty value, which the next apply leaves out.
-  resets: { enabled: false, percentageOfTime: 0, percentageOfActors: 0, users: [], groups: [], namespaces: [], projects: [], repositories: [], featureGroups: [], force: false },
+  resets: {
+    enabled: false,
+    percentageOfTime: 0,
+    percentageOfActors: 0,
+    users: [],
+    groups: [],
+    namespaces: [],
+    projects: [],
+    repositories: [],
+    featureGroups: [],
+    force: false,
+  },
   normalize: Object.fromEntries([...ACTOR_KINDS.map((kind) => kind.input), "featureGroups"].map((key) => [key, sortedSet])),
   hooks: {
     read: readFeature,

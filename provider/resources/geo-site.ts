@@ -7,7 +7,6 @@ import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
-
 /** The forge's reverification interval when none is given, in days. */
 const DEFAULT_REVERIFICATION_DAYS = 90;
 
@@ -29,7 +28,12 @@ const siteUrl = z.string().check(
 /** The forge stores URLs with a trailing slash: with or without one is the same site. */
 const withSlash = (value: unknown) => (typeof value === "string" && value !== "" && !value.endsWith("/") ? `${value}/` : value);
 
-const capacity = (what: string) => z.number().int().min(0, { error: `A ${what} capacity cannot be negative.` }).optional();
+const capacity = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(0, { error: `A ${what} capacity cannot be negative.` })
+    .optional();
 
 /**
  * A Geo replication site of a self-managed installation (administrator; Premium and Ultimate):
@@ -74,10 +78,16 @@ export const geoSite = defineResource({
         rule: "selective sync lists match selectiveSyncType",
         problem: ({ selectiveSyncType, selectiveSyncShards, selectiveSyncNamespaceIds }) => {
           if (selectiveSyncShards?.length && selectiveSyncType !== "shards") {
-            return { path: ["selectiveSyncShards"], message: `Shards apply with selectiveSyncType "shards", and it is ${show(selectiveSyncType ?? "unset")}. Set selectiveSyncType to "shards", or remove selectiveSyncShards.` };
+            return {
+              path: ["selectiveSyncShards"],
+              message: `Shards apply with selectiveSyncType "shards", and it is ${show(selectiveSyncType ?? "unset")}. Set selectiveSyncType to "shards", or remove selectiveSyncShards.`,
+            };
           }
           if (selectiveSyncNamespaceIds?.length && selectiveSyncType !== "namespaces") {
-            return { path: ["selectiveSyncNamespaceIds"], message: `Namespace ids apply with selectiveSyncType "namespaces", and it is ${show(selectiveSyncType ?? "unset")}. Set selectiveSyncType to "namespaces", or remove selectiveSyncNamespaceIds.` };
+            return {
+              path: ["selectiveSyncNamespaceIds"],
+              message: `Namespace ids apply with selectiveSyncType "namespaces", and it is ${show(selectiveSyncType ?? "unset")}. Set selectiveSyncType to "namespaces", or remove selectiveSyncNamespaceIds.`,
+            };
           }
           return undefined;
         },
@@ -98,7 +108,12 @@ export const geoSite = defineResource({
   update: routes.geoSites.update,
   delete: routes.geoSites.delete,
   // Names are unique regardless of case: that finds a site whose create answer was lost.
-  identity: { fields: ["name"], ignoreCase: ["name"], describe: (state) => `the Geo site ${show(state["name"])}`, find: { list: routes.geoSites.list } },
+  identity: {
+    fields: ["name"],
+    ignoreCase: ["name"],
+    describe: (state) => `the Geo site ${show(state["name"])}`,
+    find: { list: routes.geoSites.list },
+  },
   limits: [
     {
       policy: "geo-site-one-primary",
@@ -115,7 +130,12 @@ export const geoSite = defineResource({
   replaceOn: ["primary", "syncObjectStorage"],
   // A unique name, and one primary: the old site goes first.
   deleteBeforeReplace: true,
-  normalize: { url: withSlash, internalUrl: withSlash, selectiveSyncShards: (value) => (Array.isArray(value) ? [...value].sort() : value), selectiveSyncNamespaceIds: (value) => (Array.isArray(value) ? [...value].sort((a, b) => Number(a) - Number(b)) : value) },
+  normalize: {
+    url: withSlash,
+    internalUrl: withSlash,
+    selectiveSyncShards: (value) => (Array.isArray(value) ? [...value].sort() : value),
+    selectiveSyncNamespaceIds: (value) => (Array.isArray(value) ? [...value].sort((a, b) => Number(a) - Number(b)) : value),
+  },
   resets: {
     // Back to `url`, what the forge shows when none is set.
     internalUrl: (state: Record<string, unknown>) => state["url"],
@@ -129,7 +149,9 @@ export const geoSite = defineResource({
     selectiveSyncNamespaceIds: [],
     minimumReverificationInterval: DEFAULT_REVERIFICATION_DAYS,
   },
-  notes: ["Administrator only, on self-managed Premium and Ultimate. `repairGeoSite` repairs a site's OAuth authentication (an action, not a resource input)."],
+  notes: [
+    "Administrator only, on self-managed Premium and Ultimate. `repairGeoSite` repairs a site's OAuth authentication (an action, not a resource input).",
+  ],
 });
 
 /** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */

@@ -28,14 +28,18 @@ export const groupAvatar = defineResource({
     /** The group: id or full path. Changing it replaces the resource. */
     group: groupRef,
     /** Path of the image file (relative to the program's directory): png, jpg, jpeg, gif, bmp, tiff, ico or webp, at most 200 KiB. Blank: the group has no avatar. */
-    avatar: z.string().check(
-      valueRule({
-        format: "avatar-file",
-        rule: `a path to an image the forge takes as an avatar (${wordList(GROUP_AVATAR_EXTENSIONS)}), or blank for none`,
-        holds: (value) => value === "" || GROUP_AVATAR_EXTENSIONS.includes(extensionOf(value) as (typeof GROUP_AVATAR_EXTENSIONS)[number]),
-        message: (value) => `${show(value)} is not an image file the forge takes as an avatar. Use a ${wordList(GROUP_AVATAR_EXTENSIONS)} file, or "" for no avatar.`,
-      }),
-    )
+    avatar: z
+      .string()
+      .check(
+        valueRule({
+          format: "avatar-file",
+          rule: `a path to an image the forge takes as an avatar (${wordList(GROUP_AVATAR_EXTENSIONS)}), or blank for none`,
+          holds: (value) =>
+            value === "" || GROUP_AVATAR_EXTENSIONS.includes(extensionOf(value) as (typeof GROUP_AVATAR_EXTENSIONS)[number]),
+          message: (value) =>
+            `${show(value)} is not an image file the forge takes as an avatar. Use a ${wordList(GROUP_AVATAR_EXTENSIONS)} file, or "" for no avatar.`,
+        }),
+      )
       // A local file: sent as its content, compared by its SHA-256, refused by check when larger.
       .register(fieldMeta, { file: { maxBytes: GROUP_AVATAR_MAX_BYTES } }),
   }),

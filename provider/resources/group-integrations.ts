@@ -53,7 +53,10 @@ const integrationOutputs = z.object({
   updatedAt: z.string().nullable().describe("When its settings last changed."),
 });
 
-export type IntegrationDeclaration<S extends IntegrationSlug> = ResourceDeclaration<z.ZodObject<IntegrationShape<S>>, typeof integrationOutputs>;
+export type IntegrationDeclaration<S extends IntegrationSlug> = ResourceDeclaration<
+  z.ZodObject<IntegrationShape<S>>,
+  typeof integrationOutputs
+>;
 
 // ---- The schema of one parameter ----
 
@@ -63,17 +66,32 @@ function parameterSchema(wire: string, parameter: IntegrationParameter): z.ZodTy
     schema = parameter.deprecated
       ? z.boolean().check(
           z.superRefine<boolean>((value, ctx) => {
-            if (value !== true) ctx.addIssue({ code: "invalid_value", values: [true], input: value, message: `Deprecated by the forge (${parameter.deprecated}): only true is accepted. Drop ${toCamel(wire)}.` });
+            if (value !== true)
+              ctx.addIssue({
+                code: "invalid_value",
+                values: [true],
+                input: value,
+                message: `Deprecated by the forge (${parameter.deprecated}): only true is accepted. Drop ${toCamel(wire)}.`,
+              });
           }),
         )
       : z.boolean();
   } else if (parameter.values) {
     const values = parameter.values as readonly [string, ...string[]];
-    schema = z.enum(values, { error: (issue) => (issue.input === undefined ? undefined : `${show(issue.input)} is not one of ${wordList(values.map(show))}.`) });
+    schema = z.enum(values, {
+      error: (issue) => (issue.input === undefined ? undefined : `${show(issue.input)} is not one of ${wordList(values.map(show))}.`),
+    });
   } else {
     let text = z.string();
     if (parameter.required) {
-      text = text.check(valueRule({ format: "non-blank", rule: "text that is not blank", holds: (value) => value.trim() !== "", message: () => `It is blank; the forge requires ${wire}.` }));
+      text = text.check(
+        valueRule({
+          format: "non-blank",
+          rule: "text that is not blank",
+          holds: (value) => value.trim() !== "",
+          message: () => `It is blank; the forge requires ${wire}.`,
+        }),
+      );
     }
     const format = parameter.format && INTEGRATION_FORMATS[parameter.format];
     if (format) {
@@ -106,7 +124,8 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
   const resets: Record<string, unknown> = { useInheritedSettings: false };
   // Text without a default is cleared with a blank; the rest goes back to its default.
   for (const [wire, parameter] of parameters) if (!parameter.required) resets[toCamel(wire)] = parameter.default ?? "";
-  const secrets = (which: IntegrationParameter["secret"]) => parameters.filter(([, parameter]) => parameter.secret === which).map(([wire]) => toCamel(wire));
+  const secrets = (which: IntegrationParameter["secret"]) =>
+    parameters.filter(([, parameter]) => parameter.secret === which).map(([wire]) => toCamel(wire));
   const credentials = secrets("write-only");
   const them = credentials.length > 1 ? "them" : "it";
   const route = routes.groupIntegrations.bySlug[slug];
@@ -144,9 +163,16 @@ function declarationOf<S extends IntegrationSlug>(slug: S): IntegrationDeclarati
       `\`PUT ${route.set.path.replace(":group", ":id")}\` sets it up, \`GET\` reads it, \`DELETE\` disables it and resets its settings; the Maintainer role in the group is needed for all three.`,
       "Creating the resource refuses an integration that is already active: import it with the `import` option instead. Deleting it disables the integration; a disabled one reads as gone.",
       ...(credentials.length
-        ? [`${wordList(credentials.map((key) => `\`${key}\``), "and")}: write-only (the forge never returns ${them}), kept in state encrypted and compared with the last applied value; every set-up sends ${them} again. An import cannot compare ${them}: it writes nothing, and the next \`pulumi up\` shows ${them} as a change and writes the program's value.`]
+        ? [
+            `${wordList(
+              credentials.map((key) => `\`${key}\``),
+              "and",
+            )}: write-only (the forge never returns ${them}), kept in state encrypted and compared with the last applied value; every set-up sends ${them} again. An import cannot compare ${them}: it writes nothing, and the next \`pulumi up\` shows ${them} as a change and writes the program's value.`,
+          ]
         : []),
-      ...(secrets("readable").length ? ["The per-event webhook overrides are returned by the forge and kept in state encrypted (a webhook address carries its token)."] : []),
+      ...(secrets("readable").length
+        ? ["The per-event webhook overrides are returned by the forge and kept in state encrypted (a webhook address carries its token)."]
+        : []),
       "`useInheritedSettings` is read back from the record's `inherited`.",
       ...(kind.notes ?? []),
     ],
@@ -178,7 +204,9 @@ function integrationEntries(): Record<keyof typeof groupIntegrations, AdoptEntry
       const entry = defineAdopt({
         scope: "group",
         find: async ({ path, client }) =>
-          (await list(lookups.listGroupIntegrations, { group: path }, client)).filter((record) => record["slug"] === slug && record["active"] === true).map(() => ({ group: path, slug })),
+          (await list(lookups.listGroupIntegrations, { group: path }, client))
+            .filter((record) => record["slug"] === slug && record["active"] === true)
+            .map(() => ({ group: path, slug })),
         name: () => `integration ${slug}`,
       });
       return [key, entry];

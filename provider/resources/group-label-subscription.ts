@@ -23,7 +23,10 @@ export const groupLabelSubscription = defineResource({
     subscribed: z.boolean(),
   }),
   idParts: ["group", "labelId"],
-  identity: { fields: ["group", "labelId"], describe: (state) => `the subscription to label ${show(state["labelId"])} of group ${show(state["group"])}` },
+  identity: {
+    fields: ["group", "labelId"],
+    describe: (state) => `the subscription to label ${show(state["labelId"])} of group ${show(state["group"])}`,
+  },
   // 304 = already subscribed (create) or not subscribed (delete): the desired state holds.
   create: { route: routes.groupLabels.subscribe, accept: [304] },
   read: { route: routes.groupLabels.get, exists: (label) => label["subscribed"] === true },

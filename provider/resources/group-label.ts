@@ -87,7 +87,10 @@ export const adopt: AdoptEntries = {
     scope: "group",
     // The group's own labels: an ancestor's are adopted with the ancestor.
     find: async ({ path, client }) =>
-      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client)).map((label) => ({ group: path, labelId: label["id"] })),
+      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client)).map((label) => ({
+        group: path,
+        labelId: label["id"],
+      })),
     name: (inputs) => `label ${text(inputs["name"])}`,
   }),
 };

@@ -33,7 +33,11 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: 
   z.enum(values, { error: (issue) => `${show(issue.input)} is not ${what}. Use ${wordList(values)}.` });
 
 const count = (max: number, unit: string) =>
-  z.number().int().min(0, { error: `must be 0 or more ${unit}` }).max(max, { error: `must be at most ${max.toLocaleString("en")} ${unit} (the forge's limit)` });
+  z
+    .number()
+    .int()
+    .min(0, { error: `must be 0 or more ${unit}` })
+    .max(max, { error: `must be at most ${max.toLocaleString("en")} ${unit} (the forge's limit)` });
 
 /** A comma-separated list whose every entry passes `holds`. */
 const commaList = (what: string, example: string, holds: (entry: string) => boolean) =>
@@ -42,19 +46,35 @@ const commaList = (what: string, example: string, holds: (entry: string) => bool
       format: what,
       rule: `comma-separated ${what}s`,
       holds: (value) => value.trim() === "" || value.split(",").every(holds),
-      message: (value) => `${value.split(",").filter((entry) => !holds(entry)).map((entry) => show(entry.trim())).join(", ")} is not a valid ${what}. Write a comma-separated list such as ${show(example)}.`,
+      message: (value) =>
+        `${value
+          .split(",")
+          .filter((entry) => !holds(entry))
+          .map((entry) => show(entry.trim()))
+          .join(", ")} is not a valid ${what}. Write a comma-separated list such as ${show(example)}.`,
     }),
   );
 
 /** Compared as a set of trimmed entries; blank means none. */
 const commaSet = (value: unknown) =>
-  typeof value === "string" ? (value.trim() === "" ? null : value.split(",").map((entry) => entry.trim()).sort().join(",")) : value;
+  typeof value === "string"
+    ? value.trim() === ""
+      ? null
+      : value
+          .split(",")
+          .map((entry) => entry.trim())
+          .sort()
+          .join(",")
+    : value;
 const blankAsNull = (value: unknown) => (value === "" ? null : value);
 
 const branchRoles = z.array(
   z.object({
     /** 0 (no one), 30 (Developer) or 40 (Maintainer). */
-    accessLevel: z.literal(BRANCH_PROTECTION_ACCESS_LEVELS, { error: (issue) => `${show(issue.input)} is not a role for default branch protection. Use 0 (no one), 30 (Developer) or 40 (Maintainer).` }),
+    accessLevel: z.literal(BRANCH_PROTECTION_ACCESS_LEVELS, {
+      error: (issue) =>
+        `${show(issue.input)} is not a role for default branch protection. Use 0 (no one), 30 (Developer) or 40 (Maintainer).`,
+    }),
   }),
 );
 
@@ -69,7 +89,8 @@ const lastSegment = (path: string) => path.replace(/\/+$/, "").split("/").pop() 
  */
 export const groupSettings = defineResource({
   name: "GroupSettings",
-  summary: "The settings of an existing group: visibility, sign-in rules, project and subgroup creation, merge checks, download limits and the rest of `PUT /groups/:id`.",
+  summary:
+    "The settings of an existing group: visibility, sign-in rules, project and subgroup creation, merge checks, download limits and the rest of `PUT /groups/:id`.",
   inputs: z
     .object({
       /** The group: id or full path. Changing it replaces the resource (the old group's settings are restored first). */
@@ -77,7 +98,13 @@ export const groupSettings = defineResource({
       /** The group's display name. */
       name: z.string().trim().min(1, { error: "is blank; give the group's name" }).optional(),
       /** The group's own path segment (its URL). Address the group by its numeric id to change this: its full path changes with it. */
-      path: z.string().regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/, { error: (issue) => `${show(issue.input)} is not a group path. Use letters, digits, '_', '-' and '.', not starting with '-' or '.'.` }).optional(),
+      path: z
+        .string()
+        .regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/, {
+          error: (issue) =>
+            `${show(issue.input)} is not a group path. Use letters, digits, '_', '-' and '.', not starting with '-' or '.'.`,
+        })
+        .optional(),
       /** The description. */
       description: z.string().optional(),
       /** Auto DevOps for the group's projects. */
@@ -85,7 +112,12 @@ export const groupSettings = defineResource({
       /** The default branch name of new projects. */
       defaultBranch: z.string().optional(),
       /** Deprecated by the forge: use `defaultBranchProtectionDefaults`. 0 none, 1 partial, 2 full, 3 against pushes, 4 full after the initial push. */
-      defaultBranchProtection: z.literal(DEFAULT_BRANCH_PROTECTION_LEVELS, { error: (issue) => `${show(issue.input)} is not a default branch protection level. Use 0, 1, 2, 3 or 4 (or defaultBranchProtectionDefaults).` }).optional(),
+      defaultBranchProtection: z
+        .literal(DEFAULT_BRANCH_PROTECTION_LEVELS, {
+          error: (issue) =>
+            `${show(issue.input)} is not a default branch protection level. Use 0, 1, 2, 3 or 4 (or defaultBranchProtectionDefaults).`,
+        })
+        .optional(),
       /** Who may push and merge to the default branch of new projects, and whether force pushes are allowed. */
       defaultBranchProtectionDefaults: z
         .object({
@@ -191,7 +223,12 @@ export const groupSettings = defineResource({
           const group = typeof args.group === "string" ? decodeURIComponent(args.group).replace(/^\/+|\/+$/g, "") : "";
           if (!group.includes("/")) return undefined;
           const field = TOP_LEVEL_ONLY_INPUTS.find((key) => (args as Record<string, unknown>)[key] !== undefined);
-          return field ? { path: [field], message: `${show(args.group)} is a subgroup, and ${field} can be set on top-level groups only. Set it on ${show(group.split("/")[0])} instead.` } : undefined;
+          return field
+            ? {
+                path: [field],
+                message: `${show(args.group)} is a subgroup, and ${field} can be set on top-level groups only. Set it on ${show(group.split("/")[0])} instead.`,
+              }
+            : undefined;
         },
       }),
       crossFieldRule({
@@ -204,8 +241,14 @@ export const groupSettings = defineResource({
       crossFieldRule({
         rule: "a group given by its full path keeps its path (give its id to change the path)",
         problem: (args) =>
-          args.path !== undefined && typeof args.group === "string" && !/^\d+$/.test(args.group) && lastSegment(decodeURIComponent(args.group)) !== args.path
-            ? { path: ["path"], message: `changing the path of ${show(args.group)} changes its full path, by which this resource finds it. Give the group by its numeric id to change its path.` }
+          args.path !== undefined &&
+          typeof args.group === "string" &&
+          !/^\d+$/.test(args.group) &&
+          lastSegment(decodeURIComponent(args.group)) !== args.path
+            ? {
+                path: ["path"],
+                message: `changing the path of ${show(args.group)} changes its full path, by which this resource finds it. Give the group by its numeric id to change its path.`,
+              }
             : undefined,
       }),
     ),
@@ -241,16 +284,23 @@ export const groupSettings = defineResource({
   },
   // Name and path have no default: without a value from before, dropping them changes nothing.
   resets: Object.fromEntries(
-    Object.entries({ ...GROUP_SETTING_DEFAULTS, name: undefined, path: undefined, description: "", visibility: "private" }).map(([wire, fallback]) => {
-      const field = fromWireName(wire);
-      return [field, (state: State) => foundBefore(state, field, fromWire(fallback))];
-    }),
+    Object.entries({ ...GROUP_SETTING_DEFAULTS, name: undefined, path: undefined, description: "", visibility: "private" }).map(
+      ([wire, fallback]) => {
+        const field = fromWireName(wire);
+        return [field, (state: State) => foundBefore(state, field, fromWire(fallback))];
+      },
+    ),
   ),
   notes: [
     "A setting of an existing group: create remembers the values it changes (kept in state as `restore`) and delete writes them back. Dropping an input from the program writes back its value from before the resource managed it, or the forge's default when the program started to set it later.",
-    "`PUT /groups/:id` needs the Owner role. The forge refuses a setting the instance's edition lacks, naming the field (`{\"membership_lock\":[\"needs the Premium tier or higher\"]}`); fields that need a tier, an offering, a top-level group or an administrator:",
+    '`PUT /groups/:id` needs the Owner role. The forge refuses a setting the instance\'s edition lacks, naming the field (`{"membership_lock":["needs the Premium tier or higher"]}`); fields that need a tier, an offering, a top-level group or an administrator:',
     ...Object.entries(GROUP_SETTING_RULES).map(([wire, rule]) => {
-      const parts = [describeTier(rule), describeOfferings(rule), rule.topLevelOnly ? "top-level groups" : undefined, rule.adminOnly ? "administrators" : undefined].filter(Boolean);
+      const parts = [
+        describeTier(rule),
+        describeOfferings(rule),
+        rule.topLevelOnly ? "top-level groups" : undefined,
+        rule.adminOnly ? "administrators" : undefined,
+      ].filter(Boolean);
       return `\`${fromWireName(wire)}\`: ${parts.join(", ")}.`;
     }),
   ],
@@ -287,7 +337,9 @@ export const adopt: AdoptEntries = {
     keep: (inputs) => Object.keys(inputs).some((key) => key !== "group"),
     describe: async (inputs, _outputs, { client }) => {
       const comments: Record<string, string> = {};
-      if (typeof inputs["fileTemplateProjectId"] === "number") comments["fileTemplateProjectId"] = (await field(client, routes.projects.get, { project: inputs["fileTemplateProjectId"] }, "path_with_namespace")) ?? "";
+      if (typeof inputs["fileTemplateProjectId"] === "number")
+        comments["fileTemplateProjectId"] =
+          (await field(client, routes.projects.get, { project: inputs["fileTemplateProjectId"] }, "path_with_namespace")) ?? "";
       const alerted = inputs["uniqueProjectDownloadLimitAlertlist"];
       if (Array.isArray(alerted) && alerted.length > 0) {
         const names = await Promise.all(alerted.map((id) => username(client, Number(id))));

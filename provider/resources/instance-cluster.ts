@@ -39,7 +39,10 @@ export const instanceCluster = defineResource({
     /** Base domain of the cluster's applications, e.g. `apps.example.com`. */
     domain: z.string().optional(),
     /** Which environments deploy to the cluster: `*` (the default) or a pattern such as `production/*`. */
-    environmentScope: z.string().min(1, { error: 'The environment scope is blank. Use "*" for every environment, or a pattern such as "production/*".' }).optional(),
+    environmentScope: z
+      .string()
+      .min(1, { error: 'The environment scope is blank. Use "*" for every environment, or a pattern such as "production/*".' })
+      .optional(),
     /** The id of the project that manages the cluster's applications. */
     managementProjectId: serverId.optional(),
     /** Whether the cluster is in use (default true). */
@@ -57,7 +60,8 @@ export const instanceCluster = defineResource({
           format: "cluster-api-url",
           rule: "an http:// or https:// URL with a host",
           holds: isClusterApiUrl,
-          message: (value) => `${show(value)} is not a cluster API URL. Write it with https:// (or http://) and the host, such as "https://k8s.example.com:6443".`,
+          message: (value) =>
+            `${show(value)} is not a cluster API URL. Write it with https:// (or http://) and the host, such as "https://k8s.example.com:6443".`,
         }),
       ),
       /** The token the forge authenticates to the cluster with. Write-only and secret. */
@@ -70,7 +74,11 @@ export const instanceCluster = defineResource({
        * `rbac` (default), `abac` or `unknown_authorization`. The forge cannot change it on an
        * existing cluster, so a change (or dropping a value other than `rbac`) replaces the cluster.
        */
-      authorizationType: z.enum(CLUSTER_AUTHORIZATION_TYPES, { error: (issue) => `${show(issue.input)} is not an authorization type. Use ${wordList(CLUSTER_AUTHORIZATION_TYPES)}.` }).optional(),
+      authorizationType: z
+        .enum(CLUSTER_AUTHORIZATION_TYPES, {
+          error: (issue) => `${show(issue.input)} is not an authorization type. Use ${wordList(CLUSTER_AUTHORIZATION_TYPES)}.`,
+        })
+        .optional(),
     }),
   }),
   outputs: z.object({
@@ -97,7 +105,8 @@ export const instanceCluster = defineResource({
       list: routes.instanceClusters.list,
       where: (record, state) =>
         record["name"] === state["name"] &&
-        (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url === (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,
+        (record["platform_vendor"] as { api_url?: unknown } | null)?.api_url ===
+          (state["platformVendorAttributes"] as { apiUrl?: unknown })?.apiUrl,
       madeBy: "user.id",
     },
   },
@@ -128,7 +137,12 @@ export const adopt: AdoptEntries = {
     // secret config like the token, never written into the program.
     secretInputs: ["platformVendorAttributes.caCert"],
     describe: async (inputs, _outputs, { client }): Promise<Record<string, string>> =>
-      inputs["managementProjectId"] === undefined ? {} : { managementProjectId: (await field(client, routes.projects.get, { project: Number(inputs["managementProjectId"]) }, "path_with_namespace")) ?? "" },
+      inputs["managementProjectId"] === undefined
+        ? {}
+        : {
+            managementProjectId:
+              (await field(client, routes.projects.get, { project: Number(inputs["managementProjectId"]) }, "path_with_namespace")) ?? "",
+          },
   }),
 };
 

@@ -36,7 +36,8 @@ function allowlistEntry<Target extends "targetProjectId" | "targetGroupId", Extr
     idParts: ["project", options.target],
     identity: {
       fields: ["project", options.target],
-      describe: (state) => `the entry of ${options.noun} ${show(state[options.target])} on the allowlist of project ${show(state["project"])}`,
+      describe: (state) =>
+        `the entry of ${options.noun} ${show(state[options.target])} on the allowlist of project ${show(state["project"])}`,
     },
     // The create answer is {source, target}; the state holds the listing's record.
     create: { route: options.routes.create, readBack: true },
@@ -88,19 +89,29 @@ export const adopt: AdoptEntries = {
   jobTokenScopeProjectAllowlistEntry: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({ project: path, targetProjectId: target["id"] })),
+      (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({
+        project: path,
+        targetProjectId: target["id"],
+      })),
     name: (inputs) => `job token allows ${text(inputs["targetPathWithNamespace"] ?? inputs["targetProjectId"])}`,
     describe: async (_inputs, outputs) => ({ targetProjectId: text(outputs["targetPathWithNamespace"]) }),
     // A project's job tokens always reach it; where the forge lists the project on its own allowlist, that entry is the forge's.
     forgeOwn: async (inputs, _outputs, { path, client }) =>
-      (await projectRecord(client, path))?.["id"] === inputs["targetProjectId"] ? "the project itself, which the forge always lets its own job tokens reach" : undefined,
+      (await projectRecord(client, path))?.["id"] === inputs["targetProjectId"]
+        ? "the project itself, which the forge always lets its own job tokens reach"
+        : undefined,
   }),
   jobTokenScopeGroupAllowlistEntry: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({ project: path, targetGroupId: target["id"] })),
+      (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({
+        project: path,
+        targetGroupId: target["id"],
+      })),
     name: (inputs) => `job token allows group ${text(inputs["targetName"] ?? inputs["targetGroupId"])}`,
-    describe: async (inputs, _outputs, { client }) => ({ targetGroupId: (await field(client, routes.groups.get, { group: Number(inputs["targetGroupId"]) }, "full_path")) ?? "" }),
+    describe: async (inputs, _outputs, { client }) => ({
+      targetGroupId: (await field(client, routes.groups.get, { group: Number(inputs["targetGroupId"]) }, "full_path")) ?? "",
+    }),
   }),
 };
 

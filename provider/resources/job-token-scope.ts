@@ -41,7 +41,9 @@ export const jobTokenScope = defineResource({
       hint: "the instance enforces job token allowlists, so enabled=false is refused: keep enabled=true or ask an administrator to lift the enforcement",
     },
   ],
-  notes: ["A setting of an existing project: deleting the resource restores the value found when it was created (kept in state as `restore`)."],
+  notes: [
+    "A setting of an existing project: deleting the resource restores the value found when it was created (kept in state as `restore`).",
+  ],
 });
 
 /** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */

@@ -27,7 +27,8 @@ function warn(message: string): void {
 function queuedNotice(answer: unknown): string | undefined {
   if (typeof answer !== "object" || answer === null) return undefined;
   const record = answer as WireRecord;
-  const notices = (typeof record["message"] === "object" && record["message"] !== null ? record["message"] : record["queued_users"]) as Record<string, unknown> | undefined;
+  const notices = (typeof record["message"] === "object" && record["message"] !== null ? record["message"] : record["queued_users"]) as
+    Record<string, unknown> | undefined;
   if (!notices || typeof notices !== "object") return undefined;
   const texts = Object.values(notices).map(String);
   return texts.length > 0 ? texts.join(" ") : undefined;
@@ -107,38 +108,43 @@ export const projectMember = defineResource({
   name: "ProjectMember",
   summary: "A user's direct membership of a project: role, expiry, custom role.",
   inputs: z.object({
-      /** The project: id or full path. */
-      project: projectRef,
-      /** The user: numeric id or username. Changing it replaces the membership. */
-      user: z.union([serverId, nonBlank("username")], { error: (issue) => `${show(issue.input)} is not a user. Give the user's numeric id or username.` }),
-      /** The role: 0 No access, 5 Minimal access, 10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner (Owners only give Owner). */
-      accessLevel: z.literal(PROJECT_MEMBER_ACCESS_LEVELS, { error: (issue) => `${show(issue.input)} is not a project access level. Use ${roleList(PROJECT_MEMBER_ACCESS_LEVELS)}.` }),
-      /** When the membership ends (`YYYY-MM-DD`, today or later). Dropping it makes the membership permanent. */
-      expiresAt: z
-        .string()
-        .check(
-          valueRule({
-            format: "date",
-            rule: "a date written YYYY-MM-DD",
-            holds: isCalendarDate,
-            message: (value) => `${show(value)} is not a date of the calendar. Write it as YYYY-MM-DD, such as "2026-12-31".`,
-          }),
-        )
-        .check(
-          valueRule({
-            format: "date",
-            rule: "today or later",
-            holds: (value) => !isCalendarDate(value) || value >= today(),
-            message: (value) => `${show(value)} is in the past; the forge takes today or a later date. Set a later date, or drop expiresAt for a membership that does not expire.`,
-          }),
-        )
-        .optional(),
-      /**
-       * A custom role (Ultimate), by id. The forge never returns it: it is compared with the
-       * value last applied. Dropping it removes the custom role.
-       */
-      memberRoleId: serverId.optional(),
+    /** The project: id or full path. */
+    project: projectRef,
+    /** The user: numeric id or username. Changing it replaces the membership. */
+    user: z.union([serverId, nonBlank("username")], {
+      error: (issue) => `${show(issue.input)} is not a user. Give the user's numeric id or username.`,
     }),
+    /** The role: 0 No access, 5 Minimal access, 10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner (Owners only give Owner). */
+    accessLevel: z.literal(PROJECT_MEMBER_ACCESS_LEVELS, {
+      error: (issue) => `${show(issue.input)} is not a project access level. Use ${roleList(PROJECT_MEMBER_ACCESS_LEVELS)}.`,
+    }),
+    /** When the membership ends (`YYYY-MM-DD`, today or later). Dropping it makes the membership permanent. */
+    expiresAt: z
+      .string()
+      .check(
+        valueRule({
+          format: "date",
+          rule: "a date written YYYY-MM-DD",
+          holds: isCalendarDate,
+          message: (value) => `${show(value)} is not a date of the calendar. Write it as YYYY-MM-DD, such as "2026-12-31".`,
+        }),
+      )
+      .check(
+        valueRule({
+          format: "date",
+          rule: "today or later",
+          holds: (value) => !isCalendarDate(value) || value >= today(),
+          message: (value) =>
+            `${show(value)} is in the past; the forge takes today or a later date. Set a later date, or drop expiresAt for a membership that does not expire.`,
+        }),
+      )
+      .optional(),
+    /**
+     * A custom role (Ultimate), by id. The forge never returns it: it is compared with the
+     * value last applied. Dropping it removes the custom role.
+     */
+    memberRoleId: serverId.optional(),
+  }),
   outputs: z.object({
     /** The user's id. */
     userId: serverId,
@@ -180,7 +186,10 @@ export const projectMember = defineResource({
   // Document 3: an empty expiry clears it, a null custom role removes it.
   resets: { expiresAt: null, memberRoleId: null },
   // A user by id or by username, in any case: the same user.
-  normalize: { project: normalizers.ref, user: (value) => (typeof value === "string" ? (/^\d+$/.test(value) ? Number(value) : value.toLowerCase()) : value) },
+  normalize: {
+    project: normalizers.ref,
+    user: (value) => (typeof value === "string" ? (/^\d+$/.test(value) ? Number(value) : value.toLowerCase()) : value),
+  },
   hooks: {
     read: readMember,
     // The user as the program names it: by id or by username (a read by id alone: the username).
@@ -227,7 +236,7 @@ export const projectMember = defineResource({
     },
   },
   notes: [
-    "A promotion into a billable role that the forge queues for administrator approval (`enable_member_promotion_management`) is a warning, not a failure: the resource shows `membershipState: \"awaiting\"` and `grantedAccessLevel`, and later runs send nothing until an administrator decides. A rejected request shows as drift, and the next `up` asks again.",
+    'A promotion into a billable role that the forge queues for administrator approval (`enable_member_promotion_management`) is a warning, not a failure: the resource shows `membershipState: "awaiting"` and `grantedAccessLevel`, and later runs send nothing until an administrator decides. A rejected request shows as drift, and the next `up` asks again.',
     "Removal deletes the direct membership only (rule 3): access through the project's groups stays, and the provider warns when it does.",
     "`memberRoleId` needs Ultimate. The PUT of a membership without `member_role_id` removes its custom role (Document 3): every update sends the value the program sets.",
   ],
@@ -241,7 +250,9 @@ export const adopt: AdoptEntries = {
     // token's own user is left out, so that the program cannot take away the access it runs with.
     find: async ({ path, client }) => {
       const self = await tokenUserId(client);
-      return (await list(lookups.listProjectMembers, { project: path }, client)).filter((member) => member["id"] !== self).map((member) => ({ project: path, userId: member["id"] }));
+      return (await list(lookups.listProjectMembers, { project: path }, client))
+        .filter((member) => member["id"] !== self)
+        .map((member) => ({ project: path, userId: member["id"] }));
     },
     name: (inputs) => `member ${text(inputs["username"] ?? inputs["user"])}`,
     // The forge makes a project's creator its Owner when it makes the project.
@@ -249,7 +260,9 @@ export const adopt: AdoptEntries = {
       const project = await projectRecord(client, path);
       const made = (at: unknown) => (typeof at === "string" ? Date.parse(at) : NaN);
       const withProject = Math.abs(made(outputs["createdAt"]) - made(project?.["created_at"])) <= CREATOR_MEMBERSHIP_SLACK_MS;
-      return project?.["creator_id"] === outputs["userId"] && withProject ? "the membership the forge gave the project's creator when it made the project" : undefined;
+      return project?.["creator_id"] === outputs["userId"] && withProject
+        ? "the membership the forge gave the project's creator when it made the project"
+        : undefined;
     },
   }),
 };

@@ -3,7 +3,6 @@ import { DEPLOY_ACCESS_LEVELS, DEPLOYMENT_TIERS } from "../../api";
 import type { NestedCollection } from "../engine/declaration";
 import { crossFieldRule, roleList, show, wordList } from "../fields";
 
-
 /** The inputs that name who an entry is about; exactly one of them per entry. */
 const GRANTEES = ["userId", "groupId", "accessLevel"] as const;
 const GIVE_ONE_GRANTEE = `Give exactly one of ${wordList(GRANTEES)}`;
@@ -53,7 +52,8 @@ const grantee = {
 /** 0: direct members of `groupId` only (default); 1: members of its ancestor groups too. */
 const groupInheritanceType = z
   .literal([0, 1], {
-    error: (issue) => `${show(issue.input)} is not a group inheritance type. Use 0 (direct members of the group only) or 1 (members of inherited groups too).`,
+    error: (issue) =>
+      `${show(issue.input)} is not a group inheritance type. Use 0 (direct members of the group only) or 1 (members of inherited groups too).`,
   })
   .optional();
 
@@ -76,12 +76,15 @@ export const projectDeployAccessLevel = z.object({ ...grantee, groupInheritanceT
 export const groupApprovalRule = z.strictObject(approvalFields, { error: entryProblem }).check(exactlyOneGrantee);
 export const projectApprovalRule = z.object({ ...approvalFields, groupInheritanceType }, { error: entryProblem }).check(exactlyOneGrantee);
 
-const notAList = (issue: { input?: unknown }) => `${show(issue.input)} is not a list. Give a list of entries such as [{ accessLevel: 40 }].`;
+const notAList = (issue: { input?: unknown }) =>
+  `${show(issue.input)} is not a list. Give a list of entries such as [{ accessLevel: 40 }].`;
 const NEEDS_A_DEPLOYER = "It needs at least one entry saying who may deploy, such as [{ accessLevel: 40 }].";
 
 /** Who may deploy: a list of at least one entry. */
 export function deployAccessLevelList<Entry extends z.ZodType>(entry: Entry) {
-  return z.array(entry, { error: (issue) => (issue.input === undefined ? NEEDS_A_DEPLOYER : notAList(issue)) }).min(1, { error: NEEDS_A_DEPLOYER });
+  return z
+    .array(entry, { error: (issue) => (issue.input === undefined ? NEEDS_A_DEPLOYER : notAList(issue)) })
+    .min(1, { error: NEEDS_A_DEPLOYER });
 }
 
 /** Who must approve: an optional list. */
@@ -94,7 +97,10 @@ export const deploymentTier = z.enum(DEPLOYMENT_TIERS, {
   error: (issue) => {
     if (issue.input === undefined) return undefined;
     const name = issue.input;
-    const tier = typeof name === "string" && name.length >= 3 ? DEPLOYMENT_TIERS.find((candidate) => candidate.startsWith(name.toLowerCase().slice(0, 3))) : undefined;
+    const tier =
+      typeof name === "string" && name.length >= 3
+        ? DEPLOYMENT_TIERS.find((candidate) => candidate.startsWith(name.toLowerCase().slice(0, 3)))
+        : undefined;
     return (
       `${show(name)} is not a deployment tier; at group level the name is one of ${wordList(DEPLOYMENT_TIERS)}. ` +
       (tier ? `Did you mean "${tier}"?` : "Use one of them, or protect the environment per project with ProjectProtectedEnvironment.")

@@ -38,7 +38,6 @@ function oneGranteeEach(entries: unknown): unknown {
   });
 }
 
-
 /** Who may deploy to an environment of a project, and who must approve first. Premium and Ultimate. */
 export const projectProtectedEnvironment = defineResource({
   name: "ProjectProtectedEnvironment",
@@ -93,7 +92,11 @@ export const groupProtectedEnvironment = defineResource({
   read: routes.groupProtectedEnvironments.get,
   update: { route: routes.groupProtectedEnvironments.update, readBack: true },
   delete: routes.groupProtectedEnvironments.delete,
-  identity: { fields: ["group", "name"], describe: (state) => `the protected tier ${show(state["name"])} of group ${show(state["group"])}`, evidence: ENTRY_IDS },
+  identity: {
+    fields: ["group", "name"],
+    describe: (state) => `the protected tier ${show(state["name"])} of group ${show(state["group"])}`,
+    evidence: ENTRY_IDS,
+  },
   replaceOn: ["group", "name"],
   normalize: { group: normalizers.ref },
   resets: { approvalRules: [], requiredApprovalCount: 0 },

@@ -28,7 +28,8 @@ async function bulkMoves(ctx: OperationContext, state: State): Promise<WireRecor
   const latest = new Map<string, WireRecord>();
   for (const move of [...moves].sort((a, b) => Number(b["id"]) - Number(a["id"]))) {
     if (Number(move["id"]) <= since) continue;
-    if (move["source_storage_name"] !== state["sourceStorageName"] || move["destination_storage_name"] !== state["destinationStorageName"]) continue;
+    if (move["source_storage_name"] !== state["sourceStorageName"] || move["destination_storage_name"] !== state["destinationStorageName"])
+      continue;
     const container = JSON.stringify((move[kind] as WireRecord | null | undefined)?.["id"] ?? move["id"]);
     if (!latest.has(container)) latest.set(container, move);
   }
@@ -49,7 +50,12 @@ async function readBulk(ctx: OperationContext, state: State): Promise<WireRecord
   const moved = moves.filter((move) => MOVED.includes(String(move["state"])));
   let remaining = running.length + failed.length;
   if (kind === "project") {
-    const onSource = await ctx.list(routes.projects.list, state, { repository_storage: state["sourceStorageName"] }, { keyset: { orderBy: "id", sort: "asc" } });
+    const onSource = await ctx.list(
+      routes.projects.list,
+      state,
+      { repository_storage: state["sourceStorageName"] },
+      { keyset: { orderBy: "id", sort: "asc" } },
+    );
     remaining = onSource.length;
   }
   const leastAdvanced = IN_PROGRESS.find((phase) => running.some((move) => move["state"] === phase));
@@ -77,11 +83,14 @@ async function readBulk(ctx: OperationContext, state: State): Promise<WireRecord
  */
 export const repositoryStorageMove = defineResource({
   name: "RepositoryStorageMove",
-  summary: "Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.",
+  summary:
+    "Moves every repository of a kind (projects, snippets or group wikis) from one storage to another, and waits until the move is done.",
   inputs: z
     .object({
       /** What moves: `project` (with wikis and designs), `snippet`, or `group` (group wikis; Premium or Ultimate). */
-      kind: z.enum(STORAGE_MOVE_KINDS, { error: (issue) => `${show(issue.input)} is not a kind of repository the forge moves. Use ${wordList(STORAGE_MOVE_KINDS)}.` }),
+      kind: z.enum(STORAGE_MOVE_KINDS, {
+        error: (issue) => `${show(issue.input)} is not a kind of repository the forge moves. Use ${wordList(STORAGE_MOVE_KINDS)}.`,
+      }),
       /** The storage every repository of the kind leaves, as named in the forge's configuration (`default`). */
       sourceStorageName: nonBlank("name of the storage the repositories leave"),
       /** The storage they move to. */
@@ -98,7 +107,10 @@ export const repositoryStorageMove = defineResource({
         rule: "destinationStorageName differs from sourceStorageName",
         problem: ({ sourceStorageName, destinationStorageName }) =>
           sourceStorageName === destinationStorageName
-            ? { path: ["destinationStorageName"], message: `The repositories are already on ${show(destinationStorageName)}: a move needs another storage. Set destinationStorageName to the storage they go to.` }
+            ? {
+                path: ["destinationStorageName"],
+                message: `The repositories are already on ${show(destinationStorageName)}: a move needs another storage. Set destinationStorageName to the storage they go to.`,
+              }
             : undefined,
       }),
     ),
@@ -126,7 +138,14 @@ export const repositoryStorageMove = defineResource({
   create: {
     route: routes.repositoryStorageMoves.project.schedule,
     readBack: true,
-    await: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "errorMessage", timeoutMs: 60 * 60_000, skipInput: "waitForCompletion" },
+    await: {
+      field: "state",
+      done: ["finished"],
+      failed: ["failed"],
+      reasonField: "errorMessage",
+      timeoutMs: 60 * 60_000,
+      skipInput: "waitForCompletion",
+    },
   },
   read: routes.repositoryStorageMoves.project.list,
   replaceOn: "all",
@@ -145,7 +164,11 @@ export const repositoryStorageMove = defineResource({
   },
   // No delete route: a move cannot be undone, so delete forgets it and leaves the repositories where they are.
   errorHints: [
-    { status: 403, when: (state) => state["kind"] === "group", hint: "group repository moves need Premium or Ultimate, and an administrator's token" },
+    {
+      status: 403,
+      when: (state) => state["kind"] === "group",
+      hint: "group repository moves need Premium or Ultimate, and an administrator's token",
+    },
     { status: 403, hint: "repository storage moves need an administrator's token" },
   ],
   notes: [
@@ -161,7 +184,8 @@ export const repositoryStorageMove = defineResource({
 /** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
 export const adopt: AdoptEntries = {
   repositoryStorageMove: {
-    exempt: "an asynchronous one-off: a move that happened is history, not configuration to keep declared (and deleting one cannot undo it)",
+    exempt:
+      "an asynchronous one-off: a move that happened is history, not configuration to keep declared (and deleting one cannot undo it)",
   },
 };
 

@@ -14,7 +14,8 @@ const rotateAfter = z
       format: "duration",
       rule: "a duration of at least a minute in days, hours, minutes and seconds (720h, 30d, 1h30m)",
       holds: (value) => (durationMs(value) ?? 0) >= SHORTEST_ROTATION_MS,
-      message: (value) => `${show(value)} is not a duration of at least a minute. Write days, hours, minutes and seconds, such as "720h", "30d" or "1h30m".`,
+      message: (value) =>
+        `${show(value)} is not a duration of at least a minute. Write days, hours, minutes and seconds, such as "720h", "30d" or "1h30m".`,
     }),
   )
   .describe(
@@ -27,7 +28,7 @@ const keepers = z
   .record(z.string(), z.string(), {
     error: (issue) => `${show(issue.input)} is not a map of strings. Give values that name the rotation, such as { quarter: "2026-Q4" }.`,
   })
-  .describe("Any values that, when one changes, rotate at the next `up` (`{ quarter: \"2026-Q4\" }`). Not sent to the forge.");
+  .describe('Any values that, when one changes, rotate at the next `up` (`{ quarter: "2026-Q4" }`). Not sent to the forge.');
 
 /** The schedule's inputs, beside the credential's own. */
 const scheduleInputs = { rotateAfter: rotateAfter.optional(), keepers: keepers.optional() };
@@ -46,7 +47,8 @@ export function rotating<I extends z.ZodRawShape, O extends z.ZodRawShape, S ext
   spec: { name: string; summary: string; noun: string; secrets: readonly S[]; leaves?: readonly L[]; notes: string[] },
 ) {
   const declared = [...(of.secretOutputs ?? [])].sort();
-  if (JSON.stringify(declared) !== JSON.stringify([...spec.secrets].sort())) throw new Error(`${spec.name}: its secrets must be ${of.name}'s (${declared.join(", ")})`);
+  if (JSON.stringify(declared) !== JSON.stringify([...spec.secrets].sort()))
+    throw new Error(`${spec.name}: its secrets must be ${of.name}'s (${declared.join(", ")})`);
   const noun = spec.noun;
   const parent = parentFields(of);
   const visible = of.outputs.omit(Object.fromEntries(spec.secrets.map((key) => [key, true])) as never).extend({
@@ -55,16 +57,40 @@ export function rotating<I extends z.ZodRawShape, O extends z.ZodRawShape, S ext
   }) as unknown as z.ZodObject<Omit<O, S> & { createdAt: z.ZodString }>;
   const secretShape = Object.fromEntries(
     spec.secrets.flatMap((secret) => [
-      [secretOutput("current", secret), z.string().optional().describe(`The current ${noun}'s \`${secret}\` (secret): what consumers use now.`)],
-      [secretOutput("previous", secret), z.string().optional().describe(`The previous ${noun}'s \`${secret}\` (secret): still valid until the next rotation, for consumers that have not switched yet.`)],
+      [
+        secretOutput("current", secret),
+        z.string().optional().describe(`The current ${noun}'s \`${secret}\` (secret): what consumers use now.`),
+      ],
+      [
+        secretOutput("previous", secret),
+        z
+          .string()
+          .optional()
+          .describe(
+            `The previous ${noun}'s \`${secret}\` (secret): still valid until the next rotation, for consumers that have not switched yet.`,
+          ),
+      ],
     ]),
   ) as SecretShape<S>;
-  const inputs = of.inputs.omit(Object.fromEntries((spec.leaves ?? []).map((key) => [key, true])) as never).extend(scheduleInputs) as unknown as z.ZodObject<Omit<I, L> & typeof scheduleInputs>;
+  const inputs = of.inputs
+    .omit(Object.fromEntries((spec.leaves ?? []).map((key) => [key, true])) as never)
+    .extend(scheduleInputs) as unknown as z.ZodObject<Omit<I, L> & typeof scheduleInputs>;
   const outputs = z.object({
-    current: visible.optional().describe(`The ${noun} in use: its id, its creation time and the rest of what the forge shows (its secret value is \`${secretOutput("current", spec.secrets[0]!)}\`).`),
-    previous: visible.optional().describe(`The ${noun} before it, still valid: consumers switch from it to \`current\` before the next rotation revokes it.`),
+    current: visible
+      .optional()
+      .describe(
+        `The ${noun} in use: its id, its creation time and the rest of what the forge shows (its secret value is \`${secretOutput("current", spec.secrets[0]!)}\`).`,
+      ),
+    previous: visible
+      .optional()
+      .describe(`The ${noun} before it, still valid: consumers switch from it to \`current\` before the next rotation revokes it.`),
     ...secretShape,
-    rotationDueAt: z.string().optional().describe("When the current credential is due for rotation, on the forge's clock (`rotateAfter` after its creation); the first `up` after it rotates."),
+    rotationDueAt: z
+      .string()
+      .optional()
+      .describe(
+        "When the current credential is due for rotation, on the forge's clock (`rotateAfter` after its creation); the first `up` after it rotates.",
+      ),
   });
   const wire = of.recordId === undefined ? "id" : typeof of.recordId === "string" ? "id" : of.recordId.wire;
   const idOutput = typeof of.recordId === "string" ? of.recordId : of.recordId?.output;

@@ -7,7 +7,6 @@ import { list, text } from "../adopt-entry/find";
 import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
-
 /** One file of a snippet. */
 const snippetFile = z.object({
   /** The file's path in the snippet (`/` makes folders: `config/app.yaml`). Unique in the snippet. */
@@ -16,7 +15,8 @@ const snippetFile = z.object({
       format: "snippet-path",
       rule: "a relative path without empty, `.` or `..` segments",
       holds: (value) => value.trim() === "" || value.split("/").every((segment) => segment !== "" && segment !== "." && segment !== ".."),
-      message: (value) => `${show(value)} is not a file path a snippet can hold. Write a relative path such as "config/app.yaml", without leading, trailing or doubled slashes and without "." or "..".`,
+      message: (value) =>
+        `${show(value)} is not a file path a snippet can hold. Write a relative path such as "config/app.yaml", without leading, trailing or doubled slashes and without "." or "..".`,
     }),
   ),
   /** The file's content; the forge refuses a blank file. */
@@ -60,11 +60,19 @@ export const snippet = defineResource({
       /** A description (Markdown). */
       description: z.string().optional(),
       /** `private` (the forge's default), `internal` (signed-in users; not on the hosted offering) or `public` (anyone, without signing in). */
-      visibility: z.enum(SNIPPET_VISIBILITIES, { error: (issue) => `${show(issue.input)} is not a snippet visibility. Use "private", "internal" or "public".` }).optional(),
+      visibility: z
+        .enum(SNIPPET_VISIBILITIES, {
+          error: (issue) => `${show(issue.input)} is not a snippet visibility. Use "private", "internal" or "public".`,
+        })
+        .optional(),
       /** The files, at least one; paths are unique. Order does not matter. */
-      files: z.array(snippetFile, { error: (issue) => `${show(issue.input)} is not a list of files. Give a list such as [{ filePath: "a.txt", content: "..." }].` }).min(1, {
-        error: "A snippet needs at least one file.",
-      }),
+      files: z
+        .array(snippetFile, {
+          error: (issue) => `${show(issue.input)} is not a list of files. Give a list such as [{ filePath: "a.txt", content: "..." }].`,
+        })
+        .min(1, {
+          error: "A snippet needs at least one file.",
+        }),
     })
     .check(
       crossFieldRule({
@@ -73,7 +81,11 @@ export const snippet = defineResource({
           const seen = new Set<string>();
           for (const [index, file] of (files ?? []).entries()) {
             if (typeof file?.filePath !== "string") continue;
-            if (seen.has(file.filePath)) return { path: ["files", index, "filePath"], message: `${show(file.filePath)} is the path of another file of this snippet. Give each file its own path.` };
+            if (seen.has(file.filePath))
+              return {
+                path: ["files", index, "filePath"],
+                message: `${show(file.filePath)} is the path of another file of this snippet. Give each file its own path.`,
+              };
             seen.add(file.filePath);
           }
           return undefined;
@@ -102,7 +114,10 @@ export const snippet = defineResource({
   delete: routes.snippets.delete,
   // No natural key (titles repeat): after a lost answer, a new snippet of the caller's with its
   // title is a candidate, reported and never adopted.
-  identity: { none: "titles repeat", search: { list: routes.snippets.list, where: (record, state) => record["title"] === state["title"], madeBy: "author.id" } },
+  identity: {
+    none: "titles repeat",
+    search: { list: routes.snippets.list, where: (record, state) => record["title"] === state["title"], madeBy: "author.id" },
+  },
   replaceOn: [],
   collections: {
     files: {

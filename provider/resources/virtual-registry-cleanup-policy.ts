@@ -11,17 +11,27 @@ import { routes } from "../../api/routes";
 /** A top-level group's path has no `/` (written `%2F` when URL-encoded); a subgroup is refused by the forge. */
 const topLevelGroup = z.union([
   serverId,
-  z.string().min(1).check(
-    valueRule({
-      format: "top-level-group",
-      rule: "a top-level group: its full path has no /",
-      holds: (value) => !/\/|%2f/i.test(value.replace(/^\/+|\/+$/g, "")),
-      message: (value) => `${show(value)} is a subgroup; cleanup policies belong to top-level groups. Give the top-level group, such as ${show(value.split(/\/|%2f/i)[0])}.`,
-    }),
-  ),
+  z
+    .string()
+    .min(1)
+    .check(
+      valueRule({
+        format: "top-level-group",
+        rule: "a top-level group: its full path has no /",
+        holds: (value) => !/\/|%2f/i.test(value.replace(/^\/+|\/+$/g, "")),
+        message: (value) =>
+          `${show(value)} is a subgroup; cleanup policies belong to top-level groups. Give the top-level group, such as ${show(value.split(/\/|%2f/i)[0])}.`,
+      }),
+    ),
 ]);
 
-const CADENCE_NAMES: Record<(typeof CLEANUP_CADENCES)[number], string> = { 1: "daily", 7: "weekly", 14: "bi-weekly", 30: "monthly", 90: "quarterly" };
+const CADENCE_NAMES: Record<(typeof CLEANUP_CADENCES)[number], string> = {
+  1: "daily",
+  7: "weekly",
+  14: "bi-weekly",
+  30: "monthly",
+  90: "quarterly",
+};
 
 /**
  * How a top-level group's virtual registries drop cache entries nobody downloads any more.
@@ -39,7 +49,8 @@ export const virtualRegistryCleanupPolicy = defineResource({
      */
     cadence: z
       .literal(CLEANUP_CADENCES, {
-        error: (issue) => `${show(issue.input)} is not a cadence the forge runs cleanups at. Use ${wordList(CLEANUP_CADENCES.map((days) => `${days} (${CADENCE_NAMES[days]})`))}.`,
+        error: (issue) =>
+          `${show(issue.input)} is not a cadence the forge runs cleanups at. Use ${wordList(CLEANUP_CADENCES.map((days) => `${days} (${CADENCE_NAMES[days]})`))}.`,
       })
       .optional(),
     /**
@@ -47,10 +58,22 @@ export const virtualRegistryCleanupPolicy = defineResource({
      * is 30.
      */
     keepNDaysAfterDownload: z
-      .number({ error: (issue) => `${show(issue.input)} is not a number of days. Give a whole number from ${CLEANUP_KEEP_DAYS.min} to ${CLEANUP_KEEP_DAYS.max}.` })
-      .int({ error: (issue) => `${show(issue.input)} is not a whole number of days. Give a whole number from ${CLEANUP_KEEP_DAYS.min} to ${CLEANUP_KEEP_DAYS.max}.` })
-      .min(CLEANUP_KEEP_DAYS.min, { error: (issue) => `${show(issue.input)} days is too few: keep entries at least ${CLEANUP_KEEP_DAYS.min} day after their last download.` })
-      .max(CLEANUP_KEEP_DAYS.max, { error: (issue) => `${show(issue.input)} days is too many: the forge keeps entries at most ${CLEANUP_KEEP_DAYS.max} days after their last download.` })
+      .number({
+        error: (issue) =>
+          `${show(issue.input)} is not a number of days. Give a whole number from ${CLEANUP_KEEP_DAYS.min} to ${CLEANUP_KEEP_DAYS.max}.`,
+      })
+      .int({
+        error: (issue) =>
+          `${show(issue.input)} is not a whole number of days. Give a whole number from ${CLEANUP_KEEP_DAYS.min} to ${CLEANUP_KEEP_DAYS.max}.`,
+      })
+      .min(CLEANUP_KEEP_DAYS.min, {
+        error: (issue) =>
+          `${show(issue.input)} days is too few: keep entries at least ${CLEANUP_KEEP_DAYS.min} day after their last download.`,
+      })
+      .max(CLEANUP_KEEP_DAYS.max, {
+        error: (issue) =>
+          `${show(issue.input)} days is too many: the forge keeps entries at most ${CLEANUP_KEEP_DAYS.max} days after their last download.`,
+      })
       .optional(),
     /** Whether the policy runs. Off by default. */
     enabled: z.boolean().optional(),
@@ -105,8 +128,14 @@ export const virtualRegistryCleanupPolicy = defineResource({
   resets: { ...CLEANUP_POLICY_DEFAULTS },
   normalize: { group: normalizers.ref },
   errorHints: [
-    { status: 403, hint: "VirtualRegistryCleanupPolicy needs the Premium tier or higher, a top-level group (not a subgroup) and the Maintainer role in it" },
-    { status: 400, hint: "a group has at most one cleanup policy: import the existing one (its id is the group) or change it instead of creating another" },
+    {
+      status: 403,
+      hint: "VirtualRegistryCleanupPolicy needs the Premium tier or higher, a top-level group (not a subgroup) and the Maintainer role in it",
+    },
+    {
+      status: 400,
+      hint: "a group has at most one cleanup policy: import the existing one (its id is the group) or change it instead of creating another",
+    },
   ],
   notes: [
     "One policy per top-level group: the policy pack refuses two in one program for the same group, and creating one where the group already has a policy fails (import it instead, with the group as the import id).",

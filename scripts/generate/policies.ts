@@ -53,7 +53,8 @@ function wordedRules(def: Def): string[] {
   return (def.checks ?? []).flatMap((check) => {
     if (check._zod.def.check !== "custom") return [];
     const wording = ruleWording.get(check);
-    if (!wording) throw new Error("a refinement of a schema has no wording: build it with valueRule or crossFieldRule (provider/fields.ts)");
+    if (!wording)
+      throw new Error("a refinement of a schema has no wording: build it with valueRule or crossFieldRule (provider/fields.ts)");
     return [wording];
   });
 }
@@ -81,7 +82,10 @@ function numberPhrase(def: Def): string {
   const above = builtIn(def, "greater_than");
   const below = builtIn(def, "less_than");
   if (above && !above.inclusive && above.value === 0 && !below) return `a positive ${noun}`;
-  const bounds = [above ? `${above.inclusive ? "at least" : "more than"} ${above.value}` : "", below ? `${below.inclusive ? "at most" : "less than"} ${below.value}` : ""];
+  const bounds = [
+    above ? `${above.inclusive ? "at least" : "more than"} ${above.value}` : "",
+    below ? `${below.inclusive ? "at most" : "less than"} ${below.value}` : "",
+  ];
   return [`${noun === "integer" ? "an" : "a"} ${noun}`, ...bounds.filter(Boolean)].join(", ");
 }
 
@@ -181,7 +185,9 @@ function settingsTable(): string {
   for (const policy of policies) {
     for (const [key, schema] of Object.entries(policy.configSchema?.properties ?? {})) {
       const value = schema as { default?: unknown; description?: string };
-      lines.push(`| \`${policy.name}\` | \`${key}\` | \`${cell(JSON.stringify(value.default).replace(/,/g, ", "))}\` | ${cell(value.description ?? "")} |`);
+      lines.push(
+        `| \`${policy.name}\` | \`${key}\` | \`${cell(JSON.stringify(value.default).replace(/,/g, ", "))}\` | ${cell(value.description ?? "")} |`,
+      );
     }
   }
   return lines.join("\n");

@@ -15,7 +15,6 @@ import type { LookupDeclaration } from "../../provider/lookups/lookup";
 import { PACKAGE, pluginToken } from "../../provider/type-tokens";
 import { AccessLevel, roleName } from "../../api/access-levels";
 
-
 type JsonSchema = {
   type?: string | string[];
   description?: string;
@@ -68,7 +67,16 @@ export interface PackageSchema {
   description: string;
   config: { variables: Record<string, TypeSpec> };
   provider: { description: string; inputProperties: Record<string, TypeSpec> };
-  resources: Record<string, { description: string; properties: Record<string, TypeSpec>; required: string[]; inputProperties: Record<string, TypeSpec>; requiredInputs: string[] }>;
+  resources: Record<
+    string,
+    {
+      description: string;
+      properties: Record<string, TypeSpec>;
+      required: string[];
+      inputProperties: Record<string, TypeSpec>;
+      requiredInputs: string[];
+    }
+  >;
   functions: Record<string, { description: string; inputs: ObjectTypeSpec; outputs: ObjectTypeSpec }>;
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   language: Record<string, unknown>;
@@ -106,7 +114,9 @@ interface EnumUse {
 const INTEGER_VALUES: { field: RegExp; values: Record<number, { name: string; description: string }> }[] = [
   {
     field: /accessLevel$/i,
-    values: Object.fromEntries(Object.entries(AccessLevel).map(([name, value]) => [value, { name, description: `${roleName(value)} (${value}).` }])),
+    values: Object.fromEntries(
+      Object.entries(AccessLevel).map(([name, value]) => [value, { name, description: `${roleName(value)} (${value}).` }]),
+    ),
   },
   {
     field: /^cadence$/,
@@ -152,7 +162,10 @@ function enumValues(use: EnumUse): EnumValueSpec[] {
   const known = INTEGER_VALUES.find((entry) => entry.field.test(use.place.field));
   return use.values.map((value) => {
     const words = known?.values[value as number];
-    if (!words) throw new Error(`scripts/generate/schema.ts: the value ${value} of ${use.place.owner}.${use.place.field} has no name: add it to INTEGER_VALUES`);
+    if (!words)
+      throw new Error(
+        `scripts/generate/schema.ts: the value ${value} of ${use.place.owner}.${use.place.field} has no name: add it to INTEGER_VALUES`,
+      );
     return { value, ...words };
   });
 }
@@ -172,13 +185,17 @@ function enumTypeNames(uses: readonly EnumUse[]): (use: EnumUse) => string {
   const byField = new Map<string, EnumUse[]>();
   for (const use of uses) byField.set(use.place.field, [...(byField.get(use.place.field) ?? []), use]);
   const shared = new Set(
-    [...byField].filter(([, all]) => new Set(all.map(signature)).size === 1 && new Set(all.map((use) => use.place.owner)).size > 1).map(([field]) => field),
+    [...byField]
+      .filter(([, all]) => new Set(all.map(signature)).size === 1 && new Set(all.map((use) => use.place.owner)).size > 1)
+      .map(([field]) => field),
   );
-  const nameOf = (use: EnumUse) => (shared.has(use.place.field) ? capitalized(use.place.field) : `${capitalized(use.place.owner)}${capitalized(use.place.field)}`);
+  const nameOf = (use: EnumUse) =>
+    shared.has(use.place.field) ? capitalized(use.place.field) : `${capitalized(use.place.owner)}${capitalized(use.place.field)}`;
   const signatures = new Map<string, string>();
   for (const use of uses) {
     const name = nameOf(use);
-    if ((signatures.get(name) ?? signature(use)) !== signature(use)) throw new Error(`scripts/generate/schema.ts: two enums would be named ${name}`);
+    if ((signatures.get(name) ?? signature(use)) !== signature(use))
+      throw new Error(`scripts/generate/schema.ts: two enums would be named ${name}`);
     signatures.set(name, signature(use));
   }
   return nameOf;
@@ -213,8 +230,16 @@ class TypeMapper {
     if (schema.allOf?.length === 1) return this.map(schema.allOf[0]!, typeName, place);
     if (schema.enum || schema.const !== undefined) {
       const values = (schema.enum ?? [schema.const]) as (string | number | boolean)[];
-      const kind = typeof values[0] === "number" ? (values.every((value) => Number.isInteger(value)) ? "integer" : "number") : typeof values[0] === "boolean" ? "boolean" : "string";
-      if (values.length === 1 || kind === "boolean") return { type: kind, description: `Only ${values.map((value) => JSON.stringify(value)).join(", ")}.` };
+      const kind =
+        typeof values[0] === "number"
+          ? values.every((value) => Number.isInteger(value))
+            ? "integer"
+            : "number"
+          : typeof values[0] === "boolean"
+            ? "boolean"
+            : "string";
+      if (values.length === 1 || kind === "boolean")
+        return { type: kind, description: `Only ${values.map((value) => JSON.stringify(value)).join(", ")}.` };
       return this.#enum({ place, kind, values: values as (string | number)[] });
     }
     const type = Array.isArray(schema.type) ? schema.type.find((entry) => entry !== "null") : schema.type;
@@ -227,19 +252,33 @@ class TypeMapper {
       case "array":
         return {
           type: "array",
-          items: schema.items ? this.map(schema.items, `${typeName}Item`, { ...place, field: place.field.replace(/(?<=.)s$/, ""), path: `${place.path}[]` }) : { $ref: "pulumi.json#/Any" },
+          items: schema.items
+            ? this.map(schema.items, `${typeName}Item`, { ...place, field: place.field.replace(/(?<=.)s$/, ""), path: `${place.path}[]` })
+            : { $ref: "pulumi.json#/Any" },
         };
       case "object": {
         if (schema.properties && Object.keys(schema.properties).length > 0) {
           const token = pluginToken(typeName);
           this.types[token] = {
             type: "object",
-            properties: Object.fromEntries(Object.entries(schema.properties).map(([key, value]) => [key, this.map(value, `${typeName}${capitalized(key)}`, { owner: place.owner, field: key, path: place.path ? `${place.path}.${key}` : key })])),
+            properties: Object.fromEntries(
+              Object.entries(schema.properties).map(([key, value]) => [
+                key,
+                this.map(value, `${typeName}${capitalized(key)}`, {
+                  owner: place.owner,
+                  field: key,
+                  path: place.path ? `${place.path}.${key}` : key,
+                }),
+              ]),
+            ),
             ...(schema.required?.length ? { required: schema.required } : {}),
           };
           return { $ref: `#/types/${token}` };
         }
-        const values = typeof schema.additionalProperties === "object" ? this.map(schema.additionalProperties, `${typeName}Value`, { ...place, path: `${place.path}{}` }) : { $ref: "pulumi.json#/Any" };
+        const values =
+          typeof schema.additionalProperties === "object"
+            ? this.map(schema.additionalProperties, `${typeName}Value`, { ...place, path: `${place.path}{}` })
+            : { $ref: "pulumi.json#/Any" };
         return { type: "object", additionalProperties: values };
       }
       default:
@@ -253,9 +292,12 @@ class TypeMapper {
     const { name, all } = this.named;
     const token = pluginToken(name(use));
     const existing = this.types[token];
-    if (existing && !isEnumType(existing)) throw new Error(`scripts/generate/schema.ts: the enum ${token} would replace an object type of that name`);
+    if (existing && !isEnumType(existing))
+      throw new Error(`scripts/generate/schema.ts: the enum ${token} would replace an object type of that name`);
     if (!existing) {
-      const fields = [...new Set(all.filter((other) => name(other) === name(use)).map((other) => `\`${other.place.owner}.${other.place.path}\``))];
+      const fields = [
+        ...new Set(all.filter((other) => name(other) === name(use)).map((other) => `\`${other.place.owner}.${other.place.path}\``)),
+      ];
       this.types[token] = { type: use.kind, description: `The values of ${fields.join(", ")}.`, enum: enumValues(use) };
     }
     return { $ref: `#/types/${token}` };
@@ -278,7 +320,9 @@ function resourceDescription(declaration: AnyDeclaration): string {
     declaration.summary,
     notes,
     // A rotating resource is never imported (its notes say why).
-    declaration.rotation ? "" : `## Import\n\nThe import id is \`${idFormat(declaration)}\`:\n\n\`\`\`sh\n$ pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}\n\`\`\``,
+    declaration.rotation
+      ? ""
+      : `## Import\n\nThe import id is \`${idFormat(declaration)}\`:\n\n\`\`\`sh\n$ pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}\n\`\`\``,
   ]
     .filter((part) => part !== "")
     .join("\n\n");
@@ -319,18 +363,29 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
   for (const declaration of options.declarations) {
     const secrets = new Set(declaredSecrets(declaration));
     const property = (key: string, schema: z.ZodType, io: "input" | "output") => {
-      const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`, { owner: declaration.name, field: key, path: key });
+      const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`, {
+        owner: declaration.name,
+        field: key,
+        path: key,
+      });
       const description = options.describe?.(declaration, key) || spec.description;
       return { ...spec, ...(description ? { description } : {}), ...(secrets.has(key) ? { secret: true } : {}) };
     };
     const inputs = inputKeys(declaration);
-    const inputProperties = Object.fromEntries(inputs.map((key) => [key, property(key, declaration.inputs.shape[key] as z.ZodType, "input")]));
-    const outputProperties = Object.fromEntries(outputKeys(declaration).map((key) => [key, property(key, declaration.outputs.shape[key] as z.ZodType, "output")]));
+    const inputProperties = Object.fromEntries(
+      inputs.map((key) => [key, property(key, declaration.inputs.shape[key] as z.ZodType, "input")]),
+    );
+    const outputProperties = Object.fromEntries(
+      outputKeys(declaration).map((key) => [key, property(key, declaration.outputs.shape[key] as z.ZodType, "output")]),
+    );
     const requiredInputs = inputs.filter((key) => !(declaration.inputs.shape[key] as z.ZodType).safeParse(undefined).success);
     resources[pluginToken(declaration.name)] = {
       description: resourceDescription(declaration),
       properties: { ...inputProperties, ...outputProperties },
-      required: [...requiredInputs, ...outputKeys(declaration).filter((key) => !(declaration.outputs.shape[key] as z.ZodType).safeParse(undefined).success)],
+      required: [
+        ...requiredInputs,
+        ...outputKeys(declaration).filter((key) => !(declaration.outputs.shape[key] as z.ZodType).safeParse(undefined).success),
+      ],
       inputProperties,
       requiredInputs,
     };
@@ -340,7 +395,8 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
     const inputs = mapper.map(fieldSchema(args, "input"), `${capitalized(name)}Args`, { owner: name, field: "args", path: "" });
     const argsType = inputs.$ref ? mapper.types[inputs.$ref.slice("#/types/".length)] : undefined;
     const inputType = argsType && !isEnumType(argsType) ? argsType : undefined;
-    for (const arg of secretArgs) if (inputType?.properties?.[arg]) inputType.properties[arg] = { ...inputType.properties[arg], secret: true };
+    for (const arg of secretArgs)
+      if (inputType?.properties?.[arg]) inputType.properties[arg] = { ...inputType.properties[arg], secret: true };
     functions[pluginToken(name)] = {
       description,
       inputs: inputType ?? { type: "object", properties: {} },
@@ -351,17 +407,26 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
   for (const lookup of options.lookups) addFunction(lookup.name, lookup.summary, lookup.args, lookupResult(lookup));
   // An invoke runs on every preview and update of a program that calls it: the descriptions say so.
   for (const action of options.actions ?? []) {
-    addFunction(action.name, `${action.summary} An action: it runs each time a program calls it, previews included; call it from a one-off program or script.`, action.args, {
-      $ref: "pulumi.json#/Any",
-      description: "What the forge answered (null when it answers nothing).",
-    }, action.secretArgs);
+    addFunction(
+      action.name,
+      `${action.summary} An action: it runs each time a program calls it, previews included; call it from a one-off program or script.`,
+      action.args,
+      {
+        $ref: "pulumi.json#/Any",
+        description: "What the forge answered (null when it answers nothing).",
+      },
+      action.secretArgs,
+    );
   }
   const settings = Object.values(TRANSPORT_SETTINGS).map(({ config, kind }) => [config.slice(`${PACKAGE}:`.length), kind] as const);
-  const configType = (kind: string): TypeSpec => (kind === "boolean" ? { type: "boolean" } : kind === "milliseconds" || kind === "count" ? { type: "integer" } : { type: "string" });
+  const configType = (kind: string): TypeSpec =>
+    kind === "boolean" ? { type: "boolean" } : kind === "milliseconds" || kind === "count" ? { type: "integer" } : { type: "string" };
   const variables: Record<string, TypeSpec> = {
     baseUrl: { type: "string", description: "The forge's address, without /api/v4 (or FORGE_BASE_URL)." },
     token: { type: "string", secret: true, description: "The access token (or FORGE_TOKEN); never stored in state." },
-    ...Object.fromEntries(settings.map(([name, kind]) => [name, { ...configType(kind), ...(name === "clientKey" ? { secret: true } : {}) }])),
+    ...Object.fromEntries(
+      settings.map(([name, kind]) => [name, { ...configType(kind), ...(name === "clientKey" ? { secret: true } : {}) }]),
+    ),
   };
   const schema: PackageSchema = {
     name: PACKAGE,

@@ -59,7 +59,8 @@ export function pendingWriteOnly(program: string): string[] {
 export function previewChanges(json: string): Record<string, string[]> {
   const steps = (JSON.parse(json) as { steps?: { op: string; urn: string }[] }).steps ?? [];
   const changes: Record<string, string[]> = {};
-  for (const { op, urn } of steps) if (op !== "same" && !urn.includes("::pulumi:")) (changes[op] ??= []).push(urn.slice(urn.lastIndexOf("::") + 2));
+  for (const { op, urn } of steps)
+    if (op !== "same" && !urn.includes("::pulumi:")) (changes[op] ??= []).push(urn.slice(urn.lastIndexOf("::") + 2));
   for (const names of Object.values(changes)) names.sort();
   return changes;
 }
@@ -101,7 +102,12 @@ export async function fillForge(world: World, extraLabels = EXTRA_LABELS): Promi
   await create("ClusterAgentToken", { project: "acme/api", agentId: agent.body.id, name: "edge", description: "Edge cluster" });
   // Actor gates, which the forge lists by internal id (User:4).
   await create("Feature", { name: "merge_request_dashboard", users: ["dev"], projects: ["acme/web"] });
-  await create("Feature", { name: "ci_pipeline_fast_start", percentageOfActors: 25, groups: ["acme/platform"], featureGroups: ["beta_testers"] });
+  await create("Feature", {
+    name: "ci_pipeline_fast_start",
+    percentageOfActors: 25,
+    groups: ["acme/platform"],
+    featureGroups: ["beta_testers"],
+  });
   // Entries naming a subgroup and a user: the program says which in comments.
   await create("GroupProtectedEnvironment", {
     group: "acme",
@@ -111,10 +117,19 @@ export async function fillForge(world: World, extraLabels = EXTRA_LABELS): Promi
   });
   // A gate without a definition on the forge, set with force.
   await create("Feature", { name: "adopted_experiment", percentageOfActors: 10, force: true });
-  await create("GroupLabel", { group: "acme/platform", name: "team::platform", color: "#336699", description: "Owned by the platform team" });
+  await create("GroupLabel", {
+    group: "acme/platform",
+    name: "team::platform",
+    color: "#336699",
+    description: "Owned by the platform team",
+  });
   for (let index = 1; index <= extraLabels; index++) {
     const name = `area::${String(index).padStart(3, "0")}`;
-    await world.api.request("POST", "/groups/:group/labels", { group: "acme", name, color: `#${(index * 4001).toString(16).padStart(6, "0").slice(-6)}` });
+    await world.api.request("POST", "/groups/:group/labels", {
+      group: "acme",
+      name,
+      color: `#${(index * 4001).toString(16).padStart(6, "0").slice(-6)}`,
+    });
   }
   return made;
 }
@@ -149,7 +164,20 @@ export async function typeCheckProgram(tmp: string, program: string | string[]):
   });
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-  const args = [tsc, "--noEmit", "--strict", "--esModuleInterop", "--skipLibCheck", "--target", "es2022", "--module", "commonjs", "--moduleResolution", "node", ...files];
+  const args = [
+    tsc,
+    "--noEmit",
+    "--strict",
+    "--esModuleInterop",
+    "--skipLibCheck",
+    "--target",
+    "es2022",
+    "--module",
+    "commonjs",
+    "--moduleResolution",
+    "node",
+    ...files,
+  ];
   return promisify(execFile)(process.execPath, args, { cwd: dir }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),

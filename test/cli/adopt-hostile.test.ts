@@ -53,10 +53,17 @@ describe("forge-adopt with hostile text", () => {
   function expectForgeValues(declared: Declared[]): void {
     for (const label of forge.labels) {
       const found = declared.find((resource) => resource.type === "GroupLabel" && resource.import === `acme/platform:${label.id}`);
-      expect(found?.inputs, label.name.slice(0, 40)).toMatchObject({ group: "acme/platform", name: label.name, description: label.description });
+      expect(found?.inputs, label.name.slice(0, 40)).toMatchObject({
+        group: "acme/platform",
+        name: label.name,
+        description: label.description,
+      });
       expect(found!.name).toMatch(/^[a-z0-9-]{1,80}$/);
     }
-    expect(declared.find((resource) => resource.type === "GroupSettings")?.inputs).toMatchObject({ group: "acme/platform", description: forge.groupDescription });
+    expect(declared.find((resource) => resource.type === "GroupSettings")?.inputs).toMatchObject({
+      group: "acme/platform",
+      description: forge.groupDescription,
+    });
   }
 
   describe.each([
@@ -68,28 +75,37 @@ describe("forge-adopt with hostile text", () => {
     beforeAll(async () => {
       const list = await adopt([...args(), "--format", "pulumi-import"]);
       expect(list.code, list.stderr).toBe(0);
-      listed = (JSON.parse(list.stdout) as { resources: { type: string; name: string; id: string }[] }).resources.map((resource) => [resource.type.replace("forge:index:", ""), resource.name, resource.id]);
+      listed = (JSON.parse(list.stdout) as { resources: { type: string; name: string; id: string }[] }).resources.map((resource) => [
+        resource.type.replace("forge:index:", ""),
+        resource.name,
+        resource.id,
+      ]);
       expect(listed.length).toBeGreaterThan(forge.labels.length);
     });
 
     it.each([
       ["TypeScript", [], typescriptDeclarations],
       ["Pulumi YAML", ["--language", "yaml"], (text: string) => yamlDeclarations(text).resources],
-    ] as const)("the %s program declares exactly what is listed, each with the forge's values, and nothing else", async (language, extra, read) => {
-      const run = await adopt([...args(), ...extra]);
-      expect(run.code, run.stderr).toBe(0);
-      expect(unsafe(run.stdout)).toEqual([]);
-      expect(unsafe(run.stderr)).toEqual([]);
-      const declared = read(run.stdout);
-      expect(declared.map((resource) => [resource.type, resource.name, resource.import])).toEqual(listed);
-      expectForgeValues(declared);
-      if (language === "TypeScript") programs.push(run.stdout);
-    });
+    ] as const)(
+      "the %s program declares exactly what is listed, each with the forge's values, and nothing else",
+      async (language, extra, read) => {
+        const run = await adopt([...args(), ...extra]);
+        expect(run.code, run.stderr).toBe(0);
+        expect(unsafe(run.stdout)).toEqual([]);
+        expect(unsafe(run.stderr)).toEqual([]);
+        const declared = read(run.stdout);
+        expect(declared.map((resource) => [resource.type, resource.name, resource.import])).toEqual(listed);
+        expectForgeValues(declared);
+        if (language === "TypeScript") programs.push(run.stdout);
+      },
+    );
   });
 
   it("and a broadcast message of the instance, declared with its text", async () => {
     const declared = typescriptDeclarations((await adopt(["--instance"])).stdout);
-    expect(declared.filter((resource) => resource.type === "BroadcastMessage").map((resource) => resource.inputs["message"])).toContain(forge.texts["lineSeparator"]);
+    expect(declared.filter((resource) => resource.type === "BroadcastMessage").map((resource) => resource.inputs["message"])).toContain(
+      forge.texts["lineSeparator"],
+    );
   });
 
   it("both TypeScript programs type-check as a user's project", async () => {
@@ -100,27 +116,38 @@ describe("forge-adopt with hostile text", () => {
   it("from a Terraform state, lists each object by its address and notes what it leaves, a line each", async () => {
     const run = await adopt(["--from-terraform", stateFile, "--list"]);
     expect(run.code).toBe(0);
-    const rows = run.stdout.trimEnd().split("\n").map((line) => line.split("\t"));
+    const rows = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.split("\t"));
     expect(rows.every((row) => row.length === 4)).toBe(true);
-    expect(rows.map(([type, , id, address]) => `${type}\t${id}\t${address}`).sort()).toEqual(forge.expected.map((row) => row.split("\t").map(printable).join("\t")).sort());
+    expect(rows.map(([type, , id, address]) => `${type}\t${id}\t${address}`).sort()).toEqual(
+      forge.expected.map((row) => row.split("\t").map(printable).join("\t")).sort(),
+    );
     const notes = run.stderr.trimEnd().split("\n");
     expect(notes.filter((line) => line.startsWith("forge-adopt: not adopted: "))).toHaveLength(forge.notAdopted);
     expect(notes.every((line) => line.startsWith("forge-adopt: "))).toBe(true);
     expect(run.stderr).toContain("forge-adopt: not adopted: __proto__.proto: not a resource of the GitLab provider");
-    expect(run.stderr).toMatch(/not adopted: gitlab_project_membership\.member.*: names the project ".*", which is no project's id or full path/);
+    expect(run.stderr).toMatch(
+      /not adopted: gitlab_project_membership\.member.*: names the project ".*", which is no project's id or full path/,
+    );
   });
 
   it("writes `terraform state rm` words that a shell reads back as the addresses, names those no word can hold, and the state file's name as a shell word", () => {
     const program = programs[1]!;
     expect(program).toContain(`//   npx forge-adopt --from-terraform '${stateFile.replaceAll("'", "'\\''")}'\n`);
     const list = program.slice(program.indexOf("//   terraform state rm \\\n")).split("\n").slice(1);
-    const words = list.slice(0, list.findIndex((line) => !line.endsWith(" \\")) + 1).map((line) => line.replace(/^\/\/ {5}/, "").replace(/ \\$/, ""));
+    const words = list
+      .slice(0, list.findIndex((line) => !line.endsWith(" \\")) + 1)
+      .map((line) => line.replace(/^\/\/ {5}/, "").replace(/ \\$/, ""));
     const read = words.map((word) => execFileSync("bash", ["-c", `printf '%s' ${word}`], { encoding: "utf8" }));
     const addresses = [...new Set(forge.expected.map((row) => row.split("\t")[2]!))].sort();
     expect(read).toEqual(addresses.filter((address) => !address.includes("\u0000")));
     // No argument holds a NUL: such an address is named, and how to remove it said.
     const unnamed = addresses.filter((address) => address.includes("\u0000"));
     expect(unnamed).toHaveLength(1);
-    expect(program).toContain(`// No command line can name these addresses (each holds a NUL character): take them out of the state\n// with \`terraform state pull\`, an edit, and \`terraform state push\`:\n//     ${printable(unnamed[0]!)}\n`);
+    expect(program).toContain(
+      `// No command line can name these addresses (each holds a NUL character): take them out of the state\n// with \`terraform state pull\`, an edit, and \`terraform state push\`:\n//     ${printable(unnamed[0]!)}\n`,
+    );
   });
 });

@@ -59,7 +59,10 @@ describe("forge-adopt --from-terraform", () => {
     const sent = (await requests()).filter((request) => request.seq > seq);
     expect(sent.length).toBeGreaterThan(20);
     expect(sent.filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`)).toEqual([]);
-    const rows = listRun.stdout.trim().split("\n").map((line) => line.split("\t"));
+    const rows = listRun.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"));
     expect(rows.every((row) => row.length === 4)).toBe(true);
     listing = rows.map(([type, , id, address]) => `${type}\t${id}\t${address}`).sort();
     expect(listing).toEqual(forge.expected);
@@ -77,7 +80,9 @@ describe("forge-adopt --from-terraform", () => {
         "forge-adopt: not adopted: gitlab_project_variable.deploy_key: no forge resource manages CI/CD variables",
         "forge-adopt: not adopted: gitlab_group_badge.docs: no forge resource manages badges",
         "forge-adopt: not adopted: random_password.webhook: not a resource of the GitLab provider",
-        expect.stringMatching(/^forge-adopt: cannot move: module\.agents\.gitlab_cluster_agent_token\.this\["production"\]: the token's value\. The token stays valid/),
+        expect.stringMatching(
+          /^forge-adopt: cannot move: module\.agents\.gitlab_cluster_agent_token\.this\["production"\]: the token's value\. The token stays valid/,
+        ),
         expect.stringMatching(/^forge-adopt: cannot move: module\.agents\.gitlab_cluster_agent_token\.this\["edge"\]: /),
       ]),
     );
@@ -99,17 +104,32 @@ describe("forge-adopt --from-terraform", () => {
     for (const secret of secrets()) expect(program).not.toContain(secret);
     for (const secret of secrets()) expect(run.stderr).not.toContain(secret);
     // Every object, each after the comment that names its Terraform address.
-    const declared = [...program.matchAll(/^\/\/ terraform: (.+)\n(?:const \w+ = )?new forge\.(\w+)\(\s*"[^"]+",[\s\S]*?\{ import: "([^"]+)" \}/gm)].map(([, address, type, id]) => `${type}\t${id}\t${address}`).sort();
+    const declared = [
+      ...program.matchAll(/^\/\/ terraform: (.+)\n(?:const \w+ = )?new forge\.(\w+)\(\s*"[^"]+",[\s\S]*?\{ import: "([^"]+)" \}/gm),
+    ]
+      .map(([, address, type, id]) => `${type}\t${id}\t${address}`)
+      .sort();
     expect(declared).toEqual(forge.expected);
     // As forge-adopt presents them: a token's agent by reference, ids that name someone with a comment.
     expect(program).toMatch(/const acmeWebAgentProduction = new forge\.ClusterAgent\(/);
     expect(program).toMatch(/agentId: acmeWebAgentProduction\.agentId/);
-    expect(program).toContain('{ project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ userId: 2 }] }, // olivia');
+    expect(program).toContain(
+      '{ project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ userId: 2 }] }, // olivia',
+    );
     expect(program).toMatch(/\{ project: "acme\/web", user: "nomad", accessLevel: 30 \}/);
-    expect(program).toMatch(/new forge\.GroupSettings\(\n {2}"acme-settings",\n {2}\{ group: "acme", description: "Acme's platform", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true \},/);
+    expect(program).toMatch(
+      /new forge\.GroupSettings\(\n {2}"acme-settings",\n {2}\{ group: "acme", description: "Acme's platform", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true \},/,
+    );
     // Sections by place, as forge-adopt writes them.
     const sections = [...program.matchAll(/^\/\/ ((?:Instance|Group|Project) [^-]*|Instance) -+$/gm)].map(([, title]) => title!.trim());
-    expect(sections).toEqual(["Instance", "Group acme", "Project acme/api", "Group acme/platform", "Project acme/platform/deployer", "Project acme/web"]);
+    expect(sections).toEqual([
+      "Instance",
+      "Group acme",
+      "Project acme/api",
+      "Group acme/platform",
+      "Project acme/platform/deployer",
+      "Project acme/web",
+    ]);
   });
 
   it("says in its header how to hand the objects over, what cannot move, and what was not adopted", () => {
@@ -121,8 +141,12 @@ describe("forge-adopt --from-terraform", () => {
     const removed = words.map((line) => /^\/\/ {5}(?:'([^']+)'|([^' ]+))(?: \\)?$/.exec(line)).map((match) => match?.[1] ?? match?.[2]);
     expect(removed).toEqual([...new Set(forge.expected.map((row) => row.split("\t")[2]!))].sort());
     expect(header).toContain("//   terraform state rm \\");
-    expect(header).toMatch(/\/\/ Cannot move \(the Terraform state holds it, the forge never shows it again\):\n\/\/ {3}module\.agents\.gitlab_cluster_agent_token\.this\["production"\]: the token's value\./);
-    expect(header).toMatch(/\/\/ Not adopted:\n(\/\/ {3}.*\n)*\/\/ {3}gitlab_project_variable\.deploy_key: no forge resource manages CI\/CD variables/);
+    expect(header).toMatch(
+      /\/\/ Cannot move \(the Terraform state holds it, the forge never shows it again\):\n\/\/ {3}module\.agents\.gitlab_cluster_agent_token\.this\["production"\]: the token's value\./,
+    );
+    expect(header).toMatch(
+      /\/\/ Not adopted:\n(\/\/ {3}.*\n)*\/\/ {3}gitlab_project_variable\.deploy_key: no forge resource manages CI\/CD variables/,
+    );
     expect(header).toMatch(/\/\/ {3}gitlab_project_membership\.gus: member_role_id 3: the forge never shows a custom role/);
     expect(header).toMatch(/\/\/ {3}gitlab_group: GroupSettings manages the settings of the group, not the group itself/);
     // The cluster's token: secret stack config, and where its value is.
@@ -142,15 +166,28 @@ describe("forge-adopt --from-terraform", () => {
     for (const secret of secrets()) expect(yamlRun.stdout).not.toContain(secret);
     expect(yamlRun.stdout).toContain('  # terraform: gitlab_group_label.area["bug"]\n  acme-label-bug:\n');
     const resources = (parse(yamlRun.stdout) as { resources: Record<string, { type: string; options: { import: string } }> }).resources;
-    const imports = JSON.parse((await adopt(["--from-terraform", stateFile, "--format", "pulumi-import"])).stdout) as { resources: { type: string; name: string; id: string }[] };
-    const rows = listRun.stdout.trim().split("\n").map((line) => line.split("\t"));
-    expect(Object.entries(resources).map(([name, resource]) => [resource.type, name, resource.options.import])).toEqual(rows.map(([type, name, id]) => [`forge:index:${type}`, name, id]));
-    expect(imports.resources.map((resource) => [resource.type, resource.name, resource.id])).toEqual(rows.map(([type, name, id]) => [`forge:index:${type}`, name, id]));
+    const imports = JSON.parse((await adopt(["--from-terraform", stateFile, "--format", "pulumi-import"])).stdout) as {
+      resources: { type: string; name: string; id: string }[];
+    };
+    const rows = listRun.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"));
+    expect(Object.entries(resources).map(([name, resource]) => [resource.type, name, resource.options.import])).toEqual(
+      rows.map(([type, name, id]) => [`forge:index:${type}`, name, id]),
+    );
+    expect(imports.resources.map((resource) => [resource.type, resource.name, resource.id])).toEqual(
+      rows.map(([type, name, id]) => [`forge:index:${type}`, name, id]),
+    );
   });
 
   it("reads the state's instances, modules and data sources by Terraform's addresses", () => {
-    expect(terraformAddress({ mode: "managed", type: "gitlab_group_label", name: "area" }, "team::backend")).toBe('gitlab_group_label.area["team::backend"]');
-    expect(terraformAddress({ module: "module.a.module.b", mode: "managed", type: "gitlab_cluster_agent", name: "this" }, 0)).toBe("module.a.module.b.gitlab_cluster_agent.this[0]");
+    expect(terraformAddress({ mode: "managed", type: "gitlab_group_label", name: "area" }, "team::backend")).toBe(
+      'gitlab_group_label.area["team::backend"]',
+    );
+    expect(terraformAddress({ module: "module.a.module.b", mode: "managed", type: "gitlab_cluster_agent", name: "this" }, 0)).toBe(
+      "module.a.module.b.gitlab_cluster_agent.this[0]",
+    );
     expect(terraformAddress({ mode: "data", type: "gitlab_project", name: "web" })).toBe("data.gitlab_project.web");
     expect(() => parseTerraformState(JSON.stringify({ version: 3, modules: [] }))).toThrow(/format version 3: forge-adopt reads version 4/);
     expect(() => parseTerraformState(JSON.stringify({ format_version: "1.0", values: {} }))).toThrow(/output of `terraform show -json`/);
@@ -161,7 +198,21 @@ describe("forge-adopt --from-terraform", () => {
     const file = join(tmp, "flat.tfstate");
     const agent = forge.state.resources.find((resource) => resource.type === "gitlab_cluster_agent")!.instances[0]!;
     const flat = Object.fromEntries(Object.entries(agent.attributes).map(([name, value]) => [name, String(value)]));
-    writeFileSync(file, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "gitlab_cluster_agent", name: "flat", provider: "provider.gitlab", instances: [{ attributes_flat: flat }] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 4,
+        resources: [
+          {
+            mode: "managed",
+            type: "gitlab_cluster_agent",
+            name: "flat",
+            provider: "provider.gitlab",
+            instances: [{ attributes_flat: flat }],
+          },
+        ],
+      }),
+    );
     const run = await adopt(["--from-terraform", file, "--list"]);
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(run.stdout).toMatch(/^ClusterAgent\tacme-web-agent-production\tacme\/web:\d+\tgitlab_cluster_agent\.flat\n$/);
@@ -175,7 +226,11 @@ describe("forge-adopt --from-terraform", () => {
     const run = await adopt(["--from-terraform", file, "--list"]);
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain("names no");
-    const rows = run.stdout.trim().split("\n").map((line) => line.split("\t")).map(([type, , id, address]) => `${type}\t${id}\t${address}`);
+    const rows = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"))
+      .map(([type, , id, address]) => `${type}\t${id}\t${address}`);
     // 17.0's job token scopes had no `enabled`: only their allowlist entries.
     expect(rows.sort()).toEqual(forge.expected.filter((row) => !row.startsWith("JobTokenScope\t")));
   });
@@ -183,16 +238,28 @@ describe("forge-adopt --from-terraform", () => {
   it("says which attributes an instance it cannot read has, never their values", async () => {
     const file = join(tmp, "unknown-shape.tfstate");
     const attributes = { id: "acme/web:1", repository: "acme/web", user_id: 1, access_level: "developer", token: "not-for-output" };
-    writeFileSync(file, JSON.stringify({ version: 4, resources: [{ mode: "managed", type: "gitlab_project_membership", name: "odd", instances: [{ schema_version: 7, attributes }] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 4,
+        resources: [{ mode: "managed", type: "gitlab_project_membership", name: "odd", instances: [{ schema_version: 7, attributes }] }],
+      }),
+    );
     const run = await adopt(["--from-terraform", file, "--list"]);
     expect(run).toMatchObject({ code: 0, stdout: "" });
-    expect(run.stderr).toBe("forge-adopt: not adopted: gitlab_project_membership.odd: names no project; the instance has access_level, id, repository, token, user_id (schema_version 7)\n");
+    expect(run.stderr).toBe(
+      "forge-adopt: not adopted: gitlab_project_membership.odd: names no project; the instance has access_level, id, repository, token, user_id (schema_version 7)\n",
+    );
   });
 
   it("adopts a group's avatar when the configuration set one: beside the program with --out, noted without", async () => {
     const form = new FormData();
     form.append("avatar", new Blob(["platform logo"]), "platform.png");
-    const upload = await fetch(`${world.emulator.url}/api/v4/groups/${encodeURIComponent("acme/platform")}`, { method: "PUT", headers: { "PRIVATE-TOKEN": "forge-root-token" }, body: form });
+    const upload = await fetch(`${world.emulator.url}/api/v4/groups/${encodeURIComponent("acme/platform")}`, {
+      method: "PUT",
+      headers: { "PRIVATE-TOKEN": "forge-root-token" },
+      body: form,
+    });
     expect(upload.status).toBe(200);
     const platform = forge.state.resources.find((resource) => resource.type === "gitlab_group" && resource.name === "platform")!;
     const file = join(tmp, "avatar.tfstate");
@@ -200,7 +267,9 @@ describe("forge-adopt --from-terraform", () => {
     writeFileSync(file, JSON.stringify({ version: 4, resources: [{ ...platform, instances: [{ attributes }] }] }));
     const printed = await adopt(["--from-terraform", file]);
     expect(printed.code).toBe(0);
-    expect(printed.stderr).toMatch(/not adopted: GroupAvatar acme-platform-avatar \(gitlab_group\.platform\): its file \(assets\/acme-platform-avatar\.png\) goes beside the program: pass --out/);
+    expect(printed.stderr).toMatch(
+      /not adopted: GroupAvatar acme-platform-avatar \(gitlab_group\.platform\): its file \(assets\/acme-platform-avatar\.png\) goes beside the program: pass --out/,
+    );
     const dir = mkdtempSync(join(tmp, "avatar-"));
     const written = await adopt(["--from-terraform", file, "--out", join(dir, "index.ts")]);
     expect(written.code).toBe(0);

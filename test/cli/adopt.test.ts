@@ -44,7 +44,9 @@ describe("forge-adopt", () => {
     const seq = Math.max(0, ...(await requests()).map((request) => request.seq));
     const first = await adopt(["--group", "acme", "--instance"]);
     // On standard output the avatar has no place to go: left out, and said so.
-    expect(first.stderr).toBe("forge-adopt: not adopted: GroupAvatar acme-avatar: its file (assets/acme-avatar.png) goes beside the program: pass --out to adopt it\n");
+    expect(first.stderr).toBe(
+      "forge-adopt: not adopted: GroupAvatar acme-avatar: its file (assets/acme-avatar.png) goes beside the program: pass --out to adopt it\n",
+    );
     expect(first.code).toBe(0);
     const second = await adopt(["--instance", "--group", "acme"]);
     expect(second.stdout).toBe(first.stdout);
@@ -63,7 +65,9 @@ describe("forge-adopt", () => {
     expect(program).not.toContain(CLIENT_KEY.split("\n")[1]);
     // The integrations' credentials, which the fixture rows set (their sample values say "secret-").
     const credentials = Object.values(INTEGRATIONS).flatMap((kind) =>
-      Object.entries(kind.parameters).filter(([, parameter]) => parameter.secret === "write-only" && parameter.required).map(([wire, parameter]) => [kind.slug, wire, parameter] as const),
+      Object.entries(kind.parameters)
+        .filter(([, parameter]) => parameter.secret === "write-only" && parameter.required)
+        .map(([wire, parameter]) => [kind.slug, wire, parameter] as const),
     );
     expect(credentials.length).toBeGreaterThan(5);
     for (const [slug, wire, parameter] of credentials) {
@@ -71,7 +75,9 @@ describe("forge-adopt", () => {
       expect(program).toContain(`${toCamel(wire)}: config.requireSecret("acmeIntegration`);
     }
     expect(program).toMatch(/token: config\.requireSecret\("clusterContractClusterToken"\)/);
-    expect(program).toMatch(/\/\/ {3}pulumi config set --secret acmeApiAgentUrlEdgeExampleComClientKey <value> +# ClusterAgentUrlConfiguration/);
+    expect(program).toMatch(
+      /\/\/ {3}pulumi config set --secret acmeApiAgentUrlEdgeExampleComClientKey <value> +# ClusterAgentUrlConfiguration/,
+    );
     // References: a token's agent is the agent resource's output.
     expect(program).toMatch(/const acmeApiAgentEdge = new forge\.ClusterAgent\(/);
     expect(program).toMatch(/agentId: acmeApiAgentEdge\.agentId/);
@@ -82,10 +88,19 @@ describe("forge-adopt", () => {
     expect(program).toContain('{ name: "adopted_experiment", percentageOfActors: 10, force: true }');
     // Sections in path order, the instance first.
     const sections = [...program.matchAll(/^\/\/ ((?:Instance|Group|Project)[^-]*) -+$/gm)].map(([, title]) => title!.trim());
-    expect(sections).toEqual(["Instance", "Group acme", "Project acme/api", "Group acme/platform", "Project acme/platform/deployer", "Project acme/web"]);
+    expect(sections).toEqual([
+      "Instance",
+      "Group acme",
+      "Project acme/api",
+      "Group acme/platform",
+      "Project acme/platform/deployer",
+      "Project acme/web",
+    ]);
     // Group settings: those that differ from the forge's defaults, without the group's own name
     // and path; a group with none (acme/platform) declares no settings.
-    expect(program).toMatch(/new forge\.GroupSettings\(\n {2}"acme-settings",\n {2}\{ group: "acme", description: "[^"]*", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true \},/);
+    expect(program).toMatch(
+      /new forge\.GroupSettings\(\n {2}"acme-settings",\n {2}\{ group: "acme", description: "[^"]*", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true \},/,
+    );
     expect(program).not.toContain("acme-platform-settings");
     // Only active integrations, one per slug; a member by username.
     expect(program.match(/new forge\.GroupIntegration\w+\(/g)?.length).toBe(Object.keys(INTEGRATIONS).length);
@@ -102,7 +117,10 @@ describe("forge-adopt", () => {
   it("lists what it would declare without writing a program", async () => {
     const listing = await adopt(["--project", "acme/web", "--list"]);
     expect(listing.code).toBe(0);
-    const rows = listing.stdout.trim().split("\n").map((line) => line.split("\t"));
+    const rows = listing.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"));
     expect(rows.every((row) => row.length === 3)).toBe(true);
     expect(rows.map(([type]) => type)).toContain("ClusterAgentToken");
     // A project alone: nothing of its group.
@@ -125,14 +143,23 @@ describe("forge-adopt", () => {
     const run = await adopt(["--group", "acme", "--out", out]);
     expect(run).toMatchObject({ code: 0, stderr: expect.not.stringContaining("not adopted") });
     expect(readFileSync(join(dir, "assets", "acme-avatar.png"), "utf8")).toBe("first logo");
-    expect(readFileSync(out, "utf8")).toContain('new forge.GroupAvatar("acme-avatar", { group: "acme", avatar: "assets/acme-avatar.png" }, { import: "acme" });');
+    expect(readFileSync(out, "utf8")).toContain(
+      'new forge.GroupAvatar("acme-avatar", { group: "acme", avatar: "assets/acme-avatar.png" }, { import: "acme" });',
+    );
     rmSync(out);
-    expect(await adopt(["--group", "acme", "--out", out])).toMatchObject({ code: 1, stderr: expect.stringContaining("acme-avatar.png exists: pass --force") });
+    expect(await adopt(["--group", "acme", "--out", out])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("acme-avatar.png exists: pass --force"),
+    });
     expect((await adopt(["--group", "acme", "--out", out, "--force"])).code).toBe(0);
   });
 
   it("adopts the token's user's own snippets with --snippets: a public one's files inline, a private or internal one's beside the program", async () => {
-    await world.api.request("POST", "/snippets", { title: "Open notes", visibility: "public", files: [{ file_path: "open.md", content: "# Open\n" }] });
+    await world.api.request("POST", "/snippets", {
+      title: "Open notes",
+      visibility: "public",
+      files: [{ file_path: "open.md", content: "# Open\n" }],
+    });
     const run = await adopt(["--snippets"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/not adopted: Snippet root-snippet-runbook.*pass --out/);
@@ -141,7 +168,9 @@ describe("forge-adopt", () => {
     expect(run.stdout).toContain('{ filePath: "open.md", content: "# Open\\n" }');
     // The internal runbook's text never goes into the program's text: without --out it is not adopted.
     expect(run.stdout).not.toContain("# Deploy");
-    expect(run.stdout).toMatch(/Snippet root-snippet-runbook: its file \(snippets\/\d+\/deploy\/README\.md, [^)]*\) goes beside the program: pass --out/);
+    expect(run.stdout).toMatch(
+      /Snippet root-snippet-runbook: its file \(snippets\/\d+\/deploy\/README\.md, [^)]*\) goes beside the program: pass --out/,
+    );
     const dir = mkdtempSync(join(tmp, "snippets-"));
     expect((await adopt(["--snippets", "--out", join(dir, "index.ts")])).code).toBe(0);
     const written = readFileSync(join(dir, "index.ts"), "utf8");
@@ -157,18 +186,25 @@ describe("forge-adopt", () => {
 
   it("reads an instance cluster's CA certificate from secret config, never writing it into the program", async () => {
     const ca = "-----BEGIN CERTIFICATE-----\nMIIBcaadopt\n-----END CERTIFICATE-----";
-    await world.api.request("POST", "/admin/clusters/add", { name: "ca-cluster", platform_vendor_attributes: { api_url: "https://k8s-ca.example", token: "t", ca_cert: ca } });
+    await world.api.request("POST", "/admin/clusters/add", {
+      name: "ca-cluster",
+      platform_vendor_attributes: { api_url: "https://k8s-ca.example", token: "t", ca_cert: ca },
+    });
     const run = await adopt(["--instance"]);
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain("MIIBcaadopt");
     expect(run.stdout).toMatch(/caCert: config\.requireSecret\("clusterCaClusterCaCert"\)/);
-    expect(run.stdout).toMatch(/pulumi config set --secret clusterCaClusterCaCert <value> +# InstanceCluster cluster-ca-cluster: platformVendorAttributes\.caCert \(secret: not written here\)/);
+    expect(run.stdout).toMatch(
+      /pulumi config set --secret clusterCaClusterCaCert <value> +# InstanceCluster cluster-ca-cluster: platformVendorAttributes\.caCert \(secret: not written here\)/,
+    );
   });
 
   it("leaves the token's own user out of a project's members", async () => {
     await world.api.request("POST", "/projects/:project/members", { project: "acme/api", username: "dev", access_level: 30 });
     const members = (listing: string) => listing.split("\n").filter((line) => line.startsWith("ProjectMember\t"));
-    expect(members((await adopt(["--project", "acme/api", "--list"])).stdout)).toEqual([expect.stringMatching(/^ProjectMember\tacme-api-member-dev\tacme\/api:\d+$/)]);
+    expect(members((await adopt(["--project", "acme/api", "--list"])).stdout)).toEqual([
+      expect.stringMatching(/^ProjectMember\tacme-api-member-dev\tacme\/api:\d+$/),
+    ]);
     expect(members((await adopt(["--project", "acme/api", "--list"], { FORGE_TOKEN: "forge-dev-token" })).stdout)).toEqual([]);
   });
 
@@ -226,7 +262,10 @@ describe("forge-adopt", () => {
     let listed: string[][];
 
     beforeAll(async () => {
-      listed = (await adopt(["--group", "acme", "--instance", "--list"])).stdout.trim().split("\n").map((line) => line.split("\t"));
+      listed = (await adopt(["--group", "acme", "--instance", "--list"])).stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split("\t"));
     });
 
     it("writes the same Pulumi.yaml twice, sending only GETs, with the header the TypeScript program has", async () => {
@@ -264,7 +303,9 @@ describe("forge-adopt", () => {
     });
 
     it("--plugin-path names another plugin directory, and an empty one none", async () => {
-      expect((await adopt(["--project", "acme/web", "--language", "yaml", "--plugin-path", "/opt/forge/plugin"])).stdout).toContain("      path: /opt/forge/plugin\n");
+      expect((await adopt(["--project", "acme/web", "--language", "yaml", "--plugin-path", "/opt/forge/plugin"])).stdout).toContain(
+        "      path: /opt/forge/plugin\n",
+      );
       expect((await adopt(["--project", "acme/web", "--language", "yaml", "--plugin-path", ""])).stdout).not.toContain("plugins:");
     });
 
@@ -272,7 +313,9 @@ describe("forge-adopt", () => {
       const run = await adopt(["--group", "acme", "--instance", "--format", "pulumi-import"]);
       expect(run.code).toBe(0);
       const list = JSON.parse(run.stdout) as { resources: { type: string; name: string; id: string }[] };
-      expect(list.resources.map((resource) => [resource.type, resource.name, resource.id])).toEqual(listed.map(([type, name, id]) => [`forge:index:${type}`, name, id]));
+      expect(list.resources.map((resource) => [resource.type, resource.name, resource.id])).toEqual(
+        listed.map(([type, name, id]) => [`forge:index:${type}`, name, id]),
+      );
     });
   });
 

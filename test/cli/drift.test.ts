@@ -9,7 +9,16 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftOf, formatDrift, type DriftReport } from "../../cli/drift";
-import { PASSPHRASE, skipEngineTests, PULUMI_ROOT, REPO_ROOT, ROOT_TOKEN, startE2eWorld, type E2eWorld, type TestStack } from "../e2e/harness";
+import {
+  PASSPHRASE,
+  skipEngineTests,
+  PULUMI_ROOT,
+  REPO_ROOT,
+  ROOT_TOKEN,
+  startE2eWorld,
+  type E2eWorld,
+  type TestStack,
+} from "../e2e/harness";
 
 const DRIFT_BIN = join(REPO_ROOT, "dist", "cli", "forge-drift.js");
 const OP_TIMEOUT = 120_000;
@@ -41,9 +50,14 @@ describe.skipIf(skipEngineTests())("forge-drift", () => {
         FORGE_TOKEN: ROOT_TOKEN,
         ...extraEnv,
       };
-      execFile(process.execPath, [DRIFT_BIN, "--cwd", stack.workDir, "--stack", "drift", "--preview-only", ...args], { env }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        [DRIFT_BIN, "--cwd", stack.workDir, "--stack", "drift", "--preview-only", ...args],
+        { env },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+        },
+      );
     });
 
   beforeAll(async () => {
@@ -64,7 +78,10 @@ describe.skipIf(skipEngineTests())("forge-drift", () => {
       {
         type: "InstanceCluster",
         name: "cluster",
-        inputs: { name: "drift-cluster", platformVendorAttributes: { apiUrl: "https://k8s.drift.example", token: "cluster-secret-token", caCert: CA_CERT } },
+        inputs: {
+          name: "drift-cluster",
+          platformVendorAttributes: { apiUrl: "https://k8s.drift.example", token: "cluster-secret-token", caCert: CA_CERT },
+        },
       },
       { type: "ProjectMember", name: "member", inputs: { project: "acme/web", user: "nomad", accessLevel: 30 } },
     ]);
@@ -81,83 +98,117 @@ describe.skipIf(skipEngineTests())("forge-drift", () => {
   // Each run of the bin is a refresh: every format is run once (text without drift is also the
   // installed bin's, test/consumer/package.test.ts), and the others of the same report are checked
   // on formatDrift, which the bin writes.
-  it("exits 0 and says so when the forge matches the stack (markdown)", async () => {
-    const run = await drift(["--format", "markdown"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe("### No drift in stack `drift`\n\nThe forge matches the stack.\n");
-    expect(formatDrift({ stack: "drift", drifted: [] }, "text")).toBe("No drift in stack drift: the forge matches the stack.\n");
-  }, OP_TIMEOUT);
+  it(
+    "exits 0 and says so when the forge matches the stack (markdown)",
+    async () => {
+      const run = await drift(["--format", "markdown"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("### No drift in stack `drift`\n\nThe forge matches the stack.\n");
+      expect(formatDrift({ stack: "drift", drifted: [] }, "text")).toBe("No drift in stack drift: the forge matches the stack.\n");
+    },
+    OP_TIMEOUT,
+  );
 
-  it("exits 2 with each changed field, the program's value and the forge's, and a deletion; the stack is untouched", async () => {
-    await world.api.request("PUT", "/groups/:group/labels/:id", { group: "acme", id: labelId, description: "changed by hand", color: "#0000FF" });
-    const deleted = (await stack.resources()).find((r) => r.name === "deleted")!;
-    await world.api.request("DELETE", "/groups/:group/labels/:id", { group: "acme", id: deleted.outputs["labelId"] });
-    const before = JSON.stringify(await stack.exportedState());
+  it(
+    "exits 2 with each changed field, the program's value and the forge's, and a deletion; the stack is untouched",
+    async () => {
+      await world.api.request("PUT", "/groups/:group/labels/:id", {
+        group: "acme",
+        id: labelId,
+        description: "changed by hand",
+        color: "#0000FF",
+      });
+      const deleted = (await stack.resources()).find((r) => r.name === "deleted")!;
+      await world.api.request("DELETE", "/groups/:group/labels/:id", { group: "acme", id: deleted.outputs["labelId"] });
+      const before = JSON.stringify(await stack.exportedState());
 
-    const run = await drift(["--format", "json"]);
-    expect(run.code).toBe(2);
-    const report = JSON.parse(run.stdout) as DriftReport;
-    expect(report.stack).toBe("drift");
-    const byName = Object.fromEntries(report.drifted.map((resource) => [resource.name, resource]));
-    expect(Object.keys(byName).sort()).toEqual(["changed", "deleted"]);
-    expect(byName["deleted"]).toMatchObject({ drift: "deleted", type: "pulumi-nodejs:dynamic/forge:GroupLabel", fields: [] });
-    expect(byName["changed"]!.drift).toBe("changed");
-    expect(byName["changed"]!.fields).toEqual(
-      expect.arrayContaining([
-        { field: "description", program: "declared", forge: "changed by hand" },
-        { field: "color", program: "#FF0000", forge: "#0000FF" },
-      ]),
-    );
-    expect(run.stdout).not.toContain(token);
-    // Nothing was written: the state is what `up` left.
-    expect(JSON.stringify(await stack.exportedState())).toBe(before);
+      const run = await drift(["--format", "json"]);
+      expect(run.code).toBe(2);
+      const report = JSON.parse(run.stdout) as DriftReport;
+      expect(report.stack).toBe("drift");
+      const byName = Object.fromEntries(report.drifted.map((resource) => [resource.name, resource]));
+      expect(Object.keys(byName).sort()).toEqual(["changed", "deleted"]);
+      expect(byName["deleted"]).toMatchObject({ drift: "deleted", type: "pulumi-nodejs:dynamic/forge:GroupLabel", fields: [] });
+      expect(byName["changed"]!.drift).toBe("changed");
+      expect(byName["changed"]!.fields).toEqual(
+        expect.arrayContaining([
+          { field: "description", program: "declared", forge: "changed by hand" },
+          { field: "color", program: "#FF0000", forge: "#0000FF" },
+        ]),
+      );
+      expect(run.stdout).not.toContain(token);
+      // Nothing was written: the state is what `up` left.
+      expect(JSON.stringify(await stack.exportedState())).toBe(before);
 
-    const text = await drift([]);
-    expect(text.code).toBe(2);
-    expect(text.stdout).toBe(formatDrift(report, "text"));
-    expect(text.stdout).toContain('description: program "declared", forge "changed by hand"');
-    expect(text.stdout).toContain("deleted (GroupLabel): deleted on the forge");
-    expect(formatDrift(report, "markdown")).toContain('| `description` | `"declared"` | `"changed by hand"` |');
-  }, OP_TIMEOUT * 3);
+      const text = await drift([]);
+      expect(text.code).toBe(2);
+      expect(text.stdout).toBe(formatDrift(report, "text"));
+      expect(text.stdout).toContain('description: program "declared", forge "changed by hand"');
+      expect(text.stdout).toContain("deleted (GroupLabel): deleted on the forge");
+      expect(formatDrift(report, "markdown")).toContain('| `description` | `"declared"` | `"changed by hand"` |');
+    },
+    OP_TIMEOUT * 3,
+  );
 
-  it("reports what the program manages: a secret changed by hand (masked), an input, not a field the program never set", async () => {
-    const resources = await stack.resources();
-    const quiet = resources.find((r) => r.name === "quiet")!;
-    const cluster = resources.find((r) => r.name === "cluster")!;
-    const member = resources.find((r) => r.name === "member")!;
-    const newCa = "-----BEGIN CERTIFICATE-----\nMIIBbyhand\n-----END CERTIFICATE-----";
-    await world.api.request("PUT", "/groups/:group/labels/:id", { group: "acme", id: quiet.outputs["labelId"], description: "set by hand" });
-    await world.api.request("PUT", "/admin/clusters/:id", { id: cluster.outputs["clusterId"], enabled: false, platform_vendor_attributes: { ca_cert: newCa } });
-    await world.api.request("PUT", "/projects/:project/members/:user", { project: "acme/web", user: member.outputs["userId"], access_level: 40 });
+  it(
+    "reports what the program manages: a secret changed by hand (masked), an input, not a field the program never set",
+    async () => {
+      const resources = await stack.resources();
+      const quiet = resources.find((r) => r.name === "quiet")!;
+      const cluster = resources.find((r) => r.name === "cluster")!;
+      const member = resources.find((r) => r.name === "member")!;
+      const newCa = "-----BEGIN CERTIFICATE-----\nMIIBbyhand\n-----END CERTIFICATE-----";
+      await world.api.request("PUT", "/groups/:group/labels/:id", {
+        group: "acme",
+        id: quiet.outputs["labelId"],
+        description: "set by hand",
+      });
+      await world.api.request("PUT", "/admin/clusters/:id", {
+        id: cluster.outputs["clusterId"],
+        enabled: false,
+        platform_vendor_attributes: { ca_cert: newCa },
+      });
+      await world.api.request("PUT", "/projects/:project/members/:user", {
+        project: "acme/web",
+        user: member.outputs["userId"],
+        access_level: 40,
+      });
 
-    const run = await drift(["--format", "json"]);
-    expect(run.code).toBe(2);
-    const report = JSON.parse(run.stdout) as DriftReport;
-    const byName = Object.fromEntries(report.drifted.map((resource) => [resource.name, resource]));
-    // Set by hand on a field the program never set: not drift (the engine agrees: no change).
-    expect(byName["quiet"]).toBeUndefined();
-    // The CA certificate changed: reported, its value hidden; `enabled` (not in the program) is not drift.
-    expect(byName["cluster"]!.fields).toEqual([{ field: "platformVendorAttributes", program: "[secret]", forge: "[secret]" }]);
-    // No seeded secret anywhere in what it printed: the CA certificates, the cluster's token and
-    // API URL (inside its secret attributes), the agent's token.
-    for (const secret of ["MIIB", "cluster-secret-token", "k8s.drift.example", token]) expect(`${run.stdout}\n${run.stderr}`).not.toContain(secret);
-    // The member's role is drift; the level granted with it is named apart, once.
-    expect(byName["member"]!.fields).toEqual([{ field: "accessLevel", program: 30, forge: 40 }]);
-    expect(byName["member"]!.alsoChanged).toContain("grantedAccessLevel");
-    const text = formatDrift(report, "text");
-    expect(text).toContain("platformVendorAttributes: program \"[secret]\", forge \"[secret]\"");
-    expect(text).not.toMatch(/enabled: program/);
-  }, OP_TIMEOUT * 3);
+      const run = await drift(["--format", "json"]);
+      expect(run.code).toBe(2);
+      const report = JSON.parse(run.stdout) as DriftReport;
+      const byName = Object.fromEntries(report.drifted.map((resource) => [resource.name, resource]));
+      // Set by hand on a field the program never set: not drift (the engine agrees: no change).
+      expect(byName["quiet"]).toBeUndefined();
+      // The CA certificate changed: reported, its value hidden; `enabled` (not in the program) is not drift.
+      expect(byName["cluster"]!.fields).toEqual([{ field: "platformVendorAttributes", program: "[secret]", forge: "[secret]" }]);
+      // No seeded secret anywhere in what it printed: the CA certificates, the cluster's token and
+      // API URL (inside its secret attributes), the agent's token.
+      for (const secret of ["MIIB", "cluster-secret-token", "k8s.drift.example", token])
+        expect(`${run.stdout}\n${run.stderr}`).not.toContain(secret);
+      // The member's role is drift; the level granted with it is named apart, once.
+      expect(byName["member"]!.fields).toEqual([{ field: "accessLevel", program: 30, forge: 40 }]);
+      expect(byName["member"]!.alsoChanged).toContain("grantedAccessLevel");
+      const text = formatDrift(report, "text");
+      expect(text).toContain('platformVendorAttributes: program "[secret]", forge "[secret]"');
+      expect(text).not.toMatch(/enabled: program/);
+    },
+    OP_TIMEOUT * 3,
+  );
 
-  it("exits 1 with the refresh's error when the forge is unreachable", async () => {
-    // Refused connections are retried for the retry budget (a forge restarting): a short one here.
-    const run = await drift([], "http://127.0.0.1:9", { FORGE_RETRY_BUDGET_MS: "2000" });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/forge-drift: the refresh failed, drift unknown/);
-    expect(run.stderr).toMatch(/ECONNREFUSED/);
-    expect(run.stdout).toBe("");
-  }, OP_TIMEOUT);
+  it(
+    "exits 1 with the refresh's error when the forge is unreachable",
+    async () => {
+      // Refused connections are retried for the retry budget (a forge restarting): a short one here.
+      const run = await drift([], "http://127.0.0.1:9", { FORGE_RETRY_BUDGET_MS: "2000" });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/forge-drift: the refresh failed, drift unknown/);
+      expect(run.stderr).toMatch(/ECONNREFUSED/);
+      expect(run.stdout).toBe("");
+    },
+    OP_TIMEOUT,
+  );
 
   it("exits 1 on a bad argument", async () => {
     const run = await drift(["--format", "yaml"]);
@@ -175,8 +226,30 @@ describe("drift reports", () => {
       urn: "urn:pulumi:s::p::pulumi-nodejs:dynamic/forge:ClusterAgentToken::t",
       type: "pulumi-nodejs:dynamic/forge:ClusterAgentToken",
       provider: "",
-      old: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: { description: "a" }, outputs: { description: "a", appliedInputs: ["description"], token: secret, __provider: "a", status: "active" } },
-      new: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: {}, outputs: { description: "b", appliedInputs: ["description"], token: "[secret]", __provider: "b", status: "revoked" } },
+      old: {
+        type: "",
+        urn: "",
+        custom: true,
+        delete: false,
+        id: "1",
+        parent: "",
+        protect: false,
+        provider: "",
+        inputs: { description: "a" },
+        outputs: { description: "a", appliedInputs: ["description"], token: secret, __provider: "a", status: "active" },
+      },
+      new: {
+        type: "",
+        urn: "",
+        custom: true,
+        delete: false,
+        id: "1",
+        parent: "",
+        protect: false,
+        provider: "",
+        inputs: {},
+        outputs: { description: "b", appliedInputs: ["description"], token: "[secret]", __provider: "b", status: "revoked" },
+      },
     } as never);
     expect(found?.fields).toEqual([{ field: "description", program: "a", forge: "b" }]);
     expect(found?.alsoChanged).toEqual(["token", "status"]);
@@ -189,8 +262,30 @@ describe("drift reports", () => {
         urn: "urn:pulumi:s::p::pulumi-nodejs:dynamic/forge:GroupLabel::l",
         type: "pulumi-nodejs:dynamic/forge:GroupLabel",
         provider: "",
-        old: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: { description: "old secret" }, outputs: { description: "old secret", appliedInputs: ["description"] } },
-        new: { type: "", urn: "", custom: true, delete: false, id: "1", parent: "", protect: false, provider: "", inputs: {}, outputs: { description: "new secret", appliedInputs: ["description"] } },
+        old: {
+          type: "",
+          urn: "",
+          custom: true,
+          delete: false,
+          id: "1",
+          parent: "",
+          protect: false,
+          provider: "",
+          inputs: { description: "old secret" },
+          outputs: { description: "old secret", appliedInputs: ["description"] },
+        },
+        new: {
+          type: "",
+          urn: "",
+          custom: true,
+          delete: false,
+          id: "1",
+          parent: "",
+          protect: false,
+          provider: "",
+          inputs: {},
+          outputs: { description: "new secret", appliedInputs: ["description"] },
+        },
       } as never,
       new Set(["description"]),
     );

@@ -75,16 +75,21 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
   const projects = {} as Record<Face, CliProject>;
 
   const api = rootApi(() => emulator.url);
-  const labelId = async (name: string) => (await api<{ id: number; name: string }[]>("GET", "/groups/acme/labels?per_page=100")).find((label) => label.name === name)?.id;
+  const labelId = async (name: string) =>
+    (await api<{ id: number; name: string }[]>("GET", "/groups/acme/labels?per_page=100")).find((label) => label.name === name)?.id;
 
   /** A bin of ours run on a face's stack, as a pipeline runs it: what it prints never holds the secret. */
   const tool = (bin: string, face: Face, args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [bin, "--cwd", projects[face].dir, "--stack", "test", ...args], { env: projects[face].env }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [bin, "--cwd", projects[face].dir, "--stack", "test", ...args],
+        { env: projects[face].env },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
     }).then((run) => {
-      for (const secret of [SECRET_DESCRIPTION, BY_HAND]) expect(`${run.stdout}\n${run.stderr}`, `${face}: a secret in the output`).not.toContain(secret);
+      for (const secret of [SECRET_DESCRIPTION, BY_HAND])
+        expect(`${run.stdout}\n${run.stderr}`, `${face}: a secret in the output`).not.toContain(secret);
       return run;
     });
 
@@ -117,7 +122,11 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
 
   /** The import ids of each face's objects, by resource name, for {@link neutral}. */
   const idsOf = async (face: Face): Promise<Record<string, string>> =>
-    Object.fromEntries((await projects[face].resources()).filter((resource) => resource.id).map((resource) => [resource.id!, `${resource.urn.split("::").pop()!} import id`]));
+    Object.fromEntries(
+      (await projects[face].resources())
+        .filter((resource) => resource.id)
+        .map((resource) => [resource.id!, `${resource.urn.split("::").pop()!} import id`]),
+    );
 
   it("forge-drift reports the same drift on both stacks", async () => {
     const ids = { ts: await idsOf("ts"), yaml: await idsOf("yaml") };
@@ -125,19 +134,26 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
       await api("PUT", `/groups/acme/labels/${await labelId(`${face}-changed`)}`, { description: BY_HAND });
       await api("DELETE", `/groups/acme/labels/${await labelId(`${face}-deleted`)}`);
       await api("PUT", `/groups/acme/labels/${await labelId(`${face}-quiet`)}`, { description: "never set by the program" });
-      const snippet = (await api<{ id: number; title: string }[]>("GET", "/snippets")).find((candidate) => candidate.title === `${face}-notes`)!;
+      const snippet = (await api<{ id: number; title: string }[]>("GET", "/snippets")).find(
+        (candidate) => candidate.title === `${face}-notes`,
+      )!;
       await api("PUT", `/snippets/${snippet.id}`, { title: `${face}-notes renamed` });
     }
     const runs = await Promise.all(FACES.map((face) => tool(DRIFT_BIN, face, ["--format", "json"])));
     const reports = FACES.map((face, index) => {
       const run = runs[index]!;
       expect(run.code, `${face}: ${run.stdout}\n${run.stderr}`).toBe(2);
-      return JSON.parse(neutral(run.stdout, face, ids[face])) as { stack: string; drifted: { name: string; drift: string; fields: { field: string }[] }[] };
+      return JSON.parse(neutral(run.stdout, face, ids[face])) as {
+        stack: string;
+        drifted: { name: string; drift: string; fields: { field: string }[] }[];
+      };
     });
     expect(reports[0]).toEqual(reports[1]);
     // What the report says, once: the declared description and the deleted label and the
     // snippet's title; the description the program never set is not drift.
-    const drifted = reports[0]!.drifted.map((entry) => `${entry.name} ${entry.drift} ${entry.fields.map((field) => field.field).join(",")}`).sort();
+    const drifted = reports[0]!.drifted
+      .map((entry) => `${entry.name} ${entry.drift} ${entry.fields.map((field) => field.field).join(",")}`)
+      .sort();
     expect(drifted).toEqual(["changed changed description", "deleted deleted ", "notes changed title"]);
     // The text format too, line for line.
     const texts = await Promise.all(FACES.map((face) => tool(DRIFT_BIN, face, [])));
@@ -154,7 +170,9 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
       // Written into the file backend's checkpoint, as the killed run leaves it (`pulumi stack
       // import` would drop pending operations).
       const checkpointFile = join(projects[face].work, "backend", ".pulumi", "stacks", `parity-${face}`, "test.json");
-      const checkpoint = JSON.parse(readFileSync(checkpointFile, "utf8")) as { checkpoint: { latest: { resources: Record<string, unknown>[]; pending_operations?: unknown[] } } };
+      const checkpoint = JSON.parse(readFileSync(checkpointFile, "utf8")) as {
+        checkpoint: { latest: { resources: Record<string, unknown>[]; pending_operations?: unknown[] } };
+      };
       const state = checkpoint.checkpoint.latest;
       const label = state.resources.find((resource) => String(resource["urn"]).endsWith("::changed"))!;
       const pending = (name: string) => ({
@@ -180,7 +198,8 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
     const ids = (face: Face) => ({ [`acme:${made[face]}`]: "pending import id" });
 
     const listed = await Promise.all(FACES.map((face) => tool(RECOVER_BIN, face, [])));
-    for (const [index, face] of FACES.entries()) expect(listed[index]!.code, `${face}: ${listed[index]!.stdout}\n${listed[index]!.stderr}`).toBe(2);
+    for (const [index, face] of FACES.entries())
+      expect(listed[index]!.code, `${face}: ${listed[index]!.stdout}\n${listed[index]!.stderr}`).toBe(2);
     expect(neutral(listed[0]!.stdout, "ts", ids("ts"))).toBe(neutral(listed[1]!.stdout, "yaml", ids("yaml")));
     expect(listed[1]!.stdout).toMatch(new RegExp(`decide {2}pending: .*candidates: acme:${made.yaml}`));
     expect(listed[1]!.stdout).toMatch(/clear {3}never: nothing on the forge/);
@@ -192,10 +211,13 @@ describe.skipIf(skipEngineTests())("forge-drift and forge-recover on a TypeScrip
     }
 
     const adopted = await Promise.all(FACES.map((face) => tool(RECOVER_BIN, face, ["--adopt", `pending=acme:${made[face]}`])));
-    for (const [index, face] of FACES.entries()) expect(adopted[index]!.code, `${face}: ${adopted[index]!.stdout}\n${adopted[index]!.stderr}`).toBe(0);
+    for (const [index, face] of FACES.entries())
+      expect(adopted[index]!.code, `${face}: ${adopted[index]!.stdout}\n${adopted[index]!.stderr}`).toBe(0);
     expect(neutral(adopted[0]!.stdout, "ts", ids("ts"))).toBe(neutral(adopted[1]!.stdout, "yaml", ids("yaml")));
     for (const face of FACES) {
-      const state = JSON.parse(await projects[face].exportText()) as { deployment: { resources: { urn: string; id?: string }[]; pending_operations?: unknown[] } };
+      const state = JSON.parse(await projects[face].exportText()) as {
+        deployment: { resources: { urn: string; id?: string }[]; pending_operations?: unknown[] };
+      };
       expect(state.deployment.pending_operations ?? []).toEqual([]);
       expect(state.deployment.resources.find((resource) => resource.urn.endsWith("::pending"))?.id).toBe(`acme:${made[face]}`);
     }

@@ -48,11 +48,15 @@ describe.skipIf(skipEngineTests())("forge-drift over a fleet: from the exported 
   const api = rootApi(() => emulator.url);
   const drift = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [DRIFT_BIN, "--stacks-file", join(project.work, "fleet.yaml"), ...args], { env: project.env, cwd: project.dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [DRIFT_BIN, "--stacks-file", join(project.work, "fleet.yaml"), ...args],
+        { env: project.env, cwd: project.dir, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
     }).then((run) => {
-      for (const secret of [DESCRIPTION, BY_HAND, CLUSTER_TOKEN, "MIIB", "k8s.equivalence.example", seedToken("root")]) expect(`${run.stdout}\n${run.stderr}`, "a secret in the output").not.toContain(secret);
+      for (const secret of [DESCRIPTION, BY_HAND, CLUSTER_TOKEN, "MIIB", "k8s.equivalence.example", seedToken("root")])
+        expect(`${run.stdout}\n${run.stderr}`, "a secret in the output").not.toContain(secret);
       return run;
     });
   /** The report without what differs from run to run (times). */
@@ -63,14 +67,41 @@ describe.skipIf(skipEngineTests())("forge-drift over a fleet: from the exported 
     project = await cliProject({
       name: "fleet-equivalence",
       nodeModules: true,
-      from: { "Pulumi.yaml": `name: forge-fleet-equivalence\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`, "index.js": program },
+      from: {
+        "Pulumi.yaml": `name: forge-fleet-equivalence\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+        "index.js": program,
+      },
     });
     await project.ok(["stack", "init", "plug"]);
     for (const [stack, { face, project: memberProject }] of Object.entries(STACKS)) {
-      await project.ok(["config", "set-all", "--stack", stack, "--plaintext", `forge:baseUrl=${emulator.url}`, "--secret", `forge:token=${seedToken("root")}`, "--plaintext", `face=${face}`, "--plaintext", `memberProject=${memberProject}`, "--secret", `description=${DESCRIPTION}`, "--secret", `clusterToken=${CLUSTER_TOKEN}`, "--secret", `ca=${CA}`]);
+      await project.ok([
+        "config",
+        "set-all",
+        "--stack",
+        stack,
+        "--plaintext",
+        `forge:baseUrl=${emulator.url}`,
+        "--secret",
+        `forge:token=${seedToken("root")}`,
+        "--plaintext",
+        `face=${face}`,
+        "--plaintext",
+        `memberProject=${memberProject}`,
+        "--secret",
+        `description=${DESCRIPTION}`,
+        "--secret",
+        `clusterToken=${CLUSTER_TOKEN}`,
+        "--secret",
+        `ca=${CA}`,
+      ]);
     }
     await Promise.all(Object.keys(STACKS).map((stack) => project.ok(["up", "--yes", "--skip-preview", "--stack", stack])));
-    writeFileSync(join(project.work, "fleet.yaml"), Object.keys(STACKS).map((stack) => `- { stack: ${stack}, cwd: ${JSON.stringify(project.dir)} }\n`).join(""));
+    writeFileSync(
+      join(project.work, "fleet.yaml"),
+      Object.keys(STACKS)
+        .map((stack) => `- { stack: ${stack}, cwd: ${JSON.stringify(project.dir)} }\n`)
+        .join(""),
+    );
   }, 600_000);
   afterAll(async () => {
     await emulator?.close();
@@ -87,9 +118,13 @@ describe.skipIf(skipEngineTests())("forge-drift over a fleet: from the exported 
       await api("PUT", `/groups/acme/labels/${labelId(`${stack}-quiet`)}`, { description: "never set by the program" });
       const nomad = (await api<{ id: number; username: string }[]>("GET", "/users?username=nomad"))[0]!;
       await api("PUT", `/projects/${encodeURIComponent(memberProject)}/members/${nomad.id}`, { access_level: 40 });
-      const cluster = (await api<{ id: number; name: string }[]>("GET", "/admin/clusters")).find((candidate) => candidate.name === `${stack}-cluster`)!;
+      const cluster = (await api<{ id: number; name: string }[]>("GET", "/admin/clusters")).find(
+        (candidate) => candidate.name === `${stack}-cluster`,
+      )!;
       await api("PUT", `/admin/clusters/${cluster.id}`, { platform_vendor_attributes: { ca_cert: NEW_CA } });
-      await api("PUT", `/snippets/${snippets.find((snippet) => snippet.title === `${stack}-notes`)!.id}`, { title: `${stack}-notes renamed` });
+      await api("PUT", `/snippets/${snippets.find((snippet) => snippet.title === `${stack}-notes`)!.id}`, {
+        title: `${stack}-notes renamed`,
+      });
     }
     const before = await project.run(["stack", "export", "--stack", "plug"]);
 
@@ -112,7 +147,10 @@ describe.skipIf(skipEngineTests())("forge-drift over a fleet: from the exported 
       expect(byName["cluster"]!.fields).toEqual([{ field: "platformVendorAttributes", program: "[secret]", forge: "[secret]" }]);
       expect(byName["notes"]!.fields.map((field) => field.field)).toEqual(["title"]);
     }
-    expect(fast.stacks.map((entry) => entry.drifted[0]!.type)).toEqual(["pulumi-nodejs:dynamic/forge:GroupLabel", "forge:index:GroupLabel"]);
+    expect(fast.stacks.map((entry) => entry.drifted[0]!.type)).toEqual([
+      "pulumi-nodejs:dynamic/forge:GroupLabel",
+      "forge:index:GroupLabel",
+    ]);
     expect((await project.run(["stack", "export", "--stack", "plug"])).stdout).toBe(before.stdout);
   }, 300_000);
 });

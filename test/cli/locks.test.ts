@@ -49,14 +49,21 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
 
   const tool = (project: CliProject, name: string, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [BIN(name), "--cwd", project.dir, "--stack", "test", ...args], { env: project.env }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [BIN(name), "--cwd", project.dir, "--stack", "test", ...args],
+        { env: project.env },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
     });
 
   const backends = [
     { name: "a file backend", backend: () => undefined },
-    { name: "a PostgreSQL backend", backend: () => (postgres ? { url: postgres.url, env: { PGPASSWORD: postgres.password } } : undefined), skip: () => !postgres },
+    {
+      name: "a PostgreSQL backend",
+      backend: () => (postgres ? { url: postgres.url, env: { PGPASSWORD: postgres.password } } : undefined),
+      skip: () => !postgres,
+    },
   ];
 
   for (const row of backends) {
@@ -69,13 +76,28 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
         nodeModules: true,
         from: { "Pulumi.yaml": "name: forge-locks\nruntime: nodejs\n", "index.js": PROGRAM },
         // The held creates' client waits for their answers (no timeout, no lost answer) until they are let go.
-        config: { "forge:baseUrl": { value: emulator.url }, "forge:token": { value: seedToken("root"), secret: true }, "forge:timeoutMs": { value: "300000" } },
+        config: {
+          "forge:baseUrl": { value: emulator.url },
+          "forge:token": { value: seedToken("root"), secret: true },
+          "forge:timeoutMs": { value: "300000" },
+        },
         ...(backend ? { backend } : {}),
       });
       projects.push(project);
       // The deploy's creates are held (until the faults are cleared below): it holds the lock, with pending creates in its checkpoint.
-      expect((await emulator.admin("/faults", { method: "POST", json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 150_000, times: 2 } })).status).toBeLessThan(300);
-      const up = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], { cwd: project.dir, env: project.env, stdio: "ignore" });
+      expect(
+        (
+          await emulator.admin("/faults", {
+            method: "POST",
+            json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 150_000, times: 2 },
+          })
+        ).status,
+      ).toBeLessThan(300);
+      const up = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], {
+        cwd: project.dir,
+        env: project.env,
+        stdio: "ignore",
+      });
       const finished = new Promise<number | null>((resolve) => up.on("exit", resolve));
       const started = Date.now();
       const held = async () => ((await (await emulator.admin("/faults")).json()) as { held: number }).held > 0;
@@ -96,7 +118,9 @@ describe.skipIf(skipEngineTests())("forge-recover and forge-drift during a live 
 
       await emulator.admin("/faults", { method: "DELETE" });
       expect(await finished).toBe(0);
-      const labels = (await (await fetch(`${emulator.url}/api/v4/groups/acme/labels`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { name: string }[];
+      const labels = (await (
+        await fetch(`${emulator.url}/api/v4/groups/acme/labels`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })
+      ).json()) as { name: string }[];
       expect(labels.map((label) => label.name).sort()).toEqual(["locked-one", "locked-two"]);
       // Once the run is over, both run as usual (the lock reader of either backend says "free").
       const [quietRecover, quietDrift] = await Promise.all([tool(project, "forge-recover"), tool(project, "forge-drift")]);

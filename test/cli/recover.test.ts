@@ -17,7 +17,12 @@ import { skipEngineTests, PULUMI_ROOT, REPO_ROOT, startE2eWorld, type E2eWorld, 
 
 const RECOVER_BIN = join(REPO_ROOT, "dist", "cli", "forge-recover.js");
 const emptyPlan = (): RecoveryPlan => ({ adopts: [], clears: [], undecided: [], notes: [] });
-const pending = (urn: string, inputs: Record<string, unknown> = {}, inState = false): PendingCreate => ({ urn, type: "Snippet", inputs: { title: "t", __createdAfter: "2026-01-01T00:00:10Z", ...inputs }, inState });
+const pending = (urn: string, inputs: Record<string, unknown> = {}, inState = false): PendingCreate => ({
+  urn,
+  type: "Snippet",
+  inputs: { title: "t", __createdAfter: "2026-01-01T00:00:10Z", ...inputs },
+  inState,
+});
 const sameClock = { offsetMs: 0 };
 
 /**
@@ -58,18 +63,35 @@ describe("forge-recover's decisions", () => {
     const behind = emptyPlan();
     decide([pending("a")], [{ id: "2", createdAt: "2026-01-01T00:00:01Z" }], new Set(), { offsetMs: -10_000 }, behind);
     expect(behind.clears).toEqual([]);
-    expect(behind.undecided).toEqual([expect.objectContaining({ urns: ["a"], candidates: [{ id: "2", createdAt: "2026-01-01T00:00:01Z" }] })]);
+    expect(behind.undecided).toEqual([
+      expect.objectContaining({ urns: ["a"], candidates: [{ id: "2", createdAt: "2026-01-01T00:00:01Z" }] }),
+    ]);
   });
 
   it("drops what the forge records as made by another user", () => {
     const plan = emptyPlan();
-    decide([{ ...pending("t"), type: "ClusterAgentToken" }], [{ id: "acme/web:1:9", createdAt: "2026-01-01T00:00:20Z", madeByOther: true }], new Set(), sameClock, plan);
+    decide(
+      [{ ...pending("t"), type: "ClusterAgentToken" }],
+      [{ id: "acme/web:1:9", createdAt: "2026-01-01T00:00:20Z", madeByOther: true }],
+      new Set(),
+      sameClock,
+      plan,
+    );
     expect(plan).toEqual({ adopts: [], clears: ["t"], undecided: [], notes: [] });
   });
 
   it("a create that a later up made again is cleared, and what may be a second copy is named, never deleted", () => {
     const plan = emptyPlan();
-    decide([pending("a", {}, true)], [{ id: "2", createdAt: "2026-01-01T00:00:11Z" }, { id: "3", createdAt: "2026-01-01T00:01:00Z" }], new Set(["Snippet 3"]), sameClock, plan);
+    decide(
+      [pending("a", {}, true)],
+      [
+        { id: "2", createdAt: "2026-01-01T00:00:11Z" },
+        { id: "3", createdAt: "2026-01-01T00:01:00Z" },
+      ],
+      new Set(["Snippet 3"]),
+      sameClock,
+      plan,
+    );
     expect(plan.clears).toEqual(["a"]);
     expect(plan.notes).toEqual([expect.stringMatching(/^Snippet 2: may be a second copy.*nothing was deleted/)]);
     expect(plan.undecided).toEqual([]);
@@ -77,14 +99,26 @@ describe("forge-recover's decisions", () => {
 });
 
 describe("what forge-recover says of a pending delete or update", () => {
-  const change = (kind: PendingChange["kind"]): PendingChange => ({ urn: "urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod", kind, type: "ProjectProtectedEnvironment", id: "acme/web:production", outputs: {} });
+  const change = (kind: PendingChange["kind"]): PendingChange => ({
+    urn: "urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod",
+    kind,
+    type: "ProjectProtectedEnvironment",
+    id: "acme/web:production",
+    outputs: {},
+  });
 
   it("says what each standing means, and leaves to the user only an object nothing tells apart", () => {
-    const said = (kind: PendingChange["kind"], standing: Parameters<typeof explainPendingChange>[1]) => explainPendingChange(change(kind), standing);
-    expect(said("delete", "gone")).toEqual({ text: expect.stringMatching(/^prod: .* is gone from the forge: the delete went through/), undecided: false });
+    const said = (kind: PendingChange["kind"], standing: Parameters<typeof explainPendingChange>[1]) =>
+      explainPendingChange(change(kind), standing);
+    expect(said("delete", "gone")).toEqual({
+      text: expect.stringMatching(/^prod: .* is gone from the forge: the delete went through/),
+      undecided: false,
+    });
     expect(said("delete", "same").text).toMatch(/still on the forge, and it is this stack's object: the delete did not happen/);
     expect(explainPendingChange(change("delete"), "another", ["deploy_access_levels[].id"])).toEqual({
-      text: expect.stringMatching(/is another object now: none of what the state kept of the stack's \(deploy_access_levels\[\]\.id\) is on it.*not this stack's: `pulumi refresh` drops the resource from the state and leaves the object alone/),
+      text: expect.stringMatching(
+        /is another object now: none of what the state kept of the stack's \(deploy_access_levels\[\]\.id\) is on it.*not this stack's: `pulumi refresh` drops the resource from the state and leaves the object alone/,
+      ),
       undecided: false,
     });
     expect(said("update", "same").text).toMatch(/may have reached the forge or not.*the next up repairs what differs/);
@@ -95,7 +129,10 @@ describe("what forge-recover says of a pending delete or update", () => {
       expect(unproven.text).toContain("pulumi state delete urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::prod");
     }
     // A resource name is text from the state: quoted, so the pasted command runs nothing of it.
-    const hostile = explainPendingChange({ ...change("delete"), urn: "urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::it's; touch x" }, "unproven");
+    const hostile = explainPendingChange(
+      { ...change("delete"), urn: "urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::it's; touch x" },
+      "unproven",
+    );
     expect(hostile.text).toContain("pulumi state delete 'urn:pulumi:s::p::forge:index:ProjectProtectedEnvironment::it'\\''s; touch x'");
   });
 });
@@ -111,8 +148,11 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
 
   const recoverStack = (target: TestStack, ...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [RECOVER_BIN, "--cwd", target.workDir, "--stack", target.stack.name, ...args], { env: { ...process.env, ...target.env } }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [RECOVER_BIN, "--cwd", target.workDir, "--stack", target.stack.name, ...args],
+        { env: { ...process.env, ...target.env } },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
     });
   const recover = (...args: string[]) => recoverStack(stack, ...args);
@@ -121,14 +161,29 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
 
   it("converges with no duplicate and nothing made by hand touched", async () => {
     // Made by hand before: a snippet of the same title as one the program declares.
-    const theirs = (await world.api.request<{ id: number }>("POST", "/snippets", { title: "team-notes", files: [{ file_path: "theirs.md", content: "not yours\n" }] })).body.id;
+    const theirs = (
+      await world.api.request<{ id: number }>("POST", "/snippets", {
+        title: "team-notes",
+        files: [{ file_path: "theirs.md", content: "not yours\n" }],
+      })
+    ).body.id;
     const before = JSON.stringify((await world.api.request("GET", "/snippets/:id", { id: theirs })).body);
     await sleep(2500); // made before the run by more than the clock's slack (the Date header's whole seconds)
-    const labels = Array.from({ length: 6 }, (_, index) => ({ type: "GroupLabel", name: `label-${index}`, inputs: { group: "acme", name: `killed-${index}`, color: "red" } }));
-    const snippets = ["team-notes", "runbook"].map((title) => ({ type: "Snippet", name: `snippet-${title}`, inputs: { title, files: [{ filePath: "a.md", content: `${title}\n` }] } }));
+    const labels = Array.from({ length: 6 }, (_, index) => ({
+      type: "GroupLabel",
+      name: `label-${index}`,
+      inputs: { group: "acme", name: `killed-${index}`, color: "red" },
+    }));
+    const snippets = ["team-notes", "runbook"].map((title) => ({
+      type: "Snippet",
+      name: `snippet-${title}`,
+      inputs: { title, files: [{ filePath: "a.md", content: `${title}\n` }] },
+    }));
     await stack.declare([...labels, ...snippets]);
     for (const path of ["^/groups/[^/]+/labels$", "^/snippets$"]) {
-      expect((await world.emulator.admin("/faults", { method: "POST", json: { method: "POST", path, latencyMs: 240_000 } })).status).toBeLessThan(300);
+      expect(
+        (await world.emulator.admin("/faults", { method: "POST", json: { method: "POST", path, latencyMs: 240_000 } })).status,
+      ).toBeLessThan(300);
     }
 
     // The pipeline is killed while the creates wait for their answers.
@@ -171,13 +226,17 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     const recovered = await recover(...args);
     expect(recovered.code, `${recovered.stdout}\n${recovered.stderr}`).toBe(0);
     expect(recovered.stdout).toMatch(/adopt {3}/);
-    expect(((await stack.exportedState()) as { deployment: { pending_operations?: unknown[] } }).deployment.pending_operations ?? []).toEqual([]);
+    expect(
+      ((await stack.exportedState()) as { deployment: { pending_operations?: unknown[] } }).deployment.pending_operations ?? [],
+    ).toEqual([]);
 
     // The adopted objects are the program's: the next up makes only what was never sent.
     const up = await stack.up();
     expect(up.changes["create"] ?? 0).toBe(snippets.length - sentSnippets.length);
     expect(Object.keys(up.changes).filter((change) => change !== "same" && change !== "create")).toEqual([]);
-    const forgeLabels = (await world.api.list<{ name: string }>("/groups/:group/labels", { group: "acme" })).map((label) => label.name).sort();
+    const forgeLabels = (await world.api.list<{ name: string }>("/groups/:group/labels", { group: "acme" }))
+      .map((label) => label.name)
+      .sort();
     expect(forgeLabels).toEqual(labels.map((label) => label.inputs.name).sort());
     const titles = (await world.api.list<{ title: string }>("/snippets")).map((snippet) => snippet.title).sort();
     expect(titles).toEqual(["runbook", "team-notes", "team-notes"]);
@@ -188,9 +247,20 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
   it("a run killed under PULUMI_SKIP_CHECKPOINTS leaves no pending create: forge-recover says why, and the next up refuses the labels it made, naming them, and takes none", async () => {
     await world.emulator.admin("/faults", { method: "DELETE" });
     const skipped = await world.stack("resources", "skipped");
-    const labels = Array.from({ length: 3 }, (_, index) => ({ type: "GroupLabel", name: `label-${index}`, inputs: { group: "acme", name: `skipped-${index}`, color: "red" } }));
+    const labels = Array.from({ length: 3 }, (_, index) => ({
+      type: "GroupLabel",
+      name: `label-${index}`,
+      inputs: { group: "acme", name: `skipped-${index}`, color: "red" },
+    }));
     await skipped.declare(labels);
-    expect((await world.emulator.admin("/faults", { method: "POST", json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 240_000 } })).status).toBeLessThan(300);
+    expect(
+      (
+        await world.emulator.admin("/faults", {
+          method: "POST",
+          json: { method: "POST", path: "^/groups/[^/]+/labels$", latencyMs: 240_000 },
+        })
+      ).status,
+    ).toBeLessThan(300);
     const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "skipped"], {
       cwd: skipped.workDir,
       env: { ...process.env, ...skipped.env, PULUMI_SKIP_CHECKPOINTS: "true" },
@@ -216,9 +286,13 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     const seq = Math.max(0, ...(await world.requests()).map((request) => request.seq));
     const refused = await skipped.fails("up");
     // Each create that started found its own object, made by the killed run, and refused it by its import id.
-    const made = (await world.api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" })).filter((label) => label.name.startsWith("skipped-"));
+    const made = (await world.api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" })).filter((label) =>
+      label.name.startsWith("skipped-"),
+    );
     expect(made.map((label) => label.name).sort()).toEqual(labels.map((label) => label.inputs.name));
-    const named = [...refused.matchAll(/"(acme:\d+)" already exists on the forge, and this resource did not make it/g)].map((match) => match[1]);
+    const named = [...refused.matchAll(/"(acme:\d+)" already exists on the forge, and this resource did not make it/g)].map(
+      (match) => match[1],
+    );
     expect(named.length, refused).toBeGreaterThan(0);
     for (const id of named) expect(made.map((label) => `acme:${label.id}`)).toContain(id);
     expect((await world.requests(seq)).filter((request) => request.method !== "GET")).toEqual([]);
@@ -228,9 +302,18 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     await world.emulator.admin("/faults", { method: "DELETE" });
     const destroyed = await world.stack("resources", "destroyed");
     const address = { project: "acme/web", name: "production" };
-    await destroyed.declare([{ type: "ProjectProtectedEnvironment", name: "prod", inputs: { ...address, deployAccessLevels: [{ accessLevel: 40 }] } }]);
+    await destroyed.declare([
+      { type: "ProjectProtectedEnvironment", name: "prod", inputs: { ...address, deployAccessLevels: [{ accessLevel: 40 }] } },
+    ]);
     await destroyed.up();
-    expect((await world.emulator.admin("/faults", { method: "POST", json: { method: "DELETE", path: "^/projects/[^/]+/protected_environments/[^/]+$", latencyMs: 240_000 } })).status).toBeLessThan(300);
+    expect(
+      (
+        await world.emulator.admin("/faults", {
+          method: "POST",
+          json: { method: "DELETE", path: "^/projects/[^/]+/protected_environments/[^/]+$", latencyMs: 240_000 },
+        })
+      ).status,
+    ).toBeLessThan(300);
     const run = pulumiToKill(destroyed, "destroy");
     const started = Date.now();
     while ((await held()) < 1 && Date.now() - started < 60_000) await sleep(100);
@@ -238,7 +321,11 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     kill(run);
     // The forge finishes the DELETE it received; the state keeps the environment, its delete pending.
     await world.emulator.admin("/faults", { method: "DELETE" });
-    const environment = () => world.api.request<Record<string, unknown>>("GET", "/projects/:project/protected_environments/:name", address).then((answer) => answer.body, () => undefined);
+    const environment = () =>
+      world.api.request<Record<string, unknown>>("GET", "/projects/:project/protected_environments/:name", address).then(
+        (answer) => answer.body,
+        () => undefined,
+      );
     while ((await environment()) && Date.now() - started < 60_000) await sleep(100);
     expect(await environment()).toBeUndefined();
     const exported = (await destroyed.exportedState()) as { deployment: { pending_operations?: { type: string }[] } };
@@ -246,11 +333,15 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     await destroyed.cli("cancel", "--yes").catch(() => undefined);
 
     // A person protects it again, for developers.
-    await world.fixtureWorld.as("max").request("POST", "/projects/:project/protected_environments", { ...address, deploy_access_levels: [{ access_level: 30 }] });
+    await world.fixtureWorld
+      .as("max")
+      .request("POST", "/projects/:project/protected_environments", { ...address, deploy_access_levels: [{ access_level: 30 }] });
     const hers = JSON.stringify(await environment());
     const reported = await recoverStack(destroyed);
     expect(reported.code, `${reported.stdout}\n${reported.stderr}`).toBe(0);
-    expect(reported.stdout).toMatch(/^ {2}delete {2}prod: ProjectProtectedEnvironment acme\/web:production is another object now: none of .*deploy_access_levels\[\]\.id.* is on it.*not this stack's/m);
+    expect(reported.stdout).toMatch(
+      /^ {2}delete {2}prod: ProjectProtectedEnvironment acme\/web:production is another object now: none of .*deploy_access_levels\[\]\.id.* is on it.*not this stack's/m,
+    );
 
     // The next up --refresh drops the stack's environment and refuses hers by name; the destroy after it deletes nothing.
     const seq = Math.max(0, ...(await world.requests()).map((request) => request.seq));
@@ -260,9 +351,13 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
     );
     expect(refused).toContain(`"acme/web:production" already exists on the forge, and this resource did not make it`);
     // The refresh cleared the pending delete, as forge-recover said it would.
-    expect(((await destroyed.exportedState()) as { deployment: { pending_operations?: unknown[] } }).deployment.pending_operations ?? []).toEqual([]);
+    expect(
+      ((await destroyed.exportedState()) as { deployment: { pending_operations?: unknown[] } }).deployment.pending_operations ?? [],
+    ).toEqual([]);
     await destroyed.destroy();
-    expect((await world.requests(seq)).filter((request) => request.method !== "GET" && request.path.includes("protected_environments"))).toEqual([]);
+    expect(
+      (await world.requests(seq)).filter((request) => request.method !== "GET" && request.path.includes("protected_environments")),
+    ).toEqual([]);
     expect(JSON.stringify(await environment())).toBe(hers);
   }, 300_000);
 });
@@ -270,9 +365,13 @@ describe.skipIf(skipEngineTests())("forge-recover after a killed pulumi up", () 
 describe.skipIf(skipEngineTests())("forge-recover on a plugin-face stack (forge:index:*), killed before a POST was sent", () => {
   let emulator: RunningEmulator;
   let project: CliProject;
-  const admin = (method: string, route: string, json?: unknown) => emulator.admin(route, { method, ...(json === undefined ? {} : { json }) });
+  const admin = (method: string, route: string, json?: unknown) =>
+    emulator.admin(route, { method, ...(json === undefined ? {} : { json }) });
   const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${emulator.url}/api/v4${path}`, { ...init, headers: { "content-type": "application/json", "PRIVATE-TOKEN": seedToken("max"), ...(init.headers ?? {}) } });
+    fetch(`${emulator.url}/api/v4${path}`, {
+      ...init,
+      headers: { "content-type": "application/json", "PRIVATE-TOKEN": seedToken("max"), ...(init.headers ?? {}) },
+    });
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
@@ -296,22 +395,35 @@ new forge.Snippet("notes", { title: "notes", files: [{ filePath: "a.md", content
 
   const recover = (...args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [RECOVER_BIN, "--cwd", project.dir, "--stack", "test", ...args], { env: project.env }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [RECOVER_BIN, "--cwd", project.dir, "--stack", "test", ...args],
+        { env: project.env },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
       );
     });
 
   it("never takes a person's label that was there before the run; finds the plugin's pending creates and adopts only by name", async () => {
     // A person's label, made before the run, with the name the program declares.
-    const theirs = (await (await api("/groups/acme/labels", { method: "POST", body: JSON.stringify({ name: "hand", color: "#00ff00", description: "by hand" }) })).json()) as { id: number };
+    const theirs = (await (
+      await api("/groups/acme/labels", { method: "POST", body: JSON.stringify({ name: "hand", color: "#00ff00", description: "by hand" }) })
+    ).json()) as { id: number };
     const labelBytes = async () => JSON.stringify(await (await api(`/groups/acme/labels/${theirs.id}`)).json());
     const before = await labelBytes();
     // The label's look-up before its create hangs; the snippet's POST takes its time.
     expect((await admin("POST", "/faults", { method: "GET", path: "^/groups/[^/]+/labels$", latencyMs: 6000 })).status).toBeLessThan(300);
     expect((await admin("POST", "/faults", { method: "POST", path: "^/snippets$", latencyMs: 2500 })).status).toBeLessThan(300);
-    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], { cwd: project.dir, env: project.env, detached: true, stdio: "ignore" });
+    const run = spawn(join(PULUMI_ROOT, "bin", "pulumi"), ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", "test"], {
+      cwd: project.dir,
+      env: project.env,
+      detached: true,
+      stdio: "ignore",
+    });
     const started = Date.now();
-    const listedSnippets = async () => ((await (await admin("GET", "/requests")).json()) as { method: string; path: string }[]).some((entry) => entry.method === "GET" && entry.path.endsWith("/snippets"));
+    const listedSnippets = async () =>
+      ((await (await admin("GET", "/requests")).json()) as { method: string; path: string }[]).some(
+        (entry) => entry.method === "GET" && entry.path.endsWith("/snippets"),
+      );
     while (!(await listedSnippets()) && Date.now() - started < 90_000) await sleep(100);
     await sleep(800);
     kill(run);
@@ -332,11 +444,16 @@ new forge.Snippet("notes", { title: "notes", files: [{ filePath: "a.md", content
     const up = await project.run(["up", "--yes", "--skip-preview"]);
     expect(up.code).not.toBe(0);
     expect(up.output).toContain(`"acme:${theirs.id}" already exists`);
-    const snippets = (await (await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as { id: number; title: string }[];
+    const snippets = (await (
+      await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })
+    ).json()) as { id: number; title: string }[];
     expect(snippets.filter((snippet) => snippet.title === "notes").map((snippet) => String(snippet.id))).toEqual([snippetId]);
     await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(await labelBytes()).toBe(before);
-    expect(((await (await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as unknown[]).length).toBe(0);
+    expect(
+      ((await (await fetch(`${emulator.url}/api/v4/snippets`, { headers: { "PRIVATE-TOKEN": seedToken("root") } })).json()) as unknown[])
+        .length,
+    ).toBe(0);
   }, 300_000);
 });
 

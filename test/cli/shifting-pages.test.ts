@@ -25,11 +25,20 @@ const OURS = Array.from({ length: 10 }, (_, index) => `b-ours-${index}`);
 
 function program(face: Face): Record<string, string> {
   if (face === "ts") {
-    const labels = OURS.map((name) => `new forge.GroupLabel(${JSON.stringify(name)}, { group: "acme", name: ${JSON.stringify(name)}, color: "#FF0000" });`);
-    return { "Pulumi.yaml": "name: shifting-ts\nruntime: nodejs\n", "index.js": `const forge = require("pulumi-forge");\n${labels.join("\n")}\n` };
+    const labels = OURS.map(
+      (name) => `new forge.GroupLabel(${JSON.stringify(name)}, { group: "acme", name: ${JSON.stringify(name)}, color: "#FF0000" });`,
+    );
+    return {
+      "Pulumi.yaml": "name: shifting-ts\nruntime: nodejs\n",
+      "index.js": `const forge = require("pulumi-forge");\n${labels.join("\n")}\n`,
+    };
   }
-  const labels = OURS.map((name) => `  ${name}:\n    type: forge:index:GroupLabel\n    properties: { group: acme, name: ${name}, color: "#FF0000" }`);
-  return { "Pulumi.yaml": `name: shifting-yaml\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\nresources:\n${labels.join("\n")}\n` };
+  const labels = OURS.map(
+    (name) => `  ${name}:\n    type: forge:index:GroupLabel\n    properties: { group: acme, name: ${name}, color: "#FF0000" }`,
+  );
+  return {
+    "Pulumi.yaml": `name: shifting-yaml\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\nresources:\n${labels.join("\n")}\n`,
+  };
 }
 
 /** One face's forge, stack and the person's labels. */
@@ -78,7 +87,13 @@ class Scene {
    * Her labels are put back afterwards, for the next command.
    */
   async duringShift<T>(command: () => Promise<T>): Promise<T> {
-    const { id } = await this.api<{ id: number }>("POST", "/__emulator/faults", { method: "GET", path: "^/groups/acme/labels$", query: { page: 2 }, latencyMs: 600_000, times: 1 });
+    const { id } = await this.api<{ id: number }>("POST", "/__emulator/faults", {
+      method: "GET",
+      path: "^/groups/acme/labels$",
+      query: { page: 2 },
+      latencyMs: 600_000,
+      times: 1,
+    });
     const running = command();
     while ((await this.api<{ held: number }>("GET", "/__emulator/faults")).held === 0) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -100,8 +115,12 @@ class Scene {
 
   drift(): Promise<CliResult> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [DRIFT_BIN, "--cwd", this.project.dir, "--stack", "test", "--format", "json"], { env: this.project.env }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, output: `${stdout}${stderr}` }),
+      execFile(
+        process.execPath,
+        [DRIFT_BIN, "--cwd", this.project.dir, "--stack", "test", "--format", "json"],
+        { env: this.project.env },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, output: `${stdout}${stderr}` }),
       );
     });
   }
@@ -114,27 +133,35 @@ class Scene {
 
 describe.skipIf(skipEngineTests())("a shifting page is not a deletion, on both faces", () => {
   for (const face of FACES) {
-    it.concurrent(`${face}: forge-drift, refresh and preview --refresh all find the stack's labels that slid onto a page already read`, async () => {
-      const scene = await Scene.start(face);
-      try {
-        const stackLabels = async () => (await scene.project.resources()).filter((resource) => /GroupLabel$/.test(resource.type)).map((resource) => resource.urn.split("::").pop()).sort();
-        expect(await stackLabels()).toEqual(OURS);
+    it.concurrent(
+      `${face}: forge-drift, refresh and preview --refresh all find the stack's labels that slid onto a page already read`,
+      async () => {
+        const scene = await Scene.start(face);
+        try {
+          const stackLabels = async () =>
+            (await scene.project.resources())
+              .filter((resource) => /GroupLabel$/.test(resource.type))
+              .map((resource) => resource.urn.split("::").pop())
+              .sort();
+          expect(await stackLabels()).toEqual(OURS);
 
-        const drift = await scene.duringShift(() => scene.drift());
-        expect(drift.code, drift.output).toBe(0);
-        expect(JSON.parse(drift.stdout)).toMatchObject({ drifted: [] });
+          const drift = await scene.duringShift(() => scene.drift());
+          expect(drift.code, drift.output).toBe(0);
+          expect(JSON.parse(drift.stdout)).toMatchObject({ drifted: [] });
 
-        const refreshed = await scene.duringShift(() => scene.project.run(["refresh", "--yes", "--skip-preview"]));
-        expect(refreshed.code, refreshed.output).toBe(0);
-        expect(refreshed.output).not.toMatch(/deleted/);
-        expect(await stackLabels()).toEqual(OURS);
+          const refreshed = await scene.duringShift(() => scene.project.run(["refresh", "--yes", "--skip-preview"]));
+          expect(refreshed.code, refreshed.output).toBe(0);
+          expect(refreshed.output).not.toMatch(/deleted/);
+          expect(await stackLabels()).toEqual(OURS);
 
-        // What the next `up` would do: nothing.
-        const previewed = await scene.duringShift(() => scene.project.run(["preview", "--refresh", "--expect-no-changes"]));
-        expect(previewed.code, previewed.output).toBe(0);
-      } finally {
-        await scene.close();
-      }
-    }, 600_000);
+          // What the next `up` would do: nothing.
+          const previewed = await scene.duringShift(() => scene.project.run(["preview", "--refresh", "--expect-no-changes"]));
+          expect(previewed.code, previewed.output).toBe(0);
+        } finally {
+          await scene.close();
+        }
+      },
+      600_000,
+    );
   }
 });

@@ -48,9 +48,12 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("what no stack of 
       return run;
     });
   const scope = ["--group", "fleet", "--instance"];
-  const lastSeq = async () => Math.max(0, ...((await (await world.emulator.admin("/requests")).json()) as { seq: number }[]).map((request) => request.seq));
+  const lastSeq = async () =>
+    Math.max(0, ...((await (await world.emulator.admin("/requests")).json()) as { seq: number }[]).map((request) => request.seq));
   const writesSince = async (seq: number) =>
-    ((await (await world.emulator.admin(`/requests?since=${seq}`)).json()) as { method: string; path: string }[]).filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`);
+    ((await (await world.emulator.admin(`/requests?since=${seq}`)).json()) as { method: string; path: string }[])
+      .filter((request) => request.method !== "GET")
+      .map((request) => `${request.method} ${request.path}`);
   /** `kind name` of each object of a report's list, sorted. */
   const named = (objects: readonly { kind: string; name: string }[]) => objects.map((object) => `${object.kind} ${object.name}`).sort();
 
@@ -60,9 +63,12 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("what no stack of 
     // The scope: a group and a project made out of band; olivia makes the project, so the forge makes her its Owner.
     await world.emulator.admin("/groups", { method: "POST", json: { path: "fleet" } });
     await world.emulator.admin("/projects", { method: "POST", json: { path: "app", namespace: "fleet", creator: "olivia" } });
-    const label = async (name: string) => (await world.api.request<{ id: number }>(routes.groupLabels.create, { group: "fleet", name, color: "#00AA00" })).body.id;
+    const label = async (name: string) =>
+      (await world.api.request<{ id: number }>(routes.groupLabels.create, { group: "fleet", name, color: "#00AA00" })).body.id;
     made["shared"] = await label("shared");
-    made["agent"] = (await world.api.request<{ id: number }>(routes.clusterAgents.create, { project: "fleet/app", name: "deploy" })).body.id;
+    made["agent"] = (
+      await world.api.request<{ id: number }>(routes.clusterAgents.create, { project: "fleet/app", name: "deploy" })
+    ).body.id;
 
     const backend = { url: postgres.url, env: { PGPASSWORD: postgres.password } };
     const config = { "forge:baseUrl": { value: world.emulator.url }, "forge:token": { value: world.user("root").token, secret: true } };
@@ -113,13 +119,18 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("what no stack of 
     made["tmp"] = await label("tmp-scratch");
     await world.api.request(routes.broadcastMessages.create, { message: "Maintenance tonight" });
     await world.api.request(routes.groupIntegrations.bySlug["emails-on-push"].set, { group: "fleet", recipients: "ops@example.com" });
-    await world.as("olivia").request(routes.projectMembers.create, { project: "fleet/app", user_id: world.user("dev").id, access_level: 30 });
+    await world
+      .as("olivia")
+      .request(routes.projectMembers.create, { project: "fleet/app", user_id: world.user("dev").id, access_level: 30 });
     await world.as("olivia").request(routes.clusterAgentTokens.create, { project: "fleet/app", agentId: made["agent"], name: "second" });
 
     const fleet = teams.map((team) => `  - { stack: test, cwd: ${team.dir} }`);
     writeFileSync(join(teams[0]!.work, "fleet.yaml"), `stacks:\n${fleet.join("\n")}\n`);
     // Team C's entry misspelt: a stack whose state cannot be read.
-    writeFileSync(join(teams[0]!.work, "fleet-unread.yaml"), `stacks:\n${fleet.slice(0, 2).join("\n")}\n  - { stack: tset, cwd: ${teams[2]!.dir} }\n`);
+    writeFileSync(
+      join(teams[0]!.work, "fleet-unread.yaml"),
+      `stacks:\n${fleet.slice(0, 2).join("\n")}\n  - { stack: tset, cwd: ${teams[2]!.dir} }\n`,
+    );
     writeFileSync(
       join(teams[0]!.work, "ignore.yaml"),
       'ignore:\n  - { kind: GroupLabel, name: "tmp-*", reason: scratch labels of the on-call person }\n  - { kind: Snippet, scope: snippets, reason: "personal notes (a rule nothing matches: stale)" }\n',
@@ -133,80 +144,136 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("what no stack of 
     await world?.close();
   });
 
-  it("names exactly what a person made, the label two stacks hold, the forge's own apart, what the ignore file allows; JSON that its schema reads; only GETs", async () => {
-    const seq = await lastSeq();
-    const run = await bin(DRIFT_BIN, "--unmanaged", "--stacks-file", join(teams[0]!.work, "fleet.yaml"), ...scope, "--ignore-file", join(teams[0]!.work, "ignore.yaml"), "--format", "json");
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(4);
-    expect(await writesSince(seq)).toEqual([]);
-    const report: UnmanagedReport = unmanagedReportSchema.parse(JSON.parse(run.stdout));
-    expect(report.complete).toBe(true);
-    expect(report.stacks.map((stack) => [stack.label, stack.status, stack.resources])).toEqual([
-      ["team-a/test", "read", 2],
-      ["team-b/test", "read", 3],
-      ["team-c/test", "read", 1],
-    ]);
-    expect(named(report.unmanaged)).toEqual(["BroadcastMessage Maintenance tonight", "ClusterAgentToken second", "GroupIntegrationEmailsOnPush Emails on push", "GroupLabel hand-made", "ProjectMember dev"]);
-    expect(report.unmanaged.find((object) => object.kind === "GroupLabel")).toMatchObject({
-      importId: `fleet:${made["hand"]}`,
-      import: { command: `pulumi import forge:index:GroupLabel fleet-label-hand-made fleet:${made["hand"]}`, yaml: `import: "fleet:${made["hand"]}"`, typescript: `{ import: "fleet:${made["hand"]}" }` },
-    });
-    expect(report.unmanaged.find((object) => object.kind === "ProjectMember")).toMatchObject({ createdBy: "olivia", createdAt: expect.any(String) });
-    expect(report.settings).toEqual([]);
-    expect(report.heldTwice.map((held) => [held.kind, held.importId, held.holders.map((holder) => `${holder.stack} ${holder.resource}`)])).toEqual([
-      ["GroupLabel", `fleet:${made["shared"]}`, ["team-a/test shared", "team-b/test shared-too"]],
-    ]);
-    expect(report.forgeOwn.map((object) => `${object.kind} ${object.importId}`).sort()).toEqual(["GroupSettings fleet", "JobTokenScope fleet/app", `ProjectMember fleet/app:${world.user("olivia").id}`]);
-    expect(named(report.ignored)).toEqual(["GroupLabel tmp-scratch"]);
-    expect(report.ignoreRules.map((rule) => [rule.entry, rule.matched])).toEqual([
-      [1, 1],
-      [2, 0],
-    ]);
-    expect(report.possiblyHeld).toEqual([]);
-    // Nothing a stack holds is in any list.
-    const listed = JSON.stringify([report.unmanaged, report.forgeOwn, report.ignored, report.settings]);
-    for (const name of ["a-own", "c-own", '"shared"', '"deploy"', '"first"']) expect(listed).not.toContain(name);
-  }, OP_TIMEOUT);
-
-  it("forge-adopt --unmanaged writes a YAML program of exactly the rest, whose first up imports it without a write", async () => {
-    const program = await cliProject({
-      name: "unmanaged-adopted",
-      from: { "Pulumi.yaml": "name: forge-adopted\nruntime: yaml\n" },
-      config: { "forge:baseUrl": { value: world.emulator.url }, "forge:token": { value: world.user("root").token, secret: true } },
-    });
-    try {
-      const out = join(program.dir, "Pulumi.yaml");
-      const fleetArgs = ["--stacks-file", join(teams[0]!.work, "fleet.yaml"), ...scope];
-      const adopted = await bin(ADOPT_BIN, "--unmanaged", ...fleetArgs, "--ignore-file", join(teams[0]!.work, "ignore.yaml"), "--language", "yaml", "--plugin-path", PLUGIN_DIR, "--out", out, "--force");
-      expect(adopted.code, adopted.stderr).toBe(0);
-      const yaml = readFileSync(out, "utf8");
-      expect(yaml).toContain(`held by more than one stack (team-a/test, team-b/test)`);
+  it(
+    "names exactly what a person made, the label two stacks hold, the forge's own apart, what the ignore file allows; JSON that its schema reads; only GETs",
+    async () => {
       const seq = await lastSeq();
-      expect(await program.ok(["up", "--yes", "--skip-preview"])).toContain("= 5 imported");
+      const run = await bin(
+        DRIFT_BIN,
+        "--unmanaged",
+        "--stacks-file",
+        join(teams[0]!.work, "fleet.yaml"),
+        ...scope,
+        "--ignore-file",
+        join(teams[0]!.work, "ignore.yaml"),
+        "--format",
+        "json",
+      );
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(4);
       expect(await writesSince(seq)).toEqual([]);
+      const report: UnmanagedReport = unmanagedReportSchema.parse(JSON.parse(run.stdout));
+      expect(report.complete).toBe(true);
+      expect(report.stacks.map((stack) => [stack.label, stack.status, stack.resources])).toEqual([
+        ["team-a/test", "read", 2],
+        ["team-b/test", "read", 3],
+        ["team-c/test", "read", 1],
+      ]);
+      expect(named(report.unmanaged)).toEqual([
+        "BroadcastMessage Maintenance tonight",
+        "ClusterAgentToken second",
+        "GroupIntegrationEmailsOnPush Emails on push",
+        "GroupLabel hand-made",
+        "ProjectMember dev",
+      ]);
+      expect(report.unmanaged.find((object) => object.kind === "GroupLabel")).toMatchObject({
+        importId: `fleet:${made["hand"]}`,
+        import: {
+          command: `pulumi import forge:index:GroupLabel fleet-label-hand-made fleet:${made["hand"]}`,
+          yaml: `import: "fleet:${made["hand"]}"`,
+          typescript: `{ import: "fleet:${made["hand"]}" }`,
+        },
+      });
+      expect(report.unmanaged.find((object) => object.kind === "ProjectMember")).toMatchObject({
+        createdBy: "olivia",
+        createdAt: expect.any(String),
+      });
+      expect(report.settings).toEqual([]);
+      expect(
+        report.heldTwice.map((held) => [held.kind, held.importId, held.holders.map((holder) => `${holder.stack} ${holder.resource}`)]),
+      ).toEqual([["GroupLabel", `fleet:${made["shared"]}`, ["team-a/test shared", "team-b/test shared-too"]]]);
+      expect(report.forgeOwn.map((object) => `${object.kind} ${object.importId}`).sort()).toEqual([
+        "GroupSettings fleet",
+        "JobTokenScope fleet/app",
+        `ProjectMember fleet/app:${world.user("olivia").id}`,
+      ]);
+      expect(named(report.ignored)).toEqual(["GroupLabel tmp-scratch"]);
+      expect(report.ignoreRules.map((rule) => [rule.entry, rule.matched])).toEqual([
+        [1, 1],
+        [2, 0],
+      ]);
+      expect(report.possiblyHeld).toEqual([]);
+      // Nothing a stack holds is in any list.
+      const listed = JSON.stringify([report.unmanaged, report.forgeOwn, report.ignored, report.settings]);
+      for (const name of ["a-own", "c-own", '"shared"', '"deploy"', '"first"']) expect(listed).not.toContain(name);
+    },
+    OP_TIMEOUT,
+  );
 
-      // Without --unmanaged, the fleet's stacks still leave out what they hold.
-      const listing = await bin(ADOPT_BIN, ...fleetArgs, "--list");
-      expect(listing.code, listing.stderr).toBe(0);
-      const names = listing.stdout.trim().split("\n").map((line) => line.split("\t")[1]);
-      expect(names).toContain("fleet-label-hand-made");
-      for (const held of ["a-own", "c-own", "shared", "deploy", "first"]) expect(names.filter((name) => name!.includes(held))).toEqual([]);
-    } finally {
-      program.close();
-    }
-  }, OP_TIMEOUT);
+  it(
+    "forge-adopt --unmanaged writes a YAML program of exactly the rest, whose first up imports it without a write",
+    async () => {
+      const program = await cliProject({
+        name: "unmanaged-adopted",
+        from: { "Pulumi.yaml": "name: forge-adopted\nruntime: yaml\n" },
+        config: { "forge:baseUrl": { value: world.emulator.url }, "forge:token": { value: world.user("root").token, secret: true } },
+      });
+      try {
+        const out = join(program.dir, "Pulumi.yaml");
+        const fleetArgs = ["--stacks-file", join(teams[0]!.work, "fleet.yaml"), ...scope];
+        const adopted = await bin(
+          ADOPT_BIN,
+          "--unmanaged",
+          ...fleetArgs,
+          "--ignore-file",
+          join(teams[0]!.work, "ignore.yaml"),
+          "--language",
+          "yaml",
+          "--plugin-path",
+          PLUGIN_DIR,
+          "--out",
+          out,
+          "--force",
+        );
+        expect(adopted.code, adopted.stderr).toBe(0);
+        const yaml = readFileSync(out, "utf8");
+        expect(yaml).toContain(`held by more than one stack (team-a/test, team-b/test)`);
+        const seq = await lastSeq();
+        expect(await program.ok(["up", "--yes", "--skip-preview"])).toContain("= 5 imported");
+        expect(await writesSince(seq)).toEqual([]);
 
-  it("a stack whose state cannot be read makes the report incomplete: what it may hold is possibly held, never unmanaged; forge-adopt --unmanaged writes nothing", async () => {
-    const unread = join(teams[0]!.work, "fleet-unread.yaml");
-    const run = await bin(DRIFT_BIN, "--unmanaged", "--stacks-file", unread, ...scope);
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
-    expect(run.stdout).toMatch(/^INCOMPLETE: /m);
-    expect(run.stdout).toMatch(/^ {2}team-c\/tset +unread +0 resources +its state could not be read: /m);
-    expect(run.stdout).not.toContain("Unmanaged objects");
-    // Team C's label, which the stack that was not read holds, is only possibly held.
-    expect(run.stdout).toMatch(/^Possibly held[^\n]*\n(?: {2}[^\n]*\n)*? {2}GroupLabel {2}fleet {2}c-own /m);
-    const adopted = await bin(ADOPT_BIN, "--unmanaged", "--stacks-file", unread, ...scope);
-    expect(adopted.code).toBe(1);
-    expect(adopted.stderr).toContain("--unmanaged writes nothing while a stack's state is not known in full");
-    expect(adopted.stdout).toBe("");
-  }, OP_TIMEOUT);
+        // Without --unmanaged, the fleet's stacks still leave out what they hold.
+        const listing = await bin(ADOPT_BIN, ...fleetArgs, "--list");
+        expect(listing.code, listing.stderr).toBe(0);
+        const names = listing.stdout
+          .trim()
+          .split("\n")
+          .map((line) => line.split("\t")[1]);
+        expect(names).toContain("fleet-label-hand-made");
+        for (const held of ["a-own", "c-own", "shared", "deploy", "first"])
+          expect(names.filter((name) => name!.includes(held))).toEqual([]);
+      } finally {
+        program.close();
+      }
+    },
+    OP_TIMEOUT,
+  );
+
+  it(
+    "a stack whose state cannot be read makes the report incomplete: what it may hold is possibly held, never unmanaged; forge-adopt --unmanaged writes nothing",
+    async () => {
+      const unread = join(teams[0]!.work, "fleet-unread.yaml");
+      const run = await bin(DRIFT_BIN, "--unmanaged", "--stacks-file", unread, ...scope);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+      expect(run.stdout).toMatch(/^INCOMPLETE: /m);
+      expect(run.stdout).toMatch(/^ {2}team-c\/tset +unread +0 resources +its state could not be read: /m);
+      expect(run.stdout).not.toContain("Unmanaged objects");
+      // Team C's label, which the stack that was not read holds, is only possibly held.
+      expect(run.stdout).toMatch(/^Possibly held[^\n]*\n(?: {2}[^\n]*\n)*? {2}GroupLabel {2}fleet {2}c-own /m);
+      const adopted = await bin(ADOPT_BIN, "--unmanaged", "--stacks-file", unread, ...scope);
+      expect(adopted.code).toBe(1);
+      expect(adopted.stderr).toContain("--unmanaged writes nothing while a stack's state is not known in full");
+      expect(adopted.stdout).toBe("");
+    },
+    OP_TIMEOUT,
+  );
 });

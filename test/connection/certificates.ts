@@ -27,9 +27,30 @@ export function makeCertificates(dir: string): Certificates {
   ] as const) {
     openssl("req", ...ec, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=forge test ${name}`);
     writeFileSync(join(dir, `${name}.ext`), `basicConstraints=CA:FALSE\n${extensions}`);
-    openssl("x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.pem`, "-days", "2", "-extfile", `${name}.ext`);
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "2",
+      "-extfile",
+      `${name}.ext`,
+    );
   }
   const path = (file: string) => join(dir, file);
-  return { ca: path("ca.pem"), serverCert: path("server.pem"), serverKey: path("server.key"), clientCert: path("client.pem"), clientKey: path("client.key") };
+  return {
+    ca: path("ca.pem"),
+    serverCert: path("server.pem"),
+    serverKey: path("server.key"),
+    clientCert: path("client.pem"),
+    clientKey: path("client.key"),
+  };
 }
-

@@ -43,7 +43,6 @@ async function startProxy(refuse = false): Promise<{ url: string; tunnels: strin
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server };
 }
 
-
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 
 describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
@@ -102,7 +101,9 @@ describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
     } finally {
       warn.mockRestore();
     }
-    expect(() => resolveConnection(config({}), { FORGE_BASE_URL: emulator.url, FORGE_TOKEN: TOKEN, FORGE_INSECURE: "yes please" })).toThrow(ForgeConfigError);
+    expect(() => resolveConnection(config({}), { FORGE_BASE_URL: emulator.url, FORGE_TOKEN: TOKEN, FORGE_INSECURE: "yes please" })).toThrow(
+      ForgeConfigError,
+    );
   });
 
   it("goes through an HTTPS proxy from the environment or the config, and around it for NO_PROXY hosts", async () => {
@@ -125,14 +126,18 @@ describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
     }
     expect(await whoAmI({ FORGE_CA_BUNDLE: certs.ca }, { "forge:httpsProxy": proxy.url })).toBe("root");
     expect(proxy.tunnels).toEqual([target, target]);
-    expect(await whoAmI({ FORGE_CA_BUNDLE: certs.ca, FORGE_NO_PROXY: "localhost,127.0.0.1" }, { "forge:httpsProxy": proxy.url })).toBe("root");
+    expect(await whoAmI({ FORGE_CA_BUNDLE: certs.ca, FORGE_NO_PROXY: "localhost,127.0.0.1" }, { "forge:httpsProxy": proxy.url })).toBe(
+      "root",
+    );
     expect(proxy.tunnels).toHaveLength(2);
   });
 
   it("a proxy that refuses the tunnel is an error naming the URL and the proxy settings", async () => {
     const proxy = await startProxy(true);
     closers.push(() => new Promise((resolve) => proxy.server.close(resolve)));
-    const failure = (await whoAmI({ FORGE_CA_BUNDLE: certs.ca }, { "forge:httpsProxy": proxy.url }).catch((error: unknown) => error)) as Error;
+    const failure = (await whoAmI({ FORGE_CA_BUNDLE: certs.ca }, { "forge:httpsProxy": proxy.url }).catch(
+      (error: unknown) => error,
+    )) as Error;
     expect(failure).toBeInstanceOf(ForgeNetworkError);
     expect(failure.message).toContain(`the proxy did not connect to ${emulator.url}/api/v4/user`);
     expect(failure.message).toContain("HTTPS_PROXY");
@@ -140,17 +145,30 @@ describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
 
   it("presents the client certificate and key to a forge that asks for one", async () => {
     const server = createHttpsServer(
-      { cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey), ca: readFileSync(certs.ca), requestCert: true, rejectUnauthorized: true },
+      {
+        cert: readFileSync(certs.serverCert),
+        key: readFileSync(certs.serverKey),
+        ca: readFileSync(certs.ca),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
       (_request, response) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ username: "mtls" })),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise((resolve) => server.close(resolve)));
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    expect(await whoAmI({ FORGE_BASE_URL: url, FORGE_CA_BUNDLE: certs.ca, FORGE_CLIENT_CERT: certs.clientCert, FORGE_CLIENT_KEY: certs.clientKey })).toBe("mtls");
+    expect(
+      await whoAmI({
+        FORGE_BASE_URL: url,
+        FORGE_CA_BUNDLE: certs.ca,
+        FORGE_CLIENT_CERT: certs.clientCert,
+        FORGE_CLIENT_KEY: certs.clientKey,
+      }),
+    ).toBe("mtls");
     await expect(whoAmI({ FORGE_BASE_URL: url, FORGE_CA_BUNDLE: certs.ca })).rejects.toThrow(ForgeNetworkError);
-    expect(() => resolveConnection(config({ "forge:clientKey": join(dir, "missing.key") }), { FORGE_BASE_URL: url, FORGE_TOKEN: TOKEN })).toThrow(
-      /stack config forge:clientKey names .*missing\.key, which cannot be read \(ENOENT\)/,
-    );
+    expect(() =>
+      resolveConnection(config({ "forge:clientKey": join(dir, "missing.key") }), { FORGE_BASE_URL: url, FORGE_TOKEN: TOKEN }),
+    ).toThrow(/stack config forge:clientKey names .*missing\.key, which cannot be read \(ENOENT\)/);
   });
 });
 
@@ -158,7 +176,9 @@ describe("answers that are not the API", () => {
   it("an HTML sign-in page is an error naming the URL and the page, never a 'not found'", async () => {
     const server = createHttpServer((request, response) => {
       const status = request.url?.includes("labels") ? 404 : 200;
-      response.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end("<html><head><title>Sign in · Forge</title></head><body>…</body></html>");
+      response
+        .writeHead(status, { "content-type": "text/html; charset=utf-8" })
+        .end("<html><head><title>Sign in · Forge</title></head><body>…</body></html>");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -181,7 +201,11 @@ describe("answers that are not the API", () => {
     const server = createHttpServer(() => {}); // never answers
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const connection = resolveConnection(config({ "forge:timeoutMs": "300" }), { FORGE_BASE_URL: url, FORGE_TOKEN: TOKEN, FORGE_TIMEOUT_MS: "5000" });
+    const connection = resolveConnection(config({ "forge:timeoutMs": "300" }), {
+      FORGE_BASE_URL: url,
+      FORGE_TOKEN: TOKEN,
+      FORGE_TIMEOUT_MS: "5000",
+    });
     expect(connection.transport?.timeoutMs).toBe(300);
     const client = new ForgeClient({ ...connection, retry: { maxAttempts: 1 } });
     try {

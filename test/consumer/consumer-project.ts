@@ -110,7 +110,10 @@ export async function createConsumerProject(dir: string, packed: PackedPackage):
   }
 
   writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-  writeFileSync(join(dir, "package-lock.json"), JSON.stringify({ name: manifest.name, lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(dir, "package-lock.json"),
+    JSON.stringify({ name: manifest.name, lockfileVersion: 3, requires: true, packages }, null, 2),
+  );
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4));
   writeFileSync(join(dir, "Pulumi.yaml"), "name: forge-consumer\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
   await npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], dir);
@@ -163,11 +166,17 @@ interface Needed {
 
 /** What an install of the package at `from` brings: its dependencies, optional ones, and peers not marked optional. */
 function neededBy(from: string, entry: LockEntry): Needed[] {
-  const optionalPeers = new Set(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional).map(([name]) => name));
+  const optionalPeers = new Set(
+    Object.entries(entry.peerDependenciesMeta ?? {})
+      .filter(([, meta]) => meta.optional)
+      .map(([name]) => name),
+  );
   return [
     ...Object.keys(entry.dependencies ?? {}).map((name) => ({ from, name, optional: false })),
     ...Object.keys(entry.optionalDependencies ?? {}).map((name) => ({ from, name, optional: true })),
-    ...Object.keys(entry.peerDependencies ?? {}).filter((name) => !optionalPeers.has(name)).map((name) => ({ from, name, optional: false })),
+    ...Object.keys(entry.peerDependencies ?? {})
+      .filter((name) => !optionalPeers.has(name))
+      .map((name) => ({ from, name, optional: false })),
   ];
 }
 

@@ -43,7 +43,8 @@ function blocksOf(name: string, text: string, fence: RegExp): DocBlock[] {
     const indent = open[1]!;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !/^ *```\s*$/.test(lines[i]!); i++) body.push(lines[i]!.startsWith(indent) ? lines[i]!.slice(indent.length) : lines[i]!);
+    for (i++; i < lines.length && !/^ *```\s*$/.test(lines[i]!); i++)
+      body.push(lines[i]!.startsWith(indent) ? lines[i]!.slice(indent.length) : lines[i]!);
     const reason = FRAGMENT_MARKER.exec(lines[start - 1]?.trim() ?? "")?.[1];
     blocks.push({ where: `${name}:${start + 1}`, code: `${body.join("\n")}\n`, ...(reason !== undefined ? { fragment: reason } : {}) });
   }

@@ -61,7 +61,9 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
     await createConsumerProject(project, packed);
     env = consumerEnv(tmp, { url: emulator.url, token: seedToken("root") });
     siblingProgram(project, join(tmp, "typed"), "forge-consumer-typed", PROGRAM);
-    typeCheck = execFileAsync(join(project, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json", "--esModuleInterop"], { cwd: join(tmp, "typed") });
+    typeCheck = execFileAsync(join(project, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json", "--esModuleInterop"], {
+      cwd: join(tmp, "typed"),
+    });
     typeCheck.catch(() => {}); // awaited by its test
   }, 180_000);
 
@@ -90,7 +92,11 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       expect(files, required).toContain(required);
     }
     const unexpected = files.filter(
-      (file) => /^(test|scripts|bench|examples|\.ci)\//.test(file) || /^dist\/(test|docs|bench)\//.test(file) || (/\.ts$/.test(file) && !file.endsWith(".d.ts")) || file.endsWith(".map"),
+      (file) =>
+        /^(test|scripts|bench|examples|\.ci)\//.test(file) ||
+        /^dist\/(test|docs|bench)\//.test(file) ||
+        (/\.ts$/.test(file) && !file.endsWith(".d.ts")) ||
+        file.endsWith(".map"),
     );
     expect(unexpected).toEqual([]);
     expect(packed.manifest).not.toHaveProperty("private");
@@ -108,7 +114,9 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
     // The installed package's providers are the small form: the type name over the runtime
     // module, required from the user's node_modules (docs/architecture.md, "The serialized provider").
     const deployment = (await stack.exportStack()).deployment as { resources: { type: string; inputs?: Record<string, unknown> }[] };
-    const providers = deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/forge:")).map((r) => String(r.inputs?.["__provider"]));
+    const providers = deployment.resources
+      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/forge:"))
+      .map((r) => String(r.inputs?.["__provider"]));
     expect(providers.length).toBeGreaterThan(0);
     for (const text of providers) {
       expect(text).toContain('Object.create(require("pulumi-forge/');
@@ -130,11 +138,17 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
     expect(refreshed.size).toBe(3);
 
     // The installed bin, on the user's own @pulumi/pulumi (the peer).
-    const drift = await execFileAsync(join(project, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });
+    const drift = await execFileAsync(join(project, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], {
+      cwd: join(tmp, "main"),
+      env: { ...process.env, ...env },
+    });
     expect(drift.stdout).toBe("No drift in stack dev: the forge matches the stack.\n");
 
     // The installed forge-adopt sees what the stack made (its full run is test/e2e/adopt.test.ts).
-    const adopt = await execFileAsync(join(project, "node_modules", ".bin", "forge-adopt"), ["--project", "acme/web", "--list"], { cwd: join(tmp, "main"), env: { ...process.env, ...env } });
+    const adopt = await execFileAsync(join(project, "node_modules", ".bin", "forge-adopt"), ["--project", "acme/web", "--list"], {
+      cwd: join(tmp, "main"),
+      env: { ...process.env, ...env },
+    });
     expect(adopt.stdout).toMatch(/^ClusterAgent\tacme-web-agent-consumer\tacme\/web:\d+$/m);
     expect(adopt.stdout).toMatch(/^ClusterAgentToken\tacme-web-agent-token-consumer\tacme\/web:\d+:\d+$/m);
 
@@ -189,15 +203,19 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       for (const block of blocks) if (block.fragment !== undefined) expect(block.fragment, block.where).not.toBe("");
     });
 
-    it.each(runnable.map((block) => [block.where, block] as const))("%s runs in a user's project", async (_where, block) => {
-      const dir = join(tmp, "docs", block.where.replace(/[^a-z0-9]+/gi, "-"));
-      siblingProgram(project, dir, "forge-docs", block.code);
-      const stack = await consumerStack(dir, "docs", env);
-      try {
-        await stack.up();
-      } finally {
-        await stack.destroy();
-      }
-    }, 120_000);
+    it.each(runnable.map((block) => [block.where, block] as const))(
+      "%s runs in a user's project",
+      async (_where, block) => {
+        const dir = join(tmp, "docs", block.where.replace(/[^a-z0-9]+/gi, "-"));
+        siblingProgram(project, dir, "forge-docs", block.code);
+        const stack = await consumerStack(dir, "docs", env);
+        try {
+          await stack.up();
+        } finally {
+          await stack.destroy();
+        }
+      },
+      120_000,
+    );
   });
 });

@@ -13,7 +13,9 @@ const base = { message: "m", startsAt: "2099-01-01T00:00:00Z", endsAt: "2099-01-
 /** The provider's verdict (the failing properties) and the emulator's status for the same inputs. */
 async function verdicts(inputs: Record<string, unknown>): Promise<{ check: string[]; status: number }> {
   const check = byField((await dynamicFaceOf("BroadcastMessage").check({}, inputs)).failures)?.map((failure) => failure.property) ?? [];
-  const wire = Object.fromEntries(Object.entries(inputs).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]));
+  const wire = Object.fromEntries(
+    Object.entries(inputs).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), value]),
+  );
   let status = 201;
   try {
     await world().api.request("POST", "/broadcast_messages", wire);
@@ -42,7 +44,8 @@ describe("BroadcastMessage: one rule on both sides", () => {
 
   it("says what is wrong with a whitespace-only message", async () => {
     const result = await dynamicFaceOf("BroadcastMessage").check({}, { message: "  " });
-    expect(byField(result.failures)).toEqual([{ property: "message", reason: '"  " is only whitespace, and the forge refuses a blank message. Write the text to show.' }]);
+    expect(byField(result.failures)).toEqual([
+      { property: "message", reason: '"  " is only whitespace, and the forge refuses a blank message. Write the text to show.' },
+    ]);
   });
-
 });

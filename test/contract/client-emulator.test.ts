@@ -20,7 +20,9 @@ async function lastSeq(): Promise<number> {
 
 it("list() with keyset walks every page of the users by their cursor links", async () => {
   const since = await lastSeq();
-  const users = await world.as("dev").list<{ username: string }>("/users", { per_page: 2 }, { keyset: { orderBy: "username", sort: "asc" } });
+  const users = await world
+    .as("dev")
+    .list<{ username: string }>("/users", { per_page: 2 }, { keyset: { orderBy: "username", sort: "asc" } });
   expect(users.map((u) => u.username)).toEqual(["dev", "gus", "max", "nomad", "olivia", "rita", "root"]);
   const sent = await requests(since);
   expect(sent).toHaveLength(4);

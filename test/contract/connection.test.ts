@@ -32,7 +32,9 @@ it("reads the stack config given to configure when the environment has nothing",
 
 it("names both ways to set a missing token", async () => {
   delete process.env["FORGE_TOKEN"];
-  const error = await dynamicFaceOf("GroupLabel").create(label).catch((caught: unknown) => caught);
+  const error = await dynamicFaceOf("GroupLabel")
+    .create(label)
+    .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ForgeConfigError);
   expect((error as Error).message).toContain("FORGE_TOKEN");
   expect((error as Error).message).toContain("forge:token");
@@ -40,7 +42,9 @@ it("names both ways to set a missing token", async () => {
 
 it("says how to set the token when the forge rejects it, without repeating it", async () => {
   process.env["FORGE_TOKEN"] = "forge-wrong-token";
-  const error = await dynamicFaceOf("GroupLabel").create(label).catch((caught: unknown) => caught);
+  const error = await dynamicFaceOf("GroupLabel")
+    .create(label)
+    .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ForgeApiError);
   expect((error as ForgeApiError).status).toBe(401);
   expect((error as Error).message).toContain("FORGE_TOKEN");

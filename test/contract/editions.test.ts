@@ -41,7 +41,9 @@ it("the same create works on Premium", async () => {
 });
 
 it("a URL configuration on the hosted offering fails with a message naming the offering", async () => {
-  const agent = await world.as("max").request<{ id: number }>("POST", "/projects/:id/cluster_agents", { id: "acme/web", name: "receptive" });
+  const agent = await world
+    .as("max")
+    .request<{ id: number }>("POST", "/projects/:id/cluster_agents", { id: "acme/web", name: "receptive" });
   await setEdition("ultimate", "hosted");
   await expect(
     dynamicFaceOf("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId: agent.body.id, url: "grpcs://agent.example" }),

@@ -15,9 +15,17 @@ const getErrorTrackingSettings = lookup(lookupDeclarations.getErrorTrackingSetti
 const getVirtualRegistryCleanupPolicy = lookup(lookupDeclarations.getVirtualRegistryCleanupPolicy);
 
 it("listErrorTrackingClientKeys gives every key of the project with its DSN, in camelCase", async () => {
-  const created = await world().api.request<{ id: number; public_key: string }>("POST", "/projects/:project/error_tracking/client_keys", { project: "acme/web" });
+  const created = await world().api.request<{ id: number; public_key: string }>("POST", "/projects/:project/error_tracking/client_keys", {
+    project: "acme/web",
+  });
   const keys = await listErrorTrackingClientKeys({ project: "acme/web" });
-  expect(keys).toEqual([expect.objectContaining({ id: created.body.id, publicKey: created.body.public_key, vendorDsn: expect.stringContaining(`${created.body.public_key}@`) })]);
+  expect(keys).toEqual([
+    expect.objectContaining({
+      id: created.body.id,
+      publicKey: created.body.public_key,
+      vendorDsn: expect.stringContaining(`${created.body.public_key}@`),
+    }),
+  ]);
   expect(await listErrorTrackingClientKeys({ project: "acme/api" })).toEqual([]);
 });
 
@@ -29,7 +37,12 @@ it("getErrorTrackingSettings reads the settings, and fails with 404 for a projec
 
 it("getVirtualRegistryCleanupPolicy reads a group's policy with its schedule", async () => {
   await world().api.request("POST", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme", cadence: 14 });
-  expect(await getVirtualRegistryCleanupPolicy({ group: "acme" })).toMatchObject({ groupId: 1, cadence: 14, status: "scheduled", lastRunDetailedMetrics: {} });
+  expect(await getVirtualRegistryCleanupPolicy({ group: "acme" })).toMatchObject({
+    groupId: 1,
+    cadence: 14,
+    status: "scheduled",
+    lastRunDetailedMetrics: {},
+  });
 });
 
 it("ErrorTrackingSettings on a project without settings PUTs the integrated backend; with settings it PATCHes", async () => {
@@ -48,8 +61,12 @@ it("ErrorTrackingClientKey rotates by replacement, the new key made before the o
   const created = await keys.create({ project: "acme/web", rotateOn: { quarter: "2026-Q3" } });
   const diff = await keys.diff(created.id, created.outs, { project: "acme/web", rotateOn: { quarter: "2026-Q4" } });
   expect(diff).toMatchObject({ changes: true, replaces: ["rotateOn"], deleteBeforeReplace: false });
-  expect(await keys.diff(created.id, created.outs, { project: "acme/web", rotateOn: { quarter: "2026-Q3" } })).toMatchObject({ changes: false });
-  expect(created.outs["dsn"]).toBe(`https://${String(created.outs["publicKey"])}@${new URL(world().emulator.url).host}/errortracking/api/v1/projects/1`);
+  expect(await keys.diff(created.id, created.outs, { project: "acme/web", rotateOn: { quarter: "2026-Q3" } })).toMatchObject({
+    changes: false,
+  });
+  expect(created.outs["dsn"]).toBe(
+    `https://${String(created.outs["publicKey"])}@${new URL(world().emulator.url).host}/errortracking/api/v1/projects/1`,
+  );
 });
 
 it("VirtualRegistryCleanupPolicy on Free fails naming the tier it needs", async () => {

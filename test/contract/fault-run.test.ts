@@ -46,7 +46,8 @@ const KINDS: Kind[] = [
     logged: "/labels",
     inputs: (index) => ({ group: "acme", name: `fault-${index}`, color: "#aa0000" }),
     nameField: "name",
-    onForge: async () => (await world().api.list<{ name: string }>(routes.groupLabels.list, { group: "acme" })).map((record) => record.name),
+    onForge: async () =>
+      (await world().api.list<{ name: string }>(routes.groupLabels.list, { group: "acme" })).map((record) => record.name),
   },
   {
     type: "BroadcastMessage",
@@ -62,7 +63,8 @@ const KINDS: Kind[] = [
     logged: "/cluster_agents",
     inputs: (index) => ({ project: "acme/web", name: `fault-${index}` }),
     nameField: "name",
-    onForge: async () => (await world().api.list<{ name: string }>(routes.clusterAgents.list, { project: "acme/web" })).map((record) => record.name),
+    onForge: async () =>
+      (await world().api.list<{ name: string }>(routes.clusterAgents.list, { project: "acme/web" })).map((record) => record.name),
   },
   {
     type: "FeatureFlagUserList",
@@ -70,7 +72,8 @@ const KINDS: Kind[] = [
     logged: "/feature_flags_user_lists",
     inputs: (index) => ({ project: "acme/web", name: `fault-${index}`, userXids: ["user-1"] }),
     nameField: "name",
-    onForge: async () => (await world().api.list<{ name: string }>(routes.featureFlagUserLists.list, { project: "acme/web" })).map((record) => record.name),
+    onForge: async () =>
+      (await world().api.list<{ name: string }>(routes.featureFlagUserLists.list, { project: "acme/web" })).map((record) => record.name),
   },
 ];
 
@@ -122,8 +125,12 @@ const lostAfterWork = (entry: LogEntry) => entry.status === 502 && entry.user !=
 /** Each kind's creates in turn, the kinds side by side, under the seeded faults. */
 async function faultRun(create: (type: string, resource: string, inputs: State) => Promise<{ id: string }>): Promise<Outcome[]> {
   for (const [index, kind] of KINDS.entries()) {
-    const faults = [...faultMix(0.2, SEED + 100 * index, { method: "POST", path: kind.routes }), ...faultMix(0.2, SEED + 100 * index + 50, { method: "GET", path: kind.routes })];
-    for (const fault of faults) await admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
+    const faults = [
+      ...faultMix(0.2, SEED + 100 * index, { method: "POST", path: kind.routes }),
+      ...faultMix(0.2, SEED + 100 * index + 50, { method: "GET", path: kind.routes }),
+    ];
+    for (const fault of faults)
+      await admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(fault) });
   }
   const runs = await Promise.all(
     KINDS.map(async (kind) => {
@@ -145,7 +152,9 @@ async function faultRun(create: (type: string, resource: string, inputs: State) 
   const log = (await (await admin("/requests")).json()) as LogEntry[];
   return runs.flat().map(({ since, until, ...outcome }) => ({
     ...outcome,
-    posts: log.filter((entry) => entry.method === "POST" && entry.path.includes(outcome.kind.logged) && entry.seq > since && entry.seq <= until),
+    posts: log.filter(
+      (entry) => entry.method === "POST" && entry.path.includes(outcome.kind.logged) && entry.seq > since && entry.seq <= until,
+    ),
   }));
 }
 

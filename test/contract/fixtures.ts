@@ -104,7 +104,11 @@ export const fixtures: ContractFixture[] = [
     optional: () => ({ description: "Something is broken", archived: true }),
     replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
     drift: async (world, outs) => {
-      await world.api.request("PUT", "/groups/:group/labels/:labelId", { group: outs["group"], labelId: outs["labelId"], color: "#123456" });
+      await world.api.request("PUT", "/groups/:group/labels/:labelId", {
+        group: outs["group"],
+        labelId: outs["labelId"],
+        color: "#123456",
+      });
       return "color";
     },
     invalid: { inputs: (inputs) => ({ ...inputs, color: "reddish" }), property: "color" },
@@ -123,7 +127,11 @@ export const fixtures: ContractFixture[] = [
   {
     declaration: d.groupLabelSubscription,
     inputs: async (world) => {
-      const label = await world.api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "watched", color: "blue" });
+      const label = await world.api.request<{ id: number }>("POST", "/groups/:group/labels", {
+        group: "acme",
+        name: "watched",
+        color: "blue",
+      });
       return { group: "acme", labelId: label.body.id };
     },
     replace: (inputs) => ({ ...inputs, labelId: "watched" }),
@@ -178,7 +186,12 @@ export const fixtures: ContractFixture[] = [
   },
   {
     declaration: d.clusterAgentToken,
-    inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "tokens"), name: "ci", description: "CI deploys" }),
+    inputs: async (world) => ({
+      project: "acme/web",
+      agentId: await newAgent(world, "acme/web", "tokens"),
+      name: "ci",
+      description: "CI deploys",
+    }),
     replace: (inputs) => ({ ...inputs, name: "ci-2" }),
     optional: () => ({ description: "CI deploys" }),
     invalid: { inputs: (inputs) => ({ ...inputs, name: "" }), property: "name" },
@@ -186,7 +199,12 @@ export const fixtures: ContractFixture[] = [
   },
   {
     declaration: d.rotatingClusterAgentToken,
-    inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "rotated"), name: "ci", rotateAfter: "720h" }),
+    inputs: async (world) => ({
+      project: "acme/web",
+      agentId: await newAgent(world, "acme/web", "rotated"),
+      name: "ci",
+      rotateAfter: "720h",
+    }),
     // A change of keepers rotates: the "update" of a rotating resource.
     update: (inputs) => ({ ...inputs, keepers: { quarter: "2026-Q4" } }),
     replace: (inputs) => ({ ...inputs, agentId: Number(inputs["agentId"]) + 1000 }),
@@ -197,7 +215,11 @@ export const fixtures: ContractFixture[] = [
   },
   {
     declaration: d.clusterAgentUrlConfiguration,
-    inputs: async (world) => ({ project: "acme/web", agentId: await newAgent(world, "acme/web", "receptive"), url: "grpcs://agent.example.com:443" }),
+    inputs: async (world) => ({
+      project: "acme/web",
+      agentId: await newAgent(world, "acme/web", "receptive"),
+      url: "grpcs://agent.example.com:443",
+    }),
     replace: (inputs) => ({ ...inputs, url: "grpcs://agent2.example.com:443" }),
     // The forge's configuration has no certificate; the key, write-only, cannot be compared.
     importMismatch: { inputs: (inputs) => ({ ...inputs, clientCert: FAKE_CERT, clientKey: FAKE_KEY }), fields: ["clientCert"] },
@@ -229,8 +251,11 @@ export const fixtures: ContractFixture[] = [
     },
     setting: {
       restored: async (world, outs) => {
-        const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", { project: outs["project"] });
-        if (scope.body.inbound_enabled !== (outs["__restore"] as { enabled?: boolean } | undefined)?.enabled) throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
+        const scope = await world.api.request<{ inbound_enabled: boolean }>("GET", "/projects/:project/job_token_scope", {
+          project: outs["project"],
+        });
+        if (scope.body.inbound_enabled !== (outs["__restore"] as { enabled?: boolean } | undefined)?.enabled)
+          throw new Error(`not restored: ${JSON.stringify(scope.body)}`);
       },
     },
     invalid: { inputs: (inputs) => ({ ...inputs, enabled: "yes" }), property: "enabled" },
@@ -285,11 +310,17 @@ export const fixtures: ContractFixture[] = [
       await world.api.request("PUT", "/projects/:project/protected_environments/:name", {
         project: outs["project"],
         name: outs["name"],
-        deploy_access_levels: [...current.body.deploy_access_levels.map((entry) => ({ id: entry.id, _destroy: true })), { access_level: 60 }],
+        deploy_access_levels: [
+          ...current.body.deploy_access_levels.map((entry) => ({ id: entry.id, _destroy: true })),
+          { access_level: 60 },
+        ],
       });
       return "deployAccessLevels";
     },
-    invalid: { inputs: (inputs) => ({ ...inputs, deployAccessLevels: [{ accessLevel: 50 }] }), property: "deployAccessLevels[0].accessLevel" },
+    invalid: {
+      inputs: (inputs) => ({ ...inputs, deployAccessLevels: [{ accessLevel: 50 }] }),
+      property: "deployAccessLevels[0].accessLevel",
+    },
     apiError: {
       inputs: async (inputs, world) => {
         await world.api.request("POST", "/projects/:project/protected_environments", {
@@ -343,13 +374,21 @@ export const fixtures: ContractFixture[] = [
     update: (inputs) => ({ ...inputs, name: "early-adopters", userXids: ["user-3", "user-1"] }),
     replace: (inputs) => ({ ...inputs, project: "acme/api" }),
     drift: async (world, outs) => {
-      await world.api.request("PUT", "/projects/:project/feature_flags_user_lists/:iid", { project: outs["project"], iid: outs["iid"], user_xids: "intruder" });
+      await world.api.request("PUT", "/projects/:project/feature_flags_user_lists/:iid", {
+        project: outs["project"],
+        iid: outs["iid"],
+        user_xids: "intruder",
+      });
       return "userXids";
     },
     invalid: { inputs: (inputs) => ({ ...inputs, userXids: ["a,b"] }), property: "userXids[0]" },
     apiError: {
       inputs: async (inputs, world) => {
-        await world.api.request("POST", "/projects/:project/feature_flags_user_lists", { project: "acme/web", name: "taken", user_xids: "x" });
+        await world.api.request("POST", "/projects/:project/feature_flags_user_lists", {
+          project: "acme/web",
+          name: "taken",
+          user_xids: "x",
+        });
         return { ...inputs, name: "taken" };
       },
       status: 400,
@@ -384,7 +423,11 @@ export const fixtures: ContractFixture[] = [
     declaration: d.errorTrackingSettings,
     inputs: async (world) => {
       // Settings that exist already, so that create PATCHes them and `integrated` can be switched.
-      await world.api.request("PUT", "/projects/:project/error_tracking/settings", { project: "acme/api", active: false, integrated: true });
+      await world.api.request("PUT", "/projects/:project/error_tracking/settings", {
+        project: "acme/api",
+        active: false,
+        integrated: true,
+      });
       return { project: "acme/api", active: true };
     },
     update: (inputs) => ({ ...inputs, active: false }),
@@ -396,7 +439,9 @@ export const fixtures: ContractFixture[] = [
     },
     setting: {
       restored: async (world, outs) => {
-        const settings = await world.api.request<{ active: boolean }>("GET", "/projects/:project/error_tracking/settings", { project: outs["project"] });
+        const settings = await world.api.request<{ active: boolean }>("GET", "/projects/:project/error_tracking/settings", {
+          project: outs["project"],
+        });
         if (settings.body.active !== false) throw new Error(`error tracking still on: ${JSON.stringify(settings.body)}`);
       },
     },
@@ -451,25 +496,43 @@ export const fixtures: ContractFixture[] = [
   },
   {
     declaration: d.instanceCluster,
-    inputs: async () => ({ name: "contract-cluster", platformVendorAttributes: { apiUrl: "https://k8s.contract.example", token: "cluster-token" } }),
+    inputs: async () => ({
+      name: "contract-cluster",
+      platformVendorAttributes: { apiUrl: "https://k8s.contract.example", token: "cluster-token" },
+    }),
     update: (inputs) => ({
       ...inputs,
       name: "contract-cluster-renamed",
       enabled: false,
       platformVendorAttributes: { apiUrl: "https://k8s2.contract.example", token: "rotated-token", namespace: "apps" },
     }),
-    replace: (inputs) => ({ ...inputs, platformVendorAttributes: { ...(inputs["platformVendorAttributes"] as object), authorizationType: "abac" } }),
+    replace: (inputs) => ({
+      ...inputs,
+      platformVendorAttributes: { ...(inputs["platformVendorAttributes"] as object), authorizationType: "abac" },
+    }),
     // The secret attributes differ (the token, write-only, is not compared).
     importMismatch: {
-      inputs: (inputs) => ({ ...inputs, platformVendorAttributes: { apiUrl: "https://k8s-elsewhere.contract.example", token: "another-cluster-token" } }),
+      inputs: (inputs) => ({
+        ...inputs,
+        platformVendorAttributes: { apiUrl: "https://k8s-elsewhere.contract.example", token: "another-cluster-token" },
+      }),
       fields: ["platformVendorAttributes"],
     },
-    optional: (_inputs, world) => ({ domain: "apps.contract.example", environmentScope: "production/*", managementProjectId: world.projectId("acme/api"), enabled: false, managed: false }),
+    optional: (_inputs, world) => ({
+      domain: "apps.contract.example",
+      environmentScope: "production/*",
+      managementProjectId: world.projectId("acme/api"),
+      enabled: false,
+      managed: false,
+    }),
     drift: async (world, outs) => {
       await world.api.request("PUT", "/admin/clusters/:clusterId", { clusterId: outs["clusterId"], name: "renamed-behind-our-back" });
       return "name";
     },
-    invalid: { inputs: (inputs) => ({ ...inputs, platformVendorAttributes: { apiUrl: "ftp://k8s", token: "t" } }), property: "platformVendorAttributes.apiUrl" },
+    invalid: {
+      inputs: (inputs) => ({ ...inputs, platformVendorAttributes: { apiUrl: "ftp://k8s", token: "t" } }),
+      property: "platformVendorAttributes.apiUrl",
+    },
     apiError: {
       inputs: async (inputs) => ({ ...inputs, managementProjectId: 999999 }),
       status: 400,
@@ -506,8 +569,18 @@ export const fixtures: ContractFixture[] = [
   },
   {
     declaration: d.groupSettings,
-    inputs: async () => ({ group: "acme", description: "Acme's platform", projectCreationLevel: "maintainer", requireTwoFactorAuthentication: true }),
-    update: (inputs) => ({ ...inputs, projectCreationLevel: "noone", twoFactorGracePeriod: 12, defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 40 }], allowForcePush: false } }),
+    inputs: async () => ({
+      group: "acme",
+      description: "Acme's platform",
+      projectCreationLevel: "maintainer",
+      requireTwoFactorAuthentication: true,
+    }),
+    update: (inputs) => ({
+      ...inputs,
+      projectCreationLevel: "noone",
+      twoFactorGracePeriod: 12,
+      defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 40 }], allowForcePush: false },
+    }),
     replace: (inputs) => ({ ...inputs, group: "acme/platform" }),
     optional: (_inputs, world) => ({
       name: "Acme Corp",
@@ -516,7 +589,11 @@ export const fixtures: ContractFixture[] = [
       autoDevopsEnabled: true,
       defaultBranch: "trunk",
       defaultBranchProtection: 3,
-      defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 30 }], allowForcePush: true, allowedToMerge: [{ accessLevel: 30 }] },
+      defaultBranchProtectionDefaults: {
+        allowedToPush: [{ accessLevel: 30 }],
+        allowForcePush: true,
+        allowedToMerge: [{ accessLevel: 30 }],
+      },
       enabledGitAccessProtocol: "ssh",
       emailsEnabled: false,
       lfsEnabled: false,
@@ -557,7 +634,8 @@ export const fixtures: ContractFixture[] = [
       allowPersonalSnippets: false,
     }),
     removalElsewhere: {
-      webBasedCommitSigningEnabled: "group-settings.test.ts: the hosted offering only, where vendorFeaturesEnabled and extraSharedRunnersMinutesLimit do not exist",
+      webBasedCommitSigningEnabled:
+        "group-settings.test.ts: the hosted offering only, where vendorFeaturesEnabled and extraSharedRunnersMinutesLimit do not exist",
       emailsDisabled: "group-settings.test.ts: the deprecated opposite of emailsEnabled; a program sets one of them",
     },
     drift: async (world, outs) => {
@@ -570,7 +648,10 @@ export const fixtures: ContractFixture[] = [
         const read = await dynamicFaceOf("GroupSettings").read(String(outs["id"] ?? outs["group"]), { group: outs["group"] });
         const restore = (outs["__restore"] ?? {}) as State;
         const differing = Object.keys(restore).filter((key) => !sameValue(d.groupSettings, key, restore[key], read.props?.[key]));
-        if (differing.length > 0 || Object.keys(restore).length === 0) throw new Error(`not restored: ${differing.map((key) => `${key} is ${JSON.stringify(read.props?.[key])}, was ${JSON.stringify(restore[key])}`).join("; ")}`);
+        if (differing.length > 0 || Object.keys(restore).length === 0)
+          throw new Error(
+            `not restored: ${differing.map((key) => `${key} is ${JSON.stringify(read.props?.[key])}, was ${JSON.stringify(restore[key])}`).join("; ")}`,
+          );
       },
     },
     invalid: { inputs: (inputs) => ({ ...inputs, projectCreationLevel: "everyone" }), property: "projectCreationLevel" },
@@ -589,7 +670,11 @@ export const fixtures: ContractFixture[] = [
     drift: async (world, outs) => {
       const form = new FormData();
       form.append("avatar", new Blob(["changed by hand"]), "hand.png");
-      await fetch(`${world.emulator.url}/api/v4/groups/${encodeURIComponent(String(outs["group"]))}`, { method: "PUT", headers: { "PRIVATE-TOKEN": world.user("root").token }, body: form });
+      await fetch(`${world.emulator.url}/api/v4/groups/${encodeURIComponent(String(outs["group"]))}`, {
+        method: "PUT",
+        headers: { "PRIVATE-TOKEN": world.user("root").token },
+        body: form,
+      });
       return "avatarSha256";
     },
     removeOutOfBand: async (world, outs) => {
@@ -611,7 +696,11 @@ export const fixtures: ContractFixture[] = [
     importMismatch: { inputs: (inputs) => ({ ...inputs, accessLevel: 40, memberRoleId: 3 }), fields: ["accessLevel"] },
     optional: () => ({ expiresAt: inDays(30), memberRoleId: 3 }),
     drift: async (world, outs) => {
-      await world.api.request("PUT", "/projects/:project/members/:userId", { project: outs["project"], userId: outs["userId"], access_level: 20 });
+      await world.api.request("PUT", "/projects/:project/members/:userId", {
+        project: outs["project"],
+        userId: outs["userId"],
+        access_level: 20,
+      });
       return "accessLevel";
     },
     invalid: { inputs: (inputs) => ({ ...inputs, accessLevel: 35 }), property: "accessLevel" },
@@ -642,10 +731,22 @@ export const fixtures: ContractFixture[] = [
     optional: () => ({ description: "How we deploy", visibility: "public" }),
     drift: async (world, outs) => {
       const files = outs["files"] as { filePath: string }[];
-      await world.api.request("PUT", "/snippets/:id", { id: outs["snippetId"], files: [{ action: "update", file_path: files[0]!.filePath, content: "edited on the forge\n" }] });
+      await world.api.request("PUT", "/snippets/:id", {
+        id: outs["snippetId"],
+        files: [{ action: "update", file_path: files[0]!.filePath, content: "edited on the forge\n" }],
+      });
       return "files";
     },
-    invalid: { inputs: (inputs) => ({ ...inputs, files: [{ filePath: "a.txt", content: "x" }, { filePath: "a.txt", content: "y" }] }), property: "files[1].filePath" },
+    invalid: {
+      inputs: (inputs) => ({
+        ...inputs,
+        files: [
+          { filePath: "a.txt", content: "x" },
+          { filePath: "a.txt", content: "y" },
+        ],
+      }),
+      property: "files[1].filePath",
+    },
     apiError: {
       // `internal` does not exist on the hosted multi-tenant offering; check cannot know the offering.
       inputs: async (inputs, world) => {
@@ -659,7 +760,13 @@ export const fixtures: ContractFixture[] = [
   {
     declaration: d.geoSite,
     inputs: async () => ({ name: "primary-site", url: "https://geo-primary.example.com", primary: true }),
-    update: (inputs) => ({ ...inputs, url: "https://geo.example.com/", filesMaxCapacity: 20, selectiveSyncType: "shards", selectiveSyncShards: ["default"] }),
+    update: (inputs) => ({
+      ...inputs,
+      url: "https://geo.example.com/",
+      filesMaxCapacity: 20,
+      selectiveSyncType: "shards",
+      selectiveSyncShards: ["default"],
+    }),
     replace: (inputs) => ({ ...inputs, primary: false }),
     optional: () => ({
       internalUrl: "https://geo-internal.example.com/",
@@ -676,7 +783,8 @@ export const fixtures: ContractFixture[] = [
     // Check refuses the type dropped while shards are set: both go together; the shards may go alone.
     removalTogether: [["selectiveSyncType", "selectiveSyncShards"]],
     removalElsewhere: {
-      selectiveSyncNamespaceIds: "members-snippets-geo.test.ts (selective sync by namespaces, then by shards, then everything again): check takes namespace ids only with selectiveSyncType namespaces, the other selective sync than the one set here",
+      selectiveSyncNamespaceIds:
+        "members-snippets-geo.test.ts (selective sync by namespaces, then by shards, then everything again): check takes namespace ids only with selectiveSyncType namespaces, the other selective sync than the one set here",
     },
     drift: async (world, outs) => {
       await world.api.request("PUT", "/geo_sites/:id", { id: outs["siteId"], url: "https://elsewhere.example.com" });

@@ -16,7 +16,9 @@ it("refuses to take over an integration that is already active, and says how to 
   const world = worldOf();
   await world.api.request("PUT", "/groups/:group/integrations/chat-webhook", { group: "acme", webhook: WEBHOOK });
   const ops = dynamicFaceOf("GroupIntegrationChatWebhook");
-  await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('"acme:chat-webhook" already exists on the forge, and this resource did not make it');
+  await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow(
+    '"acme:chat-webhook" already exists on the forge, and this resource did not make it',
+  );
   await expect(ops.create({ group: "acme", webhook: WEBHOOK })).rejects.toThrow('add the resource option { import: "acme:chat-webhook" }');
   const adopted = await ops.create({ group: "acme", webhook: WEBHOOK, importId: "acme:chat-webhook" });
   expect(adopted.id).toBe("acme:chat-webhook");
@@ -24,22 +26,57 @@ it("refuses to take over an integration that is already active, and says how to 
 
 it("refuses an import id of another slug", async () => {
   const world = worldOf();
-  await world.api.request("PUT", "/groups/:group/integrations/external-wiki", { group: "acme", external_wiki_url: "https://wiki.example.com" });
+  await world.api.request("PUT", "/groups/:group/integrations/external-wiki", {
+    group: "acme",
+    external_wiki_url: "https://wiki.example.com",
+  });
   const ops = dynamicFaceOf("GroupIntegrationChatWebhook");
-  await expect(ops.read("acme:external-wiki", {})).rejects.toThrow('GroupIntegrationChatWebhook manages the object whose slug is "chat-webhook"; the id names "external-wiki"');
+  await expect(ops.read("acme:external-wiki", {})).rejects.toThrow(
+    'GroupIntegrationChatWebhook manages the object whose slug is "chat-webhook"; the id names "external-wiki"',
+  );
 });
 
 it("checks every kind of parameter of the table before any request, naming the field", async () => {
   const cases: [string, State, string, string][] = [
-    ["GroupIntegrationEmailsOnPush", { group: "acme", recipients: "ops@example.com, dev" }, "recipients", "e-mail addresses separated by whitespace"],
-    ["GroupIntegrationEmailsOnPush", { group: "acme", recipients: "a@example.com", branchesToBeNotified: "main" }, "branchesToBeNotified", '"main" is not one of'],
+    [
+      "GroupIntegrationEmailsOnPush",
+      { group: "acme", recipients: "ops@example.com, dev" },
+      "recipients",
+      "e-mail addresses separated by whitespace",
+    ],
+    [
+      "GroupIntegrationEmailsOnPush",
+      { group: "acme", recipients: "a@example.com", branchesToBeNotified: "main" },
+      "branchesToBeNotified",
+      '"main" is not one of',
+    ],
     ["GroupIntegrationMonitoring", { group: "acme", apiKey: "k", vendorTags: "env=prod" }, "vendorTags", "one `key:value` per line"],
-    ["GroupIntegrationTaskTracker", { group: "acme", apiKey: "k", restrictToBranch: "main, release 1" }, "restrictToBranch", "branch names separated by commas"],
-    ["GroupIntegrationCiPipelineService", { group: "acme", token: "t", projectUrl: "https://ci.example.com", enableSslVerification: false }, "enableSslVerification", "only true is accepted"],
-    ["GroupIntegrationCiServerA", { group: "acme", vendorUrl: "https://ci.example.com", buildKey: "K", username: "u", password: " " }, "password", "blank"],
+    [
+      "GroupIntegrationTaskTracker",
+      { group: "acme", apiKey: "k", restrictToBranch: "main, release 1" },
+      "restrictToBranch",
+      "branch names separated by commas",
+    ],
+    [
+      "GroupIntegrationCiPipelineService",
+      { group: "acme", token: "t", projectUrl: "https://ci.example.com", enableSslVerification: false },
+      "enableSslVerification",
+      "only true is accepted",
+    ],
+    [
+      "GroupIntegrationCiServerA",
+      { group: "acme", vendorUrl: "https://ci.example.com", buildKey: "K", username: "u", password: " " },
+      "password",
+      "blank",
+    ],
     ["GroupIntegrationChatWebhook", { group: "acme", webhook: "hooks.example.com/secret" }, "webhook", "not an http or https address"],
     ["GroupIntegrationExternalWiki", { group: "acme" }, "externalWikiUrl", ""],
-    ["GroupIntegrationExternalWiki", { group: "acme", externalWikiUrl: "https://w.example.com", pushEvents: true }, "pushEvents", "has no input"],
+    [
+      "GroupIntegrationExternalWiki",
+      { group: "acme", externalWikiUrl: "https://w.example.com", pushEvents: true },
+      "pushEvents",
+      "has no input",
+    ],
   ];
   const world = worldOf();
   const before = await world.requestCount();
@@ -74,7 +111,10 @@ it("lists the active integrations of a group with listGroupIntegrations", async 
   const wiki = dynamicFaceOf("GroupIntegrationExternalWiki");
   const created = await wiki.create({ group: "acme", externalWikiUrl: "https://wiki.example.com" });
   await dynamicFaceOf("GroupIntegrationEmailsOnPush").create({ group: "acme", recipients: "ops@example.com" });
-  expect((await lookups.listGroupIntegrations({ group: "acme" })).map((entry) => entry["slug"])).toEqual(["external-wiki", "emails-on-push"]);
+  expect((await lookups.listGroupIntegrations({ group: "acme" })).map((entry) => entry["slug"])).toEqual([
+    "external-wiki",
+    "emails-on-push",
+  ]);
   await wiki.delete(created.id, created.outs as State);
   const left = await lookups.listGroupIntegrations({ group: "acme" });
   expect(left).toEqual([expect.objectContaining({ slug: "emails-on-push", title: "Emails on push", active: true, pushEvents: true })]);

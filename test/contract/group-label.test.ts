@@ -16,9 +16,13 @@ const label = () => dynamicFaceOf("GroupLabel");
 describe("GroupLabel", () => {
   it("refuses a name with spaces at either end in check, saying what the forge would store", async () => {
     const result = await label().check({}, { group: "acme", name: " x", color: "red" });
-    expect(byField(result.failures)).toEqual([{ property: "name", reason: '" x" has spaces at either end, which the forge removes. Write "x".' }]);
+    expect(byField(result.failures)).toEqual([
+      { property: "name", reason: '" x" has spaces at either end, which the forge removes. Write "x".' },
+    ]);
     const blank = await label().check({}, { group: "acme", name: "  ", color: "red" });
-    expect(byField(blank.failures)?.map((failure) => failure.reason)).toEqual(['"  " is only whitespace, and the forge refuses a blank name. Write the label\'s name.']);
+    expect(byField(blank.failures)?.map((failure) => failure.reason)).toEqual([
+      '"  " is only whitespace, and the forge refuses a blank name. Write the label\'s name.',
+    ]);
     expect((await label().check({}, { group: "acme", name: "x y", color: "red" })).failures).toBeUndefined();
   });
 
@@ -26,20 +30,29 @@ describe("GroupLabel", () => {
     const inputs = { group: "acme", name: "plain", color: "red", description: null };
     expect((await label().check({}, inputs)).failures).toBeUndefined();
     const created = await label().create(inputs);
-    const record = await world().api.request<{ description: unknown }>("GET", "/groups/:group/labels/:labelId", { group: "acme", labelId: created.outs["labelId"] });
+    const record = await world().api.request<{ description: unknown }>("GET", "/groups/:group/labels/:labelId", {
+      group: "acme",
+      labelId: created.outs["labelId"],
+    });
     expect(record.body.description).toBeNull();
     expect(await label().diff(created.id, created.outs as State, inputs)).toMatchObject({ changes: false });
   });
 
   it("names the label a lost answer made by its exact name, even when the name is another label's id", async () => {
-    const other = await world().api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "other", color: "blue" });
+    const other = await world().api.request<{ id: number }>("POST", "/groups/:group/labels", {
+      group: "acme",
+      name: "other",
+      color: "blue",
+    });
     const name = String(other.body.id);
     await world().emulator.admin("/faults", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ method: "POST", path: "^/groups/[^/]+/labels$", status: 504, after: true, times: 1 }),
     });
-    const error = (await label().create({ group: "acme", name, color: "red" }).catch((caught: unknown) => caught)) as { candidates?: string[] };
+    const error = (await label()
+      .create({ group: "acme", name, color: "red" })
+      .catch((caught: unknown) => caught)) as { candidates?: string[] };
     const listed = await world().api.list<{ id: number; name: string }>("/groups/:group/labels", { group: "acme" });
     const made = listed.find((candidate) => candidate.name === name);
     expect(listed).toHaveLength(2);
@@ -67,7 +80,15 @@ describe("GroupLabel reads share their group's listing (issue 28)", () => {
     const api = world().api;
     const made: { id: number; name: string }[] = [];
     for (let index = 0; index < 200; index += 1) {
-      made.push((await api.request<{ id: number; name: string }>("POST", "/groups/:group/labels", { group: "acme", name: `shared-${index}`, color: "#FF0000" })).body);
+      made.push(
+        (
+          await api.request<{ id: number; name: string }>("POST", "/groups/:group/labels", {
+            group: "acme",
+            name: `shared-${index}`,
+            color: "#FF0000",
+          })
+        ).body,
+      );
     }
     const states = made.map((record) => ({ group: "acme", name: record.name, color: "#FF0000", labelId: record.id }));
     await api.request("PUT", "/groups/:group/labels/:labelId", { group: "acme", labelId: made[5]!.id, color: "#00FF00" });
@@ -108,7 +129,9 @@ describe("GroupLabel reads share their group's listing (issue 28)", () => {
 async function refusedAndNamed(ops: ResourceOperations, name: string): Promise<void> {
   const api = world().api;
   const theirs = await api.request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name, color: "#00FF00" });
-  const refused = (await ops.create({ group: "acme", name, color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & { candidates?: string[] };
+  const refused = (await ops.create({ group: "acme", name, color: "#FF0000" }).catch((caught: unknown) => caught)) as Error & {
+    candidates?: string[];
+  };
   expect(refused.name).toBe("ExistingObjectError");
   expect(refused.candidates).toEqual([`acme:${theirs.body.id}`]);
   const log = (await (await world().emulator.admin("/requests")).json()) as { method: string; path: string; status: number }[];
@@ -126,13 +149,24 @@ describe("GroupLabel creates share their group's listing for the look before eac
     const names = Array.from({ length: 200 }, (_, index) => `made-${index}`);
     const created: { id: string; name: string }[] = [];
     for (let start = 0; start < names.length; start += 8) {
-      created.push(...(await Promise.all(names.slice(start, start + 8).map(async (name) => ({ id: (await ops.create({ group: "acme", name, color: "#FF0000" })).id, name })))));
+      created.push(
+        ...(await Promise.all(
+          names
+            .slice(start, start + 8)
+            .map(async (name) => ({ id: (await ops.create({ group: "acme", name, color: "#FF0000" })).id, name })),
+        )),
+      );
     }
     const requests = (await world().requestCount()) - before;
     expect(requests).toBeGreaterThanOrEqual(200);
     expect(requests).toBeLessThanOrEqual(210);
     const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
-    expect(listed.filter((record) => record.name.startsWith("made-")).map((record) => record.name).sort()).toEqual([...names].sort());
+    expect(
+      listed
+        .filter((record) => record.name.startsWith("made-"))
+        .map((record) => record.name)
+        .sort(),
+    ).toEqual([...names].sort());
 
     // Someone makes "theirs" after the listing this process shares.
     await refusedAndNamed(ops, "theirs");
@@ -145,17 +179,23 @@ describe("GroupLabel creates share their group's listing for the look before eac
   }, 120_000);
 });
 
-
 describe("GroupLabel creates under a group of 1,000 labels share one listing too (issue 36)", () => {
   it("200 creates send about a tenth of a look each, not one; a label made by someone else after the listing is refused by the forge and named, never duplicated or taken over", async () => {
     const api = world().api;
     // Someone else's 1,000 labels: ten pages, well beyond the three the first creates read at once.
     const existing = Array.from({ length: 1000 }, (_, index) => `theirs-${index}`);
     for (let start = 0; start < existing.length; start += 50) {
-      await Promise.all(existing.slice(start, start + 50).map((name) => api.request("POST", "/groups/:group/labels", { group: "acme", name, color: "#00FF00" })));
+      await Promise.all(
+        existing
+          .slice(start, start + 50)
+          .map((name) => api.request("POST", "/groups/:group/labels", { group: "acme", name, color: "#00FF00" })),
+      );
     }
     const ops = new ResourceOperations(declarations.groupLabel, () => api);
-    const looks = async () => ((await (await world().emulator.admin("/requests")).json()) as { method: string; path: string }[]).filter((entry) => entry.method === "GET" && entry.path.endsWith("/groups/acme/labels")).length;
+    const looks = async () =>
+      ((await (await world().emulator.admin("/requests")).json()) as { method: string; path: string }[]).filter(
+        (entry) => entry.method === "GET" && entry.path.endsWith("/groups/acme/labels"),
+      ).length;
     const looksBefore = await looks();
     const names = Array.from({ length: 200 }, (_, index) => `burst-${index}`);
     for (let start = 0; start < names.length; start += 8) {
@@ -165,7 +205,12 @@ describe("GroupLabel creates under a group of 1,000 labels share one listing too
     // Eleven pages (the seed's labels too): 3 at once, then one for every 4 creates that searched (listing GETs and searches both count): 3 + 8 x 5 = 43.
     expect(looked).toBeLessThanOrEqual(45);
     const listed = await api.list<{ name: string }>("/groups/:group/labels", { group: "acme" });
-    expect(listed.filter((record) => record.name.startsWith("burst-")).map((record) => record.name).sort()).toEqual([...names].sort());
+    expect(
+      listed
+        .filter((record) => record.name.startsWith("burst-"))
+        .map((record) => record.name)
+        .sort(),
+    ).toEqual([...names].sort());
 
     // A label made by someone else after this process read the listing.
     await refusedAndNamed(ops, "made-late");

@@ -11,14 +11,23 @@ import { instanceSettings, useWorld } from "./world";
 const world = useWorld();
 
 async function adminPut(target: string, body: unknown): Promise<void> {
-  const response = await world().emulator.admin(`/${target}`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await world().emulator.admin(`/${target}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(200);
 }
 
-const paths = (records: Record<string, unknown>[]) => records.map((record) => record["fullPath"] ?? record["pathWithNamespace"] ?? record["tagName"] ?? record["name"]);
+const paths = (records: Record<string, unknown>[]) =>
+  records.map((record) => record["fullPath"] ?? record["pathWithNamespace"] ?? record["tagName"] ?? record["name"]);
 
 it("listGroups: every filter of the forge", async () => {
-  await adminPut("groups/acme%2Fplatform", { archived: true, custom_attributes: [{ key: "team", value: "infra" }], repository_storage: "secondary" });
+  await adminPut("groups/acme%2Fplatform", {
+    archived: true,
+    custom_attributes: [{ key: "team", value: "infra" }],
+    repository_storage: "secondary",
+  });
   await adminPut("groups/acme", { visibility: "internal", marked_for_deletion_on: "2030-01-01" });
   const list = async (args: Parameters<typeof lookups.listGroups>[0]) => paths(await lookups.listGroups(args));
   expect(await list({})).toEqual(["acme", "acme/platform"]);
@@ -59,7 +68,8 @@ it("listGroups: keyset pagination follows the cursor to the end", async () => {
 it("listGroupProjects: every filter", async () => {
   await adminPut("projects/acme%2Fapi", { archived: true, topics: ["backend"], issues_enabled: false, starred_by: [1] });
   await adminPut("projects/acme%2Fweb", { visibility: "internal", merge_requests_enabled: false });
-  const list = async (args: Omit<Parameters<typeof lookups.listGroupProjects>[0], "group">, group = "acme") => paths(await lookups.listGroupProjects({ group, ...args }));
+  const list = async (args: Omit<Parameters<typeof lookups.listGroupProjects>[0], "group">, group = "acme") =>
+    paths(await lookups.listGroupProjects({ group, ...args }));
   expect(await list({ orderBy: "id", sort: "asc" })).toEqual(["acme/web", "acme/api"]);
   expect(await list({ active: true })).toEqual(["acme/web"]);
   expect(await list({ archived: true })).toEqual(["acme/api"]);
@@ -101,9 +111,18 @@ it("getGroup: with_projects and with_custom_attributes", async () => {
 it("getGroupAvatar: the file as the forge serves it, with the digest GroupAvatar compares", async () => {
   const form = new FormData();
   form.append("avatar", new Blob([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00])]), "logo.png");
-  await fetch(`${world().emulator.url}/api/v4/groups/acme`, { method: "PUT", headers: { "PRIVATE-TOKEN": world().user("root").token }, body: form });
+  await fetch(`${world().emulator.url}/api/v4/groups/acme`, {
+    method: "PUT",
+    headers: { "PRIVATE-TOKEN": world().user("root").token },
+    body: form,
+  });
   const avatar = await lookups.getGroupAvatar({ group: "acme" });
-  expect(avatar).toMatchObject({ filename: "logo.png", contentType: "image/png", size: 6, sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+  expect(avatar).toMatchObject({
+    filename: "logo.png",
+    contentType: "image/png",
+    size: 6,
+    sha256: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+  });
   expect(Buffer.from(avatar["contentBase64"] as string, "base64")).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00]));
   await expect(lookups.getGroupAvatar({ group: "acme/platform" })).rejects.toThrow(/404/);
 });
@@ -112,7 +131,8 @@ it("credentials inventory: every filter, on the hosted offering, for Owners", as
   await expect(lookups.listGroupPersonalAccessTokens({ group: "acme" })).rejects.toThrow(/404/);
   await instanceSettings(world(), { offering: "hosted" });
   world().actAs("olivia");
-  const personal = async (args: Omit<Parameters<typeof lookups.listGroupPersonalAccessTokens>[0], "group">) => paths(await lookups.listGroupPersonalAccessTokens({ group: "acme", ...args }));
+  const personal = async (args: Omit<Parameters<typeof lookups.listGroupPersonalAccessTokens>[0], "group">) =>
+    paths(await lookups.listGroupPersonalAccessTokens({ group: "acme", ...args }));
   expect(await personal({})).toEqual(["dev-old", "max-ci", "olivia-laptop"]);
   expect(await personal({ createdAfter: "2024-02-15T00:00:00Z" })).toEqual(["dev-old"]);
   expect(await personal({ createdBefore: "2024-01-31T00:00:00Z" })).toEqual(["olivia-laptop"]);
@@ -134,7 +154,8 @@ it("credentials inventory: every filter, on the hosted offering, for Owners", as
   ] as const) {
     expect(await personal({ sort }), sort).toEqual(expected);
   }
-  const resource = async (args: Omit<Parameters<typeof lookups.listGroupResourceAccessTokens>[0], "group">) => paths(await lookups.listGroupResourceAccessTokens({ group: "acme", ...args }));
+  const resource = async (args: Omit<Parameters<typeof lookups.listGroupResourceAccessTokens>[0], "group">) =>
+    paths(await lookups.listGroupResourceAccessTokens({ group: "acme", ...args }));
   expect(await resource({})).toEqual(["web-deployer", "acme-bot"]);
   expect(await resource({ createdAfter: "2024-04-15T00:00:00Z", createdBefore: "2024-06-01T00:00:00Z" })).toEqual(["web-deployer"]);
   expect(await resource({ lastUsedAfter: "2024-04-15T00:00:00Z", lastUsedBefore: "2024-06-01T00:00:00Z" })).toEqual(["acme-bot"]);
@@ -148,7 +169,11 @@ it("credentials inventory: every filter, on the hosted offering, for Owners", as
 
 it("revokeGroupToken revokes, answers an already revoked token again, and keeps the token out of its errors", async () => {
   world().actAs("olivia");
-  expect(await revokeGroupToken({ group: "acme", token: "forge-seed-web-deployer" })).toMatchObject({ name: "web-deployer", revoked: true, username: "project_1_bot" });
+  expect(await revokeGroupToken({ group: "acme", token: "forge-seed-web-deployer" })).toMatchObject({
+    name: "web-deployer",
+    revoked: true,
+    username: "project_1_bot",
+  });
   expect(await revokeGroupToken({ group: "acme", token: "forge-seed-web-deployer" })).toMatchObject({ revoked: true });
   const refused = await revokeGroupToken({ group: "acme", token: "forge-seed-nomad-token" }).catch((error: Error) => error);
   expect((refused as Error).message).toContain("422");
@@ -164,7 +189,9 @@ it("syncGroupLdap starts a sync as an Owner, and names the edition it needs", as
   world().actAs("olivia");
   await expect(syncGroupLdap({ group: "acme" })).resolves.toBeUndefined();
   world().actAs("max");
-  await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(/403 Forbidden \(syncGroupLdap needs the Premium tier or higher; syncGroupLdap: it needs an administrator or the group's Owner\)/);
+  await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(
+    /403 Forbidden \(syncGroupLdap needs the Premium tier or higher; syncGroupLdap: it needs an administrator or the group's Owner\)/,
+  );
   await instanceSettings(world(), { offering: "hosted" });
   world().actAs("olivia");
   await expect(syncGroupLdap({ group: "acme" })).rejects.toThrow(/404 .*\(syncGroupLdap exists only on self-managed instances\)/);

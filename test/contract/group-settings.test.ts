@@ -43,20 +43,37 @@ it("refuses in check, before any request, what the schema can see: a top-level-o
   const before = await world().requestCount();
   const failures = async (inputs: State) => byField((await settings().check({}, inputs)).failures);
   expect(await failures({ group: "acme/platform", uniqueProjectDownloadLimit: 5 })).toEqual([
-    { property: "uniqueProjectDownloadLimit", reason: '"acme/platform" is a subgroup, and uniqueProjectDownloadLimit can be set on top-level groups only. Set it on "acme" instead.' },
+    {
+      property: "uniqueProjectDownloadLimit",
+      reason:
+        '"acme/platform" is a subgroup, and uniqueProjectDownloadLimit can be set on top-level groups only. Set it on "acme" instead.',
+    },
   ]);
-  expect(await failures({ group: "acme", emailsEnabled: true, emailsDisabled: false })).toEqual([expect.objectContaining({ property: "emailsDisabled" })]);
+  expect(await failures({ group: "acme", emailsEnabled: true, emailsDisabled: false })).toEqual([
+    expect.objectContaining({ property: "emailsDisabled" }),
+  ]);
   expect(await failures({ group: "acme", path: "acme-corp" })).toEqual([expect.objectContaining({ property: "path" })]);
   expect(await failures({ group: 1, path: "acme-corp" })).toBeUndefined();
-  expect(await failures({ group: "acme", uniqueProjectDownloadLimit: 10_001 })).toEqual([{ property: "uniqueProjectDownloadLimit", reason: "must be at most 10,000 projects (the forge's limit)" }]);
-  expect(await failures({ group: "acme", ipRestrictionRanges: "10.0.0.0/8, 1.2.3" })).toEqual([expect.objectContaining({ property: "ipRestrictionRanges", reason: expect.stringContaining('"1.2.3" is not a valid IP address range') })]);
-  expect(await failures({ group: "acme", uniqueProjectDownloadLimitAlertlist: Array.from({ length: 101 }, (_, index) => index + 1) })).toEqual([expect.objectContaining({ property: "uniqueProjectDownloadLimitAlertlist" })]);
+  expect(await failures({ group: "acme", uniqueProjectDownloadLimit: 10_001 })).toEqual([
+    { property: "uniqueProjectDownloadLimit", reason: "must be at most 10,000 projects (the forge's limit)" },
+  ]);
+  expect(await failures({ group: "acme", ipRestrictionRanges: "10.0.0.0/8, 1.2.3" })).toEqual([
+    expect.objectContaining({
+      property: "ipRestrictionRanges",
+      reason: expect.stringContaining('"1.2.3" is not a valid IP address range'),
+    }),
+  ]);
+  expect(
+    await failures({ group: "acme", uniqueProjectDownloadLimitAlertlist: Array.from({ length: 101 }, (_, index) => index + 1) }),
+  ).toEqual([expect.objectContaining({ property: "uniqueProjectDownloadLimitAlertlist" })]);
   expect(await world().requestCount()).toBe(before);
 });
 
 it("fails with the forge's refusal naming the field and the tier it needs", async () => {
   await instanceSettings(world(), { tier: "free" });
-  const error = await settings().create({ group: "acme", membershipLock: true }).catch((caught: unknown) => caught);
+  const error = await settings()
+    .create({ group: "acme", membershipLock: true })
+    .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ForgeApiError);
   expect((error as Error).message).toContain("membership_lock");
   expect((error as Error).message).toContain("needs the Premium tier or higher");
@@ -64,7 +81,12 @@ it("fails with the forge's refusal naming the field and the tier it needs", asyn
 
 it("restores on delete what it found, including inputs the program started to set in an update", async () => {
   const created = await settings().create({ group: "acme", description: "managed" });
-  const updated = await settings().update(created.id, created.outs as State, { group: "acme", description: "managed", twoFactorGracePeriod: 12, visibility: "internal" });
+  const updated = await settings().update(created.id, created.outs as State, {
+    group: "acme",
+    description: "managed",
+    twoFactorGracePeriod: 12,
+    visibility: "internal",
+  });
   expect(await group("acme")).toMatchObject({ description: "managed", two_factor_grace_period: 12, visibility: "internal" });
   await settings().delete(created.id, updated.outs as State);
   expect(await group("acme")).toMatchObject({ description: "", two_factor_grace_period: 48, visibility: "private" });
@@ -104,7 +126,11 @@ it("takes a blank avatar as no avatar: it removes one, and one added by hand is 
   expect(await avatar().diff(created.id, read.props as State, { group: "acme", avatar: "" })).toMatchObject({ changes: false });
   const form = new FormData();
   form.append("avatar", new Blob(["by hand"]), "hand.png");
-  await fetch(`${world().emulator.url}/api/v4/groups/acme`, { method: "PUT", headers: { "PRIVATE-TOKEN": world().user("root").token }, body: form });
+  await fetch(`${world().emulator.url}/api/v4/groups/acme`, {
+    method: "PUT",
+    headers: { "PRIVATE-TOKEN": world().user("root").token },
+    body: form,
+  });
   const drifted = await avatar().read(created.id, read.props as State);
   expect(await avatar().diff(created.id, drifted.props as State, { group: "acme", avatar: "" })).toMatchObject({ changes: true });
 });

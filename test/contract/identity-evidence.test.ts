@@ -24,14 +24,19 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-const withEvidence = (Object.values(declarations) as AnyDeclaration[]).filter((declaration) => hasIdentity(declaration.identity) && declaration.identity.evidence);
-
-
+const withEvidence = (Object.values(declarations) as AnyDeclaration[]).filter(
+  (declaration) => hasIdentity(declaration.identity) && declaration.identity.evidence,
+);
 
 it("is kept by the kinds whose address is a name or a parent and whose record carries what a re-made object cannot share", () => {
   // Settings, the avatar and the integrations' set-up are written over by design; allowlist
   // entries, feature gates and label subscriptions carry nothing of their own (docs/ownership.md).
-  expect(withEvidence.map((declaration) => declaration.name).sort()).toEqual(["GroupProtectedEnvironment", "ProjectMember", "ProjectProtectedEnvironment", "VirtualRegistryCleanupPolicy"]);
+  expect(withEvidence.map((declaration) => declaration.name).sort()).toEqual([
+    "GroupProtectedEnvironment",
+    "ProjectMember",
+    "ProjectProtectedEnvironment",
+    "VirtualRegistryCleanupPolicy",
+  ]);
 });
 
 for (const face of FACES) {
@@ -91,7 +96,9 @@ it("kinds without evidence: an id that names the record proves it; a name alone 
     return operations(type).standing(made.id, made.outs as State);
   };
   expect(await standing("GroupLabel", { group: "acme", name: "standing", color: "red" })).toBe("same");
-  expect(await standing("JobTokenScopeProjectAllowlistEntry", { project: "acme/web", targetProjectId: world.projectId("acme/api") })).toBe("unproven");
+  expect(await standing("JobTokenScopeProjectAllowlistEntry", { project: "acme/web", targetProjectId: world.projectId("acme/api") })).toBe(
+    "unproven",
+  );
   expect(await standing("JobTokenScope", { project: "acme/web", enabled: true })).toBe("setting");
   expect(await operations("GroupLabel").standing("acme:999999", {})).toBe("gone");
 });

@@ -23,7 +23,12 @@ async function ancestorsLabel(name = "x"): Promise<number> {
 }
 
 async function labelOf(group: string, id: number): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await world().api.request<Record<string, unknown>>("GET", "/groups/:group/labels/:labelId", { group, labelId: id, include_ancestor_groups: false }, { acceptStatuses: [404] });
+  const response = await world().api.request<Record<string, unknown>>(
+    "GET",
+    "/groups/:group/labels/:labelId",
+    { group, labelId: id, include_ancestor_groups: false },
+    { acceptStatuses: [404] },
+  );
   return { status: response.status, body: response.body };
 }
 
@@ -73,7 +78,9 @@ describe.each(FACES.map((face) => [face.name, face] as const))("%s face: an ance
     const id = await ancestorsLabel();
     const inputs = { group: "acme/platform", name: "x", color: "#00FF00" };
     const error = await failure(importInto(face, inputs, `acme/platform:${id}`));
-    expect(error.message).toContain(`cannot import "acme/platform:${id}": it is the ancestor group "acme"'s object (import id "acme:${id}")`);
+    expect(error.message).toContain(
+      `cannot import "acme/platform:${id}": it is the ancestor group "acme"'s object (import id "acme:${id}")`,
+    );
     const imported = await importInto(face, { ...inputs, group: "acme" }, `acme:${id}`);
     expect(imported.id).toBe(`acme:${id}`);
   });
@@ -92,7 +99,9 @@ describe.each(FACES.map((face) => [face.name, face] as const))("%s face: an ance
     expect(update.message).toContain(`has no such object; this state holds the ancestor group "acme"'s (import id "acme:${id}")`);
     expect(update.message).toContain("Nothing was changed. Run `pulumi refresh`");
     const destroy = await failure(face.delete(TYPE, wrongId, stale));
-    expect(destroy.message).toContain(`this state holds the ancestor group "acme"'s (import id "acme:${id}"), which this resource does not own. Nothing was deleted.`);
+    expect(destroy.message).toContain(
+      `this state holds the ancestor group "acme"'s (import id "acme:${id}"), which this resource does not own. Nothing was deleted.`,
+    );
 
     // The forge answered 404 to the subgroup's PUT and DELETE; the label is as it was.
     expect((await writesSince(before)).map((entry) => entry.method)).toEqual(["PUT", "DELETE"]);
@@ -120,15 +129,28 @@ describe("an ancestor's label and the tools", () => {
 
   it("forge-adopt --from-terraform leaves out a state's label that is the parent's, naming its import id there", async () => {
     const id = await ancestorsLabel();
-    const adoption = await readTargets(world().api, [{ key: "groupLabel", scope: "group", path: "acme/platform", idState: { group: "acme/platform", labelId: id }, origin: "gitlab_group_label.x" }]);
+    const adoption = await readTargets(world().api, [
+      {
+        key: "groupLabel",
+        scope: "group",
+        path: "acme/platform",
+        idState: { group: "acme/platform", labelId: id },
+        origin: "gitlab_group_label.x",
+      },
+    ]);
     expect(adoption.resources).toEqual([]);
-    expect(adoption.skipped).toEqual([expect.objectContaining({ what: "gitlab_group_label.x", left: true, reason: expect.stringContaining(`(import id "acme:${id}")`) })]);
+    expect(adoption.skipped).toEqual([
+      expect.objectContaining({ what: "gitlab_group_label.x", left: true, reason: expect.stringContaining(`(import id "acme:${id}")`) }),
+    ]);
   });
 
   it("a pending create of a name the parent holds has no candidate: no create in the subgroup made it", async () => {
     await ancestorsLabel();
     const ops = new ResourceOperations(declarations.groupLabel, () => world().api);
-    expect(await ops.pendingCreateCandidates({ group: "acme/platform", name: "x", color: "red" })).toEqual({ rule: "identity", candidates: [] });
+    expect(await ops.pendingCreateCandidates({ group: "acme/platform", name: "x", color: "red" })).toEqual({
+      rule: "identity",
+      candidates: [],
+    });
     // The subgroup's own label of the name is one.
     await world().api.request("POST", "/groups/:group/labels", { group: "acme/platform", name: "y", color: "red" });
     await ancestorsLabel("y");

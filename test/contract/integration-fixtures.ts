@@ -16,7 +16,8 @@ type Variant = 1 | 2;
 
 /** A value the parameter accepts; the two variants differ (and variant 1 is never the default). */
 export function sampleValue(slug: string, wire: string, parameter: IntegrationParameter, variant: Variant): string | boolean {
-  if (parameter.type === "boolean") return parameter.deprecated ? true : variant === 1 ? !(parameter.default ?? false) : (parameter.default ?? false);
+  if (parameter.type === "boolean")
+    return parameter.deprecated ? true : variant === 1 ? !(parameter.default ?? false) : (parameter.default ?? false);
   if (parameter.values) {
     const others = parameter.values.filter((value) => value !== parameter.default);
     return others[variant - 1] ?? others[0]!;
@@ -41,7 +42,8 @@ function invalidValue(parameter: IntegrationParameter): string {
   return parameter.format === "url" ? "ftp:/not-an-address" : parameter.format === "recipients" ? "not-an-address" : "   ";
 }
 
-const readable = ([, parameter]: [string, IntegrationParameter]) => parameter.secret !== "write-only" && !parameter.event && !parameter.deprecated;
+const readable = ([, parameter]: [string, IntegrationParameter]) =>
+  parameter.secret !== "write-only" && !parameter.event && !parameter.deprecated;
 
 function integrationFixture(kind: IntegrationKind): ContractFixture {
   const declaration = groupIntegrations[`groupIntegration${integrationTypeSuffix(kind.slug)}` as keyof typeof groupIntegrations];
@@ -73,7 +75,9 @@ function integrationFixture(kind: IntegrationKind): ContractFixture {
     drift: async (world, outs) => {
       const [wire, parameter] = drifting;
       const body = Object.fromEntries(required.map(([name]) => [name, outs[toCamel(name)]]));
-      const other = ([1, 2] as const).map((variant) => sampleValue(kind.slug, wire, parameter, variant)).find((value) => value !== outs[toCamel(wire)]);
+      const other = ([1, 2] as const)
+        .map((variant) => sampleValue(kind.slug, wire, parameter, variant))
+        .find((value) => value !== outs[toCamel(wire)]);
       await world.api.request("PUT", `/groups/:group/integrations/${kind.slug}`, { group: outs["group"], ...body, [wire]: other });
       return toCamel(wire);
     },

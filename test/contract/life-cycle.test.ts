@@ -26,7 +26,15 @@ import type { HttpMethod } from "../../api";
 import { ForgeApiError, parseRoute } from "../../provider/client";
 import { sameValue } from "../../provider/engine/compare";
 import type { AnyDeclaration, Request, State } from "../../provider/engine/declaration";
-import { inputKeys, optionsOf, replacedOnRemoval, replacementKeys, resetValue, routeOf, declaredSecrets } from "../../provider/engine/declaration";
+import {
+  inputKeys,
+  optionsOf,
+  replacedOnRemoval,
+  replacementKeys,
+  resetValue,
+  routeOf,
+  declaredSecrets,
+} from "../../provider/engine/declaration";
 
 import { getPath } from "../../provider/engine/paths";
 import { ExistingObjectError } from "../../provider/engine/recovery";
@@ -45,7 +53,9 @@ afterAll(async () => world?.close());
 
 it("has a fixture for every declaration", () => {
   expect(fixtures.map((fixture) => fixture.declaration.name).sort()).toEqual(
-    Object.values(declarations).map((declaration) => declaration.name).sort(),
+    Object.values(declarations)
+      .map((declaration) => declaration.name)
+      .sort(),
   );
 });
 
@@ -56,8 +66,10 @@ it("every optional input of every declaration says what dropping it does, and ha
       const decided = replacedWhenDropped(declaration, key) || key in (declaration.resets ?? {});
       expect(decided, `${declaration.name}.${key}: declare a reset or replaceOnRemoval`).toBe(true);
     }
-    if (optionalInputs(declaration).length > 0) expect(fixture.optional, `${declaration.name}: fixture needs optional values`).toBeDefined();
-    for (const key of Object.keys(fixture.removalElsewhere ?? {})) expect(optionalInputs(declaration), `${declaration.name}.${key}`).toContain(key);
+    if (optionalInputs(declaration).length > 0)
+      expect(fixture.optional, `${declaration.name}: fixture needs optional values`).toBeDefined();
+    for (const key of Object.keys(fixture.removalElsewhere ?? {}))
+      expect(optionalInputs(declaration), `${declaration.name}.${key}`).toContain(key);
   }
 });
 
@@ -111,7 +123,8 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       it("refuses an import, by id alone or by the class's `import` option, saying why and writing nothing", async () => {
         const before = await world.writeCount();
         const refusals = [face.read(type, state.id, undefined), ...(face.adopt ? [face.adopt(type, inputs, state.id)] : [])];
-        for (const refusal of refusals) await expect(refusal).rejects.toThrow(/cannot be imported: the forge shows a \w+'s value only in the answer to its create/);
+        for (const refusal of refusals)
+          await expect(refusal).rejects.toThrow(/cannot be imported: the forge shows a \w+'s value only in the answer to its create/);
         expect(await world.writeCount()).toBe(before);
       });
     } else {
@@ -128,11 +141,16 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
         const next = await checked(face, type, imported.inputs, inputs);
         expect(next[IMPORTED_KEY]).toBeUndefined();
         const pending = pendingWriteOnly(declaration, inputs);
-        expect(await face.diff(type, state.id, imported.outs, next), "a change exactly when a write-only input waits to be written").toMatchObject({ changes: pending });
+        expect(
+          await face.diff(type, state.id, imported.outs, next),
+          "a change exactly when a write-only input waits to be written",
+        ).toMatchObject({ changes: pending });
         expect(await face.diff(type, state.id, imported.outs, await checked(face, type, next, inputs))).toMatchObject({ changes: pending });
       });
 
-      it("refuses an import whose inputs differ from the forge, naming each field with secret values masked on both sides; nothing is sent, and the object stays the forge's", async ({ skip }) => {
+      it("refuses an import whose inputs differ from the forge, naming each field with secret values masked on both sides; nothing is sent, and the object stays the forge's", async ({
+        skip,
+      }) => {
         const mismatch = importMismatchOf(fixture, inputs);
         if (!mismatch) skip(`${type} has no program that differs from its object`);
         const program = mismatch!.program;
@@ -143,8 +161,15 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
         const reasons = (result.failures ?? []).map((failure) => failure.reason);
         const named = reasons.filter((reason) => /^[\w.]+: the program has /.test(reason));
         expect(named.map((reason) => reason.split(":")[0]).sort(), reasons.join("\n")).toEqual([...mismatch!.fields].sort());
-        expect(reasons.filter((reason) => !named.includes(reason))).toEqual([expect.stringMatching(/^cannot import ".+": the program differs from what the forge holds, and an import never writes: nothing was sent/)]);
-        expect(secrets.filter((secret) => reasons.join("\n").includes(secret)), "secret values in the refusal").toEqual([]);
+        expect(reasons.filter((reason) => !named.includes(reason))).toEqual([
+          expect.stringMatching(
+            /^cannot import ".+": the program differs from what the forge holds, and an import never writes: nothing was sent/,
+          ),
+        ]);
+        expect(
+          secrets.filter((secret) => reasons.join("\n").includes(secret)),
+          "secret values in the refusal",
+        ).toEqual([]);
         if (face.adopt) {
           // The class's `import` option: the create that imports is refused the same way.
           const refusal = await face.adopt(type, program, state.id).then(
@@ -153,7 +178,10 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
           );
           for (const field of mismatch!.fields) expect(refusal).toContain(`${field}: the program has`);
           expect(refusal).toMatch(/An import never writes, and nothing was sent/);
-          expect(secrets.filter((secret) => refusal.includes(secret)), "secret values in the refusal").toEqual([]);
+          expect(
+            secrets.filter((secret) => refusal.includes(secret)),
+            "secret values in the refusal",
+          ).toEqual([]);
         } else {
           // A refused import stays in the state marked (the engine keeps what it read): a refresh
           // keeps the mark, and deleting it only drops it from the stack.
@@ -177,7 +205,6 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
           expect(await face.diff(type, state.id, adopted.outs, sent)).toMatchObject({ changes: pendingWriteOnly(declaration, inputs) });
         });
       }
-
     }
 
     if (fixture.update) {
@@ -273,10 +300,12 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       const rejected = await fixture.apiError.inputs(inputs, world);
       if (fixture.apiError.actAs) world.actAs(fixture.apiError.actAs);
       try {
-        const error = await checked(face, type, {}, rejected).then((news) => face.create(type, news)).then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+        const error = await checked(face, type, {}, rejected)
+          .then((news) => face.create(type, news))
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
         if (fixture.apiError.conflict) {
           // There before the create: refused without a request, naming the import id to adopt it.
           expect(error).toBeInstanceOf(ExistingObjectError);
@@ -312,7 +341,9 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       const problems: string[] = [];
       const together = fixture.removalTogether ?? [];
       const units = [
-        ...optionalInputs(declaration).filter((key) => !fixture.removalElsewhere?.[key]).map((key) => [key]),
+        ...optionalInputs(declaration)
+          .filter((key) => !fixture.removalElsewhere?.[key])
+          .map((key) => [key]),
         ...together,
       ];
       for (const unit of units) {
@@ -338,13 +369,19 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
             continue;
           }
           const created = await face.create(type, fullSent);
-          expect(await face.diff(type, created.id, created.outs, restSent), "dropping an input is a change").toMatchObject({ changes: true, replaces: [] });
+          expect(await face.diff(type, created.id, created.outs, restSent), "dropping an input is a change").toMatchObject({
+            changes: true,
+            replaces: [],
+          });
           const updated = await face.update(type, created.id, created.outs, restSent);
           const read = await face.read(type, created.id, updated.outs);
           for (const key of unit) {
             // A reset function sees the state as update does: the last outputs under the new inputs.
             const expected = resetValue(declaration, key, { ...created.outs, ...rest });
-            expect(sameValue(declaration, key, expected, read.outs[key]), `${key} on the forge: ${JSON.stringify(read.outs[key])}, expected ${JSON.stringify(expected)}`).toBe(true);
+            expect(
+              sameValue(declaration, key, expected, read.outs[key]),
+              `${key} on the forge: ${JSON.stringify(read.outs[key])}, expected ${JSON.stringify(expected)}`,
+            ).toBe(true);
           }
           expect(await face.diff(type, created.id, read.outs, restSent), "the next diff").toMatchObject({ changes: false });
           await face.delete(type, created.id, read.outs);
@@ -355,7 +392,11 @@ function lifeCycle(face: Face, fixture: ContractFixture): void {
       }
       expect(problems).toEqual([]);
       // Every input was dropped on its own or in its group.
-      const covered = new Set(units.filter((unit) => outcomes.includes(`${unit.join(" with ")}: reset`) || outcomes.includes(`${unit.join(" with ")}: replaces`)).flat());
+      const covered = new Set(
+        units
+          .filter((unit) => outcomes.includes(`${unit.join(" with ")}: reset`) || outcomes.includes(`${unit.join(" with ")}: replaces`))
+          .flat(),
+      );
       expect(optionalInputs(declaration).filter((key) => !fixture.removalElsewhere?.[key] && !covered.has(key))).toEqual([]);
     });
   });
@@ -369,7 +410,10 @@ function importMismatchOf(fixture: ContractFixture, inputs: State): { program: S
   if (!change) return undefined;
   const program = change(inputs, world);
   const writeOnly = fixture.declaration.writeOnly ?? [];
-  return { program, fields: inputKeys(fixture.declaration).filter((key) => !writeOnly.includes(key) && !isDeepStrictEqual(inputs[key], program[key])) };
+  return {
+    program,
+    fields: inputKeys(fixture.declaration).filter((key) => !writeOnly.includes(key) && !isDeepStrictEqual(inputs[key], program[key])),
+  };
 }
 
 /** True when the program sets a write-only input of a kind updated in place: an import cannot
@@ -387,21 +431,26 @@ function secretValues(declaration: AnyDeclaration, states: State[]): string[] {
   return [...new Set(states.flatMap((state) => keys.flatMap((key) => strings(state[key]))))].filter((text) => text.length >= 8);
 }
 
-
-
 /**
  * Secrets stay secret in a state the face returned: every declared secret with a value is
  * marked, and no secret value (a string of 8 characters or more) appears in a field that is not.
  */
 function expectSecretsKept(declaration: AnyDeclaration, written: Written, step: string): void {
   const present = declaredSecrets(declaration).filter((key) => written.outs[key] !== undefined);
-  expect(present.filter((key) => !written.secret.has(key)), `${step}: secret fields left unmarked`).toEqual([]);
+  expect(
+    present.filter((key) => !written.secret.has(key)),
+    `${step}: secret fields left unmarked`,
+  ).toEqual([]);
   const strings = (value: unknown): string[] =>
     typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
   const secrets = [...written.secret].flatMap((key) => strings(written.outs[key])).filter((text) => text.length >= 8);
   const leaks = Object.keys(written.outs)
     .filter((key) => !written.secret.has(key))
-    .flatMap((key) => secrets.filter((secret) => JSON.stringify(written.outs[key]).includes(secret)).map((secret) => `${key} holds ${secret.slice(0, 8)}...`));
+    .flatMap((key) =>
+      secrets
+        .filter((secret) => JSON.stringify(written.outs[key]).includes(secret))
+        .map((secret) => `${key} holds ${secret.slice(0, 8)}...`),
+    );
   expect(leaks, `${step}: secret values in fields not marked secret`).toEqual([]);
 }
 

@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-
 it("reads a group by path and by id", async () => {
   const byPath = await lookups.getGroup({ group: "acme/platform" });
   expect(byPath).toMatchObject({ fullPath: "acme/platform", id: world.groupId("acme/platform") });
@@ -18,7 +17,9 @@ it("reads a group by path and by id", async () => {
 
 it("reads a group with its projects by default, without them on request, and custom attributes for an administrator", async () => {
   const full = await lookups.getGroup({ group: "acme/platform" });
-  expect((full["projects"] as { pathWithNamespace: string }[]).map((project) => project.pathWithNamespace)).toEqual(["acme/platform/deployer"]);
+  expect((full["projects"] as { pathWithNamespace: string }[]).map((project) => project.pathWithNamespace)).toEqual([
+    "acme/platform/deployer",
+  ]);
   expect((full["sharedProjects"] as { pathWithNamespace: string }[]).map((project) => project.pathWithNamespace)).toEqual(["acme/web"]);
   expect(full).toMatchObject({ repositoryStorage: "default", runnersToken: expect.stringMatching(/^GR1348941/) });
   const bare = await lookups.getGroup({ group: "acme", withProjects: false, withCustomAttributes: true });
@@ -45,8 +46,15 @@ it("lists every page of a listing (more than one page of 100)", async () => {
 });
 
 it("lists agents, their tokens and URL configurations, allowlists and protected environments", async () => {
-  const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "listed" });
-  await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId: agent.body.id, name: "t" });
+  const agent = await world.api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", {
+    project: "acme/web",
+    name: "listed",
+  });
+  await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/tokens", {
+    project: "acme/web",
+    agentId: agent.body.id,
+    name: "t",
+  });
   await world.api.request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", {
     project: "acme/web",
     agentId: agent.body.id,
@@ -54,10 +62,24 @@ it("lists agents, their tokens and URL configurations, allowlists and protected 
     client_cert: "-----BEGIN CERTIFICATE-----\nC\n-----END CERTIFICATE-----",
     client_key: "-----BEGIN PRIVATE KEY-----\nK\n-----END PRIVATE KEY-----",
   });
-  await world.api.request("POST", "/projects/:project/job_token_scope/allowlist", { project: "acme/web", target_project_id: world.projectId("acme/api") });
-  await world.api.request("POST", "/projects/:project/job_token_scope/groups_allowlist", { project: "acme/web", target_group_id: world.groupId("acme/platform") });
-  await world.api.request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "production", deploy_access_levels: [{ access_level: 40 }] });
-  await world.api.request("POST", "/groups/:group/protected_environments", { group: "acme", name: "staging", deploy_access_levels: [{ access_level: 40 }] });
+  await world.api.request("POST", "/projects/:project/job_token_scope/allowlist", {
+    project: "acme/web",
+    target_project_id: world.projectId("acme/api"),
+  });
+  await world.api.request("POST", "/projects/:project/job_token_scope/groups_allowlist", {
+    project: "acme/web",
+    target_group_id: world.groupId("acme/platform"),
+  });
+  await world.api.request("POST", "/projects/:project/protected_environments", {
+    project: "acme/web",
+    name: "production",
+    deploy_access_levels: [{ access_level: 40 }],
+  });
+  await world.api.request("POST", "/groups/:group/protected_environments", {
+    group: "acme",
+    name: "staging",
+    deploy_access_levels: [{ access_level: 40 }],
+  });
 
   expect(await lookups.listClusterAgents({ project: "acme/web" })).toEqual([expect.objectContaining({ name: "listed" })]);
   const tokens = await lookups.listClusterAgentTokens({ project: "acme/web", agentId: agent.body.id });
@@ -69,8 +91,12 @@ it("lists agents, their tokens and URL configurations, allowlists and protected 
   // The allowed projects only: the source project is no entry of its own allowlist.
   const allowed = await lookups.listJobTokenScopeProjectAllowlist({ project: "acme/web" });
   expect(allowed.map((project) => project["pathWithNamespace"])).toEqual(["acme/api"]);
-  expect(await lookups.listJobTokenScopeGroupAllowlist({ project: "acme/web" })).toEqual([expect.objectContaining({ id: world.groupId("acme/platform"), name: "Platform" })]);
-  expect(await lookups.listProjectProtectedEnvironments({ project: "acme/web" })).toEqual([expect.objectContaining({ name: "production" })]);
+  expect(await lookups.listJobTokenScopeGroupAllowlist({ project: "acme/web" })).toEqual([
+    expect.objectContaining({ id: world.groupId("acme/platform"), name: "Platform" }),
+  ]);
+  expect(await lookups.listProjectProtectedEnvironments({ project: "acme/web" })).toEqual([
+    expect.objectContaining({ name: "production" }),
+  ]);
   expect(await lookups.listGroupProtectedEnvironments({ group: "acme" })).toEqual([expect.objectContaining({ name: "staging" })]);
 });
 

@@ -16,7 +16,10 @@ import { instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
 
-interface LoggedRequest { method: string; path: string }
+interface LoggedRequest {
+  method: string;
+  path: string;
+}
 async function requests(): Promise<LoggedRequest[]> {
   return (await (await world().emulator.admin("/requests")).json()) as LoggedRequest[];
 }
@@ -71,7 +74,9 @@ it("sends a move, not a delete and a create, for a file renamed with its content
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
       if (request.method === "PUT") bodies.push(JSON.parse(body));
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name))) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !["host", "content-length", "connection"].includes(name)),
+      ) as Record<string, string>;
       fetch(`${world().emulator.url}${request.url}`, { method: request.method, headers, body: body === "" ? undefined : body }).then(
         async (answer) => {
           response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
@@ -86,8 +91,20 @@ it("sends a move, not a delete and a create, for a file renamed with its content
   try {
     process.env["FORGE_BASE_URL"] = `http://127.0.0.1:${port}`;
     const ops = dynamicFaceOf("Snippet");
-    const created = await ops.create({ title: "Move", files: [{ filePath: "x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
-    await ops.update(created.id, created.outs as State, { title: "Move", files: [{ filePath: "moved/x.txt", content: "same\n" }, { filePath: "y.txt", content: "other\n" }] });
+    const created = await ops.create({
+      title: "Move",
+      files: [
+        { filePath: "x.txt", content: "same\n" },
+        { filePath: "y.txt", content: "other\n" },
+      ],
+    });
+    await ops.update(created.id, created.outs as State, {
+      title: "Move",
+      files: [
+        { filePath: "moved/x.txt", content: "same\n" },
+        { filePath: "y.txt", content: "other\n" },
+      ],
+    });
     expect(bodies).toEqual([{ files: [{ action: "move", file_path: "moved/x.txt", content: "same\n", previous_path: "x.txt" }] }]);
   } finally {
     world().actAs("root");
@@ -130,7 +147,9 @@ it("a promotion queued for approval is a warning and shows pending; later runs s
   expect(await ops.diff(created.id, refreshed.props as State, inputs)).toMatchObject({ changes: false });
   // Listed as awaiting among all members, not among the direct ones.
   const nomad = world().user("nomad").id;
-  expect(await lookups.listProjectMembers({ project: "acme/web", all: true, state: "awaiting" })).toEqual([expect.objectContaining({ id: nomad, membershipState: "awaiting", accessLevel: 30 })]);
+  expect(await lookups.listProjectMembers({ project: "acme/web", all: true, state: "awaiting" })).toEqual([
+    expect.objectContaining({ id: nomad, membershipState: "awaiting", accessLevel: 30 }),
+  ]);
   expect((await lookups.listProjectMembers({ project: "acme/web" })).map((member) => member["id"])).not.toContain(nomad);
 
   // An administrator approves: the member is active at the level asked for, still no change.
@@ -172,18 +191,24 @@ it("lists direct members and, with all, the effective level through the project'
   expect(all.filter((member) => member["username"] === "dev")).toHaveLength(1);
   const dev = world().user("dev").id;
   const rita = world().user("rita").id;
-  expect((await lookups.listProjectMembers({ project: "acme/web", all: true, userIds: [rita] })).map((member) => member["username"])).toEqual(["rita"]);
+  expect(
+    (await lookups.listProjectMembers({ project: "acme/web", all: true, userIds: [rita] })).map((member) => member["username"]),
+  ).toEqual(["rita"]);
   expect(await lookups.listProjectMembers({ project: "acme/web", skipUsers: [dev] })).toEqual([]);
-  expect((await lookups.listProjectMembers({ project: "acme/web", all: true, query: "RITA" })).map((member) => member["username"])).toEqual(["rita"]);
+  expect((await lookups.listProjectMembers({ project: "acme/web", all: true, query: "RITA" })).map((member) => member["username"])).toEqual(
+    ["rita"],
+  );
   await expect(lookups.listProjectMembers({ project: "acme/web", state: "active" })).rejects.toThrow(/state/);
 });
 
 it("removes direct memberships only (rule 3): a user with access through a group has none here", async () => {
   const rita = world().user("rita").id;
-  const error = await world().api.request("DELETE", "/projects/:project/members/:userId", { project: "acme/api", userId: rita }).then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
+  const error = await world()
+    .api.request("DELETE", "/projects/:project/members/:userId", { project: "acme/api", userId: rita })
+    .then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
   expect(error).toBeInstanceOf(ForgeApiError);
   expect((error as ForgeApiError).status).toBe(404);
   // The resource's delete after its membership went away out of band succeeds (the user keeps
@@ -193,7 +218,9 @@ it("removes direct memberships only (rule 3): a user with access through a group
   await world().api.request("DELETE", "/projects/:project/members/:userId", { project: "acme/api", userId: rita });
   expect((await ops.read(created.id, created.outs as State)).id).toBe("");
   await ops.delete(created.id, created.outs as State);
-  expect(await lookups.listProjectMembers({ project: "acme/api", all: true, userIds: [rita] })).toEqual([expect.objectContaining({ accessLevel: 20 })]);
+  expect(await lookups.listProjectMembers({ project: "acme/api", all: true, userIds: [rita] })).toEqual([
+    expect.objectContaining({ accessLevel: 20 }),
+  ]);
 });
 
 it("a Geo site gets the default capacities, and internal_url shows url without a diff", async () => {
@@ -213,12 +240,16 @@ it("a Geo site gets the default capacities, and internal_url shows url without a
   const read = await ops.read(created.id, created.outs as State);
   expect(await ops.diff(created.id, read.props as State, inputs)).toMatchObject({ changes: false });
   // Written with its slash or without, the same URL.
-  expect(await ops.diff(created.id, read.props as State, { ...inputs, internalUrl: "https://geo-2.example.com" })).toMatchObject({ changes: false });
+  expect(await ops.diff(created.id, read.props as State, { ...inputs, internalUrl: "https://geo-2.example.com" })).toMatchObject({
+    changes: false,
+  });
 
   const siteId = (created.outs as State)["siteId"] as number;
   expect(await repairGeoSite({ siteId })).toMatchObject({ id: siteId, name: "secondary-1" });
   expect((await lookups.listGeoSites({})).map((site) => site["name"])).toEqual(["secondary-1"]);
-  expect(await lookups.listGeoSiteStatuses({})).toEqual([expect.objectContaining({ geoNodeId: siteId, projectRepositoriesSyncedCount: 3 })]);
+  expect(await lookups.listGeoSiteStatuses({})).toEqual([
+    expect.objectContaining({ geoNodeId: siteId, projectRepositoriesSyncedCount: 3 }),
+  ]);
 });
 
 it("selective sync by namespaces, then by shards, then everything again", async () => {
@@ -244,12 +275,18 @@ it("selective sync by namespaces, then by shards, then everything again", async 
 it("refuses a second primary site, non-administrators, and editions without Geo", async () => {
   const ops = dynamicFaceOf("GeoSite");
   await ops.create({ name: "main", url: "https://one.example.com", primary: true });
-  await expect(ops.create({ name: "other", url: "https://two.example.com", primary: true })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("node already exists") });
+  await expect(ops.create({ name: "other", url: "https://two.example.com", primary: true })).rejects.toMatchObject({
+    status: 400,
+    message: expect.stringContaining("node already exists"),
+  });
   world().actAs("olivia");
   await expect(ops.create({ name: "mine", url: "https://three.example.com" })).rejects.toMatchObject({ status: 403 });
   world().actAs("root");
   await instanceSettings(world(), { tier: "free" });
-  await expect(ops.create({ name: "free", url: "https://four.example.com" })).rejects.toMatchObject({ status: 403, message: expect.stringContaining("Premium") });
+  await expect(ops.create({ name: "free", url: "https://four.example.com" })).rejects.toMatchObject({
+    status: 403,
+    message: expect.stringContaining("Premium"),
+  });
   await instanceSettings(world(), { tier: "ultimate", offering: "hosted" });
   await expect(lookups.listGeoSites({})).rejects.toMatchObject({ status: 404 });
 });

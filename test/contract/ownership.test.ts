@@ -44,7 +44,12 @@ async function snippetBytes(id: number): Promise<string> {
 }
 
 it("a snippet made by hand with the same title survives a create whose connection dropped, and its destroy", async () => {
-  const stranger = (await api().request<{ id: number }>("POST", "/snippets", { title: "team-notes", files: [{ file_path: "theirs.md", content: "not yours\n" }] })).body.id;
+  const stranger = (
+    await api().request<{ id: number }>("POST", "/snippets", {
+      title: "team-notes",
+      files: [{ file_path: "theirs.md", content: "not yours\n" }],
+    })
+  ).body.id;
   const before = await snippetBytes(stranger);
   await fault({ method: "POST", path: "^/snippets$", drop: true, times: 1 });
   const ops = dynamicFaceOf("Snippet");
@@ -68,7 +73,12 @@ it("a broadcast message with the same text (a 503 before any work) and an instan
   await ops.delete(created.id, created.outs as State);
   expect((await list<{ id: number }>("/broadcast_messages")).map((record) => record.id)).toEqual([message.id]);
 
-  const cluster = (await api().request<{ id: number }>("POST", "/admin/clusters/add", { name: "prod", platform_vendor_attributes: { api_url: "https://k8s.example", token: "theirs" } })).body;
+  const cluster = (
+    await api().request<{ id: number }>("POST", "/admin/clusters/add", {
+      name: "prod",
+      platform_vendor_attributes: { api_url: "https://k8s.example", token: "theirs" },
+    })
+  ).body;
   await fault({ method: "POST", path: "^/admin/clusters/add$", drop: true, times: 1 });
   const clusters = dynamicFaceOf("InstanceCluster");
   const mine = await clusters.create({ name: "prod", platformVendorAttributes: { apiUrl: "https://k8s.example", token: "mine" } });
@@ -78,27 +88,47 @@ it("a broadcast message with the same text (a 503 before any work) and an instan
 });
 
 it("objects of a unique identity there before the create are the forge's conflict: nothing is sent, the error names the import id", async () => {
-  const label = (await api().request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "bug", color: "#ff0000" })).body;
+  const label = (await api().request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "bug", color: "#ff0000" }))
+    .body;
   await expect(dynamicFaceOf("GroupLabel").create({ group: "acme", name: "bug", color: "blue" })).rejects.toThrow(
     new RegExp(`"acme:${label.id}" already exists on the forge, and this resource did not make it.*import: "acme:${label.id}"`),
   );
-  const agent = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "production" })).body;
-  await expect(dynamicFaceOf("ClusterAgent").create({ project: "acme/web", name: "production" })).rejects.toThrow(`"acme/web:${agent.id}" already exists`);
+  const agent = (
+    await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "production" })
+  ).body;
+  await expect(dynamicFaceOf("ClusterAgent").create({ project: "acme/web", name: "production" })).rejects.toThrow(
+    `"acme/web:${agent.id}" already exists`,
+  );
   const nomad = world().user("nomad").id;
   await api().request("POST", "/projects/:project/members", { project: "acme/web", user_id: nomad, access_level: 20 });
-  await expect(dynamicFaceOf("ProjectMember").create({ project: "acme/web", user: "nomad", accessLevel: 40 })).rejects.toThrow(`"acme/web:${nomad}" already exists`);
-  await api().request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "production", deploy_access_levels: [{ access_level: 40 }] });
-  await expect(dynamicFaceOf("ProjectProtectedEnvironment").create({ project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] })).rejects.toThrow(
-    '"acme/web:production" already exists',
+  await expect(dynamicFaceOf("ProjectMember").create({ project: "acme/web", user: "nomad", accessLevel: 40 })).rejects.toThrow(
+    `"acme/web:${nomad}" already exists`,
   );
+  await api().request("POST", "/projects/:project/protected_environments", {
+    project: "acme/web",
+    name: "production",
+    deploy_access_levels: [{ access_level: 40 }],
+  });
+  await expect(
+    dynamicFaceOf("ProjectProtectedEnvironment").create({
+      project: "acme/web",
+      name: "production",
+      deployAccessLevels: [{ accessLevel: 40 }],
+    }),
+  ).rejects.toThrow('"acme/web:production" already exists');
   // None of them was written to: no create was sent, the member keeps its role.
   expect(await requests("POST", "/labels")).toHaveLength(1);
   expect(await requests("POST", "/cluster_agents")).toHaveLength(1);
-  expect((await api().request<{ access_level: number }>("GET", "/projects/:project/members/:id", { project: "acme/web", id: nomad })).body.access_level).toBe(20);
+  expect(
+    (await api().request<{ access_level: number }>("GET", "/projects/:project/members/:id", { project: "acme/web", id: nomad })).body
+      .access_level,
+  ).toBe(20);
 });
 
 it("two tokens of one name on one agent, created at once with one answer lost: the other ends with its token, the lost one is reported and nothing is revoked", async () => {
-  const agentId = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "ci-agent" })).body.id;
+  const agentId = (
+    await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "ci-agent" })
+  ).body.id;
   await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", status: 502, after: true, latencyMs: 300, times: 1 });
   const ops = dynamicFaceOf("ClusterAgentToken");
   const inputs = { project: "acme/web", agentId, name: "ci" };
@@ -126,7 +156,9 @@ it("two client keys of one project, created at once with one answer lost: the ke
 it("when something else makes a matching object while an answer is lost, recovery takes none, deletes none, and names the candidates", async () => {
   await fault({ method: "POST", path: "/client_keys$", status: 502, after: true, latencyMs: 800, times: 1 });
   const pending = dynamicFaceOf("ErrorTrackingClientKey").create({ project: "acme/web" });
-  const failed = expect(pending).rejects.toThrow(/2 objects that could be this resource's.*"acme\/web:\d+", "acme\/web:\d+".*Nothing was adopted, revoked or deleted/);
+  const failed = expect(pending).rejects.toThrow(
+    /2 objects that could be this resource's.*"acme\/web:\d+", "acme\/web:\d+".*Nothing was adopted, revoked or deleted/,
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
   // Made by someone else while the create's answer is on its way (and lost).
   await api().request("POST", "/projects/:project/error_tracking/client_keys", { project: "acme/web" });
@@ -154,7 +186,8 @@ const identityKinds: Array<{ kind: string; byHand: () => Promise<unknown>; input
   },
   {
     kind: "FeatureFlagUserList",
-    byHand: () => api().request("POST", "/projects/:project/feature_flags_user_lists", { project: "acme/web", name: "hand", user_xids: "theirs" }),
+    byHand: () =>
+      api().request("POST", "/projects/:project/feature_flags_user_lists", { project: "acme/web", name: "hand", user_xids: "theirs" }),
     inputs: () => ({ project: "acme/web", name: "hand", userXids: ["mine"] }),
     read: () => list("/projects/:project/feature_flags_user_lists", { project: "acme/web" }),
   },
@@ -166,19 +199,36 @@ const identityKinds: Array<{ kind: string; byHand: () => Promise<unknown>; input
   },
   {
     kind: "ProjectProtectedEnvironment",
-    byHand: () => api().request("POST", "/projects/:project/protected_environments", { project: "acme/web", name: "hand", deploy_access_levels: [{ access_level: 30 }] }),
+    byHand: () =>
+      api().request("POST", "/projects/:project/protected_environments", {
+        project: "acme/web",
+        name: "hand",
+        deploy_access_levels: [{ access_level: 30 }],
+      }),
     inputs: () => ({ project: "acme/web", name: "hand", deployAccessLevels: [{ accessLevel: 40 }] }),
-    read: () => api().request("GET", "/projects/:project/protected_environments/:name", { project: "acme/web", name: "hand" }).then((response) => response.body),
+    read: () =>
+      api()
+        .request("GET", "/projects/:project/protected_environments/:name", { project: "acme/web", name: "hand" })
+        .then((response) => response.body),
   },
   {
     kind: "GroupProtectedEnvironment",
-    byHand: () => api().request("POST", "/groups/:group/protected_environments", { group: "acme", name: "staging", deploy_access_levels: [{ access_level: 30 }] }),
+    byHand: () =>
+      api().request("POST", "/groups/:group/protected_environments", {
+        group: "acme",
+        name: "staging",
+        deploy_access_levels: [{ access_level: 30 }],
+      }),
     inputs: () => ({ group: "acme", name: "staging", deployAccessLevels: [{ accessLevel: 40 }] }),
-    read: () => api().request("GET", "/groups/:group/protected_environments/:name", { group: "acme", name: "staging" }).then((response) => response.body),
+    read: () =>
+      api()
+        .request("GET", "/groups/:group/protected_environments/:name", { group: "acme", name: "staging" })
+        .then((response) => response.body),
   },
   {
     kind: "ProjectMember",
-    byHand: () => api().request("POST", "/projects/:project/members", { project: "acme/web", user_id: world().user("nomad").id, access_level: 10 }),
+    byHand: () =>
+      api().request("POST", "/projects/:project/members", { project: "acme/web", user_id: world().user("nomad").id, access_level: 10 }),
     inputs: () => ({ project: "acme/web", user: "nomad", accessLevel: 30 }),
     read: () => list("/projects/:project/members", { project: "acme/web" }),
   },
@@ -186,11 +236,18 @@ const identityKinds: Array<{ kind: string; byHand: () => Promise<unknown>; input
     kind: "VirtualRegistryCleanupPolicy",
     byHand: () => api().request("POST", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme", cadence: 7 }),
     inputs: () => ({ group: "acme", cadence: 14, enabled: true }),
-    read: () => api().request("GET", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme" }).then((response) => response.body),
+    read: () =>
+      api()
+        .request("GET", "/groups/:group/-/virtual_registries/cleanup/policy", { group: "acme" })
+        .then((response) => response.body),
   },
   {
     kind: "JobTokenScopeProjectAllowlistEntry",
-    byHand: () => api().request("POST", "/projects/:project/job_token_scope/allowlist", { project: "acme/web", target_project_id: world().projectId("acme/api") }),
+    byHand: () =>
+      api().request("POST", "/projects/:project/job_token_scope/allowlist", {
+        project: "acme/web",
+        target_project_id: world().projectId("acme/api"),
+      }),
     inputs: () => ({ project: "acme/web", targetProjectId: world().projectId("acme/api") }),
     read: () => list("/projects/:project/job_token_scope/allowlist", { project: "acme/web" }),
   },
@@ -203,25 +260,49 @@ for (const row of identityKinds) {
     const writes = (await requests("POST", "")).length + (await requests("PUT", "")).length + (await requests("DELETE", "")).length;
     // A run that starts after the object was made: a provider process of its own (within one
     // process, creates share a listing for a few seconds, and one made since costs a refused POST).
-    await expect(operationsOver(row.kind, api()).create(row.inputs())).rejects.toThrow(/already exists on the forge, and this resource did not make it.*\{ import: "[^"]+" \}/);
+    await expect(operationsOver(row.kind, api()).create(row.inputs())).rejects.toThrow(
+      /already exists on the forge, and this resource did not make it.*\{ import: "[^"]+" \}/,
+    );
     expect((await requests("POST", "")).length + (await requests("PUT", "")).length + (await requests("DELETE", "")).length).toBe(writes);
     expect(JSON.stringify(await row.read())).toBe(before);
   });
 }
 
 it("ClusterAgentToken and ClusterAgentUrlConfiguration: objects of the agent made by hand before a create whose connection dropped are not taken", async () => {
-  const agentId = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "hand-agent" })).body.id;
-  const theirs = (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "ci" })).body.id;
+  const agentId = (
+    await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name: "hand-agent" })
+  ).body.id;
+  const theirs = (
+    await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", {
+      project: "acme/web",
+      agentId,
+      name: "ci",
+    })
+  ).body.id;
   await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", drop: true, times: 1 });
   const token = await dynamicFaceOf("ClusterAgentToken").create({ project: "acme/web", agentId, name: "ci" });
   expect((token.outs as State)["tokenId"]).not.toBe(theirs);
   await dynamicFaceOf("ClusterAgentToken").delete(token.id, token.outs as State);
-  expect((await list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId })).map((record) => record.id)).toEqual([theirs]);
+  expect(
+    (await list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId })).map(
+      (record) => record.id,
+    ),
+  ).toEqual([theirs]);
 
   // One configuration per agent: the forge refuses the create, and the one made by hand stays.
-  await api().request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId, url: "grpcs://theirs.example.com:443" });
-  const before = JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }));
+  await api().request("POST", "/projects/:project/cluster_agents/:agentId/url_configurations", {
+    project: "acme/web",
+    agentId,
+    url: "grpcs://theirs.example.com:443",
+  });
+  const before = JSON.stringify(
+    await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }),
+  );
   await fault({ method: "POST", path: "/url_configurations$", drop: true, times: 1 });
-  await expect(dynamicFaceOf("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId, url: "grpcs://mine.example.com:443" })).rejects.toThrow(/URL configuration already exists for this agent/);
-  expect(JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId }))).toBe(before);
+  await expect(
+    dynamicFaceOf("ClusterAgentUrlConfiguration").create({ project: "acme/web", agentId, url: "grpcs://mine.example.com:443" }),
+  ).rejects.toThrow(/URL configuration already exists for this agent/);
+  expect(
+    JSON.stringify(await list("/projects/:project/cluster_agents/:agentId/url_configurations", { project: "acme/web", agentId })),
+  ).toBe(before);
 });

@@ -45,16 +45,27 @@ it("serves the actions as invokes: arguments checked before any request, the for
   const { outputs } = await plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "forge-seed-web-deployer" });
   expect(outputs).toMatchObject({ result: { name: "web-deployer", revoked: true } });
   expect((await plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).outputs).toEqual({ result: null });
-  await expect(plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "" })).rejects.toThrow("revokeGroupToken: invalid arguments: token: is empty");
+  await expect(plugin.invoke!(pluginToken("revokeGroupToken"), { group: "acme", token: "" })).rejects.toThrow(
+    "revokeGroupToken: invalid arguments: token: is empty",
+  );
   world.actAs("max");
-  await expect(plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).rejects.toThrow(/403 Forbidden \(syncGroupLdap needs the Premium tier/);
+  await expect(plugin.invoke!(pluginToken("syncGroupLdap"), { group: "acme" })).rejects.toThrow(
+    /403 Forbidden \(syncGroupLdap needs the Premium tier/,
+  );
 });
 
 it("pulumi import of a feature whose actors and force the forge shows its own way changes nothing", async () => {
   await world.reset();
   world.actAs("root");
   const urn = urnOf("Feature");
-  const inputs = { name: "imported_gate", percentageOfActors: 25, users: ["dev"], projects: ["acme/web"], groups: ["acme/platform"], force: true };
+  const inputs = {
+    name: "imported_gate",
+    percentageOfActors: 25,
+    users: ["dev"],
+    projects: ["acme/web"],
+    groups: ["acme/platform"],
+    force: true,
+  };
   const created = await plugin.create!(urn, (await plugin.check!(urn, {}, inputs)).inputs);
   const imported = await plugin.read!(created.id, urn, undefined);
   expect(imported.inputs).toMatchObject({ users: ["dev"], projects: ["acme/web"], groups: ["acme/platform"], force: true });

@@ -34,7 +34,9 @@ const logged: { severity: number; message: string; urn: string }[] = [];
 /** A unary call of the client as a promise; a failure rejects with the gRPC error. */
 function call<Res>(method: string, request: unknown): Promise<Res> {
   return new Promise((resolve, reject) => {
-    (client as unknown as Record<string, (request: unknown, done: (error: grpc.ServiceError | null, response: Res) => void) => void>)[method]!.call(client, request, (error, response) => (error ? reject(error) : resolve(response)));
+    (client as unknown as Record<string, (request: unknown, done: (error: grpc.ServiceError | null, response: Res) => void) => void>)[
+      method
+    ]!.call(client, request, (error, response) => (error ? reject(error) : resolve(response)));
   });
 }
 const struct = (values: Record<string, unknown>) => Struct.fromJavaScript(values as Parameters<typeof Struct.fromJavaScript>[0]);
@@ -48,10 +50,15 @@ beforeAll(async () => {
       done(null, new Empty());
     },
   });
-  const enginePort = await new Promise<number>((resolve, reject) => engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))));
+  const enginePort = await new Promise<number>((resolve, reject) =>
+    engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+  );
   // The configuration comes from Configure alone, as the engine sends it.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("FORGE_")));
-  plugin = spawn(process.execPath, [join(REPO_ROOT, "dist", "provider", "plugin", "main.js"), "-v=9", `127.0.0.1:${enginePort}`], { env, stdio: ["ignore", "pipe", "inherit"] });
+  plugin = spawn(process.execPath, [join(REPO_ROOT, "dist", "provider", "plugin", "main.js"), "-v=9", `127.0.0.1:${enginePort}`], {
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   // The engine reads the port from the plugin's first line of stdout.
   const port = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -86,7 +93,11 @@ it("answers the engine as before: its info and schema, configuration with secret
 });
 
 it("reads an object by its id alone, marked as an import; deleting it unmatched leaves it on the forge and says so in the engine's log, under its URN", async () => {
-  const { body: label } = await world.api.request<{ id: number; name: string }>("POST", "/groups/:group/labels", { group: "acme", name: "by-hand", color: "#00aa00" });
+  const { body: label } = await world.api.request<{ id: number; name: string }>("POST", "/groups/:group/labels", {
+    group: "acme",
+    name: "by-hand",
+    color: "#00aa00",
+  });
   const urn = urnOf("GroupLabel", "adopted");
   const read = new providerPb.ReadRequest();
   read.setId(`acme:${label.id}`);
@@ -102,7 +113,9 @@ it("reads an object by its id alone, marked as an import; deleting it unmatched 
   drop.setProperties(found.getProperties());
   drop.setOldInputs(found.getInputs());
   await call("delete", drop);
-  expect((await world.api.list<{ name: string }>("/groups/:group/labels", { group: "acme" })).map((each) => each.name)).toContain("by-hand");
+  expect((await world.api.list<{ name: string }>("/groups/:group/labels", { group: "acme" })).map((each) => each.name)).toContain(
+    "by-hand",
+  );
   // Answered once the message arrived: it is there now.
   expect(logged).toContainEqual({ severity: 1, urn, message: expect.stringContaining("imported but never matched by the program") });
 });

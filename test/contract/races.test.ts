@@ -19,7 +19,11 @@ const world = useWorld();
 const api = () => world().api;
 
 async function fault(spec: Record<string, unknown>): Promise<void> {
-  const response = await world().emulator.admin("/faults", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) });
+  const response = await world().emulator.admin("/faults", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(spec),
+  });
   expect(response.status).toBeLessThan(300);
 }
 
@@ -35,11 +39,20 @@ async function looked(path: string): Promise<boolean> {
   return log.some((entry) => entry.method === "GET" && entry.path.endsWith(path));
 }
 
-const tokensOf = (agentId: number) => api().list<{ id: number; name: string; status: string }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId });
-const newAgent = async (name: string) => (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name })).body.id;
+const tokensOf = (agentId: number) =>
+  api().list<{ id: number; name: string; status: string }>("/projects/:project/cluster_agents/:agentId/tokens", {
+    project: "acme/web",
+    agentId,
+  });
+const newAgent = async (name: string) =>
+  (await api().request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name })).body.id;
 
 /** Runs one create in a second provider process, as another stack's `pulumi up` would. */
-function createElsewhere(type: string, inputs: State, env: Record<string, string>): Promise<{ ok: boolean; name?: string; candidates?: string[] }> {
+function createElsewhere(
+  type: string,
+  inputs: State,
+  env: Record<string, string>,
+): Promise<{ ok: boolean; name?: string; candidates?: string[] }> {
   const script = join(__dirname, "..", "..", "dist", "test", "contract", "support", "create-elsewhere.js");
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [script, JSON.stringify({ type, inputs })], { env: { ...process.env, ...env } }, (error, stdout, stderr) => {
@@ -71,7 +84,14 @@ for (const { face, create } of faces) {
     const started = Date.now();
     while (!(await looked("/groups/acme/labels")) && Date.now() - started < 20_000) await sleep(25);
     await sleep(100);
-    const theirs = (await world().as("max").request<{ id: number }>("POST", "/groups/:group/labels", { group: "acme", name: "race", color: "#00ff00", description: "mine, by hand" })).body;
+    const theirs = (
+      await world().as("max").request<{ id: number }>("POST", "/groups/:group/labels", {
+        group: "acme",
+        name: "race",
+        color: "#00ff00",
+        description: "mine, by hand",
+      })
+    ).body;
     const before = JSON.stringify((await api().request("GET", "/groups/:group/labels/:id", { group: "acme", id: theirs.id })).body);
     const error = (await creating) as Error & { candidates?: string[] };
     expect(error.message).toMatch(/the answer to the create was lost.*Nothing was adopted, revoked or deleted/);
@@ -88,7 +108,11 @@ it("two provider processes, a forge too slow for the first: the second stack's t
   // The first process's POST takes 2.5 s; its client gives up after 0.8 s, and the forge still does the work.
   await fault({ method: "POST", path: "/cluster_agents/\\d+/tokens$", latencyMs: 2500, times: 1 });
   const inputs = { project: "acme/web", agentId, name: "deploy" };
-  const first = createElsewhere("ClusterAgentToken", inputs, { FORGE_TIMEOUT_MS: "800", FORGE_BASE_URL: world().emulator.url, FORGE_TOKEN: world().user("root").token });
+  const first = createElsewhere("ClusterAgentToken", inputs, {
+    FORGE_TIMEOUT_MS: "800",
+    FORGE_BASE_URL: world().emulator.url,
+    FORGE_TOKEN: world().user("root").token,
+  });
   // Once the first process has looked (its POST follows at once and meets the slow forge)...
   const started = Date.now();
   while (!(await looked(`/cluster_agents/${agentId}/tokens`)) && Date.now() - started < 20_000) await sleep(50);
@@ -127,7 +151,13 @@ it("forge-recover's candidates: a same-named token another user made after the k
   const claim = new Date(Date.now() - 1000).toISOString();
   const inputs = { project: "acme/web", agentId, name: "deploy", __createdAfter: claim };
   // The person's token, made after the run was killed (no POST of the run ever reached the forge).
-  const theirs = (await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "deploy" })).body.id;
+  const theirs = (
+    await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", {
+      project: "acme/web",
+      agentId,
+      name: "deploy",
+    })
+  ).body.id;
   const { candidates } = await operations("ClusterAgentToken").pendingCreateCandidates(inputs);
   expect(candidates).toEqual([expect.objectContaining({ id: `acme/web:${agentId}:${theirs}`, madeByOther: true })]);
   const plan: RecoveryPlan = { adopts: [], clears: [], undecided: [], notes: [] };

@@ -26,7 +26,12 @@ async function requests(method: string, pathPart: string): Promise<{ status: num
 const count = async (path: string, params: Record<string, unknown>) => (await world().api.list(path, params)).length;
 
 /** A create whose answer is lost after the forge did the work, per kind: the fault, the inputs, the objects to count. */
-const lostAfterWork: Array<{ kind: string; fault: Record<string, unknown>; inputs: () => Promise<Record<string, unknown>>; listed: (inputs: Record<string, unknown>) => Promise<unknown[]> }> = [
+const lostAfterWork: Array<{
+  kind: string;
+  fault: Record<string, unknown>;
+  inputs: () => Promise<Record<string, unknown>>;
+  listed: (inputs: Record<string, unknown>) => Promise<unknown[]>;
+}> = [
   {
     kind: "GroupLabel",
     fault: { path: "^/groups/[^/]+/labels$", status: 504 },
@@ -81,7 +86,9 @@ for (const row of lostAfterWork) {
     expect(error.name, error.message).toBe("UnprovenCreateError");
     expect(error.candidates).toHaveLength(1);
     expect(await row.listed(inputs)).toHaveLength(before + 1);
-    expect((await requests("POST", "")).filter((entry) => entry.status === 201).length).toBe(row.kind === "ClusterAgentToken" || row.kind === "ClusterAgentUrlConfiguration" ? 1 : 0); // the agent made by hand; nothing sent twice
+    expect((await requests("POST", "")).filter((entry) => entry.status === 201).length).toBe(
+      row.kind === "ClusterAgentToken" || row.kind === "ClusterAgentUrlConfiguration" ? 1 : 0,
+    ); // the agent made by hand; nothing sent twice
     expect((await requests("DELETE", "")).length).toBe(0);
     if (row.kind === "ClusterAgentToken") {
       expect(error.message).toMatch(/secret value was only in the lost answer.*revoke it/);

@@ -14,7 +14,12 @@ import { instanceSettings, useWorld } from "./world";
 
 const world = useWorld();
 const progress: string[] = [];
-const move = () => new ResourceOperations(declarations.repositoryStorageMove, () => world().api, (message) => progress.push(message));
+const move = () =>
+  new ResourceOperations(
+    declarations.repositoryStorageMove,
+    () => world().api,
+    (message) => progress.push(message),
+  );
 const PROJECTS = { kind: "project", sourceStorageName: "default", destinationStorageName: "secondary" };
 
 const onStorage = async (storage: string) => (await world().api.list("/projects", { repository_storage: storage })).length;
@@ -27,7 +32,10 @@ describe("RepositoryStorageMove", () => {
     expect(created.id).toBe("project:default:secondary");
     expect(created.outs).toMatchObject({ state: "finished", remaining: 0, moved: 3, sinceMoveId: 0 });
     expect(created.outs).not.toHaveProperty("errorMessage");
-    expect(progress).toEqual(["RepositoryStorageMove project:default:secondary: state is scheduled", "RepositoryStorageMove project:default:secondary: state is finished"]);
+    expect(progress).toEqual([
+      "RepositoryStorageMove project:default:secondary: state is scheduled",
+      "RepositoryStorageMove project:default:secondary: state is finished",
+    ]);
     expect(await onStorage("secondary")).toBe(3);
     // A refresh of a finished move shows it as it was.
     expect((await move().read(created.id, created.outs as State)).props).toEqual(created.outs);
@@ -50,13 +58,21 @@ describe("RepositoryStorageMove", () => {
   it("fails with the forge's reason when repositories fail to move, and is still recorded", async () => {
     await instanceSettings(world(), { storage_move_ms: 0, storage_move_error: "checksum mismatch" });
     // On the dynamic face, whose recorded object must carry its serialized provider.
-    const error = (await dynamicOperations(move()).create({ ...PROJECTS, __provider: "provider-code" }).catch((caught: unknown) => caught)) as Error & { id?: string };
-    expect(error.message).toBe("RepositoryStorageMove project:default:secondary ended failed: 3 of 3 repositories failed to move: checksum mismatch");
+    const error = (await dynamicOperations(move())
+      .create({ ...PROJECTS, __provider: "provider-code" })
+      .catch((caught: unknown) => caught)) as Error & { id?: string };
+    expect(error.message).toBe(
+      "RepositoryStorageMove project:default:secondary ended failed: 3 of 3 repositories failed to move: checksum mismatch",
+    );
     expect(error.id).toBe("project:default:secondary");
     // The state Pulumi records: the object as the forge last showed it (failed, with its reason),
     // the serialized provider (without it refresh, destroy and a replacing up cannot run), the reason.
     const failure = error as Error & { properties?: Record<string, unknown>; reasons?: string[] };
-    expect(failure.properties).toMatchObject({ state: "failed", errorMessage: expect.stringContaining("checksum mismatch"), __provider: "provider-code" });
+    expect(failure.properties).toMatchObject({
+      state: "failed",
+      errorMessage: expect.stringContaining("checksum mismatch"),
+      __provider: "provider-code",
+    });
     expect(failure.reasons).toEqual([error.message]);
     expect(await onStorage("default")).toBe(3);
   });
@@ -74,7 +90,9 @@ describe("RepositoryStorageMove", () => {
     const groups = await move().create({ ...PROJECTS, kind: "group" });
     expect(groups.outs).toMatchObject({ state: "finished", remaining: 0, moved: 2 });
     await instanceSettings(world(), { tier: "free" });
-    const error = (await move().create({ ...PROJECTS, kind: "group" }).catch((caught: unknown) => caught)) as ForgeApiError;
+    const error = (await move()
+      .create({ ...PROJECTS, kind: "group" })
+      .catch((caught: unknown) => caught)) as ForgeApiError;
     expect(error.status).toBe(403);
     expect(error.message).toContain("group repository moves need Premium or Ultimate, and an administrator's token");
   });
@@ -99,14 +117,16 @@ describe("storage move lookups", () => {
     await instanceSettings(world(), { storage_move_ms: 0 });
     expect(await lookups.listProjectsOnStorage({ repositoryStorage: "secondary" })).toEqual([]);
     await move().create(PROJECTS);
-    expect((await lookups.listProjectsOnStorage({ repositoryStorage: "secondary" })).map((project) => project["pathWithNamespace"]).sort()).toEqual([
-      "acme/api",
-      "acme/platform/deployer",
-      "acme/web",
-    ]);
+    expect(
+      (await lookups.listProjectsOnStorage({ repositoryStorage: "secondary" })).map((project) => project["pathWithNamespace"]).sort(),
+    ).toEqual(["acme/api", "acme/platform/deployer", "acme/web"]);
     const moves = await lookups.listProjectRepositoryStorageMoves({});
     expect(moves.map((entry) => entry["id"])).toEqual([3, 2, 1]);
-    expect(await lookups.getProjectRepositoryStorageMove({ moveId: 1 })).toMatchObject({ state: "finished", destinationStorageName: "secondary", project: { pathWithNamespace: "acme/web" } });
+    expect(await lookups.getProjectRepositoryStorageMove({ moveId: 1 })).toMatchObject({
+      state: "finished",
+      destinationStorageName: "secondary",
+      project: { pathWithNamespace: "acme/web" },
+    });
     expect(await lookups.listSnippetRepositoryStorageMoves({})).toEqual([]);
     await move().create({ ...PROJECTS, kind: "group" });
     expect(await lookups.getGroupRepositoryStorageMove({ moveId: 4 })).toMatchObject({ state: "finished", group: { name: "Acme" } });

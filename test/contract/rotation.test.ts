@@ -25,7 +25,11 @@ const TYPE = "RotatingClusterAgentToken";
 afterEach(() => vi.restoreAllMocks());
 
 async function admin(path: string, method = "GET", body?: unknown): Promise<Response> {
-  const response = await world().emulator.admin(path, { method, headers: { "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const response = await world().emulator.admin(path, {
+    method,
+    headers: { "content-type": "application/json" },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   expect(response.status).toBeLessThan(300);
   return response;
 }
@@ -33,11 +37,15 @@ async function admin(path: string, method = "GET", body?: unknown): Promise<Resp
 /** Moves the forge's clock on (the emulator's admin route). */
 const advance = (ms: number) => admin("/clock", "POST", { advance_ms: ms });
 
-const newAgent = async (name: string) => (await world().api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name })).body.id;
+const newAgent = async (name: string) =>
+  (await world().api.request<{ id: number }>("POST", "/projects/:project/cluster_agents", { project: "acme/web", name })).body.id;
 const activeTokens = async (agentId: number) =>
-  (await world().api.list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId })).map((token) => token.id).sort((a, b) => a - b);
+  (await world().api.list<{ id: number }>("/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId }))
+    .map((token) => token.id)
+    .sort((a, b) => a - b);
 const held = (outs: State, slot: "current" | "previous") => (outs[slot] as State | undefined)?.["tokenId"] as number | undefined;
-const heldIds = (outs: State) => [held(outs, "previous"), held(outs, "current")].filter((id): id is number => id !== undefined).sort((a, b) => a - b);
+const heldIds = (outs: State) =>
+  [held(outs, "previous"), held(outs, "current")].filter((id): id is number => id !== undefined).sort((a, b) => a - b);
 
 /** One `pulumi up` of the resource on a face: check, diff, and the update when the diff asks for one. */
 async function up(face: Face, state: Written, sent: State, inputs: State): Promise<{ state: Written; sent: State; rotated: boolean }> {
@@ -51,7 +59,8 @@ async function up(face: Face, state: Written, sent: State, inputs: State): Promi
 /** Messages the engine logs (Pulumi's log; at preview, the diff's). */
 function logged(): string[] {
   const messages: string[] = [];
-  for (const level of ["info", "warn"] as const) vi.spyOn(pulumiSdk().log, level).mockImplementation(async (message: string) => void messages.push(message));
+  for (const level of ["info", "warn"] as const)
+    vi.spyOn(pulumiSdk().log, level).mockImplementation(async (message: string) => void messages.push(message));
   return messages;
 }
 
@@ -64,7 +73,9 @@ for (const face of FACES) {
       let state = await face.create(TYPE, sent);
       const first = held(state.outs, "current")!;
       expect(await activeTokens(agentId)).toEqual([first]);
-      expect(state.outs["rotationDueAt"]).toBe(new Date(Date.parse((state.outs["current"] as State)["createdAt"] as string) + HOUR).toISOString());
+      expect(state.outs["rotationDueAt"]).toBe(
+        new Date(Date.parse((state.outs["current"] as State)["createdAt"] as string) + HOUR).toISOString(),
+      );
 
       // 59 minutes on: not due. The refresh's read (what `up --refresh` does) hears the forge's clock.
       await advance(59 * 60_000);
@@ -80,7 +91,11 @@ for (const face of FACES) {
       const messages = logged();
       step = await up(face, state, sent, inputs);
       expect(step.rotated).toBe(true);
-      expect(messages.join("\n")).toMatch(new RegExp(`rotation due since ${String(state.outs["rotationDueAt"]).replace(/[.]/g, "\\.")} .*the update makes a new token, keeps token ${first} as previous`));
+      expect(messages.join("\n")).toMatch(
+        new RegExp(
+          `rotation due since ${String(state.outs["rotationDueAt"]).replace(/[.]/g, "\\.")} .*the update makes a new token, keeps token ${first} as previous`,
+        ),
+      );
       [state, sent] = [step.state, step.sent];
       const second = held(state.outs, "current")!;
       expect(held(state.outs, "previous")).toBe(first);
@@ -96,7 +111,9 @@ for (const face of FACES) {
       [state, sent] = [step.state, step.sent];
       expect(held(state.outs, "previous")).toBe(second);
       expect(await activeTokens(agentId)).toEqual(heldIds(state.outs));
-      const writesOfRotation = ((await (await admin("/requests")).json()) as { method: string; path: string }[]).slice(before).filter((entry) => entry.method !== "GET");
+      const writesOfRotation = ((await (await admin("/requests")).json()) as { method: string; path: string }[])
+        .slice(before)
+        .filter((entry) => entry.method !== "GET");
       expect(writesOfRotation.map((entry) => entry.method)).toEqual(["DELETE", "POST"]);
       expect(writesOfRotation[0]!.path).toMatch(new RegExp(`/tokens/${first}$`));
 
@@ -107,12 +124,20 @@ for (const face of FACES) {
 
     it("forge-drift's rotation due: nothing before rotateAfter on the forge's clock (no section); after, the resource, due since when and why, apart from drift", async () => {
       const agentId = await newAgent("reported");
-      const created = await face.create(TYPE, await checked(face, TYPE, {}, { project: "acme/web", agentId, name: "deploy", rotateAfter: "1h" }));
+      const created = await face.create(
+        TYPE,
+        await checked(face, TYPE, {}, { project: "acme/web", agentId, name: "deploy", rotateAfter: "1h" }),
+      );
       const type = typeTokenOf(face.name, TYPE);
       // The state as forge-drift reads it from `pulumi stack export --show-secrets`.
       const state = [{ urn: `urn:pulumi:rotation::forge-rotation::${type}::agentTokens`, type, outputs: created.outs }];
       const warnings: string[] = [];
-      const due = () => rotationsDue(state, async () => world().api, (message) => void warnings.push(message));
+      const due = () =>
+        rotationsDue(
+          state,
+          async () => world().api,
+          (message) => void warnings.push(message),
+        );
 
       await advance(30 * 60_000);
       expect(await due()).toEqual([]);
@@ -133,13 +158,23 @@ for (const face of FACES) {
       const inputs = { project: "acme/web", agentId, name: "deploy", keepers: { quarter: "Q1" } };
       const sent = await checked(face, TYPE, {}, inputs);
       const state = await face.create(TYPE, sent);
-      const theirs = (await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", { project: "acme/web", agentId, name: "by hand" })).body.id;
+      const theirs = (
+        await world().as("max").request<{ id: number }>("POST", "/projects/:project/cluster_agents/:agentId/tokens", {
+          project: "acme/web",
+          agentId,
+          name: "by hand",
+        })
+      ).body.id;
       const writes = await world().writeCount();
       const error = await up(face, state, sent, { ...inputs, keepers: { quarter: "Q2" } }).then(
         () => undefined,
         (caught: unknown) => caught as Error & { candidates?: string[] },
       );
-      expect(error?.message).toMatch(new RegExp(`did not rotate \\(keepers changed\\): the forge holds token ${theirs} \\(import id acme/web:${agentId}:${theirs}, named "by hand" made \\S+ by user \\d+\\)`));
+      expect(error?.message).toMatch(
+        new RegExp(
+          `did not rotate \\(keepers changed\\): the forge holds token ${theirs} \\(import id acme/web:${agentId}:${theirs}, named "by hand" made \\S+ by user \\d+\\)`,
+        ),
+      );
       expect(error?.message).toContain("Nothing was revoked or made");
       expect(error?.candidates).toEqual([`acme/web:${agentId}:${theirs}`]);
       expect(await world().writeCount()).toBe(writes);
@@ -149,12 +184,21 @@ for (const face of FACES) {
     it("refresh sees a token revoked by hand: the slot empties with a warning, and the next up makes a new current beside the previous", async () => {
       const agentId = await newAgent("revoked");
       const inputs = { project: "acme/web", agentId, name: "deploy", keepers: { quarter: "Q1" } };
-      let step = await up(face, await face.create(TYPE, await checked(face, TYPE, {}, inputs)), await checked(face, TYPE, {}, inputs), { ...inputs, keepers: { quarter: "Q2" } });
+      let step = await up(face, await face.create(TYPE, await checked(face, TYPE, {}, inputs)), await checked(face, TYPE, {}, inputs), {
+        ...inputs,
+        keepers: { quarter: "Q2" },
+      });
       const [previous, current] = [held(step.state.outs, "previous")!, held(step.state.outs, "current")!];
-      await world().api.request("DELETE", "/projects/:project/cluster_agents/:agentId/tokens/:tokenId", { project: "acme/web", agentId, tokenId: current });
+      await world().api.request("DELETE", "/projects/:project/cluster_agents/:agentId/tokens/:tokenId", {
+        project: "acme/web",
+        agentId,
+        tokenId: current,
+      });
       const messages = logged();
       const refreshed = await face.read(TYPE, step.state.id, step.state.outs);
-      expect(messages.join("\n")).toContain(`its current token ${current} is gone (revoked outside the stack); the next update makes a new one`);
+      expect(messages.join("\n")).toContain(
+        `its current token ${current} is gone (revoked outside the stack); the next update makes a new one`,
+      );
       expect(refreshed.outs["current"]).toBeUndefined();
       expect(refreshed.outs["currentToken"]).toBeUndefined();
       expect(held(refreshed.outs, "previous")).toBe(previous);
@@ -173,7 +217,9 @@ for (const face of FACES) {
       const olds = rotated.state.outs;
       const next = { ...inputs, keepers: { quarter: "Q3" } };
       // The other pipeline's create waits at the forge until this one has rotated.
-      const hold = (await (await admin("/faults", "POST", { method: "POST", path: "/cluster_agents/\\d+/tokens$", latencyMs: 60_000, times: 1 })).json()) as { id: number };
+      const hold = (await (
+        await admin("/faults", "POST", { method: "POST", path: "/cluster_agents/\\d+/tokens$", latencyMs: 60_000, times: 1 })
+      ).json()) as { id: number };
       const other = elsewhere({ type: TYPE, inputs: next, update: { id: rotated.state.id, olds } });
       const started = Date.now();
       while (((await (await admin("/faults")).json()) as { held: number }).held === 0 && Date.now() - started < 30_000) await sleep(25);
@@ -184,7 +230,11 @@ for (const face of FACES) {
       const winner = held(mine.state.outs, "current")!;
       expect(outcome.ok).toBe(false);
       expect(outcome.name).toBe("RotationBlockedError");
-      expect(outcome.message).toMatch(new RegExp(`another rotation at the same time made token ${winner} \\(import id acme/web:${agentId}:${winner}.*\\), and the forge refused this run's new token \\(.*only two active tokens`));
+      expect(outcome.message).toMatch(
+        new RegExp(
+          `another rotation at the same time made token ${winner} \\(import id acme/web:${agentId}:${winner}.*\\), and the forge refused this run's new token \\(.*only two active tokens`,
+        ),
+      );
       expect(outcome.candidates).toEqual([`acme/web:${agentId}:${winner}`]);
       expect(await activeTokens(agentId)).toEqual(heldIds(mine.state.outs));
     });
@@ -193,8 +243,15 @@ for (const face of FACES) {
 
 describe("error tracking client keys", () => {
   const KEYS = "RotatingErrorTrackingClientKey";
-  const activeKeys = async () => (await world().api.list<{ id: number }>("/projects/:project/error_tracking/client_keys", { project: "acme/web" })).map((key) => key.id).sort((a, b) => a - b);
-  const keyIds = (outs: State) => ["previous", "current"].map((slot) => (outs[slot] as State | undefined)?.["keyId"] as number | undefined).filter((id) => id !== undefined).sort((a, b) => a! - b!);
+  const activeKeys = async () =>
+    (await world().api.list<{ id: number }>("/projects/:project/error_tracking/client_keys", { project: "acme/web" }))
+      .map((key) => key.id)
+      .sort((a, b) => a - b);
+  const keyIds = (outs: State) =>
+    ["previous", "current"]
+      .map((slot) => (outs[slot] as State | undefined)?.["keyId"] as number | undefined)
+      .filter((id) => id !== undefined)
+      .sort((a, b) => a! - b!);
 
   it("two rotations at once (no forge limit): the later key's run revokes its own key and stops; the other's keys are the project's", async () => {
     const face = FACES[1]!;
@@ -202,7 +259,9 @@ describe("error tracking client keys", () => {
     const created = await face.create(KEYS, await checked(face, KEYS, {}, inputs));
     const sent = await checked(face, KEYS, {}, inputs);
     const next = { ...inputs, keepers: { quarter: "Q2" } };
-    const hold = (await (await admin("/faults", "POST", { method: "POST", path: "/error_tracking/client_keys$", latencyMs: 60_000, times: 1 })).json()) as { id: number };
+    const hold = (await (
+      await admin("/faults", "POST", { method: "POST", path: "/error_tracking/client_keys$", latencyMs: 60_000, times: 1 })
+    ).json()) as { id: number };
     const other = elsewhere({ type: KEYS, inputs: next, update: { id: created.id, olds: created.outs } });
     const started = Date.now();
     while (((await (await admin("/faults")).json()) as { held: number }).held === 0 && Date.now() - started < 30_000) await sleep(25);
@@ -211,7 +270,9 @@ describe("error tracking client keys", () => {
     await admin(`/faults/${hold.id}`, "DELETE");
     const outcome = await other;
     expect(outcome.ok).toBe(false);
-    expect(outcome.message).toMatch(/another rotation at the same time made key \d+ \(import id acme\/web:\d+\), before this run's new key \d+, which this run revoked again/);
+    expect(outcome.message).toMatch(
+      /another rotation at the same time made key \d+ \(import id acme\/web:\d+\), before this run's new key \d+, which this run revoked again/,
+    );
     expect(await activeKeys()).toEqual(keyIds(mine.outs));
     // A key has no creation time on the forge: its createdAt is the forge's Date when it answered.
     expect(Date.parse((mine.outs["current"] as State)["createdAt"] as string)).toBeGreaterThan(0);
@@ -219,7 +280,11 @@ describe("error tracking client keys", () => {
 });
 
 /** Runs one update in a second provider process, as another pipeline's `pulumi up` would. */
-function elsewhere(job: { type: string; inputs: State; update: { id: string; olds: State } }): Promise<{ ok: boolean; name?: string; message?: string; candidates?: string[] }> {
+function elsewhere(job: {
+  type: string;
+  inputs: State;
+  update: { id: string; olds: State };
+}): Promise<{ ok: boolean; name?: string; message?: string; candidates?: string[] }> {
   const script = join(__dirname, "..", "..", "dist", "test", "contract", "support", "create-elsewhere.js");
   const env = { ...process.env, FORGE_BASE_URL: world().emulator.url, FORGE_TOKEN: world().user("root").token };
   return new Promise((resolve, reject) => {

@@ -53,11 +53,13 @@ type Label = { id: number; name: string };
 
 async function makeLabels(names: string[]): Promise<Label[]> {
   const made: Label[] = [];
-  for (const name of names) made.push((await world().api.request<Label>("POST", "/groups/:group/labels", { group: "acme", name, color: "#FF0000" })).body);
+  for (const name of names)
+    made.push((await world().api.request<Label>("POST", "/groups/:group/labels", { group: "acme", name, color: "#FF0000" })).body);
   return made;
 }
 
-const padded = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, "0")}`);
+const padded = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, index) => `${prefix}-${String(index).padStart(3, "0")}`);
 
 describe("a shifting page is not a deletion", () => {
   it("a refresh of 330 labels, with a person deleting and renaming her own labels on earlier pages while pages 2 and 3 are read, finds every label", async () => {
@@ -75,12 +77,15 @@ describe("a shifting page is not a deletion", () => {
 
     // First shift: page 1 was read; 10 of hers are deleted and 5 renamed to the end, so 15 of ours slide onto page 1.
     await untilHeld();
-    for (const label of hers.slice(0, 10)) await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
-    for (const label of hers.slice(10, 15)) await api.request("PUT", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id, new_name: `z-${label.name}` });
+    for (const label of hers.slice(0, 10))
+      await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
+    for (const label of hers.slice(10, 15))
+      await api.request("PUT", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id, new_name: `z-${label.name}` });
     await release(second);
     // Second shift, while page 3 is held: 12 more of hers go.
     await untilHeld();
-    for (const label of hers.slice(15, 27)) await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
+    for (const label of hers.slice(15, 27))
+      await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
     await release(third);
 
     const reads = await reading;
@@ -96,9 +101,15 @@ describe("a shifting page is not a deletion", () => {
     const ours = await makeLabels(padded("ours", 120));
     await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: ours[7]!.id });
     const ops = new ResourceOperations(declarations.groupLabel, () => api);
-    const reads = await Promise.all(ours.map((label) => ops.read(`acme:${label.id}`, { group: "acme", name: label.name, color: "#FF0000", labelId: label.id })));
-    expect(reads.filter((read) => read.id === "").map((read) => read.props["name"] ?? ours[reads.indexOf(read)]!.name)).toEqual([ours[7]!.name]);
-    expect((await readsSince(0)).filter((entry) => entry.path.endsWith(`/labels/${ours[7]!.id}`)).map((entry) => entry.status)).toEqual([404]);
+    const reads = await Promise.all(
+      ours.map((label) => ops.read(`acme:${label.id}`, { group: "acme", name: label.name, color: "#FF0000", labelId: label.id })),
+    );
+    expect(reads.filter((read) => read.id === "").map((read) => read.props["name"] ?? ours[reads.indexOf(read)]!.name)).toEqual([
+      ours[7]!.name,
+    ]);
+    expect((await readsSince(0)).filter((entry) => entry.path.endsWith(`/labels/${ours[7]!.id}`)).map((entry) => entry.status)).toEqual([
+      404,
+    ]);
   }, 60_000);
 });
 
@@ -110,9 +121,12 @@ describe("forge-adopt", () => {
     const held = await holdPage("^/groups/acme/labels$", 2);
     const adopting = readForge(api, { groups: ["acme"] });
     await untilHeld();
-    for (const label of hers.slice(0, 15)) await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
+    for (const label of hers.slice(0, 15))
+      await api.request("DELETE", "/groups/:group/labels/:labelId", { group: "acme", labelId: label.id });
     await release(held);
-    const adopted = (await adopting).resources.filter((resource) => resource.declaration.name === "GroupLabel").map((resource) => resource.inputs["name"]);
+    const adopted = (await adopting).resources
+      .filter((resource) => resource.declaration.name === "GroupLabel")
+      .map((resource) => resource.inputs["name"]);
     expect(adopted.sort()).toEqual([...hers.slice(15), ...ours].map((label) => label.name).sort());
   }, 60_000);
 });
@@ -122,7 +136,8 @@ describe("a kind read from its listing (no read of one object) is gone only when
   const keysPath = "^/projects/[^/]+/error_tracking/client_keys$";
   const makeKeys = async (count: number) => {
     const made: { id: number }[] = [];
-    for (let index = 0; index < count; index += 1) made.push((await world().api.request<{ id: number }>("POST", "/projects/:project/error_tracking/client_keys", { project })).body);
+    for (let index = 0; index < count; index += 1)
+      made.push((await world().api.request<{ id: number }>("POST", "/projects/:project/error_tracking/client_keys", { project })).body);
     return made;
   };
 
@@ -135,7 +150,8 @@ describe("a kind read from its listing (no read of one object) is gone only when
     const reading = ops.read(`${project}:${ours.id}`, { project, keyId: ours.id });
     await untilHeld();
     // Someone deletes ten keys of page 1: ours moves from page 2 to page 1, which was read.
-    for (const key of keys.slice(0, 10)) await api.request("DELETE", "/projects/:project/error_tracking/client_keys/:keyId", { project, keyId: key.id });
+    for (const key of keys.slice(0, 10))
+      await api.request("DELETE", "/projects/:project/error_tracking/client_keys/:keyId", { project, keyId: key.id });
     await release(held);
     expect((await reading).id).toBe(`${project}:${ours.id}`);
   }, 60_000);
@@ -159,7 +175,8 @@ describe("a kind read from its listing (no read of one object) is gone only when
     const ops = new ResourceOperations(declarations.errorTrackingClientKey, () => api);
     const creating = ops.create({ project }).catch((error: unknown) => error);
     await untilHeld();
-    for (const key of keys.slice(0, 10)) await api.request("DELETE", "/projects/:project/error_tracking/client_keys/:keyId", { project, keyId: key.id });
+    for (const key of keys.slice(0, 10))
+      await api.request("DELETE", "/projects/:project/error_tracking/client_keys/:keyId", { project, keyId: key.id });
     await release(held);
     const error = (await creating) as Error & { candidates?: string[] };
     const left = await api.list<{ id: number }>("/projects/:project/error_tracking/client_keys", { project });
@@ -174,9 +191,17 @@ describe("a kind read from its listing (no read of one object) is gone only when
 it("a listing that changes every time it is read concludes nothing", async () => {
   let reads = 0;
   const changing = async () => [{ id: (reads += 1) }];
-  await expect(settledListing("acme:1", changing, (record) => String(record["id"]))).rejects.toThrow(/changed each of the 5 times it was read .* nothing is concluded/);
+  await expect(settledListing("acme:1", changing, (record) => String(record["id"]))).rejects.toThrow(
+    /changed each of the 5 times it was read .* nothing is concluded/,
+  );
   expect(reads).toBe(SETTLE_TRIES);
   let calm = 0;
-  expect(await settledListing("acme:1", async () => [{ id: 1 + Math.min((calm += 1), 2) }], (record) => String(record["id"]))).toEqual([{ id: 3 }]);
+  expect(
+    await settledListing(
+      "acme:1",
+      async () => [{ id: 1 + Math.min((calm += 1), 2) }],
+      (record) => String(record["id"]),
+    ),
+  ).toEqual([{ id: 3 }]);
   expect(calm).toBe(3);
 });

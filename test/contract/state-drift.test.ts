@@ -24,7 +24,9 @@ const secret = (value: string) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stri
 async function labelStack(face: Face, name: string, token: string): Promise<ExportedDeployment> {
   const url = world().emulator.url;
   const inputs = { group: "acme", name, color: "#FF0000" };
-  const made = await operationsOver("GroupLabel", clientFor({ baseUrl: url, token: world().user("root").token }), () => undefined).create(inputs);
+  const made = await operationsOver("GroupLabel", clientFor({ baseUrl: url, token: world().user("root").token }), () => undefined).create(
+    inputs,
+  );
   const stackUrn = `urn:pulumi:${name}::fleet::pulumi:pulumi:Stack::fleet-${name}`;
   const providerType = face === "plugin" ? "pulumi:providers:forge" : "pulumi:providers:pulumi-nodejs";
   const providerUrn = `urn:pulumi:${name}::fleet::${providerType}::default`;
@@ -32,8 +34,22 @@ async function labelStack(face: Face, name: string, token: string): Promise<Expo
   return {
     resources: [
       { urn: stackUrn, type: "pulumi:pulumi:Stack", custom: false },
-      { urn: providerUrn, type: providerType, custom: true, id: "c0ffee", inputs: face === "plugin" ? { baseUrl: url, token: secret(token) } : { "forge:baseUrl": url, "forge:token": secret(token) } },
-      { urn: `urn:pulumi:${name}::fleet::${typeTokenOf(face, "GroupLabel")}::team`, type: typeTokenOf(face, "GroupLabel"), custom: true, id: made.id, provider: `${providerUrn}::c0ffee`, inputs: { ...inputs, ...dynamic }, outputs: { ...made.outs, ...dynamic } },
+      {
+        urn: providerUrn,
+        type: providerType,
+        custom: true,
+        id: "c0ffee",
+        inputs: face === "plugin" ? { baseUrl: url, token: secret(token) } : { "forge:baseUrl": url, "forge:token": secret(token) },
+      },
+      {
+        urn: `urn:pulumi:${name}::fleet::${typeTokenOf(face, "GroupLabel")}::team`,
+        type: typeTokenOf(face, "GroupLabel"),
+        custom: true,
+        id: made.id,
+        provider: `${providerUrn}::c0ffee`,
+        inputs: { ...inputs, ...dynamic },
+        outputs: { ...made.outs, ...dynamic },
+      },
     ],
   };
 }
@@ -52,8 +68,12 @@ async function checkAll(states: ExportedDeployment[], reads: () => SharedReads) 
 describe("drift from exported states", () => {
   it("stacks of both faces under one parent share its listing: a few requests, not one per stack, and the same answers", async () => {
     const token = world().user("root").token;
-    const states = await Promise.all(Array.from({ length: STACKS }, (_, index) => labelStack(index % 2 === 0 ? "plugin" : "dynamic", `fleet-${index}`, token)));
-    const changed = (await (await fetch(`${world().emulator.url}/api/v4/groups/acme/labels?per_page=100&search=fleet-7`, { headers: { "PRIVATE-TOKEN": token } })).json()) as { id: number; name: string }[];
+    const states = await Promise.all(
+      Array.from({ length: STACKS }, (_, index) => labelStack(index % 2 === 0 ? "plugin" : "dynamic", `fleet-${index}`, token)),
+    );
+    const changed = (await (
+      await fetch(`${world().emulator.url}/api/v4/groups/acme/labels?per_page=100&search=fleet-7`, { headers: { "PRIVATE-TOKEN": token } })
+    ).json()) as { id: number; name: string }[];
     await fetch(`${world().emulator.url}/api/v4/groups/acme/labels/${changed.find((label) => label.name === "fleet-7")!.id}`, {
       method: "PUT",
       headers: { "PRIVATE-TOKEN": token, "content-type": "application/json" },
@@ -70,7 +90,18 @@ describe("drift from exported states", () => {
 
     expect(together).toEqual(alone);
     expect(together.filter((found) => "drifted" in found && found.drifted.length > 0)).toEqual([
-      { drifted: [{ name: "team", type: "pulumi-nodejs:dynamic/forge:GroupLabel", urn: "urn:pulumi:fleet-7::fleet::pulumi-nodejs:dynamic/forge:GroupLabel::team", drift: "changed", fields: [{ field: "color", program: "#FF0000", forge: "#00FF00" }], alsoChanged: ["textColor"] }] },
+      {
+        drifted: [
+          {
+            name: "team",
+            type: "pulumi-nodejs:dynamic/forge:GroupLabel",
+            urn: "urn:pulumi:fleet-7::fleet::pulumi-nodejs:dynamic/forge:GroupLabel::team",
+            drift: "changed",
+            fields: [{ field: "color", program: "#FF0000", forge: "#00FF00" }],
+            alsoChanged: ["textColor"],
+          },
+        ],
+      },
     ]);
     expect(aloneRequests).toBe(STACKS);
     // The first reads under the parent ask on their own until they have earned a page; the page holds every label.
@@ -91,7 +122,10 @@ describe("drift from exported states", () => {
   });
 
   it("reads with the connection the stack's provider recorded, as a refresh does: a token revoked since is an error that does not show it", async () => {
-    const [good, bad] = [await labelStack("plugin", "recorded-good", world().user("root").token), await labelStack("dynamic", "recorded-bad", "revoked-token-5e1d")];
+    const [good, bad] = [
+      await labelStack("plugin", "recorded-good", world().user("root").token),
+      await labelStack("dynamic", "recorded-bad", "revoked-token-5e1d"),
+    ];
     const reads = new SharedReads();
     // No FORGE_* in the environment: the connection comes from the state alone.
     expect(await stateDrift(good, reads, {})).toEqual({ drifted: [] });
@@ -106,12 +140,34 @@ describe("drift from exported states", () => {
   it("finds a deleted object; leaves to the refresh a state holding another provider's resource, pending operations or a resource pending deletion", async () => {
     const state = await labelStack("plugin", "gone-label", world().user("root").token);
     const label = state.resources![2]!;
-    await fetch(`${world().emulator.url}/api/v4/groups/acme/labels/${String(label.outputs!["labelId"])}`, { method: "DELETE", headers: { "PRIVATE-TOKEN": world().user("root").token } });
-    expect(await stateDrift(state, new SharedReads(), {})).toEqual({ drifted: [{ name: "team", type: "forge:index:GroupLabel", urn: label.urn, drift: "deleted", fields: [] }] });
+    await fetch(`${world().emulator.url}/api/v4/groups/acme/labels/${String(label.outputs!["labelId"])}`, {
+      method: "DELETE",
+      headers: { "PRIVATE-TOKEN": world().user("root").token },
+    });
+    expect(await stateDrift(state, new SharedReads(), {})).toEqual({
+      drifted: [{ name: "team", type: "forge:index:GroupLabel", urn: label.urn, drift: "deleted", fields: [] }],
+    });
 
-    const other = { ...state, resources: [...state.resources!, { urn: "urn:pulumi:x::fleet::random:index/randomPet:RandomPet::pet", type: "random:index/randomPet:RandomPet", custom: true, id: "pet" }] };
-    expect(await stateDrift(other, new SharedReads(), {})).toEqual({ refresh: "its state holds random:index/randomPet:RandomPet, which only its own provider reads" });
-    expect(await stateDrift({ ...state, pending_operations: [{ type: "creating", resource: label }] }, new SharedReads(), {})).toEqual({ refresh: "its state has pending operations" });
-    expect(await stateDrift({ resources: [...state.resources!, { ...label, delete: true }] }, new SharedReads(), {})).toEqual({ refresh: "its state holds a resource pending deletion" });
+    const other = {
+      ...state,
+      resources: [
+        ...state.resources!,
+        {
+          urn: "urn:pulumi:x::fleet::random:index/randomPet:RandomPet::pet",
+          type: "random:index/randomPet:RandomPet",
+          custom: true,
+          id: "pet",
+        },
+      ],
+    };
+    expect(await stateDrift(other, new SharedReads(), {})).toEqual({
+      refresh: "its state holds random:index/randomPet:RandomPet, which only its own provider reads",
+    });
+    expect(await stateDrift({ ...state, pending_operations: [{ type: "creating", resource: label }] }, new SharedReads(), {})).toEqual({
+      refresh: "its state has pending operations",
+    });
+    expect(await stateDrift({ resources: [...state.resources!, { ...label, delete: true }] }, new SharedReads(), {})).toEqual({
+      refresh: "its state holds a resource pending deletion",
+    });
   });
 });

@@ -18,20 +18,40 @@ import { useWorld } from "./world";
 
 const world = useWorld();
 
-const held = (type: string, id: string, name = `r${id.replace(/\W/g, "")}`): HeldResource => ({ type, id, urn: `urn:pulumi:prod::team::${type}::${name}` });
-const stack = (label: string, resources: HeldResource[], status: FleetMember["status"] = "read"): FleetMember => ({ label, status, resources });
+const held = (type: string, id: string, name = `r${id.replace(/\W/g, "")}`): HeldResource => ({
+  type,
+  id,
+  urn: `urn:pulumi:prod::team::${type}::${name}`,
+});
+const stack = (label: string, resources: HeldResource[], status: FleetMember["status"] = "read"): FleetMember => ({
+  label,
+  status,
+  resources,
+});
 const inventory = (scope: Parameters<typeof takeInventory>[1], fleet: FleetMember[], rules: unknown[] = []) =>
-  takeInventory(world().api, scope, async () => fleet, { ignore: parseIgnoreRules({ ignore: rules }, new Set(Object.values(declarations).map((declaration) => declaration.name))), log: () => {} });
+  takeInventory(world().api, scope, async () => fleet, {
+    ignore: parseIgnoreRules({ ignore: rules }, new Set(Object.values(declarations).map((declaration) => declaration.name))),
+    log: () => {},
+  });
 const ids = (objects: { kind: string; importId: string }[]) => objects.map((object) => `${object.kind} ${object.importId}`).sort();
 
 async function label(group: string, name: string): Promise<number> {
   return (await world().api.request<{ id: number }>(routes.groupLabels.create, { group, name, color: "#FF0000" })).body.id;
 }
 
-async function requestsDuring<T>(run: () => Promise<T>): Promise<{ result: T; requests: { method: string; path: string; query: Record<string, unknown> }[] }> {
+async function requestsDuring<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; requests: { method: string; path: string; query: Record<string, unknown> }[] }> {
   const { seq } = (await (await world().emulator.admin("/requests/last")).json()) as { seq: number };
   const result = await run();
-  return { result, requests: (await (await world().emulator.admin(`/requests?since=${seq}`)).json()) as { method: string; path: string; query: Record<string, unknown> }[] };
+  return {
+    result,
+    requests: (await (await world().emulator.admin(`/requests?since=${seq}`)).json()) as {
+      method: string;
+      path: string;
+      query: Record<string, unknown>;
+    }[],
+  };
 }
 
 describe("what no stack of the fleet holds", () => {
@@ -41,7 +61,10 @@ describe("what no stack of the fleet holds", () => {
     const fleet = [
       stack("team/a", [held("pulumi-nodejs:dynamic/forge:GroupLabel", `acme:${kept}`)]),
       // The plugin face, the group by its id and spelled in capitals elsewhere: one object each.
-      stack("team/b", [held("forge:index:GroupLabel", `1:${byId}`), held("forge:index:GroupIntegrationEmailsOnPush", "ACME:emails-on-push")]),
+      stack("team/b", [
+        held("forge:index:GroupLabel", `1:${byId}`),
+        held("forge:index:GroupIntegrationEmailsOnPush", "ACME:emails-on-push"),
+      ]),
     ];
     const { result, requests } = await requestsDuring(() => inventory({ groups: ["acme"] }, fleet));
     expect(ids(result.unmanaged.filter((object) => !object.setting))).toEqual([`GroupLabel acme:${loose}`]);
@@ -74,7 +97,11 @@ describe("what no stack of the fleet holds", () => {
       ["GroupSettings", "acme/platform", "every value at the forge's defaults: a program would declare nothing"],
       ["JobTokenScope", "acme/platform/cli", "the allowlist off, as the forge makes a new project"],
       ["ProjectMember", "acme/platform/cli:2", "the membership the forge gave the project's creator when it made the project"],
-      ["JobTokenScopeProjectAllowlistEntry", `acme/platform/deployer:${deployer}`, "the project itself, which the forge always lets its own job tokens reach"],
+      [
+        "JobTokenScopeProjectAllowlistEntry",
+        `acme/platform/deployer:${deployer}`,
+        "the project itself, which the forge always lets its own job tokens reach",
+      ],
     ]);
     expect(result.unmanaged.map((object) => [object.kind, object.importId, object.setting, object.createdBy])).toEqual([
       ["JobTokenScopeProjectAllowlistEntry", `acme/platform/cli:${deployer}`, false, undefined],
@@ -87,9 +114,14 @@ describe("what no stack of the fleet holds", () => {
 describe("a fleet not read in full", () => {
   it("withholds the verdict on what a stack not read may hold, and counts what a mid-run stack's state shows as held", async () => {
     const [mine, other] = [await label("acme/platform", "mine"), await label("acme/platform", "other")];
-    const result = await inventory({ groups: ["acme/platform"] }, [stack("team/run", [held("forge:index:GroupLabel", `acme/platform:${mine}`)], "partial"), stack("team/gone", [], "unread")]);
+    const result = await inventory({ groups: ["acme/platform"] }, [
+      stack("team/run", [held("forge:index:GroupLabel", `acme/platform:${mine}`)], "partial"),
+      stack("team/gone", [], "unread"),
+    ]);
     expect(result.unmanaged).toEqual([]);
-    expect(result.possiblyHeld.map((object) => [object.kind, object.importId, object.by])).toEqual([["GroupLabel", `acme/platform:${other}`, ["team/run", "team/gone"]]]);
+    expect(result.possiblyHeld.map((object) => [object.kind, object.importId, object.by])).toEqual([
+      ["GroupLabel", `acme/platform:${other}`, ["team/run", "team/gone"]],
+    ]);
     expect(result.counts.held).toBe(1);
   });
 
@@ -98,7 +130,15 @@ describe("a fleet not read in full", () => {
     // The listing shows a message the forge no longer has (deleted between the listing and the read).
     await world().emulator.admin("/faults", {
       method: "POST",
-      json: { method: "GET", path: "^/broadcast_messages$", status: 200, body: [{ id: 1, message: "Real maintenance window" }, { id: 99, message: "Gone since" }] },
+      json: {
+        method: "GET",
+        path: "^/broadcast_messages$",
+        status: 200,
+        body: [
+          { id: 1, message: "Real maintenance window" },
+          { id: 99, message: "Gone since" },
+        ],
+      },
     });
     const result = await inventory({ instance: true }, []);
     await world().emulator.admin("/faults", { method: "DELETE" });
@@ -148,10 +188,16 @@ describe("the ignore file", () => {
 
   it("refuses an entry without a reason, with an unknown kind or field, or one that would hide everything, naming the entry", () => {
     const kinds = new Set(["GroupLabel"]);
-    expect(() => parseIgnoreRules({ ignore: [{ kind: "GroupLabel", reason: "ok" }, { kind: "GroupLabel" }] }, kinds)).toThrow("entry 2: reason: reason is missing: say why these objects may live outside code");
-    expect(() => parseIgnoreRules({ ignore: [{ kind: "Label", reason: "x" }] }, kinds)).toThrow('entry 1: kind: "Label" is no resource of the forge (one of GroupLabel)');
+    expect(() => parseIgnoreRules({ ignore: [{ kind: "GroupLabel", reason: "ok" }, { kind: "GroupLabel" }] }, kinds)).toThrow(
+      "entry 2: reason: reason is missing: say why these objects may live outside code",
+    );
+    expect(() => parseIgnoreRules({ ignore: [{ kind: "Label", reason: "x" }] }, kinds)).toThrow(
+      'entry 1: kind: "Label" is no resource of the forge (one of GroupLabel)',
+    );
     expect(() => parseIgnoreRules({ ignore: [{ kinds: "GroupLabel", reason: "x" }] }, kinds)).toThrow("entry 1: unknown field kinds");
-    expect(() => parseIgnoreRules({ ignore: [{ reason: "x" }] }, kinds)).toThrow("entry 1: an entry names at least one of kind, scope and name");
+    expect(() => parseIgnoreRules({ ignore: [{ reason: "x" }] }, kinds)).toThrow(
+      "entry 1: an entry names at least one of kind, scope and name",
+    );
     expect(() => parseIgnoreRules({ rules: [] }, kinds)).toThrow("unknown field rules (the file holds `ignore:`, a list of entries)");
     expect(parseIgnoreRules(null, kinds)).toEqual([]);
   });
@@ -162,7 +208,9 @@ describe("who made it", () => {
     await world().as("olivia").request(routes.projectMembers.create, { project: "acme/web", user_id: 4, access_level: 30 });
     const agent = (await world().api.request<{ id: number }>(routes.clusterAgents.create, { project: "acme/web", name: "prod" })).body.id;
     await world().as("max").request(routes.clusterAgentTokens.create, { project: "acme/web", agentId: agent, name: "second" });
-    const result: Inventory = await inventory({ projects: ["acme/web"] }, [stack("team/a", [held("forge:index:ClusterAgent", `acme/web:${agent}`)])]);
+    const result: Inventory = await inventory({ projects: ["acme/web"] }, [
+      stack("team/a", [held("forge:index:ClusterAgent", `acme/web:${agent}`)]),
+    ]);
     const objects = result.unmanaged.filter((object) => !object.setting);
     expect(objects.map((object) => [object.kind, object.name, object.createdBy, typeof object.createdAt])).toEqual([
       ["ClusterAgentToken", "second", "max", "string"],
@@ -172,21 +220,48 @@ describe("who made it", () => {
 });
 
 describe("the report", () => {
-  const state = (label: string, status: StackState["status"], message?: string): StackState => ({ stack: "prod", workDir: `/srv/${label}`, label, status, resources: [], durationMs: 10, ...(message ? { message } : {}) });
+  const state = (label: string, status: StackState["status"], message?: string): StackState => ({
+    stack: "prod",
+    workDir: `/srv/${label}`,
+    label,
+    status,
+    resources: [],
+    durationMs: 10,
+    ...(message ? { message } : {}),
+  });
   const report = (inventory: Inventory, states: StackState[], drift?: FleetReport) =>
-    buildUnmanagedReport({ started: Date.now(), version: "1.2.3", forge: "https://forge.example", scope: { groups: ["acme"], projects: [], instance: false, snippets: false }, states, inventory, rules: [], drift });
+    buildUnmanagedReport({
+      started: Date.now(),
+      version: "1.2.3",
+      forge: "https://forge.example",
+      scope: { groups: ["acme"], projects: [], instance: false, snippets: false },
+      states,
+      inventory,
+      rules: [],
+      drift,
+    });
   const fleetReport = (status: "clean" | "drift" | "error"): FleetReport => ({
     generatedAt: "2026-11-27T00:00:00.000Z",
     tool: { name: "forge-drift", version: "1.2.3" },
     durationMs: 1,
-    summary: { stacks: 1, clean: status === "clean" ? 1 : 0, drift: status === "drift" ? 1 : 0, error: status === "error" ? 1 : 0, locked: 0, timeout: 0 },
+    summary: {
+      stacks: 1,
+      clean: status === "clean" ? 1 : 0,
+      drift: status === "drift" ? 1 : 0,
+      error: status === "error" ? 1 : 0,
+      locked: 0,
+      timeout: 0,
+    },
     stacks: [{ stack: "prod", workDir: "/srv/a", status, durationMs: 1, drifted: [], ...(status === "error" ? { message: "boom" } : {}) }],
   });
 
   it("exits 4 for what no stack holds or two stacks hold, plus drift's 2 (6 both); 1 when a stack could not be read; 3 when one was mid-run; else 0", async () => {
     const shared = await label("acme", "shared");
     await label("acme", "loose");
-    const holding = [stack("platform/prod", [held("forge:index:GroupLabel", `acme:${shared}`, "team")]), stack("web/prod", [held("forge:index:GroupLabel", `acme:${shared}`, "team")])];
+    const holding = [
+      stack("platform/prod", [held("forge:index:GroupLabel", `acme:${shared}`, "team")]),
+      stack("web/prod", [held("forge:index:GroupLabel", `acme:${shared}`, "team")]),
+    ];
     const found = await inventory({ groups: ["acme"] }, holding);
     const nothing = await inventory({ projects: ["acme/web"] }, []);
     const read = [state("platform/prod", "read"), state("web/prod", "read")];
@@ -200,6 +275,8 @@ describe("the report", () => {
     expect(unmanagedExit(report(nothing, [...read, state("data/prod", "partial", "a run holds its lock")]))).toBe(3);
     expect(unmanagedExit(report(nothing, read))).toBe(0);
     // Two `prod` stacks of two projects, told apart in a log.
-    expect(formatUnmanaged(found4, "text")).toContain(`  GroupLabel  acme:${shared}: platform/prod (team, id acme:${shared}), web/prod (team, id acme:${shared})`);
+    expect(formatUnmanaged(found4, "text")).toContain(
+      `  GroupLabel  acme:${shared}: platform/prod (team, id acme:${shared}), web/prod (team, id acme:${shared})`,
+    );
   });
 });

@@ -2,8 +2,17 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { closeClients, ForgeClient } from "../../provider/client";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 
-interface SeedUser { id: number; username: string; token: string; admin: boolean }
-interface SeedNamespace { id: number; full_path?: string; path_with_namespace?: string }
+interface SeedUser {
+  id: number;
+  username: string;
+  token: string;
+  admin: boolean;
+}
+interface SeedNamespace {
+  id: number;
+  full_path?: string;
+  path_with_namespace?: string;
+}
 
 /** An emulator with its seed, and an administrator's client for out-of-band changes. */
 export interface World {
@@ -95,7 +104,11 @@ export function useWorld(): () => World {
 
 /** Changes the emulated instance's settings (`PUT /__emulator/settings`). */
 export async function instanceSettings(world: World, settings: Record<string, boolean | number | string>): Promise<void> {
-  const response = await world.emulator.admin("/settings", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(settings) });
+  const response = await world.emulator.admin("/settings", {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(settings),
+  });
   if (!response.ok) throw new Error(`settings: ${response.status}`);
 }
 

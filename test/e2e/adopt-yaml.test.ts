@@ -28,10 +28,17 @@ let program: string;
 let before: number;
 
 const requests = async (since = 0) =>
-  ((await (await world.emulator.admin("/requests")).json()) as { seq: number; method: string; path: string }[]).filter((request) => request.seq > since);
+  ((await (await world.emulator.admin("/requests")).json()) as { seq: number; method: string; path: string }[]).filter(
+    (request) => request.seq > since,
+  );
 const lastSeq = async () => Math.max(0, ...(await requests()).map((request) => request.seq));
-const writes = async (since: number) => (await requests(since)).filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`);
-const adopt = (args: string[]) => run(process.execPath, [ADOPT_BIN, ...args], { env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN }, maxBuffer: 16 * 1024 * 1024 });
+const writes = async (since: number) =>
+  (await requests(since)).filter((request) => request.method !== "GET").map((request) => `${request.method} ${request.path}`);
+const adopt = (args: string[]) =>
+  run(process.execPath, [ADOPT_BIN, ...args], {
+    env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
+    maxBuffer: 16 * 1024 * 1024,
+  });
 const connection = () => ({ "forge:baseUrl": { value: world.emulator.url }, "forge:token": { value: ROOT_TOKEN, secret: true } });
 
 describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugin", () => {
@@ -39,14 +46,34 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
     engineTestDecision(process.env, pulumiInstalled());
     world = await startWorld();
     await fillForge(world, ENGINE_EXTRA_LABELS);
-    project = await cliProject({ name: "adopt-yaml", from: { "Pulumi.yaml": "name: forge-adopted\nruntime: yaml\n" }, config: connection() });
+    project = await cliProject({
+      name: "adopt-yaml",
+      from: { "Pulumi.yaml": "name: forge-adopted\nruntime: yaml\n" },
+      config: connection(),
+    });
     const seq = await lastSeq();
-    await adopt(["--group", "acme", "--instance", "--snippets", "--language", "yaml", "--plugin-path", PLUGIN_DIR, "--out", join(project.dir, "Pulumi.yaml"), "--force"]);
+    await adopt([
+      "--group",
+      "acme",
+      "--instance",
+      "--snippets",
+      "--language",
+      "yaml",
+      "--plugin-path",
+      PLUGIN_DIR,
+      "--out",
+      join(project.dir, "Pulumi.yaml"),
+      "--force",
+    ]);
     expect(await writes(seq), "forge-adopt only reads").toEqual([]);
     program = readFileSync(join(project.dir, "Pulumi.yaml"), "utf8");
     const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> +# (\S+) \S+: (\S+) /g)];
     expect(secrets.length).toBeGreaterThan(0);
-    await project.ok(["config", "set-all", ...secrets.flatMap(([, key, type, path]) => ["--secret", `${key!}=${secretValue(type!, path!) ?? `unknown ${path}`}`])]);
+    await project.ok([
+      "config",
+      "set-all",
+      ...secrets.flatMap(([, key, type, path]) => ["--secret", `${key!}=${secretValue(type!, path!) ?? `unknown ${path}`}`]),
+    ]);
     before = await lastSeq();
   }, 600_000);
 
@@ -58,9 +85,13 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
   it("declares every adoptable type by its plugin token, and the labels past the first page", () => {
     const resources = (parse(program) as { resources: Record<string, { type: string; options: { import: string } }> }).resources;
     const types = new Set(Object.values(resources).map((resource) => resource.type));
-    const covered = Object.entries(adoptEntries).filter(([, entry]) => entry && "find" in entry).map(([key]) => declarations[key as keyof typeof declarations].name);
+    const covered = Object.entries(adoptEntries)
+      .filter(([, entry]) => entry && "find" in entry)
+      .map(([key]) => declarations[key as keyof typeof declarations].name);
     for (const name of covered) expect(types, name).toContain(`forge:index:${name}`);
-    expect(Object.values(resources).filter((resource) => resource.type === "forge:index:GroupLabel").length).toBeGreaterThan(ENGINE_EXTRA_LABELS);
+    expect(Object.values(resources).filter((resource) => resource.type === "forge:index:GroupLabel").length).toBeGreaterThan(
+      ENGINE_EXTRA_LABELS,
+    );
     for (const resource of Object.values(resources)) expect(resource.options.import).toEqual(expect.any(String));
   });
 
@@ -75,7 +106,13 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
   }, 600_000);
 
   it("pulumi import --file takes in the list of --format pulumi-import", async () => {
-    const empty = await cliProject({ name: "adopt-import", from: { "Pulumi.yaml": `name: forge-imported\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n` }, config: connection() });
+    const empty = await cliProject({
+      name: "adopt-import",
+      from: {
+        "Pulumi.yaml": `name: forge-imported\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+      },
+      config: connection(),
+    });
     try {
       const { stdout } = await adopt(["--project", "acme/web", "--format", "pulumi-import"]);
       const list = JSON.parse(stdout) as { resources: { type: string; name: string; id: string }[] };
@@ -88,7 +125,9 @@ describe("e2e: forge-adopt's YAML program adopts a whole forge through the plugi
       const inState = (await empty.resources()).filter((resource) => resource.type.startsWith("forge:index:"));
       expect(inState.map((resource) => resource.id).sort()).toEqual(list.resources.map((resource) => resource.id).sort());
       // The code to paste: one declaration per object, by name, in Pulumi YAML's short type form.
-      const code = parse(imported.stdout.slice(imported.stdout.indexOf("\nresources:\n") + 1)) as { resources: Record<string, { type: string }> };
+      const code = parse(imported.stdout.slice(imported.stdout.indexOf("\nresources:\n") + 1)) as {
+        resources: Record<string, { type: string }>;
+      };
       const declared = Object.entries(code.resources).map(([name, resource]) => [name, resource.type]);
       expect(declared.sort()).toEqual(list.resources.map((resource) => [resource.name, resource.type.replace(":index:", ":")]).sort());
     } finally {

@@ -28,7 +28,8 @@ let programFile: string;
 /** The request log's sequence number before the adoption. */
 let before: number;
 
-const writes = async (since: number) => (await world.requests(since)).filter((request) => request.method !== "GET").map((r) => `${r.method} ${r.path}`);
+const writes = async (since: number) =>
+  (await world.requests(since)).filter((request) => request.method !== "GET").map((r) => `${r.method} ${r.path}`);
 const lastSeq = async () => Math.max(0, ...(await world.requests()).map((request) => request.seq));
 
 describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI", () => {
@@ -51,7 +52,11 @@ describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI
     // The secrets the program reads, from its config listing: key and the input it stands for.
     const secrets = [...program.matchAll(/pulumi config set --secret (\S+) <value> +# (\S+) \S+: (\S+) /g)];
     expect(secrets.length).toBeGreaterThan(0);
-    await stack.setConfig(Object.fromEntries(secrets.map(([, key, type, path]) => [`adopted:${key}`, { value: secretValue(type!, path!) ?? `unknown ${path}`, secret: true }])));
+    await stack.setConfig(
+      Object.fromEntries(
+        secrets.map(([, key, type, path]) => [`adopted:${key}`, { value: secretValue(type!, path!) ?? `unknown ${path}`, secret: true }]),
+      ),
+    );
     before = await lastSeq();
   }, OP_TIMEOUT);
 
@@ -60,39 +65,56 @@ describe("e2e: forge-adopt's program adopts a whole forge through the Pulumi CLI
   });
 
   it("declares every adoptable type, and the labels past the first page", () => {
-    const covered = Object.entries(adoptEntries).filter(([, entry]) => entry && "find" in entry).map(([key]) => declarations[key as keyof typeof declarations].name);
+    const covered = Object.entries(adoptEntries)
+      .filter(([, entry]) => entry && "find" in entry)
+      .map(([key]) => declarations[key as keyof typeof declarations].name);
     for (const name of covered) expect(program, name).toContain(`new forge.${name}(`);
     expect(program.match(/new forge\.GroupLabel\(/g)?.length).toBeGreaterThan(ENGINE_EXTRA_LABELS);
     for (const secret of Object.values(SECRET_VALUES)) expect(program).not.toContain(secret.split("\n")[1] ?? secret);
   });
 
-  it("up adopts every object and writes nothing to the forge", async () => {
-    const up = await stack.up();
-    const declared = [...program.matchAll(/new forge\.\w+\(\s*"([^"]+)"/g)].map(([, name]) => name as string).sort();
-    expect(namesWith(up, "create")).toEqual(declared);
-    expect(await writes(before)).toEqual([]);
-    const state = await stack.resources();
-    expect(state.length).toBe(declared.length);
-  }, OP_TIMEOUT);
+  it(
+    "up adopts every object and writes nothing to the forge",
+    async () => {
+      const up = await stack.up();
+      const declared = [...program.matchAll(/new forge\.\w+\(\s*"([^"]+)"/g)].map(([, name]) => name as string).sort();
+      expect(namesWith(up, "create")).toEqual(declared);
+      expect(await writes(before)).toEqual([]);
+      const state = await stack.resources();
+      expect(state.length).toBe(declared.length);
+    },
+    OP_TIMEOUT,
+  );
 
-  it("a second preview shows nothing to do but write the write-only values the import could not compare", async () => {
-    const preview = await stack.preview();
-    expect(pendingWriteOnly(program).length).toBeGreaterThan(0);
-    expect(namesWith(preview, "update")).toEqual(pendingWriteOnly(program));
-    expect(Object.keys(preview.changes).sort()).toEqual(["same", "update"]);
-  }, OP_TIMEOUT);
+  it(
+    "a second preview shows nothing to do but write the write-only values the import could not compare",
+    async () => {
+      const preview = await stack.preview();
+      expect(pendingWriteOnly(program).length).toBeGreaterThan(0);
+      expect(namesWith(preview, "update")).toEqual(pendingWriteOnly(program));
+      expect(Object.keys(preview.changes).sort()).toEqual(["same", "update"]);
+    },
+    OP_TIMEOUT,
+  );
 
-  it("a change made in the generated program is applied as an update, and dropping the import options changes nothing", async () => {
-    const recolored = program.replace(/(name: "bug", color: )"#FF0000"/, '$1"#00AA00"');
-    expect(recolored).not.toBe(program);
-    // Without the options: the line of a broken declaration, the last argument of a one-line one.
-    const edited = recolored.replace(/^ {2}\{ import: "[^"]*" \},\n/gm, "").replace(/, \{ import: "[^"]*" \}\);$/gm, ");");
-    expect(edited).not.toMatch(/import: /);
-    writeFileSync(programFile, edited);
-    const up = await stack.up();
-    expect(namesWith(up, "update")).toEqual(["acme-label-bug", ...pendingWriteOnly(program)].sort());
-    expect(Object.keys(up.changes).sort()).toEqual(["same", "update"]);
-    const labels = await world.api.list<{ name: string; color: string }>("/groups/:group/labels", { group: "acme", include_ancestor_groups: false });
-    expect(labels.find((label) => label.name === "bug")?.color).toBe("#00AA00");
-  }, OP_TIMEOUT);
+  it(
+    "a change made in the generated program is applied as an update, and dropping the import options changes nothing",
+    async () => {
+      const recolored = program.replace(/(name: "bug", color: )"#FF0000"/, '$1"#00AA00"');
+      expect(recolored).not.toBe(program);
+      // Without the options: the line of a broken declaration, the last argument of a one-line one.
+      const edited = recolored.replace(/^ {2}\{ import: "[^"]*" \},\n/gm, "").replace(/, \{ import: "[^"]*" \}\);$/gm, ");");
+      expect(edited).not.toMatch(/import: /);
+      writeFileSync(programFile, edited);
+      const up = await stack.up();
+      expect(namesWith(up, "update")).toEqual(["acme-label-bug", ...pendingWriteOnly(program)].sort());
+      expect(Object.keys(up.changes).sort()).toEqual(["same", "update"]);
+      const labels = await world.api.list<{ name: string; color: string }>("/groups/:group/labels", {
+        group: "acme",
+        include_ancestor_groups: false,
+      });
+      expect(labels.find((label) => label.name === "bug")?.color).toBe("#00AA00");
+    },
+    OP_TIMEOUT,
+  );
 });

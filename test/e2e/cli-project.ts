@@ -81,9 +81,14 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
   };
   const run = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
     new Promise((resolve) => {
-      execFile("pulumi", ["--non-interactive", "--color", "never", ...args], { cwd: dir, env: { ...baseEnv, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` });
-      });
+      execFile(
+        "pulumi",
+        ["--non-interactive", "--color", "never", ...args],
+        { cwd: dir, env: { ...baseEnv, ...env }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` });
+        },
+      );
     });
   const ok = async (args: string[], env?: Record<string, string>): Promise<string> => {
     const result = await run(args, env);
@@ -98,7 +103,10 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
 
   await ok(["stack", "init", "test"]);
   // One CLI call for all the settings: each call of the CLI costs about a second.
-  const settings = Object.entries(options.config ?? {}).flatMap(([key, { value, secret }]) => [secret ? "--secret" : "--plaintext", `${key}=${value}`]);
+  const settings = Object.entries(options.config ?? {}).flatMap(([key, { value, secret }]) => [
+    secret ? "--secret" : "--plaintext",
+    `${key}=${value}`,
+  ]);
   if (settings.length > 0) await ok(["config", "set-all", ...settings]);
   return {
     dir,
@@ -109,7 +117,9 @@ export async function cliProject(options: CliProjectOptions): Promise<CliProject
     exportText,
     async resources() {
       const text = await exportText();
-      const state = JSON.parse(text) as { deployment: { resources?: { type: string; id?: string; urn: string; outputs?: Record<string, unknown> }[] } };
+      const state = JSON.parse(text) as {
+        deployment: { resources?: { type: string; id?: string; urn: string; outputs?: Record<string, unknown> }[] };
+      };
       return state.deployment.resources ?? [];
     },
     close: () => rmSync(work, { recursive: true, force: true }),

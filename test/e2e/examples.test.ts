@@ -20,11 +20,16 @@ const OP_TIMEOUT = 300_000;
 const EXAMPLES = join(REPO_ROOT, "examples");
 /** The TypeScript programs; examples/yaml (Pulumi YAML through the provider plugin) is yaml.test.ts's. */
 const programs = readdirSync(EXAMPLES)
-  .filter((name) => existsSync(join(EXAMPLES, name, "Pulumi.yaml")) && !/^runtime: yaml$/m.test(readFileSync(join(EXAMPLES, name, "Pulumi.yaml"), "utf8")))
+  .filter(
+    (name) =>
+      existsSync(join(EXAMPLES, name, "Pulumi.yaml")) &&
+      !/^runtime: yaml$/m.test(readFileSync(join(EXAMPLES, name, "Pulumi.yaml"), "utf8")),
+  )
   .sort();
 
 /** The step kinds of an operation other than `same`, with their counts. */
-const changesOf = (changes: OpMap) => Object.fromEntries(Object.entries(changes).filter(([kind, count]) => kind !== "same" && (count ?? 0) > 0));
+const changesOf = (changes: OpMap) =>
+  Object.fromEntries(Object.entries(changes).filter(([kind, count]) => kind !== "same" && (count ?? 0) > 0));
 
 it("finds the example programs", () => {
   expect(programs).toEqual(expect.arrayContaining(["instance-admin", "platform"]));
@@ -56,40 +61,59 @@ describe.each(programs)("e2e: examples/%s through the Pulumi CLI", (program) => 
     await world?.close();
   });
 
-  it("up creates what the program declares", async () => {
-    await stack.up();
-    created = await stack.resources();
-    expect(created.length).toBeGreaterThan(0);
-    // A setting counts as left only while it differs from what it found: most of them do not.
-    expect((await leftInForge(world.fixtureWorld, created)).length).toBeGreaterThan(0);
-  }, OP_TIMEOUT);
+  it(
+    "up creates what the program declares",
+    async () => {
+      await stack.up();
+      created = await stack.resources();
+      expect(created.length).toBeGreaterThan(0);
+      // A setting counts as left only while it differs from what it found: most of them do not.
+      expect((await leftInForge(world.fixtureWorld, created)).length).toBeGreaterThan(0);
+    },
+    OP_TIMEOUT,
+  );
 
-  it("keeps every secret (secret outputs, write-only inputs such as integration credentials) out of the state in plain text", async () => {
-    const strings = (value: unknown): string[] =>
-      typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
-    const secretsOf = (resource: StateResource) => declaredSecrets(declarationByName(resource.type)).flatMap((key) => strings(resource.outputs[key]));
-    const secrets = created.flatMap(secretsOf).filter((text) => text.length >= 12);
-    if (program === "platform") {
-      // The integrations' credentials are among them: the chat webhooks and the monitoring key.
-      const integrationSecrets = created.filter((resource) => resource.type.startsWith("GroupIntegration")).flatMap(secretsOf);
-      expect(integrationSecrets).toEqual(expect.arrayContaining(["https://chat.example.com/hooks/acme-platform", "placeholder-monitoring-api-key"]));
-    }
-    const encrypted = await stack.exportedStateEncrypted();
-    for (const secret of secrets) expect(encrypted.includes(secret), `pulumi stack export shows ${secret.slice(0, 12)}...`).toBe(false);
-    expect(filesContaining(world.backendDir, secrets)).toEqual([]);
-  }, OP_TIMEOUT);
+  it(
+    "keeps every secret (secret outputs, write-only inputs such as integration credentials) out of the state in plain text",
+    async () => {
+      const strings = (value: unknown): string[] =>
+        typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(strings) : [];
+      const secretsOf = (resource: StateResource) =>
+        declaredSecrets(declarationByName(resource.type)).flatMap((key) => strings(resource.outputs[key]));
+      const secrets = created.flatMap(secretsOf).filter((text) => text.length >= 12);
+      if (program === "platform") {
+        // The integrations' credentials are among them: the chat webhooks and the monitoring key.
+        const integrationSecrets = created.filter((resource) => resource.type.startsWith("GroupIntegration")).flatMap(secretsOf);
+        expect(integrationSecrets).toEqual(
+          expect.arrayContaining(["https://chat.example.com/hooks/acme-platform", "placeholder-monitoring-api-key"]),
+        );
+      }
+      const encrypted = await stack.exportedStateEncrypted();
+      for (const secret of secrets) expect(encrypted.includes(secret), `pulumi stack export shows ${secret.slice(0, 12)}...`).toBe(false);
+      expect(filesContaining(world.backendDir, secrets)).toEqual([]);
+    },
+    OP_TIMEOUT,
+  );
 
-  it("a preview that refreshes first finds no drift and nothing to change", async () => {
-    // One run for both: each resource read (a refresh step), then the program's diff. Drift in a
-    // managed field would show as the program's update; an object gone, as a create.
-    const preview = await stack.preview({ refresh: true });
-    expect(changesOf(preview.changes)).toEqual({});
-    expect(namesWith(preview, "refresh", "same")).toEqual(created.map((resource) => resource.name).sort());
-  }, OP_TIMEOUT);
+  it(
+    "a preview that refreshes first finds no drift and nothing to change",
+    async () => {
+      // One run for both: each resource read (a refresh step), then the program's diff. Drift in a
+      // managed field would show as the program's update; an object gone, as a create.
+      const preview = await stack.preview({ refresh: true });
+      expect(changesOf(preview.changes)).toEqual({});
+      expect(namesWith(preview, "refresh", "same")).toEqual(created.map((resource) => resource.name).sort());
+    },
+    OP_TIMEOUT,
+  );
 
-  it("destroy leaves nothing in the forge", async () => {
-    await stack.destroy();
-    expect(await stack.resources()).toEqual([]);
-    expect(await leftInForge(world.fixtureWorld, created)).toEqual([]);
-  }, OP_TIMEOUT);
+  it(
+    "destroy leaves nothing in the forge",
+    async () => {
+      await stack.destroy();
+      expect(await stack.resources()).toEqual([]);
+      expect(await leftInForge(world.fixtureWorld, created)).toEqual([]);
+    },
+    OP_TIMEOUT,
+  );
 });

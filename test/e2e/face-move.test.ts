@@ -31,7 +31,8 @@ new forge.GroupIntegrationChatWebhook("chat", { group: "acme", webhook: config.r
 exports.token = token.token;
 `;
 
-const writes = async () => ((await (await emulator.admin("/requests")).json()) as { method: string }[]).filter((request) => request.method !== "GET").length;
+const writes = async () =>
+  ((await (await emulator.admin("/requests")).json()) as { method: string }[]).filter((request) => request.method !== "GET").length;
 /** The forge resources of the state: face, declaration, name and id. */
 const forgeResources = async () =>
   (await project.resources()).flatMap((resource) => {
@@ -46,7 +47,10 @@ beforeAll(async () => {
   project = await cliProject({
     name: "face-move",
     nodeModules: true,
-    from: { "Pulumi.yaml": `name: forge-face-move\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`, "index.js": program },
+    from: {
+      "Pulumi.yaml": `name: forge-face-move\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+      "index.js": program,
+    },
     config: {
       "forge:baseUrl": { value: emulator.url },
       "forge:token": { value: seedToken("root"), secret: true },

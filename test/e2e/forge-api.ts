@@ -35,7 +35,9 @@ export class ForgeApi {
     return this.list("/groups/:group/labels", { group, include_ancestor_groups: false });
   }
   async tokenNames(project: string, agentId: unknown): Promise<string[]> {
-    return (await this.list("/projects/:project/cluster_agents/:agentId/tokens", { project, agentId })).map((t) => t["name"] as string).sort();
+    return (await this.list("/projects/:project/cluster_agents/:agentId/tokens", { project, agentId }))
+      .map((t) => t["name"] as string)
+      .sort();
   }
   async urlConfigurations(project: string, agentId: unknown): Promise<Rec[]> {
     return (await this.get<Rec[]>("/projects/:project/cluster_agents/:agentId/url_configurations", { project, agentId })) ?? [];

@@ -11,18 +11,23 @@
  * repository's, so it resolves `pulumi-forge` as a user's program does, while the stack config
  * files Pulumi writes next to the program stay out of the repository.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { execFile } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  type EngineEvent,
-  type OpMap,
-  type Stack,
-} from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type EngineEvent, type OpMap, type Stack } from "@pulumi/pulumi/automation";
 import type { ForgeClient } from "../../provider/client";
 import { inputKeys, declaredSecrets, type State } from "../../provider/engine/declaration";
 import { declarationByName } from "../../provider/resources";
@@ -190,7 +195,9 @@ export class TestStack {
 
   /** The managed resources in the state (stack and providers left out), secrets decrypted. */
   async resources(): Promise<StateResource[]> {
-    const deployment = (await this.stack.exportStack()).deployment as { resources?: { urn: string; type: string; id: string; inputs?: State; outputs?: State }[] };
+    const deployment = (await this.stack.exportStack()).deployment as {
+      resources?: { urn: string; type: string; id: string; inputs?: State; outputs?: State }[];
+    };
     return (deployment.resources ?? [])
       .filter((r) => isManaged(r.type))
       .map((r) => ({
@@ -369,7 +376,8 @@ export function isSecretEnvelope(value: unknown): value is Record<string, unknow
 function revealed(value: unknown): unknown {
   if (isSecretEnvelope(value)) return typeof value["plaintext"] === "string" ? JSON.parse(value["plaintext"]) : value;
   if (Array.isArray(value)) return value.map(revealed);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revealed(item)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revealed(item)]));
   return value;
 }
 

@@ -12,7 +12,8 @@ import { instanceSettings } from "../contract/world";
 import { startE2eWorld, type E2eWorld, type ListedResource, type TestStack } from "./harness";
 
 const OP_TIMEOUT = 300_000;
-const changesOf = (changes: OpMap) => Object.fromEntries(Object.entries(changes).filter(([kind, count]) => kind !== "same" && (count ?? 0) > 0));
+const changesOf = (changes: OpMap) =>
+  Object.fromEntries(Object.entries(changes).filter(([kind, count]) => kind !== "same" && (count ?? 0) > 0));
 
 let world: E2eWorld;
 let stack: TestStack;
@@ -31,18 +32,32 @@ afterAll(async () => {
   await world?.close();
 });
 
-it("up succeeds with a warning quoting the queued notice, the member shows as awaiting, and the next preview changes nothing", async () => {
-  await stack.declare([member]);
-  const result = await stack.up();
-  expect(result.output).toMatch(/warning:.*queued access level 30 for administrator approval \(Request queued for administrator approval\.\)/);
-  const reviewer = (await stack.resources()).find((resource) => resource.name === "reviewer")!;
-  expect(reviewer.outputs).toMatchObject({ membershipState: "awaiting", accessLevel: 30, queuedNotice: "Request queued for administrator approval." });
-  expect(await world.api.list("/projects/:project/members/all", { project: "acme/web", state: "awaiting" })).toHaveLength(1);
-  expect(changesOf((await stack.preview()).changes)).toEqual({});
-}, OP_TIMEOUT);
+it(
+  "up succeeds with a warning quoting the queued notice, the member shows as awaiting, and the next preview changes nothing",
+  async () => {
+    await stack.declare([member]);
+    const result = await stack.up();
+    expect(result.output).toMatch(
+      /warning:.*queued access level 30 for administrator approval \(Request queued for administrator approval\.\)/,
+    );
+    const reviewer = (await stack.resources()).find((resource) => resource.name === "reviewer")!;
+    expect(reviewer.outputs).toMatchObject({
+      membershipState: "awaiting",
+      accessLevel: 30,
+      queuedNotice: "Request queued for administrator approval.",
+    });
+    expect(await world.api.list("/projects/:project/members/all", { project: "acme/web", state: "awaiting" })).toHaveLength(1);
+    expect(changesOf((await stack.preview()).changes)).toEqual({});
+  },
+  OP_TIMEOUT,
+);
 
-it("destroy removes the queued request", async () => {
-  await stack.destroy();
-  expect(await stack.resources()).toEqual([]);
-  expect(await world.api.list("/projects/:project/members/all", { project: "acme/web", state: "awaiting" })).toEqual([]);
-}, OP_TIMEOUT);
+it(
+  "destroy removes the queued request",
+  async () => {
+    await stack.destroy();
+    expect(await stack.resources()).toEqual([]);
+    expect(await world.api.list("/projects/:project/members/all", { project: "acme/web", state: "awaiting" })).toEqual([]);
+  },
+  OP_TIMEOUT,
+);

@@ -77,7 +77,16 @@ it("pulumi import takes an object made by hand into the state (no code generatio
     body: JSON.stringify({ name: "by-hand", color: "#0000ff" }),
   });
   const { id } = (await response.json()) as { id: number };
-  await project.ok(["import", "forge:index:GroupLabel", "by-hand", `acme:${id}`, "--yes", "--skip-preview", "--generate-code=false", "--protect=false"]);
+  await project.ok([
+    "import",
+    "forge:index:GroupLabel",
+    "by-hand",
+    `acme:${id}`,
+    "--yes",
+    "--skip-preview",
+    "--generate-code=false",
+    "--protect=false",
+  ]);
   const imported = (await project.resources()).filter((resource) => resource.type === "forge:index:GroupLabel");
   expect(imported.map((resource) => resource.id)).toContain(`acme:${id}`);
 }, 600_000);
@@ -101,7 +110,10 @@ it("destroy, on the last deployment's provider configuration (no token) and FORG
   // `by-hand` was imported and never declared: not the stack's to delete (docs/ownership.md).
   const left = await labels();
   expect(left.map((label) => label.name)).toEqual(["by-hand"]);
-  await fetch(`${emulator.url}/api/v4/groups/acme/labels/${left[0]!.id}`, { method: "DELETE", headers: { "PRIVATE-TOKEN": seedToken("root") } });
+  await fetch(`${emulator.url}/api/v4/groups/acme/labels/${left[0]!.id}`, {
+    method: "DELETE",
+    headers: { "PRIVATE-TOKEN": seedToken("root") },
+  });
 }, 600_000);
 
 it("a failing preview names the field, and never the secret input's value", async () => {

@@ -13,10 +13,14 @@ import { declarations } from "../../provider/resources";
 import { REPO_ROOT } from "./harness";
 
 it("binds provider/plugin/schema.json with Pulumi's binder: every resource and function, no diagnostics", () => {
-  const output = execFileSync("bash", [join(REPO_ROOT, "scripts", "check-schema.sh"), join(REPO_ROOT, "provider", "plugin", "schema.json")], {
-    encoding: "utf8",
-    timeout: 600_000,
-  });
+  const output = execFileSync(
+    "bash",
+    [join(REPO_ROOT, "scripts", "check-schema.sh"), join(REPO_ROOT, "provider", "plugin", "schema.json")],
+    {
+      encoding: "utf8",
+      timeout: 600_000,
+    },
+  );
   const schema = JSON.parse(readFileSync(join(REPO_ROOT, "provider", "plugin", "schema.json"), "utf8")) as { functions: object };
   // Resources and functions as the binder counts them: every declaration, every lookup and action.
   expect(output.trim()).toBe(`ok forge ${Object.keys(declarations).length} ${Object.keys(schema.functions).length}`);

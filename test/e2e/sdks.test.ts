@@ -34,13 +34,26 @@ it("the Python SDK installs beside pulumi from PyPI and registers the plugin's t
   const python = join(VENV, "bin", "python");
   if (!existsSync(python)) {
     await run("python3", ["-m", "venv", VENV]);
-    await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`], { maxBuffer: 16 * 1024 * 1024 });
+    await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`], {
+      maxBuffer: 16 * 1024 * 1024,
+    });
   }
-  await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps", join(out, "python")], { maxBuffer: 16 * 1024 * 1024 });
+  await run(
+    python,
+    ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps", join(out, "python")],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   // The SDK's own requirements besides pulumi (setup.py): what a user's pip would bring.
-  await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "parver>=0.2.1", "semver>=2.8.1"], { maxBuffer: 16 * 1024 * 1024 });
+  await run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "parver>=0.2.1", "semver>=2.8.1"], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const { stdout } = await run(python, [join(REPO_ROOT, "test", "e2e", "sdk-check.py")], { cwd: out });
-  const report = JSON.parse(stdout) as { seen: { type: string; inputs: Record<string, unknown> }[]; calls: { token: string; args: object }[]; labelId: number; group: object };
+  const report = JSON.parse(stdout) as {
+    seen: { type: string; inputs: Record<string, unknown> }[];
+    calls: { token: string; args: object }[];
+    labelId: number;
+    group: object;
+  };
   // Registrations run concurrently: in either order.
   expect([...report.seen].sort((a, b) => a.type.localeCompare(b.type))).toEqual([
     { name: "token", type: "forge:index:ClusterAgentToken", inputs: { project: "acme/web", agentId: 3, name: "primary" } },
@@ -55,7 +68,10 @@ it("the Python SDK installs beside pulumi from PyPI and registers the plugin's t
 it("the Go SDK compiles and vets against the Pulumi Go SDK of the same release", async () => {
   const module = join(out, "go-module");
   cpSync(join(out, "go", "forge"), module, { recursive: true });
-  writeFileSync(join(module, "go.mod"), `module example.com/pulumi-forge/sdk/go/forge\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n`);
+  writeFileSync(
+    join(module, "go.mod"),
+    `module example.com/pulumi-forge/sdk/go/forge\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n`,
+  );
   // The CLI's build resolved the same SDK: its sums spare a trip to the checksum database.
   const cliSums = join(CACHE, `build-${PULUMI_SDK_VERSION}`, "cli", "go.sum");
   if (existsSync(cliSums)) copyFileSync(cliSums, join(module, "go.sum"));

@@ -39,7 +39,8 @@ const DEPLOYER = encodeURIComponent("acme/platform/deployer");
 
 beforeAll(async () => {
   engineTestDecision(process.env, pulumiInstalled());
-  if (!existsSync(join(PULUMI_ROOT, "bin", "pulumi-language-yaml"))) throw new Error("the YAML language host is missing: run `. scripts/setup.sh` (scripts/install-pulumi-yaml.sh)");
+  if (!existsSync(join(PULUMI_ROOT, "bin", "pulumi-language-yaml")))
+    throw new Error("the YAML language host is missing: run `. scripts/setup.sh` (scripts/install-pulumi-yaml.sh)");
   if (!existsSync(join(REPO_ROOT, "dist", "provider", "plugin", "main.js"))) throw new Error("dist/ is missing: run `. scripts/setup.sh`");
   emulator = await startEmulator({ port: 0 });
   project = await cliProject({
@@ -75,10 +76,16 @@ it("up creates every resource; a second preview, refreshing first, changes nothi
   // that the template's `configuration:` block is deprecated.
   expect(up).not.toContain("deprecated");
   expect(await labelNames()).toEqual(["priority::high", "type::bug", "type::feature"]);
-  expect((await api<{ name: string }[]>(`/projects/${DEPLOYER}/protected_environments`)).map((environment) => environment.name)).toEqual(["production"]);
+  expect((await api<{ name: string }[]>(`/projects/${DEPLOYER}/protected_environments`)).map((environment) => environment.name)).toEqual([
+    "production",
+  ]);
   const agents = await api<{ id: number; name: string }[]>(`/projects/${DEPLOYER}/cluster_agents`);
   expect(agents.map((agent) => agent.name)).toEqual(["production"]);
-  expect((await api<{ name: string; status: string }[]>(`/projects/${DEPLOYER}/cluster_agents/${agents[0]!.id}/tokens`)).map((token) => token.name)).toEqual(["primary"]);
+  expect(
+    (await api<{ name: string; status: string }[]>(`/projects/${DEPLOYER}/cluster_agents/${agents[0]!.id}/tokens`)).map(
+      (token) => token.name,
+    ),
+  ).toEqual(["primary"]);
   expect((await api<{ active: boolean }>("/groups/acme/integrations/monitoring")).active).toBe(true);
   // The lookup (an invoke of the plugin) read the group: acme is the seed's group 1.
   expect(JSON.parse((await project.run(["stack", "output", "groupId", "--json"])).stdout)).toBe(1);
@@ -116,7 +123,10 @@ it("destroy leaves nothing", async () => {
 
 describe("pulumi import in a YAML project", () => {
   it("adopts a label, exits 0 and prints its YAML declaration; pasted into the program, it previews clean", async () => {
-    const label = await api<{ id: number }>("/groups/acme/labels", { method: "POST", body: JSON.stringify({ name: "import::me", color: "#123456", description: "Made by hand" }) });
+    const label = await api<{ id: number }>("/groups/acme/labels", {
+      method: "POST",
+      body: JSON.stringify({ name: "import::me", color: "#123456", description: "Made by hand" }),
+    });
     const program = `name: forge-import\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
     const importing = await cliProject({ name: "yaml-import", from: { "Pulumi.yaml": program }, config: connection() });
     try {
@@ -124,11 +134,20 @@ describe("pulumi import in a YAML project", () => {
       expect(result.code, result.output).toBe(0);
       expect(result.output).not.toContain("GenerateProgram");
       const code = result.stdout.slice(result.stdout.indexOf("\nresources:\n") + 1);
-      const declared = (parse(code) as { resources: Record<string, { type: string; properties: Record<string, unknown>; options: Record<string, unknown> }> }).resources;
+      const declared = (
+        parse(code) as {
+          resources: Record<string, { type: string; properties: Record<string, unknown>; options: Record<string, unknown> }>;
+        }
+      ).resources;
       expect(Object.keys(declared)).toEqual(["bug"]);
       // `forge:GroupLabel` is Pulumi YAML's short spelling of `forge:index:GroupLabel`.
       expect(declared["bug"]!.type).toBe("forge:GroupLabel");
-      expect(declared["bug"]!.properties).toMatchObject({ group: "acme", name: "import::me", color: "#123456", description: "Made by hand" });
+      expect(declared["bug"]!.properties).toMatchObject({
+        group: "acme",
+        name: "import::me",
+        color: "#123456",
+        description: "Made by hand",
+      });
       expect(declared["bug"]!.options).toEqual({ protect: true });
       expect((await importing.resources()).find((resource) => resource.type === "forge:index:GroupLabel")?.id).toBe(`acme:${label.id}`);
       writeFileSync(join(importing.dir, "Pulumi.yaml"), `${program}${code}`);
@@ -150,11 +169,17 @@ describe("the import option, from YAML: an import never writes", () => {
       ? "  {}\n"
       : `  chat:\n    type: forge:index:GroupIntegrationChatWebhook\n    properties:\n      group: acme\n      webhook: ${WEBHOOK}\n      pushChannel: ${pushChannel}\n    options:\n      import: acme:chat-webhook\n`);
   const writes = async () =>
-    ((await (await emulator.admin("/requests")).json()) as { method: string; path: string }[]).filter((request) => request.method !== "GET" && request.path.includes("/integrations/chat-webhook")).length;
-  const pushChannel = async () => (await api<{ properties: { push_channel: string } }>("/groups/acme/integrations/chat-webhook")).properties.push_channel;
+    ((await (await emulator.admin("/requests")).json()) as { method: string; path: string }[]).filter(
+      (request) => request.method !== "GET" && request.path.includes("/integrations/chat-webhook"),
+    ).length;
+  const pushChannel = async () =>
+    (await api<{ properties: { push_channel: string } }>("/groups/acme/integrations/chat-webhook")).properties.push_channel;
 
   it("a differing secret fails the import naming the field, masked, and nothing is sent: after a refresh too; letting go of it leaves it on the forge; a matching program imports it", async () => {
-    await api("/groups/acme/integrations/chat-webhook", { method: "PUT", body: JSON.stringify({ webhook: "https://hooks.example/T0/B0/theirs-webhook", push_channel: THEIRS }) });
+    await api("/groups/acme/integrations/chat-webhook", {
+      method: "PUT",
+      body: JSON.stringify({ webhook: "https://hooks.example/T0/B0/theirs-webhook", push_channel: THEIRS }),
+    });
     const before = await writes();
     const importing = await cliProject({ name: "yaml-import-option", from: { "Pulumi.yaml": program(OURS) }, config: connection() });
     try {
@@ -166,7 +191,8 @@ describe("the import option, from YAML: an import never writes", () => {
       const again = await importing.run(["up", "--refresh", "--yes", "--skip-preview"]);
       expect(again.code, again.output).not.toBe(0);
       expect(again.output).toMatch(/pushChannel: the program has \[secret\], the forge has \[secret\]/);
-      for (const output of [refused.output, again.output]) for (const secret of [THEIRS, OURS, WEBHOOK]) expect(output).not.toContain(secret);
+      for (const output of [refused.output, again.output])
+        for (const secret of [THEIRS, OURS, WEBHOOK]) expect(output).not.toContain(secret);
       expect(await pushChannel()).toBe(THEIRS);
       // Removed from the program: the stack lets go of it, the forge keeps it.
       writeFileSync(join(importing.dir, "Pulumi.yaml"), program());
@@ -196,14 +222,23 @@ describe("lookups whose answers hold secret fields, from YAML", () => {
 
   beforeAll(async () => {
     // Made by hand: a YAML program runs its invokes first, before any resource of its own exists.
-    await api("/admin/clusters/add", { method: "POST", body: JSON.stringify({ name: "yaml-lookups", platform_vendor_attributes: { api_url: CLUSTER_API_URL, token: CLUSTER_TOKEN } }) });
+    await api("/admin/clusters/add", {
+      method: "POST",
+      body: JSON.stringify({ name: "yaml-lookups", platform_vendor_attributes: { api_url: CLUSTER_API_URL, token: CLUSTER_TOKEN } }),
+    });
     clientKey = await api("/projects/acme%2Fweb/error_tracking/client_keys", { method: "POST" });
-    agentId = (await api<{ id: number }>("/projects/acme%2Fweb/cluster_agents", { method: "POST", body: JSON.stringify({ name: "yaml-lookups" }) })).id;
+    agentId = (
+      await api<{ id: number }>("/projects/acme%2Fweb/cluster_agents", { method: "POST", body: JSON.stringify({ name: "yaml-lookups" }) })
+    ).id;
     await api(`/projects/acme%2Fweb/cluster_agents/${agentId}/url_configurations`, {
       method: "POST",
       body: JSON.stringify({ url: "grpcs://yaml-lookups.example:443", client_cert: CLIENT_CERT, client_key: CLIENT_KEY }),
     });
-    lookups = await cliProject({ name: "yaml-lookups", from: LOOKUPS_PROGRAM, config: { ...connection(), agentId: { value: String(agentId) } } });
+    lookups = await cliProject({
+      name: "yaml-lookups",
+      from: LOOKUPS_PROGRAM,
+      config: { ...connection(), agentId: { value: String(agentId) } },
+    });
     usePluginDir(lookups, "../../../../plugin");
   }, 600_000);
 
@@ -216,11 +251,16 @@ describe("lookups whose answers hold secret fields, from YAML", () => {
     const shown = JSON.parse((await lookups.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
     expect(shown).toEqual({ clusters: "[secret]", clientKeys: "[secret]", urlConfigurations: "[secret]", agentUrl: "[secret]" });
     const outputs = JSON.parse((await lookups.run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
-    expect(outputs["clusters"]).toEqual([expect.objectContaining({ name: "yaml-lookups", platformVendor: expect.objectContaining({ apiUrl: CLUSTER_API_URL }) })]);
+    expect(outputs["clusters"]).toEqual([
+      expect.objectContaining({ name: "yaml-lookups", platformVendor: expect.objectContaining({ apiUrl: CLUSTER_API_URL }) }),
+    ]);
     expect(outputs["clientKeys"]).toEqual([expect.objectContaining({ publicKey: clientKey.public_key })]);
-    expect(outputs["urlConfigurations"]).toEqual([expect.objectContaining({ agentId, clientCert: CLIENT_CERT, url: "grpcs://yaml-lookups.example:443" })]);
+    expect(outputs["urlConfigurations"]).toEqual([
+      expect.objectContaining({ agentId, clientCert: CLIENT_CERT, url: "grpcs://yaml-lookups.example:443" }),
+    ]);
     expect(outputs["agentUrl"]).toBe("grpcs://yaml-lookups.example:443");
     const state = await lookups.exportText();
-    for (const secret of [CLUSTER_API_URL, clientKey.public_key, "MIIByamllookups", CLUSTER_TOKEN, "MIIEyamllookups", seedToken("root")]) expect(state).not.toContain(secret);
+    for (const secret of [CLUSTER_API_URL, clientKey.public_key, "MIIByamllookups", CLUSTER_TOKEN, "MIIEyamllookups", seedToken("root")])
+      expect(state).not.toContain(secret);
   }, 600_000);
 });

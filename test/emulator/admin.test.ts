@@ -32,7 +32,13 @@ describe("seed and reset", () => {
       },
       { id: 2, full_path: "acme/platform", parent_id: 1, members: [] },
     ]);
-    expect(seed.projects.map((p: { id: number; path_with_namespace: string; namespace_id: number }) => [p.id, p.path_with_namespace, p.namespace_id])).toEqual([
+    expect(
+      seed.projects.map((p: { id: number; path_with_namespace: string; namespace_id: number }) => [
+        p.id,
+        p.path_with_namespace,
+        p.namespace_id,
+      ]),
+    ).toEqual([
       [1, "acme/web", 1],
       [2, "acme/api", 1],
       [3, "acme/platform/deployer", 2],
@@ -199,13 +205,23 @@ describe("groups and projects made out of band", () => {
     const project = (await api("GET", "/projects/acme%2Ftools%2Fcli", { as: "olivia" })).body;
     expect(project).toMatchObject({ id: 4, creator_id: 2 });
     const members = (await api("GET", "/projects/4/members", { as: "olivia" })).body;
-    expect(members).toEqual([expect.objectContaining({ id: 2, username: "olivia", access_level: 50, created_at: project.created_at, created_by: expect.objectContaining({ username: "olivia" }) })]);
+    expect(members).toEqual([
+      expect.objectContaining({
+        id: 2,
+        username: "olivia",
+        access_level: 50,
+        created_at: project.created_at,
+        created_by: expect.objectContaining({ username: "olivia" }),
+      }),
+    ]);
     // Seeded projects were made by nobody the forge knows.
     expect((await api("GET", "/projects/1", { as: "root" })).body.creator_id).toBeNull();
   });
 
   it("refuses a taken path, an unknown namespace or creator, naming the field", async () => {
-    expect((await admin("POST", "/projects", { path: "web", namespace: "acme" })).text).toBe('{"message":{"path":["has already been taken"]}}');
+    expect((await admin("POST", "/projects", { path: "web", namespace: "acme" })).text).toBe(
+      '{"message":{"path":["has already been taken"]}}',
+    );
     expect((await admin("POST", "/projects", { path: "x", namespace: "nowhere" })).text).toBe('{"message":"404 Namespace Not Found"}');
     expect((await admin("POST", "/groups", { path: "x", creator: "nobody" })).text).toBe('{"message":"404 User Not Found"}');
     expect((await admin("POST", "/groups", { path: "a b" })).text).toBe('{"error":"path is invalid"}');
@@ -217,7 +233,11 @@ describe("request log as a ring buffer", () => {
     const log = new RequestLog(3);
     const record = (path: string) => log.record({ method: "GET", path, query: { private_token: "t" }, status: 200, user: null });
     for (const path of ["/a", "/b", "/c", "/d", "/e"]) record(path);
-    expect(log.list().map((entry) => [entry.seq, entry.path])).toEqual([[3, "/c"], [4, "/d"], [5, "/e"]]);
+    expect(log.list().map((entry) => [entry.seq, entry.path])).toEqual([
+      [3, "/c"],
+      [4, "/d"],
+      [5, "/e"],
+    ]);
     expect(log.list(4).map((entry) => entry.path)).toEqual(["/e"]);
     expect(log.list(1).map((entry) => entry.path)).toEqual(["/c", "/d", "/e"]);
     expect(log.list()[0]?.query).toEqual({});

@@ -51,13 +51,18 @@ describe("broadcast messages", () => {
     const notification = await api("POST", "/broadcast_messages", { as: "root", json: { message: "n", broadcast_type: "notification" } });
     expect(notification.status).toBe(201);
     expect(notification.body.theme).toBeNull();
-    const refused = await api("POST", "/broadcast_messages", { as: "root", json: { message: "n", broadcast_type: "notification", theme: "red" } });
+    const refused = await api("POST", "/broadcast_messages", {
+      as: "root",
+      json: { message: "n", broadcast_type: "notification", theme: "red" },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ message: { theme: ["is only available for banners"] } });
 
     // A banner turned into a notification keeps no visible theme; a theme sent with the change is refused.
     const banner = (await api("POST", "/broadcast_messages", { as: "root", json: { message: "b", theme: "dark" } })).body.id;
-    expect((await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { broadcast_type: "notification", theme: "red" } })).status).toBe(400);
+    expect(
+      (await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { broadcast_type: "notification", theme: "red" } })).status,
+    ).toBe(400);
     const turned = await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { broadcast_type: "notification" } });
     expect(turned.body).toMatchObject({ broadcast_type: "notification", theme: null });
     expect((await api("PUT", `/broadcast_messages/${banner}`, { as: "root", json: { theme: "red" } })).status).toBe(400);
@@ -80,14 +85,19 @@ describe("broadcast messages", () => {
 
   it("refuses a window that ends when or before it starts", async () => {
     for (const ends_at of ["2099-01-01T00:00:00Z", "2098-12-31T23:59:59Z"]) {
-      const res = await api("POST", "/broadcast_messages", { as: "root", json: { message: "m", starts_at: "2099-01-01T00:00:00Z", ends_at } });
+      const res = await api("POST", "/broadcast_messages", {
+        as: "root",
+        json: { message: "m", starts_at: "2099-01-01T00:00:00Z", ends_at },
+      });
       expect(res.status, ends_at).toBe(400);
       expect(res.body).toEqual({ message: { ends_at: ["must be after the start date"] } });
     }
   });
 
   it("refuses a blank message on create and update", async () => {
-    expect((await api("POST", "/broadcast_messages", { as: "root", json: { message: "  " } })).body).toEqual({ message: { message: ["can't be blank"] } });
+    expect((await api("POST", "/broadcast_messages", { as: "root", json: { message: "  " } })).body).toEqual({
+      message: { message: ["can't be blank"] },
+    });
     const id = (await api("POST", "/broadcast_messages", { as: "root", json: { message: "m" } })).body.id;
     expect((await api("PUT", `/broadcast_messages/${id}`, { as: "root", json: { message: "\t" } })).status).toBe(400);
   });

@@ -58,7 +58,10 @@ describe("virtual registry cleanup policies", () => {
   });
 
   it.each([0, 2, 60, 365])("refuses cadence %i", async (cadence) => {
-    expect(await api("POST", POLICY, { as: "max", json: { cadence } })).toMatchObject({ status: 400, body: { error: "cadence does not have a valid value" } });
+    expect(await api("POST", POLICY, { as: "max", json: { cadence } })).toMatchObject({
+      status: 400,
+      body: { error: "cadence does not have a valid value" },
+    });
   });
 
   it.each([
@@ -76,7 +79,10 @@ describe("virtual registry cleanup policies", () => {
     const created = (await api("POST", POLICY, { as: "max" })).body;
     expect(await api("PATCH", POLICY, { as: "max", json: {} })).toMatchObject({
       status: 400,
-      body: { error: "cadence, enabled, keep_n_days_after_download, notify_on_success, notify_on_failure are missing, at least one parameter must be provided" },
+      body: {
+        error:
+          "cadence, enabled, keep_n_days_after_download, notify_on_success, notify_on_failure are missing, at least one parameter must be provided",
+      },
     });
     const patched = await api("PATCH", POLICY, { as: "max", json: { cadence: 30, notify_on_failure: true } });
     expect(patched.status).toBe(200);
@@ -85,7 +91,10 @@ describe("virtual registry cleanup policies", () => {
   });
 
   it("PATCH and DELETE without a policy answer 404 Not found", async () => {
-    expect(await api("PATCH", POLICY, { as: "max", json: { enabled: true } })).toMatchObject({ status: 404, body: { message: "404 Not found" } });
+    expect(await api("PATCH", POLICY, { as: "max", json: { enabled: true } })).toMatchObject({
+      status: 404,
+      body: { message: "404 Not found" },
+    });
     expect(await api("DELETE", POLICY, { as: "max" })).toMatchObject({ status: 404, body: { message: "404 Not found" } });
   });
 

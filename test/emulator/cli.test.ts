@@ -10,7 +10,10 @@ describe("emulator CLI", () => {
   });
 
   it("parses --rate-limit and --request-log-size", () => {
-    expect(parseCliArgs(["--rate-limit", "600/60", "--request-log-size", "500"])).toEqual({ rateLimit: { limit: 600, windowSeconds: 60 }, requestLogSize: 500 });
+    expect(parseCliArgs(["--rate-limit", "600/60", "--request-log-size", "500"])).toEqual({
+      rateLimit: { limit: 600, windowSeconds: 60 },
+      requestLogSize: 500,
+    });
     expect(() => parseCliArgs(["--rate-limit", "600"])).toThrow(/invalid --rate-limit 600: <requests>\/<seconds>/);
     expect(() => parseCliArgs(["--rate-limit", "5/0"])).toThrow(/invalid --rate-limit/);
     expect(() => parseCliArgs(["--request-log-size", "0"])).toThrow(/invalid --request-log-size 0/);

@@ -77,7 +77,14 @@ describe("agent tokens", () => {
     const tokens = `${AGENTS}/${agent}/tokens`;
     const first = await api("POST", tokens, { as: "max", json: { name: "one", description: "first" } });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ name: "one", description: "first", agent_id: agent, status: "active", last_used_at: null, created_by_user_id: 3 });
+    expect(first.body).toMatchObject({
+      name: "one",
+      description: "first",
+      agent_id: agent,
+      status: "active",
+      last_used_at: null,
+      created_by_user_id: 3,
+    });
     expect(first.body.token).toMatch(/^forgeagent-[A-Za-z0-9_-]{20,}$/);
     expect((await api("POST", tokens, { as: "max", json: { name: "two" } })).status).toBe(201);
     const third = await api("POST", tokens, { as: "max", json: { name: "three" } });
@@ -170,7 +177,14 @@ describe("agent URL configurations", () => {
     const configs = `${AGENTS}/${agent}/url_configurations`;
     const json = { url: "grpcs://a", client_cert: "CERT", client_key: "KEY", ca_cert: "CA", tls_host: "a.example" };
     const res = await api("POST", configs, { as: "max", json });
-    expect(res.body).toEqual({ id: res.body.id, agent_id: agent, url: "grpcs://a", client_cert: "CERT", ca_cert: "CA", tls_host: "a.example" });
+    expect(res.body).toEqual({
+      id: res.body.id,
+      agent_id: agent,
+      url: "grpcs://a",
+      client_cert: "CERT",
+      ca_cert: "CA",
+      tls_host: "a.example",
+    });
     const list = await api("GET", configs, { as: "dev" });
     expect(list.body).toEqual([res.body]);
     expect(list.headers.get("x-total")).toBeNull();

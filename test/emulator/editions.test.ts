@@ -14,8 +14,7 @@ const AGENTS = "/projects/acme%2Fweb/cluster_agents";
 
 const edition = (tier: string, offering = "self-managed") => admin("PUT", "/settings", { tier, offering });
 
-const protect = (name: string) =>
-  api("POST", PROJECT_ENVS, { as: "max", json: { name, deploy_access_levels: [{ access_level: 40 }] } });
+const protect = (name: string) => api("POST", PROJECT_ENVS, { as: "max", json: { name, deploy_access_levels: [{ access_level: 40 }] } });
 
 async function agentUrlConfigurations(): Promise<string> {
   const agent = await api("POST", AGENTS, { as: "max", json: { name: "receptive" } });
@@ -144,7 +143,9 @@ describe("broadcast message writes exist on self-managed and dedicated instances
     }
     // The service authenticates before it looks at the edition.
     expect((await api("POST", "/broadcast_messages", { json: message })).status).toBe(401);
-    expect((await call(emulator().url, "POST", "/broadcast_messages", { headers: { "PRIVATE-TOKEN": "wrong" }, json: message })).status).toBe(401);
+    expect(
+      (await call(emulator().url, "POST", "/broadcast_messages", { headers: { "PRIVATE-TOKEN": "wrong" }, json: message })).status,
+    ).toBe(401);
     expect((await api("GET", "/broadcast_messages")).body).toHaveLength(1);
     expect((await api("GET", `/broadcast_messages/${created.body.id}`)).status).toBe(200);
   });

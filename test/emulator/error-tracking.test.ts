@@ -14,10 +14,16 @@ describe("error tracking settings", () => {
 
   it("PUT configures the integrated backend, then PATCH switches it", async () => {
     const put = await api("PUT", SETTINGS, { as: "max", json: { active: true, integrated: true } });
-    expect(put).toMatchObject({ status: 200, body: { active: true, integrated: true, project_name: null, vendor_external_url: null, api_url: null } });
+    expect(put).toMatchObject({
+      status: 200,
+      body: { active: true, integrated: true, project_name: null, vendor_external_url: null, api_url: null },
+    });
     expect((await api("GET", SETTINGS, { as: "max" })).body).toEqual(put.body);
     expect((await api("PATCH", SETTINGS, { as: "max", json: { active: false } })).body).toMatchObject({ active: false, integrated: true });
-    expect((await api("PATCH", SETTINGS, { as: "max", json: { active: true, integrated: false } })).body).toMatchObject({ active: true, integrated: false });
+    expect((await api("PATCH", SETTINGS, { as: "max", json: { active: true, integrated: false } })).body).toMatchObject({
+      active: true,
+      integrated: false,
+    });
   });
 
   it("PUT is only for the integrated backend and needs both parameters", async () => {
@@ -25,12 +31,18 @@ describe("error tracking settings", () => {
       status: 400,
       body: { message: "400 Bad request - integrated must be true: this endpoint configures the integrated backend only" },
     });
-    expect(await api("PUT", SETTINGS, { as: "max", json: { active: true } })).toMatchObject({ status: 400, body: { error: "integrated is missing" } });
+    expect(await api("PUT", SETTINGS, { as: "max", json: { active: true } })).toMatchObject({
+      status: 400,
+      body: { error: "integrated is missing" },
+    });
   });
 
   it("PATCH needs active", async () => {
     await api("PUT", SETTINGS, { as: "max", json: { active: true, integrated: true } });
-    expect(await api("PATCH", SETTINGS, { as: "max", json: { integrated: true } })).toMatchObject({ status: 400, body: { error: "active is missing" } });
+    expect(await api("PATCH", SETTINGS, { as: "max", json: { integrated: true } })).toMatchObject({
+      status: 400,
+      body: { error: "active is missing" },
+    });
   });
 
   it.each<[SeedUser, number]>([

@@ -15,7 +15,10 @@ describe("feature flag user lists", () => {
     const res = await api("POST", LISTS, { as: "dev", json: { name: "beta", user_xids: " u2 , u1,, u3 " } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ iid: 1, name: "beta", user_xids: "u2,u1,u3", project_id: 1 });
-    const other = await api("POST", "/projects/acme%2Fapi/feature_flags_user_lists", { as: "root", json: { name: "beta", user_xids: "x" } });
+    const other = await api("POST", "/projects/acme%2Fapi/feature_flags_user_lists", {
+      as: "root",
+      json: { name: "beta", user_xids: "x" },
+    });
     expect(other.body.iid).toBe(1); // iids count per project, ids across the instance
     expect(other.body.id).not.toBe(res.body.id);
   });
@@ -39,7 +42,10 @@ describe("feature flag user lists", () => {
   });
 
   it("answers parameter errors and a taken name under `message`", async () => {
-    expect(await api("POST", LISTS, { as: "dev", json: { user_xids: "a" } })).toMatchObject({ status: 400, body: { message: "name is missing" } });
+    expect(await api("POST", LISTS, { as: "dev", json: { user_xids: "a" } })).toMatchObject({
+      status: 400,
+      body: { message: "name is missing" },
+    });
     await createList("taken");
     expect(await api("POST", LISTS, { as: "dev", json: { name: "taken", user_xids: "a" } })).toMatchObject({
       status: 400,

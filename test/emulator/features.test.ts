@@ -15,16 +15,33 @@ describe("instance feature gates", () => {
   });
 
   it("sets percentages: of time by default, of actors with the key; boolean false beside them", async () => {
-    expect((await set(DEFINED, { value: 30 })).body).toMatchObject({ state: "conditional", gates: [{ key: "boolean", value: false }, { key: "percentage_of_time", value: 30 }] });
+    expect((await set(DEFINED, { value: 30 })).body).toMatchObject({
+      state: "conditional",
+      gates: [
+        { key: "boolean", value: false },
+        { key: "percentage_of_time", value: 30 },
+      ],
+    });
     const actors = await set(DEFINED, { value: "50", key: "percentage_of_actors" });
     expect(actors.body.gates).toContainEqual({ key: "percentage_of_actors", value: 50 });
     expect((await set(DEFINED, { value: 101 })).text).toBe('{"message":"400 Bad request - Value must be a percentage between 0 and 100"}');
   });
 
   it("adds and removes actor gates, several kinds in one call", async () => {
-    const res = await set(DEFINED, { value: true, user: "dev,max", group: "acme", project: "acme/web", repository: "acme/api", namespace: "acme/platform", feature_group: "beta_testers" });
+    const res = await set(DEFINED, {
+      value: true,
+      user: "dev,max",
+      group: "acme",
+      project: "acme/web",
+      repository: "acme/api",
+      namespace: "acme/platform",
+      feature_group: "beta_testers",
+    });
     expect(res.body.state).toBe("conditional");
-    expect(res.body.gates).toContainEqual({ key: "actors", value: ["User:4", "User:3", "Group:1", "Namespace:2", "Project:1", "Repository:2"] });
+    expect(res.body.gates).toContainEqual({
+      key: "actors",
+      value: ["User:4", "User:3", "Group:1", "Namespace:2", "Project:1", "Repository:2"],
+    });
     expect(res.body.gates).toContainEqual({ key: "groups", value: ["beta_testers"] });
     const removed = await set(DEFINED, { value: false, user: "max", feature_group: "beta_testers" });
     expect(removed.body.gates).toContainEqual({ key: "actors", value: ["User:4", "Group:1", "Namespace:2", "Project:1", "Repository:2"] });
@@ -34,7 +51,9 @@ describe("instance feature gates", () => {
   });
 
   it("refuses an undefined feature unless forced", async () => {
-    expect((await set("made_up", { value: true })).text).toBe(`{"message":"400 Bad request - The feature flag YAML definition for 'made_up' does not exist"}`);
+    expect((await set("made_up", { value: true })).text).toBe(
+      `{"message":"400 Bad request - The feature flag YAML definition for 'made_up' does not exist"}`,
+    );
     const forced = await set("made_up", { value: true, force: true });
     expect(forced).toMatchObject({ status: 201, body: { name: "made_up", state: "on", definition: null } });
   });

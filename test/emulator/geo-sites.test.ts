@@ -35,19 +35,36 @@ describe("geo sites", () => {
 
   it("keeps one primary, and names unique regardless of case", async () => {
     await api("POST", "/geo_sites", { as: "root", json: { name: "Main", url: "https://a.example.com", primary: true } });
-    expect(await api("POST", "/geo_sites", { as: "root", json: { name: "other", url: "https://b.example.com", primary: true } })).toMatchObject({
+    expect(
+      await api("POST", "/geo_sites", { as: "root", json: { name: "other", url: "https://b.example.com", primary: true } }),
+    ).toMatchObject({
       status: 400,
       body: { message: { primary: ["node already exists"] } },
     });
-    expect(await api("POST", "/geo_sites", { as: "root", json: { name: "MAIN", url: "https://b.example.com" } })).toMatchObject({ status: 400, body: { message: { name: ["has already been taken"] } } });
+    expect(await api("POST", "/geo_sites", { as: "root", json: { name: "MAIN", url: "https://b.example.com" } })).toMatchObject({
+      status: 400,
+      body: { message: { name: ["has already been taken"] } },
+    });
   });
 
   it.each<[string, Record<string, unknown>, unknown]>([
     ["a missing url", { name: "x" }, { error: "url is missing" }],
     ["a url that is not http(s)", { name: "x", url: "ftp://x" }, { message: { url: ["is invalid"] } }],
-    ["a negative capacity", { name: "x", url: "https://x", repos_max_capacity: -1 }, { message: { repos_max_capacity: ["must be greater than or equal to 0"] } }],
-    ["an unknown sync type", { name: "x", url: "https://x", selective_sync_type: "everything" }, { error: "selective_sync_type does not have a valid value" }],
-    ["a reverification interval below a day", { name: "x", url: "https://x", minimum_reverification_interval: 0 }, { message: { minimum_reverification_interval: ["must be greater than or equal to 1"] } }],
+    [
+      "a negative capacity",
+      { name: "x", url: "https://x", repos_max_capacity: -1 },
+      { message: { repos_max_capacity: ["must be greater than or equal to 0"] } },
+    ],
+    [
+      "an unknown sync type",
+      { name: "x", url: "https://x", selective_sync_type: "everything" },
+      { error: "selective_sync_type does not have a valid value" },
+    ],
+    [
+      "a reverification interval below a day",
+      { name: "x", url: "https://x", minimum_reverification_interval: 0 },
+      { message: { minimum_reverification_interval: ["must be greater than or equal to 1"] } },
+    ],
   ])("refuses %s with 400", async (_case, json, body) => {
     expect(await api("POST", "/geo_sites", { as: "root", json })).toMatchObject({ status: 400, body });
   });
@@ -55,13 +72,21 @@ describe("geo sites", () => {
   it("changes selective sync, repairs, reports statuses, deletes", async () => {
     const site = await api("POST", "/geo_sites", { as: "root", json: { name: "secondary", url: "https://s.example.com" } });
     const id = site.body.id as number;
-    const byNamespace = await api("PUT", `/geo_sites/${id}`, { as: "root", form: "selective_sync_type=namespaces&selective_sync_namespace_ids[]=1&selective_sync_namespace_ids[]=2" });
+    const byNamespace = await api("PUT", `/geo_sites/${id}`, {
+      as: "root",
+      form: "selective_sync_type=namespaces&selective_sync_namespace_ids[]=1&selective_sync_namespace_ids[]=2",
+    });
     expect(byNamespace.body).toMatchObject({ selective_sync_type: "namespaces", selective_sync_namespace_ids: [1, 2] });
-    const none = await api("PUT", `/geo_sites/${id}`, { as: "root", json: { selective_sync_type: null, selective_sync_namespace_ids: [] } });
+    const none = await api("PUT", `/geo_sites/${id}`, {
+      as: "root",
+      json: { selective_sync_type: null, selective_sync_namespace_ids: [] },
+    });
     expect(none.body).toMatchObject({ selective_sync_type: null, selective_sync_namespace_ids: [] });
     expect((await api("POST", `/geo_sites/${id}/repair`, { as: "root" })).body).toMatchObject({ id, name: "secondary" });
     const statuses = await api("GET", "/geo_sites/status", { as: "root" });
-    expect(statuses.body).toEqual([expect.objectContaining({ geo_node_id: id, projects_count: 3, project_repositories_synced_count: 3, snippet_repositories_count: 0 })]);
+    expect(statuses.body).toEqual([
+      expect.objectContaining({ geo_node_id: id, projects_count: 3, project_repositories_synced_count: 3, snippet_repositories_count: 0 }),
+    ]);
     expect((await api("DELETE", `/geo_sites/${id}`, { as: "root" })).status).toBe(204);
     expect(await api("GET", `/geo_sites/${id}`, { as: "root" })).toMatchObject({ status: 404, body: { message: "404 Not found" } });
   });

@@ -5,11 +5,28 @@ const { api } = useEmulator();
 
 /** Document 1's Group: core fields every reader gets (S1:168-177). */
 const CORE_FIELDS = [
-  "id", "name", "path", "description", "visibility", "avatar_url", "web_url", "full_name", "full_path",
-  "request_access_enabled", "repository_storage", "file_template_project_id", "parent_id", "created_at",
-  "shared_with_groups", "ip_restriction_ranges", "math_rendering_limits_enabled", "lock_math_rendering_limits_enabled",
-  "only_allow_merge_if_pipeline_succeeds", "allow_merge_on_skipped_pipeline",
-  "only_allow_merge_if_all_discussions_are_resolved", "allow_personal_snippets",
+  "id",
+  "name",
+  "path",
+  "description",
+  "visibility",
+  "avatar_url",
+  "web_url",
+  "full_name",
+  "full_path",
+  "request_access_enabled",
+  "repository_storage",
+  "file_template_project_id",
+  "parent_id",
+  "created_at",
+  "shared_with_groups",
+  "ip_restriction_ranges",
+  "math_rendering_limits_enabled",
+  "lock_math_rendering_limits_enabled",
+  "only_allow_merge_if_pipeline_succeeds",
+  "allow_merge_on_skipped_pipeline",
+  "only_allow_merge_if_all_discussions_are_resolved",
+  "allow_personal_snippets",
 ];
 
 describe("GET /groups/:id", () => {
@@ -17,7 +34,12 @@ describe("GET /groups/:id", () => {
     const res = await api("GET", "/groups/acme%2Fplatform", { as: "dev" });
     expect(res.status).toBe(200);
     for (const field of CORE_FIELDS) expect(res.body, field).toHaveProperty(field);
-    expect(res.body).toMatchObject({ repository_storage: "default", shared_with_groups: [], ip_restriction_ranges: null, allow_personal_snippets: true });
+    expect(res.body).toMatchObject({
+      repository_storage: "default",
+      shared_with_groups: [],
+      ip_restriction_ranges: null,
+      allow_personal_snippets: true,
+    });
   });
 
   it("shows runners_token and enabled_git_access_protocol to an Owner and an administrator only", async () => {
@@ -26,7 +48,9 @@ describe("GET /groups/:id", () => {
       expect(res.body.runners_token, as).toMatch(/^GR1348941\S{20}$/);
       expect(res.body.enabled_git_access_protocol, as).toBe("all");
     }
-    expect((await api("GET", "/groups/acme", { as: "olivia" })).body.runners_token).toBe((await api("GET", "/groups/acme", { as: "root" })).body.runners_token);
+    expect((await api("GET", "/groups/acme", { as: "olivia" })).body.runners_token).toBe(
+      (await api("GET", "/groups/acme", { as: "root" })).body.runners_token,
+    );
     for (const as of ["max", "dev", "gus"] as const) {
       const res = await api("GET", "/groups/acme", { as });
       expect(res.body, as).not.toHaveProperty("runners_token");
@@ -36,14 +60,22 @@ describe("GET /groups/:id", () => {
 
   it("has prevent_sharing_groups_outside_hierarchy on top-level groups only", async () => {
     expect((await api("GET", "/groups/acme", { as: "dev" })).body.prevent_sharing_groups_outside_hierarchy).toBe(false);
-    expect((await api("GET", "/groups/acme%2Fplatform", { as: "dev" })).body).not.toHaveProperty("prevent_sharing_groups_outside_hierarchy");
+    expect((await api("GET", "/groups/acme%2Fplatform", { as: "dev" })).body).not.toHaveProperty(
+      "prevent_sharing_groups_outside_hierarchy",
+    );
   });
 
   it("lists its projects and the projects shared with it unless with_projects=false", async () => {
     const acme = (await api("GET", "/groups/acme", { as: "dev" })).body;
     expect(acme.projects.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual(["acme/web", "acme/api"]);
     expect(acme.shared_projects).toEqual([]);
-    expect(acme.projects[0]).toMatchObject({ name: "Web", namespace: { kind: "group", path: "acme" }, issues_enabled: true, archived: false, topics: [] });
+    expect(acme.projects[0]).toMatchObject({
+      name: "Web",
+      namespace: { kind: "group", path: "acme" },
+      issues_enabled: true,
+      archived: false,
+      topics: [],
+    });
     const platform = (await api("GET", "/groups/acme%2Fplatform", { as: "dev" })).body;
     expect(platform.projects.map((p: { path: string }) => p.path)).toEqual(["deployer"]);
     expect(platform.shared_projects.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toEqual(["acme/web"]);

@@ -55,7 +55,9 @@ describe("parameters never write to a prototype", () => {
     const form = new FormData();
     form.append("name", "x");
     form.append("__proto__[private_token]", TOKEN.root);
-    const res = await decode(await fetch(`${emulator().url}/api/v4/groups/acme/labels`, { method: "POST", body: form, headers: { "PRIVATE-TOKEN": TOKEN.max } }));
+    const res = await decode(
+      await fetch(`${emulator().url}/api/v4/groups/acme/labels`, { method: "POST", body: form, headers: { "PRIVATE-TOKEN": TOKEN.max } }),
+    );
     expect(res.status).toBe(400);
     expect(await anonymousUser()).toBe(401);
   });
@@ -67,13 +69,19 @@ describe("parameters never write to a prototype", () => {
     ];
     for (const body of bodies) {
       const res = await decode(
-        await fetch(`${emulator().url}/api/v4/groups/acme/labels`, { method: "POST", body, headers: { "content-type": "application/json", "PRIVATE-TOKEN": TOKEN.max } }),
+        await fetch(`${emulator().url}/api/v4/groups/acme/labels`, {
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json", "PRIVATE-TOKEN": TOKEN.max },
+        }),
       );
       expect(res.status, body).toBe(400);
       expect(res.body.error, body).toMatch(/is not allowed as a parameter name/);
     }
     const viaAdmin = await decode(
-      await fetch(`${emulator().url}/__emulator/settings?__proto__[private_token]=${TOKEN.root}`, { headers: { "PRIVATE-TOKEN": TOKEN.root } }),
+      await fetch(`${emulator().url}/__emulator/settings?__proto__[private_token]=${TOKEN.root}`, {
+        headers: { "PRIVATE-TOKEN": TOKEN.root },
+      }),
     );
     expect(viaAdmin.status).toBe(400);
     expect(await anonymousUser()).toBe(401);
@@ -104,24 +112,40 @@ describe("admin endpoints", () => {
   it("refuse cross-site requests, so a web page cannot wipe the state", async () => {
     await api("POST", "/groups/acme/labels", { as: "max", json: { name: "kept", color: "red" } });
     const crossSite = await decode(
-      await fetch(url("/reset"), { method: "POST", headers: { "content-type": "text/plain", Origin: "http://evil.example", "PRIVATE-TOKEN": TOKEN.root }, body: "x" }),
+      await fetch(url("/reset"), {
+        method: "POST",
+        headers: { "content-type": "text/plain", Origin: "http://evil.example", "PRIVATE-TOKEN": TOKEN.root },
+        body: "x",
+      }),
     );
     expect(crossSite.status).toBe(403);
     expect(crossSite.body.message).toMatch(/cross-site/);
-    const fetchMetadata = await fetch(url("/reset"), { method: "POST", headers: { "Sec-Fetch-Site": "cross-site", "PRIVATE-TOKEN": TOKEN.root } });
+    const fetchMetadata = await fetch(url("/reset"), {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "cross-site", "PRIVATE-TOKEN": TOKEN.root },
+    });
     expect(fetchMetadata.status).toBe(403);
-    const anonymousCrossSite = await fetch(url("/reset"), { method: "POST", headers: { "content-type": "text/plain", Origin: "http://evil.example" }, body: "x" });
+    const anonymousCrossSite = await fetch(url("/reset"), {
+      method: "POST",
+      headers: { "content-type": "text/plain", Origin: "http://evil.example" },
+      body: "x",
+    });
     expect(anonymousCrossSite.status).toBe(403);
     expect((await api("GET", "/groups/acme/labels/kept", { as: "max" })).status).toBe(200);
 
-    const sameOrigin = await fetch(url("/seed"), { headers: { Origin: emulator().url, "Sec-Fetch-Site": "same-origin", "PRIVATE-TOKEN": TOKEN.root } });
+    const sameOrigin = await fetch(url("/seed"), {
+      headers: { Origin: emulator().url, "Sec-Fetch-Site": "same-origin", "PRIVATE-TOKEN": TOKEN.root },
+    });
     expect(sameOrigin.status).toBe(200);
   });
 
   it("forge-emulator warns when it listens on an address other machines can reach", async () => {
     const warnings: string[] = [];
     const logs: string[] = [];
-    const running = await runCli(["--port", "0", "--host", "0.0.0.0"], { log: (text) => logs.push(text), warn: (text) => warnings.push(text) });
+    const running = await runCli(["--port", "0", "--host", "0.0.0.0"], {
+      log: (text) => logs.push(text),
+      warn: (text) => warnings.push(text),
+    });
     await running.close();
     expect(warnings.join("\n")).toMatch(/0\.0\.0\.0.*(reach|network)/s);
     expect(warnings.join("\n")).toMatch(/forge-root-token|well-known tokens/);
@@ -201,12 +225,28 @@ describe("bodies", () => {
   it("answers 400 to JSON nested deeper than 32 levels", async () => {
     const depth = 5_000;
     const body = `{"name":"deep","color":"red","description":${"[".repeat(depth)}${"]".repeat(depth)}}`;
-    const res = await decode(await fetch(`${emulator().url}/api/v4/groups/acme/labels`, { method: "POST", headers: { "content-type": "application/json", "PRIVATE-TOKEN": TOKEN.max }, body }));
+    const res = await decode(
+      await fetch(`${emulator().url}/api/v4/groups/acme/labels`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "PRIVATE-TOKEN": TOKEN.max },
+        body,
+      }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/nested too deeply/);
     noStackTrace(res.text);
     const shallow = `{"name":"ok","color":"red","x":${"[".repeat(30)}${"]".repeat(30)}}`;
-    expect((await decode(await fetch(`${emulator().url}/api/v4/groups/acme/labels`, { method: "POST", headers: { "content-type": "application/json", "PRIVATE-TOKEN": TOKEN.max }, body: shallow }))).status).toBe(201);
+    expect(
+      (
+        await decode(
+          await fetch(`${emulator().url}/api/v4/groups/acme/labels`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "PRIVATE-TOKEN": TOKEN.max },
+            body: shallow,
+          }),
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it("answers 400 to bracket parameters nested deeper than 32 levels", async () => {
@@ -227,7 +267,10 @@ describe("bodies", () => {
     expect(nested.status).toBe(400);
     expect(nested.body.error).toMatch(/^x\[0\]\[y\] is too long/);
     expect((await api("GET", "/groups/acme/labels/long", { as: "max" })).status).toBe(404);
-    const fits = await api("POST", "/groups/acme/labels", { as: "max", json: { name: "fits", color: "red", description: "x".repeat(1024 * 1024 - 100) } });
+    const fits = await api("POST", "/groups/acme/labels", {
+      as: "max",
+      json: { name: "fits", color: "red", description: "x".repeat(1024 * 1024 - 100) },
+    });
     expect(fits.status).toBe(201);
   });
 });
@@ -268,7 +311,9 @@ describe("state file", () => {
     const { path } = stateFile();
     const first = await startEmulator({ statePath: path });
     try {
-      await expect(startEmulator({ statePath: path })).rejects.toThrow(new RegExp(`${path.replace(/[.\\]/g, "\\$&")}.*in use by another emulator \\(pid ${process.pid}\\)`));
+      await expect(startEmulator({ statePath: path })).rejects.toThrow(
+        new RegExp(`${path.replace(/[.\\]/g, "\\$&")}.*in use by another emulator \\(pid ${process.pid}\\)`),
+      );
     } finally {
       await first.close();
     }

@@ -17,7 +17,12 @@ describe("group integrations", () => {
   it("sets up with PUT and reads it back: settings under properties, event flags beside them, the credential never", async () => {
     const put = await api("PUT", `${BASE}/chat-webhook`, {
       as: "max",
-      json: { webhook: WEBHOOK, push_events: false, push_channel: "https://chat.example.com/hooks/pushes", branches_to_be_notified: "protected" },
+      json: {
+        webhook: WEBHOOK,
+        push_events: false,
+        push_channel: "https://chat.example.com/hooks/pushes",
+        branches_to_be_notified: "protected",
+      },
     });
     expect(put.status).toBe(200);
     const read = await api("GET", `${BASE}/chat-webhook`, { as: "max" });
@@ -32,7 +37,12 @@ describe("group integrations", () => {
       issues_events: true,
       pipeline_events: false,
       created_at: expect.stringMatching(/Z$/),
-      properties: { branches_to_be_notified: "protected", notify_only_broken_pipelines: true, push_channel: "https://chat.example.com/hooks/pushes", issue_channel: null },
+      properties: {
+        branches_to_be_notified: "protected",
+        notify_only_broken_pipelines: true,
+        push_channel: "https://chat.example.com/hooks/pushes",
+        issue_channel: null,
+      },
     });
     expect(read.text).not.toContain("secret-token");
     expect(read.body.properties).not.toHaveProperty("webhook");
@@ -44,14 +54,23 @@ describe("group integrations", () => {
     expect(missing).toMatchObject({ status: 400, body: { error: "recipients is missing" } });
     await api("PUT", `${BASE}/emails-on-push`, { as: "max", form: "recipients=b%40example.com&tag_push_events=false" });
     const read = await api("GET", `${BASE}/emails-on-push`, { as: "max" });
-    expect(read.body).toMatchObject({ tag_push_events: false, push_events: true, properties: { recipients: "b@example.com", disable_diffs: true, branches_to_be_notified: "all" } });
+    expect(read.body).toMatchObject({
+      tag_push_events: false,
+      push_events: true,
+      properties: { recipients: "b@example.com", disable_diffs: true, branches_to_be_notified: "all" },
+    });
   });
 
   it("refuses bad values with the service's errors", async () => {
     const cases: [string, Record<string, unknown>, number, unknown][] = [
       ["task-tracker", {}, 400, { error: "api_key is missing" }],
       ["ci-server-a", { vendor_url: "https://ci.example.com", build_key: "KEY", username: "u" }, 400, { error: "password is missing" }],
-      ["emails-on-push", { recipients: "a@example.com", branches_to_be_notified: "some" }, 400, { error: "branches_to_be_notified does not have a valid value" }],
+      [
+        "emails-on-push",
+        { recipients: "a@example.com", branches_to_be_notified: "some" },
+        400,
+        { error: "branches_to_be_notified does not have a valid value" },
+      ],
       ["emails-on-push", { recipients: "a@example.com", disable_diffs: "yes" }, 400, { error: "disable_diffs is invalid" }],
       ["external-wiki", { external_wiki_url: "wiki.example.com" }, 400, { message: { external_wiki_url: ["must be a valid URL"] } }],
       ["external-wiki", { external_wiki_url: "  " }, 400, { message: { external_wiki_url: ["can't be blank"] } }],
@@ -62,7 +81,9 @@ describe("group integrations", () => {
   });
 
   it("needs the Maintainer role in the group, reads included", async () => {
-    expect((await api("PUT", `${BASE}/external-wiki`, { as: "dev", json: { external_wiki_url: "https://wiki.example.com" } })).status).toBe(403);
+    expect((await api("PUT", `${BASE}/external-wiki`, { as: "dev", json: { external_wiki_url: "https://wiki.example.com" } })).status).toBe(
+      403,
+    );
     await api("PUT", `${BASE}/external-wiki`, { as: "max", json: { external_wiki_url: "https://wiki.example.com" } });
     expect((await api("GET", `${BASE}/external-wiki`, { as: "dev" })).status).toBe(403);
     expect((await api("GET", BASE, { as: "dev" })).status).toBe(403);
@@ -71,24 +92,42 @@ describe("group integrations", () => {
   });
 
   it("DELETE disables the integration and resets its settings; the record stays, inactive", async () => {
-    await api("PUT", `${BASE}/monitoring`, { as: "max", json: { api_key: "k", vendor_env: "prod", archive_trace_events: true, use_inherited_settings: true } });
+    await api("PUT", `${BASE}/monitoring`, {
+      as: "max",
+      json: { api_key: "k", vendor_env: "prod", archive_trace_events: true, use_inherited_settings: true },
+    });
     const deleted = await api("DELETE", `${BASE}/monitoring`, { as: "max" });
     expect(deleted.status).toBe(204);
     const read = await api("GET", `${BASE}/monitoring`, { as: "max" });
-    expect(read.body).toMatchObject({ active: false, inherited: false, properties: { vendor_env: null, archive_trace_events: false, api_url: null } });
-    expect(await api("DELETE", `${BASE}/wiki-workspace`, { as: "max" })).toMatchObject({ status: 404, body: { message: "404 Integration Not Found" } });
+    expect(read.body).toMatchObject({
+      active: false,
+      inherited: false,
+      properties: { vendor_env: null, archive_trace_events: false, api_url: null },
+    });
+    expect(await api("DELETE", `${BASE}/wiki-workspace`, { as: "max" })).toMatchObject({
+      status: 404,
+      body: { message: "404 Integration Not Found" },
+    });
   });
 
   it("lists the active integrations only, as list entries with every event flag, not paginated", async () => {
     await api("PUT", `${BASE}/external-wiki`, { as: "max", json: { external_wiki_url: "https://wiki.example.com" } });
-    await api("PUT", `${BASE}/ci-server-b`, { as: "max", json: { token: "t", vendor_url: "https://drone.example.com", push_events: false } });
-    await api("PUT", `${BASE}/bug-tracker`, { as: "max", json: { new_issue_url: "https://b.example.com/new", issues_url: "https://b.example.com/:id", project_url: "https://b.example.com" } });
+    await api("PUT", `${BASE}/ci-server-b`, {
+      as: "max",
+      json: { token: "t", vendor_url: "https://drone.example.com", push_events: false },
+    });
+    await api("PUT", `${BASE}/bug-tracker`, {
+      as: "max",
+      json: { new_issue_url: "https://b.example.com/new", issues_url: "https://b.example.com/:id", project_url: "https://b.example.com" },
+    });
     await api("DELETE", `${BASE}/bug-tracker`, { as: "max" });
     const list = await api("GET", BASE, { as: "max" });
     expect(list.headers.get("x-total")).toBeNull();
     expect(list.body.map((entry: { slug: string }) => entry.slug)).toEqual(["external-wiki", "ci-server-b"]);
     const entry = list.body[1];
-    expect(Object.keys(entry).sort()).toEqual(["active", "created_at", "id", "inherited", "slug", "title", "updated_at", ...Object.keys(EVENT_FLAG_DEFAULTS)].sort());
+    expect(Object.keys(entry).sort()).toEqual(
+      ["active", "created_at", "id", "inherited", "slug", "title", "updated_at", ...Object.keys(EVENT_FLAG_DEFAULTS)].sort(),
+    );
     expect(entry).toMatchObject({ push_events: false, merge_requests_events: true });
     expect(JSON.stringify(list.body)).not.toContain('"t"');
     expect((await api("GET", "/groups/acme%2Fplatform/integrations", { as: "max" })).body).toEqual([]);
@@ -103,7 +142,10 @@ describe("group integrations", () => {
   });
 
   it("keeps the deprecated SSL switch of the pipeline service on: it has no effect", async () => {
-    await api("PUT", `${BASE}/ci-pipeline-service`, { as: "max", json: { token: "t", project_url: "https://ci.example.com/p", enable_ssl_verification: false } });
+    await api("PUT", `${BASE}/ci-pipeline-service`, {
+      as: "max",
+      json: { token: "t", project_url: "https://ci.example.com/p", enable_ssl_verification: false },
+    });
     expect((await api("GET", `${BASE}/ci-pipeline-service`, { as: "max" })).body.properties.enable_ssl_verification).toBe(true);
   });
 

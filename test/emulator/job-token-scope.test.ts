@@ -71,9 +71,23 @@ describe("job token project allowlist", () => {
     expect(list.headers.get("x-total")).toBe("1");
     expect(Object.keys(list.body[0]).sort()).toEqual(
       [
-        "avatar_url", "created_at", "default_branch", "description", "http_url_to_repo", "id", "last_activity_at",
-        "name", "name_with_namespace", "namespace", "path", "path_with_namespace", "ssh_url_to_repo", "star_count",
-        "tag_list", "topics", "web_url",
+        "avatar_url",
+        "created_at",
+        "default_branch",
+        "description",
+        "http_url_to_repo",
+        "id",
+        "last_activity_at",
+        "name",
+        "name_with_namespace",
+        "namespace",
+        "path",
+        "path_with_namespace",
+        "ssh_url_to_repo",
+        "star_count",
+        "tag_list",
+        "topics",
+        "web_url",
       ].sort(),
     );
     expect(list.body[0].namespace).toMatchObject({ id: 1, kind: "group", full_path: "acme", parent_id: null });

@@ -115,8 +115,7 @@ describe("group labels: list and read", () => {
   it("includes ancestor labels by default and descendants on request", async () => {
     await createLabel("acme", { name: "top", color: "red" });
     await createLabel("acme/platform", { name: "sub", color: "red" });
-    const names = async (path: string) =>
-      (await api("GET", path, { as: "dev" })).body.map((l: { name: string }) => l.name);
+    const names = async (path: string) => (await api("GET", path, { as: "dev" })).body.map((l: { name: string }) => l.name);
     expect(await names("/groups/acme%2Fplatform/labels")).toEqual(["sub", "top"]);
     expect(await names("/groups/acme%2Fplatform/labels?include_ancestor_groups=false")).toEqual(["sub"]);
     expect(await names("/groups/acme/labels")).toEqual(["top"]);
@@ -154,7 +153,8 @@ describe("group labels: the labels_archive flag", () => {
     const updated = await api("PUT", `/groups/acme/labels/${created.body.id}`, { as: "max", json: { archived: true } });
     expect(updated.status).toBe(200);
     expect(updated.body.archived).toBe(false);
-    const names = async (query: string) => (await api("GET", `/groups/acme/labels?${query}`, { as: "dev" })).body.map((l: { name: string }) => l.name);
+    const names = async (query: string) =>
+      (await api("GET", `/groups/acme/labels?${query}`, { as: "dev" })).body.map((l: { name: string }) => l.name);
     expect(await names("archived=true")).toEqual(["old"]);
     expect(await names("archived=false")).toEqual(["old"]);
   });
@@ -171,7 +171,11 @@ describe("group labels: the labels_archive flag", () => {
 describe("group labels: counts and project labels", () => {
   it("gives the counts only with with_counts=true", async () => {
     const created = await createLabel("acme", { name: "counted", color: "red" });
-    for (const record of [created.body, (await api("GET", "/groups/acme/labels/counted", { as: "dev" })).body, (await api("GET", "/groups/acme/labels", { as: "dev" })).body[0]]) {
+    for (const record of [
+      created.body,
+      (await api("GET", "/groups/acme/labels/counted", { as: "dev" })).body,
+      (await api("GET", "/groups/acme/labels", { as: "dev" })).body[0],
+    ]) {
       expect(record).not.toHaveProperty("open_issues_count");
       expect(record).not.toHaveProperty("closed_issues_count");
       expect(record).not.toHaveProperty("open_merge_requests_count");
@@ -189,14 +193,37 @@ describe("group labels: counts and project labels", () => {
     const state = seedState();
     const acme = state.groups.find((g) => g.path === "acme" && g.parent_id === null)!.id;
     (state as unknown as { labels: unknown[] }).labels.push(
-      { id: 900, group_id: null, project_id: web, title: "project-level", color: "#00FF00", description: null, archived: false, subscriber_ids: [], created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" },
-      { id: 901, group_id: acme, title: "group-level", color: "#FF0000", description: null, archived: false, subscriber_ids: [], created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" },
+      {
+        id: 900,
+        group_id: null,
+        project_id: web,
+        title: "project-level",
+        color: "#00FF00",
+        description: null,
+        archived: false,
+        subscriber_ids: [],
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      },
+      {
+        id: 901,
+        group_id: acme,
+        title: "group-level",
+        color: "#FF0000",
+        description: null,
+        archived: false,
+        subscriber_ids: [],
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      },
     );
     writeFileSync(path, JSON.stringify(state));
     const loaded = await startEmulator({ statePath: path });
     try {
       const names = async (query: string) =>
-        (await call(loaded.url, "GET", `/groups/acme/labels${query}`, { as: "dev" })).body.map((l: { name: string; is_project_label: boolean }) => `${l.name}:${l.is_project_label}`);
+        (await call(loaded.url, "GET", `/groups/acme/labels${query}`, { as: "dev" })).body.map(
+          (l: { name: string; is_project_label: boolean }) => `${l.name}:${l.is_project_label}`,
+        );
       expect(await names("")).toEqual(["group-level:false"]);
       expect(await names("?only_group_labels=true")).toEqual(["group-level:false"]);
       expect(await names("?only_group_labels=false")).toEqual(["group-level:false", "project-level:true"]);
@@ -241,9 +268,7 @@ describe("group labels: update and delete", () => {
     await createLabel("acme", { name: "l", color: "red" });
     const res = await api("PUT", "/groups/acme/labels/l", { as: "max", json: {} });
     expect(res.status).toBe(400);
-    expect(res.text).toBe(
-      '{"error":"new_name, color, description, archived are missing, at least one parameter must be provided"}',
-    );
+    expect(res.text).toBe('{"error":"new_name, color, description, archived are missing, at least one parameter must be provided"}');
   });
 
   it("refuses a rename onto a title of an ancestor group, as it refuses one of the group", async () => {

@@ -13,9 +13,19 @@ describe("project members", () => {
   it("adds a member by username or id with the default Developer role, and reads it back", async () => {
     const added = await api("POST", WEB, { as: "max", json: { username: "nomad" } });
     expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ id: NOMAD, username: "nomad", access_level: 30, expires_at: null, membership_state: "active", created_by: { username: "max" } });
+    expect(added.body).toMatchObject({
+      id: NOMAD,
+      username: "nomad",
+      access_level: 30,
+      expires_at: null,
+      membership_state: "active",
+      created_by: { username: "max" },
+    });
     expect((await api("GET", `${WEB}/${NOMAD}`, { as: "gus" })).body).toMatchObject({ id: NOMAD, access_level: 30 });
-    const byId = await api("POST", "/projects/acme%2Fapi/members", { as: "root", form: `user_id=${NOMAD}&access_level=20&expires_at=2099-01-31` });
+    const byId = await api("POST", "/projects/acme%2Fapi/members", {
+      as: "root",
+      form: `user_id=${NOMAD}&access_level=20&expires_at=2099-01-31`,
+    });
     expect(byId.body).toMatchObject({ id: NOMAD, access_level: 20, expires_at: "2099-01-31" });
   });
 
@@ -26,10 +36,20 @@ describe("project members", () => {
   });
 
   it.each<[string, unknown, number, unknown]>([
-    ["an access level outside the list", { username: "nomad", access_level: 35 }, 400, { error: "access_level does not have a valid value" }],
+    [
+      "an access level outside the list",
+      { username: "nomad", access_level: 35 },
+      400,
+      { error: "access_level does not have a valid value" },
+    ],
     ["no user", { access_level: 30 }, 400, { error: "user_id, username are missing, exactly one parameter must be provided" }],
     ["an unknown user", { username: "ghost" }, 404, { message: "404 User Not Found" }],
-    ["an expiry in the past", { username: "nomad", expires_at: "2020-01-01" }, 400, { message: { expires_at: ["cannot be a date in the past"] } }],
+    [
+      "an expiry in the past",
+      { username: "nomad", expires_at: "2020-01-01" },
+      400,
+      { message: { expires_at: ["cannot be a date in the past"] } },
+    ],
     ["an impossible date", { username: "nomad", expires_at: "2030-02-30" }, 400, { error: "expires_at is invalid" }],
     ["a custom role on a real project", { username: "nomad", member_role_id: 0 }, 400, { message: { member_role: ["not found"] } }],
   ])("refuses %s", async (_case, json, status, body) => {
@@ -38,7 +58,10 @@ describe("project members", () => {
 
   it("refuses a second membership of a user (409), Owner from a Maintainer (403), and writes below Maintainer", async () => {
     await api("POST", WEB, { as: "root", json: { username: "nomad" } });
-    expect(await api("POST", WEB, { as: "root", json: { username: "nomad" } })).toMatchObject({ status: 409, body: { message: "Member already exists" } });
+    expect(await api("POST", WEB, { as: "root", json: { username: "nomad" } })).toMatchObject({
+      status: 409,
+      body: { message: "Member already exists" },
+    });
     expect((await api("POST", WEB, { as: "max", json: { username: "dev", access_level: 50 } })).status).toBe(403);
     expect((await api("POST", WEB, { as: "dev", json: { username: "rita" } })).status).toBe(403);
     expect((await api("GET", WEB, { as: "nomad" })).status).toBe(200); // nomad is a member now
@@ -47,28 +70,40 @@ describe("project members", () => {
 
   it("needs access_level on PUT; a PUT without member_role_id removes the custom role", async () => {
     await api("POST", WEB, { as: "root", json: { username: "nomad", member_role_id: 3 } });
-    expect(await api("PUT", `${WEB}/${NOMAD}`, { as: "root", json: { expires_at: "2099-01-01" } })).toMatchObject({ status: 400, body: { error: "access_level is missing" } });
+    expect(await api("PUT", `${WEB}/${NOMAD}`, { as: "root", json: { expires_at: "2099-01-01" } })).toMatchObject({
+      status: 400,
+      body: { error: "access_level is missing" },
+    });
     const updated = await api("PUT", `${WEB}/${NOMAD}`, { as: "root", json: { access_level: 40, expires_at: "2099-01-01" } });
     expect(updated.body).toMatchObject({ access_level: 40, expires_at: "2099-01-01" });
     const cleared = await api("PUT", `${WEB}/${NOMAD}`, { as: "root", json: { access_level: 40, expires_at: null } });
     expect(cleared.body.expires_at).toBeNull();
     await admin("PUT", "/settings", { tier: "premium" });
-    expect(await api("PUT", `${WEB}/${NOMAD}`, { as: "root", json: { access_level: 40, member_role_id: 3 } })).toMatchObject({ status: 403, body: { message: "403 Forbidden - member_role_id needs Ultimate" } });
+    expect(await api("PUT", `${WEB}/${NOMAD}`, { as: "root", json: { access_level: 40, member_role_id: 3 } })).toMatchObject({
+      status: 403,
+      body: { message: "403 Forbidden - member_role_id needs Ultimate" },
+    });
   });
 
   it("rule 1: the all-members listing and read give each user once, at the highest level", async () => {
     await api("POST", WEB, { as: "root", json: { username: "rita", access_level: 40 } });
     const all = await api("GET", `${WEB}/all`, { as: "dev" });
-    const levels = Object.fromEntries(all.body.map((member: { username: string; access_level: number }) => [member.username, member.access_level]));
+    const levels = Object.fromEntries(
+      all.body.map((member: { username: string; access_level: number }) => [member.username, member.access_level]),
+    );
     expect(levels).toEqual({ olivia: 50, max: 40, dev: 30, rita: 40, gus: 10 });
     expect((await api("GET", `${WEB}/all/${RITA}`, { as: "dev" })).body).toMatchObject({ username: "rita", access_level: 40 });
     expect((await api("GET", `${WEB}/all/${DEV}`, { as: "dev" })).body).toMatchObject({ username: "dev", access_level: 30 });
     // Not a direct member: the direct read finds nothing.
     expect(await api("GET", `${WEB}/${DEV}`, { as: "dev" })).toMatchObject({ status: 404, body: { message: "404 Not found" } });
-    expect((await api("GET", `${WEB}/all?query=OLI`, { as: "dev" })).body.map((member: { username: string }) => member.username)).toEqual(["olivia"]);
+    expect((await api("GET", `${WEB}/all?query=OLI`, { as: "dev" })).body.map((member: { username: string }) => member.username)).toEqual([
+      "olivia",
+    ]);
     expect((await api("GET", `${WEB}/all?user_ids[]=${DEV}&user_ids[]=${RITA}`, { as: "dev" })).body).toHaveLength(2);
     expect((await api("GET", `${WEB}?skip_users[]=${RITA}`, { as: "dev" })).body).toEqual([]);
-    expect((await api("GET", `${WEB}/all?show_seat_info=true&user_ids[]=${DEV}`, { as: "dev" })).body[0]).toMatchObject({ is_using_seat: true });
+    expect((await api("GET", `${WEB}/all?show_seat_info=true&user_ids[]=${DEV}`, { as: "dev" })).body[0]).toMatchObject({
+      is_using_seat: true,
+    });
   });
 
   it("rule 2: members of an invited group count, capped at the share's level", async () => {
@@ -76,7 +111,9 @@ describe("project members", () => {
     // invited group's Owner counts as Developer at most, and never lowers a higher level.
     const api_ = await api("GET", "/projects/acme%2Fapi/members/all", { as: "root" });
     const web = await api("GET", `${WEB}/all`, { as: "root" });
-    expect(web.body.map((member: { username: string }) => member.username)).toEqual(api_.body.map((member: { username: string }) => member.username));
+    expect(web.body.map((member: { username: string }) => member.username)).toEqual(
+      api_.body.map((member: { username: string }) => member.username),
+    );
     expect(web.body.find((member: { username: string }) => member.username === "olivia").access_level).toBe(50);
   });
 
@@ -100,7 +137,9 @@ describe("project members", () => {
     }
     expect(added.body).toEqual({ message: { nomad: "Request queued for administrator approval." } });
     expect((await api("GET", `${WEB}/${NOMAD}`, { as })).status).toBe(404);
-    expect((await api("GET", `${WEB}/all?state=awaiting`, { as })).body).toEqual([expect.objectContaining({ id: NOMAD, access_level: 30, membership_state: "awaiting" })]);
+    expect((await api("GET", `${WEB}/all?state=awaiting`, { as })).body).toEqual([
+      expect.objectContaining({ id: NOMAD, access_level: 30, membership_state: "awaiting" }),
+    ]);
     expect((await api("GET", `${WEB}/all?state=active&user_ids[]=${NOMAD}`, { as })).body).toEqual([]);
     expect((await admin("POST", `/member_approvals/1/${NOMAD}/approve`)).status).toBe(204);
     expect((await api("GET", `${WEB}/${NOMAD}`, { as })).body).toMatchObject({ access_level: 30, membership_state: "active" });
@@ -110,7 +149,9 @@ describe("project members", () => {
   it("rule 4: a Guest promoted to a billable role is queued and keeps Guest; several users answer queued_users", async () => {
     await admin("PUT", "/settings", { member_promotion_management: true });
     await api("POST", WEB, { as: "olivia", json: { username: "nomad", access_level: 10 } });
-    expect((await api("PUT", `${WEB}/${NOMAD}`, { as: "olivia", json: { access_level: 20 } })).body).toEqual({ message: { nomad: "Request queued for administrator approval." } });
+    expect((await api("PUT", `${WEB}/${NOMAD}`, { as: "olivia", json: { access_level: 20 } })).body).toEqual({
+      message: { nomad: "Request queued for administrator approval." },
+    });
     expect((await api("GET", `${WEB}/${NOMAD}`, { as: "olivia" })).body.access_level).toBe(10);
     expect((await admin("POST", `/member_approvals/1/${NOMAD}/reject`)).status).toBe(204);
     expect((await api("GET", `${WEB}/all?state=awaiting`, { as: "olivia" })).body).toEqual([]);
@@ -126,12 +167,22 @@ describe("project members, rule 2 (invited groups), on the store", () => {
     const store = createStore(seedState());
     const web = store.projects.byRef("acme/web")!;
     web.visibility = "public";
-    store.state.groups.push({ id: 3, name: "Outsiders", path: "outsiders", description: "", visibility: "private", parent_id: null, created_at: web.created_at, members: [{ user_id: 1, access_level: 50 }] });
+    store.state.groups.push({
+      id: 3,
+      name: "Outsiders",
+      path: "outsiders",
+      description: "",
+      visibility: "private",
+      parent_id: null,
+      created_at: web.created_at,
+      members: [{ user_id: 1, access_level: 50 }],
+    });
     const outsiders = store.groups.byRef("outsiders")!;
     outsiders.members.push({ user_id: 7, access_level: 50 });
     web.shared_with_groups.push({ group_id: 3, group_access_level: 20 });
     const user = (name: string) => store.users.byUsername(name)!;
-    const usernames = (as: string) => store.projectMembers.all(user(as), { project: "acme/web" }, {}).map((member) => [member["username"], member["access_level"]]);
+    const usernames = (as: string) =>
+      store.projectMembers.all(user(as), { project: "acme/web" }, {}).map((member) => [member["username"], member["access_level"]]);
     return { store, outsiders, user, usernames };
   }
 

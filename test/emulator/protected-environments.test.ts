@@ -20,7 +20,14 @@ describe("project protected environments", () => {
     });
     expect(res.status).toBe(201);
     const [a, b, c] = res.body.deploy_access_levels;
-    expect(a).toEqual({ id: a.id, access_level: 40, access_level_description: "Maintainers", user_id: null, group_id: null, group_inheritance_type: 0 });
+    expect(a).toEqual({
+      id: a.id,
+      access_level: 40,
+      access_level_description: "Maintainers",
+      user_id: null,
+      group_id: null,
+      group_inheritance_type: 0,
+    });
     // A user's entry reports the Maintainer level, an integer as Document 1 types it.
     expect(b).toMatchObject({ access_level: 40, access_level_description: "Dev Developer", user_id: 4 });
     expect(c).toMatchObject({ access_level_description: "Platform", group_id: 2, group_inheritance_type: 1 });
@@ -75,7 +82,10 @@ describe("project protected environments", () => {
     expect(none.text).toBe(
       '{"error":"deploy_access_levels[0][access_level], deploy_access_levels[0][group_id], deploy_access_levels[0][user_id] are missing, exactly one parameter must be provided"}',
     );
-    const two = await api("POST", PROJECT_ENVS, { as: "max", json: { name: "p", deploy_access_levels: [{ access_level: 40, user_id: 3 }] } });
+    const two = await api("POST", PROJECT_ENVS, {
+      as: "max",
+      json: { name: "p", deploy_access_levels: [{ access_level: 40, user_id: 3 }] },
+    });
     expect(two.text).toBe('{"error":"deploy_access_levels[0][access_level], deploy_access_levels[0][user_id] are mutually exclusive"}');
     const bad = await api("POST", PROJECT_ENVS, { as: "max", json: { name: "p", deploy_access_levels: [{ access_level: 50 }] } });
     expect(bad.text).toBe('{"error":"deploy_access_levels[0][access_level] does not have a valid value"}');
@@ -271,7 +281,10 @@ describe("element rules", () => {
     expect(zero.status).toBe(422);
     expect(zero.body).toEqual({ message: ["Approval rules required approvals must be greater than 0"] });
     await api("POST", PROJECT_ENVS, { as: "max", json: { ...json, approval_rules: [] } });
-    const negative = await api("PUT", `${PROJECT_ENVS}/p`, { as: "max", json: { approval_rules: [{ user_id: 2, required_approvals: -1 }] } });
+    const negative = await api("PUT", `${PROJECT_ENVS}/p`, {
+      as: "max",
+      json: { approval_rules: [{ user_id: 2, required_approvals: -1 }] },
+    });
     expect(negative.status).toBe(400);
     expect(negative.text).toBe('{"message":{"approval_rules.required_approvals":["must be greater than 0"]}}');
   });

@@ -12,7 +12,9 @@ const BULK = { source_storage_name: "default", destination_storage_name: "second
 
 const moveTime = (storage_move_ms: number) => admin("PUT", "/settings", { storage_move_ms });
 const onStorage = async (storage: string) =>
-  ((await api("GET", `/projects?repository_storage=${storage}`, { as: "root" })).body as { path_with_namespace: string }[]).map((p) => p.path_with_namespace);
+  ((await api("GET", `/projects?repository_storage=${storage}`, { as: "root" })).body as { path_with_namespace: string }[]).map(
+    (p) => p.path_with_namespace,
+  );
 
 describe("repository storage moves", () => {
   it("schedules every project on the source with 202 Accepted; they reach the destination when the move time is over", async () => {
@@ -23,7 +25,13 @@ describe("repository storage moves", () => {
     expect(res.text).toBe('{"message":"202 Accepted"}');
     const moves = (await api("GET", PROJECT_MOVES, { as: "root" })).body as Record<string, unknown>[];
     expect(moves.map((move) => move["state"])).toEqual(["scheduled", "scheduled", "scheduled"]);
-    expect(moves[0]).toMatchObject({ id: 3, source_storage_name: "default", destination_storage_name: "secondary", error_message: null, project: { id: 3, path_with_namespace: "acme/platform/deployer" } });
+    expect(moves[0]).toMatchObject({
+      id: 3,
+      source_storage_name: "default",
+      destination_storage_name: "secondary",
+      error_message: null,
+      project: { id: 3, path_with_namespace: "acme/platform/deployer" },
+    });
     expect(await onStorage("default")).toHaveLength(3);
     await admin("POST", "/clock", { advance_ms: 30_000 });
     expect(((await api("GET", `${PROJECT_MOVES}/1`, { as: "root" })).body as { state: string }).state).toMatch(/^(started|replicated)$/);
@@ -78,11 +86,21 @@ describe("repository storage moves", () => {
     await moveTime(0);
     expect((await api("POST", GROUP_MOVES, { as: "root", json: BULK })).status).toBe(202);
     expect((await api("GET", "/groups/acme", { as: "root" })).body.repository_storage).toBe("secondary");
-    expect((await api("GET", GROUP_MOVES, { as: "root" })).body[0]).toMatchObject({ state: "finished", group: { id: 2, name: "Platform" } });
+    expect((await api("GET", GROUP_MOVES, { as: "root" })).body[0]).toMatchObject({
+      state: "finished",
+      group: { id: 2, name: "Platform" },
+    });
     await admin("PUT", "/settings", { tier: "free" });
     expect(await api("POST", GROUP_MOVES, { as: "root", json: BULK })).toMatchObject({ status: 403, text: '{"message":"403 Forbidden"}' });
     expect((await api("POST", "/snippet_repository_storage_moves", { as: "root", json: BULK })).status).toBe(202);
-    expect((await api("POST", PROJECT_MOVES, { as: "root", json: { ...BULK, source_storage_name: "secondary", destination_storage_name: "default" } })).status).toBe(202);
+    expect(
+      (
+        await api("POST", PROJECT_MOVES, {
+          as: "root",
+          json: { ...BULK, source_storage_name: "secondary", destination_storage_name: "default" },
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it("does not exist on the hosted offering (404)", async () => {

@@ -17,7 +17,12 @@ import { call, TOKEN, useEmulator } from "./helpers";
 const { api, emulator } = useEmulator();
 
 /** A raw HTTP exchange, with the headers fetch will not let a caller set (Host). */
-function raw(method: string, path: string, headers: Record<string, string>, body?: { size: number; send: number } | string): Promise<{ status: number; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: { size: number; send: number } | string,
+): Promise<{ status: number; body: string }> {
   const { port } = new URL(emulator().url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port: Number(port), method, path, headers }, (response) => {
@@ -37,19 +42,28 @@ function raw(method: string, path: string, headers: Record<string, string>, body
  * Posts `body` in `pieces`, `pauseMs` apart, and stops writing once the answer is in. Resolves
  * with the answer and how many bytes had been handed to the socket when it came.
  */
-function pacedUpload(path: string, headers: Record<string, string>, body: Buffer, pieces: number, pauseMs: number): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
+function pacedUpload(
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  pieces: number,
+  pauseMs: number,
+): Promise<{ status: number; body: string; sentWhenAnswered: number }> {
   const { port } = new URL(emulator().url);
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = httpRequest({ host: "127.0.0.1", port: Number(port), method: "POST", path, headers: { ...headers, "Content-Length": String(body.length) } }, (response) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text, sentWhenAnswered }));
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port: Number(port), method: "POST", path, headers: { ...headers, "Content-Length": String(body.length) } },
+      (response) => {
+        answered = true;
+        const sentWhenAnswered = sent;
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text, sentWhenAnswered }));
+      },
+    );
     // Once it has answered, the server closes the connection: writing on fails (EPIPE, ECONNRESET).
     req.on("error", (error) => {
       if (!answered) reject(error);
@@ -90,25 +104,50 @@ describe("the admin gate", () => {
 
   it("refuses a request for another host name even when its Origin matches it (DNS rebinding)", async () => {
     const { port } = new URL(emulator().url);
-    const rebound = await raw("GET", "/__emulator/settings", { Host: `rebind.example:${port}`, Origin: `http://rebind.example:${port}`, "PRIVATE-TOKEN": TOKEN.root });
+    const rebound = await raw("GET", "/__emulator/settings", {
+      Host: `rebind.example:${port}`,
+      Origin: `http://rebind.example:${port}`,
+      "PRIVATE-TOKEN": TOKEN.root,
+    });
     expect(rebound.status).toBe(403);
     expect(rebound.body).toMatch(/own address/);
     expect((await raw("GET", "/__emulator/settings", { Host: `localhost:${port}`, "PRIVATE-TOKEN": TOKEN.root })).status).toBe(200);
-    expect((await raw("GET", "/__emulator/settings", { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}`, "PRIVATE-TOKEN": TOKEN.root })).status).toBe(200);
+    expect(
+      (
+        await raw("GET", "/__emulator/settings", {
+          Host: `127.0.0.1:${port}`,
+          Origin: `http://127.0.0.1:${port}`,
+          "PRIVATE-TOKEN": TOKEN.root,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe("a request that cannot be authorized", () => {
   it("is refused before its body is read: an anonymous 19 MB form gets its 401 with one chunk sent, and others are served meanwhile", async () => {
     const size = 19 * 1024 * 1024;
-    const refused = await raw("POST", "/api/v4/groups/acme/labels", { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(size) }, { size, send: 64 * 1024 });
+    const refused = await raw(
+      "POST",
+      "/api/v4/groups/acme/labels",
+      { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(size) },
+      { size, send: 64 * 1024 },
+    );
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body)).toEqual({ message: "401 Unauthorized" });
-    const unknownToken = await raw("POST", "/api/v4/groups/acme/labels", { "Content-Type": "application/json", "Content-Length": String(size), "PRIVATE-TOKEN": "not-a-token" }, { size, send: 1024 });
+    const unknownToken = await raw(
+      "POST",
+      "/api/v4/groups/acme/labels",
+      { "Content-Type": "application/json", "Content-Length": String(size), "PRIVATE-TOKEN": "not-a-token" },
+      { size, send: 1024 },
+    );
     expect(unknownToken.status).toBe(401);
     expect((await api("GET", "/groups/acme", { as: "max" })).status).toBe(200);
     // An anonymous admin request is refused the same way.
-    expect((await raw("POST", "/__emulator/reset", { "Content-Type": "application/json", "Content-Length": String(size) }, { size, send: 1024 })).status).toBe(401);
+    expect(
+      (await raw("POST", "/__emulator/reset", { "Content-Type": "application/json", "Content-Length": String(size) }, { size, send: 1024 }))
+        .status,
+    ).toBe(401);
   });
 
   it("answers an anonymous 20 MB form to an authenticated route with 401 while it is still being sent, and a concurrent authorized GET is not held up", async () => {
@@ -117,7 +156,13 @@ describe("a request that cannot be authorized", () => {
     const size = 20 * 1024 * 1024;
     const form = manyParameterForm(size);
     let settled = false;
-    const upload = pacedUpload("/api/v4/groups/acme/labels", { "Content-Type": "application/x-www-form-urlencoded" }, form, 20, 100).finally(() => {
+    const upload = pacedUpload(
+      "/api/v4/groups/acme/labels",
+      { "Content-Type": "application/x-www-form-urlencoded" },
+      form,
+      20,
+      100,
+    ).finally(() => {
       settled = true;
     });
     // GETs back to back until the upload is answered: one is always in flight, so a stall of the
@@ -168,12 +213,18 @@ describe("avatars named outside Latin-1", () => {
       const first = await startEmulator({ statePath });
       const form = new FormData();
       form.append("avatar", new Blob(["PNG"]), name);
-      const uploaded = await fetch(`${first.url}/api/v4/groups/acme`, { method: "PUT", headers: { "PRIVATE-TOKEN": TOKEN.olivia }, body: form });
+      const uploaded = await fetch(`${first.url}/api/v4/groups/acme`, {
+        method: "PUT",
+        headers: { "PRIVATE-TOKEN": TOKEN.olivia },
+        body: form,
+      });
       expect(uploaded.status).toBe(200);
       const served = async (url: string) => fetch(`${url}/api/v4/groups/acme/avatar`, { headers: { "PRIVATE-TOKEN": TOKEN.gus } });
       const file = await served(first.url);
       expect(file.status).toBe(200);
-      expect(file.headers.get("content-disposition")).toBe(`inline; filename="${name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+      expect(file.headers.get("content-disposition")).toBe(
+        `inline; filename="${name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      );
       await first.close();
       const second = await startEmulator({ statePath });
       expect((await served(second.url)).status).toBe(200);
@@ -195,11 +246,20 @@ describe("snippet file paths", () => {
     const created = await api("POST", "/snippets", { as: "max", json: { title: "t", files: [{ file_path: "docs/a.md", content: "x" }] } });
     expect(created.status).toBe(201);
     const update = (files: unknown[]) => api("PUT", `/snippets/${created.body.id}`, { as: "max", json: { files } });
-    expect((await update([{ action: "create", file_path: "../escape.md", content: "y" }])).body).toEqual({ error: "files[0][file_path] should be a valid file path" });
-    expect((await update([{ action: "move", previous_path: "docs/a.md", file_path: "/etc/passwd" }])).body).toEqual({ error: "files[0][file_path] should be a valid file path" });
-    expect((await update([{ action: "move", previous_path: "../docs/a.md", file_path: "b.md" }])).body).toEqual({ error: "files[0][previous_path] should be a valid file path" });
+    expect((await update([{ action: "create", file_path: "../escape.md", content: "y" }])).body).toEqual({
+      error: "files[0][file_path] should be a valid file path",
+    });
+    expect((await update([{ action: "move", previous_path: "docs/a.md", file_path: "/etc/passwd" }])).body).toEqual({
+      error: "files[0][file_path] should be a valid file path",
+    });
+    expect((await update([{ action: "move", previous_path: "../docs/a.md", file_path: "b.md" }])).body).toEqual({
+      error: "files[0][previous_path] should be a valid file path",
+    });
     expect((await update([{ action: "move", previous_path: "docs/a.md", file_path: "notes/b.md" }])).status).toBe(200);
-    expect((await call(emulator().url, "GET", `/snippets/${created.body.id}/files/main/${encodeURIComponent("notes/b.md")}/raw`, { as: "max" })).status).toBe(200);
+    expect(
+      (await call(emulator().url, "GET", `/snippets/${created.body.id}/files/main/${encodeURIComponent("notes/b.md")}/raw`, { as: "max" }))
+        .status,
+    ).toBe(200);
   });
 
   it.each([
@@ -211,7 +271,10 @@ describe("snippet file paths", () => {
     ["move", { action: "move", previous_path: "docs/./a.md", file_path: "b.md" }, "previous_path"],
   ])("refuses a bad path in a %s action and writes nothing: %j", async (_action, action, param) => {
     const created = await api("POST", "/snippets", { as: "max", json: { title: "t", files: [{ file_path: "docs/a.md", content: "x" }] } });
-    const refused = await api("PUT", `/snippets/${created.body.id}`, { as: "max", json: { files: [{ action: "create", file_path: "new.md", content: "z" }, action] } });
+    const refused = await api("PUT", `/snippets/${created.body.id}`, {
+      as: "max",
+      json: { files: [{ action: "create", file_path: "new.md", content: "z" }, action] },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: `files[1][${param}] should be a valid file path` });
     const after = await api("GET", `/snippets/${created.body.id}`, { as: "max" });

@@ -18,7 +18,13 @@ describe("bracket notation", () => {
       c: { k: "v" },
       d: [{ k: "first" }, { k: "second" }],
     });
-    expect(buildParams([["e[][k]", "1"], ["e[][j]", "2"], ["e[][k]", "3"]])).toEqual({ e: [{ k: "1", j: "2" }, { k: "3" }] });
+    expect(
+      buildParams([
+        ["e[][k]", "1"],
+        ["e[][j]", "2"],
+        ["e[][k]", "3"],
+      ]),
+    ).toEqual({ e: [{ k: "1", j: "2" }, { k: "3" }] });
   });
 });
 

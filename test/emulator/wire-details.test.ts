@@ -49,7 +49,9 @@ it("a direct project role below the role a user inherits from the project's grou
   const dev = (await api("GET", "/users?username=dev", { as: "root" })).body[0].id;
   const lower = await api("POST", "/projects/acme%2Fweb/members", { as: "root", json: { user_id: dev, access_level: 20 } });
   expect(lower.status).toBe(400);
-  expect(lower.body).toEqual({ message: { access_level: ["should be greater than or equal to Developer inherited membership from group acme"] } });
+  expect(lower.body).toEqual({
+    message: { access_level: ["should be greater than or equal to Developer inherited membership from group acme"] },
+  });
   expect((await api("POST", "/projects/acme%2Fweb/members", { as: "root", json: { user_id: dev, access_level: 40 } })).status).toBe(201);
   const down = await api("PUT", `/projects/acme%2Fweb/members/${dev}`, { as: "root", json: { access_level: 20 } });
   expect(down.status).toBe(400);

@@ -14,8 +14,15 @@ import { z } from "zod";
 import { REPO_ROOT } from "../e2e/harness";
 
 const EXAMPLE = join(REPO_ROOT, "examples", "agent-rotation");
-const program = parse(readFileSync(join(EXAMPLE, "Pulumi.yaml"), "utf8")) as { runtime: string; config: Record<string, unknown>; resources: Record<string, { type: string; properties: Record<string, unknown> }>; outputs: Record<string, string> };
-const schema = JSON.parse(readFileSync(join(REPO_ROOT, "provider", "plugin", "schema.json"), "utf8")) as { resources: Record<string, { inputProperties: Record<string, unknown>; requiredInputs?: string[] }> };
+const program = parse(readFileSync(join(EXAMPLE, "Pulumi.yaml"), "utf8")) as {
+  runtime: string;
+  config: Record<string, unknown>;
+  resources: Record<string, { type: string; properties: Record<string, unknown> }>;
+  outputs: Record<string, string>;
+};
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, "provider", "plugin", "schema.json"), "utf8")) as {
+  resources: Record<string, { inputProperties: Record<string, unknown>; requiredInputs?: string[] }>;
+};
 
 const metadata = z.object({ name: z.string().min(1), namespace: z.literal("${namespace}") }).strict();
 const secret = z.object({ metadata, type: z.literal("Opaque"), stringData: z.record(z.string(), z.string()) }).strict();
@@ -26,14 +33,26 @@ const deployment = z
       .object({
         replicas: z.number().int().min(2),
         selector: z.object({ matchLabels: z.record(z.string(), z.string()) }).strict(),
-        strategy: z.object({ type: z.literal("RollingUpdate"), rollingUpdate: z.object({ maxUnavailable: z.literal(0), maxSurge: z.number().int().min(1) }).strict() }).strict(),
+        strategy: z
+          .object({
+            type: z.literal("RollingUpdate"),
+            rollingUpdate: z.object({ maxUnavailable: z.literal(0), maxSurge: z.number().int().min(1) }).strict(),
+          })
+          .strict(),
         template: z
           .object({
             metadata: z.object({ labels: z.record(z.string(), z.string()), annotations: z.record(z.string(), z.string()) }).strict(),
             spec: z
               .object({
                 containers: z.array(
-                  z.object({ name: z.string(), image: z.string(), args: z.array(z.string()), volumeMounts: z.array(z.object({ name: z.string(), mountPath: z.string(), readOnly: z.literal(true) }).strict()) }).strict(),
+                  z
+                    .object({
+                      name: z.string(),
+                      image: z.string(),
+                      args: z.array(z.string()),
+                      volumeMounts: z.array(z.object({ name: z.string(), mountPath: z.string(), readOnly: z.literal(true) }).strict()),
+                    })
+                    .strict(),
                 ),
                 volumes: z.array(z.object({ name: z.string(), secret: z.object({ secretName: z.string() }).strict() }).strict()),
               })
@@ -53,8 +72,14 @@ it("is a Pulumi YAML program whose forge resources name only inputs of the plugi
   expect(forge.map(([, resource]) => resource.type).sort()).toEqual(["forge:index:ClusterAgent", "forge:index:RotatingClusterAgentToken"]);
   for (const [name, resource] of forge) {
     const type = schema.resources[resource.type]!;
-    expect(Object.keys(resource.properties).filter((key) => !(key in type.inputProperties)), name).toEqual([]);
-    expect((type.requiredInputs ?? []).filter((key) => !(key in resource.properties)), name).toEqual([]);
+    expect(
+      Object.keys(resource.properties).filter((key) => !(key in type.inputProperties)),
+      name,
+    ).toEqual([]);
+    expect(
+      (type.requiredInputs ?? []).filter((key) => !(key in resource.properties)),
+      name,
+    ).toEqual([]);
   }
   expect(ofType("forge:index:RotatingClusterAgentToken")[0]![1].properties["rotateAfter"]).toBe("720h");
 });
@@ -78,7 +103,9 @@ it("hands the agent `currentToken` through a Secret, and its Deployment mounts t
 
 it("writes no token value and names only outputs the resource has", () => {
   const text = readFileSync(join(EXAMPLE, "Pulumi.yaml"), "utf8");
-  const outputs = Object.keys((schema.resources["forge:index:RotatingClusterAgentToken"] as unknown as { properties: Record<string, unknown> }).properties);
+  const outputs = Object.keys(
+    (schema.resources["forge:index:RotatingClusterAgentToken"] as unknown as { properties: Record<string, unknown> }).properties,
+  );
   const used = [...text.matchAll(/\$\{agentTokens\.(\w+)/g)].map((match) => match[1]!);
   expect(used.filter((output) => !outputs.includes(output))).toEqual([]);
   expect(text).not.toMatch(/glagent-|token:\s+["']?[A-Za-z0-9_-]{20,}/);

@@ -19,14 +19,20 @@ import { readFleetFile } from "../../cli/fleet";
 import { skipEngineTests, PULUMI_ROOT, REPO_ROOT } from "../e2e/harness";
 
 const FLEET = join(REPO_ROOT, "examples", "fleet");
-const library = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string; bin: Record<string, string>; files: string[] };
+const library = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+  version: string;
+  bin: Record<string, string>;
+  files: string[];
+};
 
 // ---------------------------------------------------------------------------------------------
 // Schemas. Kubernetes core/v1 and batch/v1 pieces as the API reference defines them (the subset
 // used here); podFailurePolicy is stable since Kubernetes 1.31.
 
 const quantity = z.union([z.string(), z.number()]);
-const resources = z.object({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() }).strict();
+const resources = z
+  .object({ requests: z.record(z.string(), quantity).optional(), limits: z.record(z.string(), quantity).optional() })
+  .strict();
 const volumeMount = z.object({ name: z.string(), mountPath: z.string().startsWith("/"), readOnly: z.boolean().optional() }).strict();
 const volume = z
   .object({ name: z.string(), configMap: z.object({ name: z.string() }).strict().optional(), emptyDir: z.object({}).strict().optional() })
@@ -45,7 +51,10 @@ const container = z
     command: z.array(z.string()).min(1),
     env: z.array(envVar).optional(),
     resources: resources.optional(),
-    securityContext: z.object({ allowPrivilegeEscalation: z.boolean(), capabilities: z.object({ drop: z.array(z.string()) }).strict() }).strict().optional(),
+    securityContext: z
+      .object({ allowPrivilegeEscalation: z.boolean(), capabilities: z.object({ drop: z.array(z.string()) }).strict() })
+      .strict()
+      .optional(),
     volumeMounts: z.array(volumeMount).optional(),
   })
   .strict();
@@ -75,7 +84,13 @@ const cronJobSchema = z
                       z
                         .object({
                           action: z.enum(["FailJob", "FailIndex", "Ignore", "Count"]),
-                          onExitCodes: z.object({ containerName: z.string().optional(), operator: z.enum(["In", "NotIn"]), values: z.array(z.number().int()).min(1) }).strict(),
+                          onExitCodes: z
+                            .object({
+                              containerName: z.string().optional(),
+                              operator: z.enum(["In", "NotIn"]),
+                              values: z.array(z.number().int()).min(1),
+                            })
+                            .strict(),
                         })
                         .strict(),
                     ),
@@ -89,7 +104,12 @@ const cronJobSchema = z
                         restartPolicy: z.enum(["Never", "OnFailure"]),
                         automountServiceAccountToken: z.boolean().optional(),
                         securityContext: z
-                          .object({ runAsNonRoot: z.boolean(), runAsUser: z.number().int(), runAsGroup: z.number().int(), seccompProfile: z.object({ type: z.string() }).strict() })
+                          .object({
+                            runAsNonRoot: z.boolean(),
+                            runAsUser: z.number().int(),
+                            runAsGroup: z.number().int(),
+                            seccompProfile: z.object({ type: z.string() }).strict(),
+                          })
                           .strict(),
                         initContainers: z.array(container).optional(),
                         containers: z.array(container).min(1),
@@ -124,9 +144,13 @@ const resourceRef = z
     literal: z.object({ value: z.string() }).strict().optional(),
   })
   .strict()
-  .refine((ref) => (ref.type === "Secret" ? ref.secret !== undefined && ref.literal === undefined : ref.literal !== undefined && ref.secret === undefined), {
-    message: "a ResourceRef carries the selector its type names, and only it",
-  });
+  .refine(
+    (ref) =>
+      ref.type === "Secret" ? ref.secret !== undefined && ref.literal === undefined : ref.literal !== undefined && ref.secret === undefined,
+    {
+      message: "a ResourceRef carries the selector its type names, and only it",
+    },
+  );
 const stackSchema = z
   .object({
     apiVersion: z.literal("pulumi.com/v1"),
@@ -144,7 +168,10 @@ const stackSchema = z
         repoDir: z.string().optional(),
         shallow: z.boolean().optional(),
         // gitAuth.basicAuth: userName and password required.
-        gitAuth: z.object({ basicAuth: z.object({ userName: resourceRef, password: resourceRef }).strict() }).strict().optional(),
+        gitAuth: z
+          .object({ basicAuth: z.object({ userName: resourceRef, password: resourceRef }).strict() })
+          .strict()
+          .optional(),
         useLocalStackOnly: z.boolean().optional(),
         refresh: z.boolean().optional(),
         backend: z.string().optional(),
@@ -164,7 +191,9 @@ const stackSchema = z
                   .object({
                     spec: z
                       .object({
-                        containers: z.array(z.object({ name: z.string(), volumeMounts: z.array(volumeMount).optional() }).strict()).optional(),
+                        containers: z
+                          .array(z.object({ name: z.string(), volumeMounts: z.array(volumeMount).optional() }).strict())
+                          .optional(),
                         volumes: z.array(volume).optional(),
                       })
                       .strict(),
@@ -182,7 +211,9 @@ const stackSchema = z
   })
   .strict();
 
-const configMapSchema = z.object({ apiVersion: z.literal("v1"), kind: z.literal("ConfigMap"), metadata, data: z.record(z.string(), z.string()) }).strict();
+const configMapSchema = z
+  .object({ apiVersion: z.literal("v1"), kind: z.literal("ConfigMap"), metadata, data: z.record(z.string(), z.string()) })
+  .strict();
 const serviceAccountSchema = z.object({ apiVersion: z.literal("v1"), kind: z.literal("ServiceAccount"), metadata }).strict();
 const clusterRoleBindingSchema = z
   .object({
@@ -194,7 +225,13 @@ const clusterRoleBindingSchema = z
   })
   .strict();
 
-const SCHEMAS = { Stack: stackSchema, CronJob: cronJobSchema, ConfigMap: configMapSchema, ServiceAccount: serviceAccountSchema, ClusterRoleBinding: clusterRoleBindingSchema } as const;
+const SCHEMAS = {
+  Stack: stackSchema,
+  CronJob: cronJobSchema,
+  ConfigMap: configMapSchema,
+  ServiceAccount: serviceAccountSchema,
+  ClusterRoleBinding: clusterRoleBindingSchema,
+} as const;
 type Stack = z.infer<typeof stackSchema>;
 type CronJob = z.infer<typeof cronJobSchema>;
 type ConfigMap = z.infer<typeof configMapSchema>;
@@ -259,10 +296,12 @@ function instructions(text: string): { op: string; args: string }[] {
 
 const dockerfile = instructions(dockerfileText);
 const args = new Map(
-  dockerfile.filter((i) => i.op === "ARG").map((i) => {
-    const [name, value] = i.args.split("=", 2);
-    return [name!, value];
-  }),
+  dockerfile
+    .filter((i) => i.op === "ARG")
+    .map((i) => {
+      const [name, value] = i.args.split("=", 2);
+      return [name!, value];
+    }),
 );
 
 /** Where the parenthesis opened at `start` (of a `$(`) closes; quoted and nested ones skipped. */
@@ -346,13 +385,33 @@ function shellCommands(text: string): string[][] {
 }
 
 const runCommands = dockerfile.filter((i) => i.op === "RUN").flatMap((i) => shellCommands(i.args));
-const aptPackages = runCommands.filter((words) => words[0] === "apt-get" && words[1] === "install").flatMap((words) => words.slice(2).filter((word) => !word.startsWith("-")));
+const aptPackages = runCommands
+  .filter((words) => words[0] === "apt-get" && words[1] === "install")
+  .flatMap((words) => words.slice(2).filter((word) => !word.startsWith("-")));
 
 /** The image's tag as the Dockerfile's header documents it (`docker build -t <image> examples/fleet`). */
 const documentedImage = /docker build(?: [^\n]*)? -t (\S+) examples\/fleet/.exec(dockerfileText)?.[1];
 
 /** Tools of the base image (node:24-bookworm-slim: Debian's essential packages, the shell, node and npm). */
-const BASE_TOOLS = new Set(["sh", "cd", "test", "printf", "echo", "rm", "mkdir", "ln", "chmod", "sha256sum", "grep", "sed", "tar", "dpkg", "apt-get", "node", "npm"]);
+const BASE_TOOLS = new Set([
+  "sh",
+  "cd",
+  "test",
+  "printf",
+  "echo",
+  "rm",
+  "mkdir",
+  "ln",
+  "chmod",
+  "sha256sum",
+  "grep",
+  "sed",
+  "tar",
+  "dpkg",
+  "apt-get",
+  "node",
+  "npm",
+]);
 
 /** `pulumi <subcommand...>` and its flags exist in the CLI this project pins (subcommands followed through each help's command lists). */
 function checkPulumi(words: string[], where: string): void {
@@ -363,20 +422,24 @@ function checkPulumi(words: string[], where: string): void {
   for (const word of words.slice(1)) {
     if (word.startsWith("-")) break;
     // Cobra's "Available Commands:", or the root's groups ("Deployment Commands:", ...).
-    const listed = [...help.matchAll(/^[A-Za-z ]*Commands:\n((?: {2}\S.*\n)+)/gm)].flatMap((section) => section[1]!.split("\n").map((line) => line.trim().split(/\s+/)[0]));
+    const listed = [...help.matchAll(/^[A-Za-z ]*Commands:\n((?: {2}\S.*\n)+)/gm)].flatMap((section) =>
+      section[1]!.split("\n").map((line) => line.trim().split(/\s+/)[0]),
+    );
     if (!listed.includes(word)) break;
     path.push(word);
     help = execFileSync(pulumi, [...path, "--help"], { encoding: "utf8", env });
   }
   expect(path.length, `${where}: pulumi ${words.slice(1).join(" ")}`).toBeGreaterThan(0);
-  for (const flag of words.filter((word) => word.startsWith("--"))) expect(help, `${where}: pulumi ${path.join(" ")} ${flag}`).toContain(flag.split("=")[0]);
+  for (const flag of words.filter((word) => word.startsWith("--")))
+    expect(help, `${where}: pulumi ${path.join(" ")} ${flag}`).toContain(flag.split("=")[0]);
 }
 
 /** A bin of this package and its flags, against its `--help`. */
 function checkBin(words: string[], where: string): void {
   expect(Object.keys(library.bin), `${where}: ${words[0]}`).toContain(words[0]);
   const usage = execFileSync(process.execPath, [join(REPO_ROOT, library.bin[words[0]!]!), "--help"], { encoding: "utf8" });
-  for (const flag of words.filter((word) => word.startsWith("--") && word !== "--help")) expect(usage, `${where}: ${words[0]} ${flag}`).toContain(flag);
+  for (const flag of words.filter((word) => word.startsWith("--") && word !== "--help"))
+    expect(usage, `${where}: ${words[0]} ${flag}`).toContain(flag);
 }
 
 describe("examples/fleet: the manifests", () => {
@@ -408,7 +471,8 @@ describe("examples/fleet: the manifests", () => {
     expect(backend.searchParams.get("sslmode")).toBeTruthy();
     for (const stack of stacks) {
       const refs = stack.spec.envRefs ?? {};
-      for (const variable of ["PGPASSWORD", "PULUMI_CONFIG_PASSPHRASE", "FORGE_TOKEN"]) expect(refs[variable]?.type, `${stack.metadata.name} ${variable}`).toBe("Secret");
+      for (const variable of ["PGPASSWORD", "PULUMI_CONFIG_PASSPHRASE", "FORGE_TOKEN"])
+        expect(refs[variable]?.type, `${stack.metadata.name} ${variable}`).toBe("Secret");
       expect(refs["FORGE_BASE_URL"]?.literal?.value).toMatch(/^https:\/\//);
       // The forge's CA: a file of a mounted ConfigMap, named by both variables that read it.
       expect(refs["FORGE_CA_BUNDLE"]?.literal?.value).toBe(refs["NODE_EXTRA_CA_CERTS"]?.literal?.value);
@@ -419,19 +483,29 @@ describe("examples/fleet: the manifests", () => {
       const account = stack.spec.serviceAccountName;
       expect(ofKind<{ metadata: { name: string } }>("ServiceAccount").map((sa) => sa.metadata.name)).toContain(account);
       const bindings = ofKind<z.infer<typeof clusterRoleBindingSchema>>("ClusterRoleBinding");
-      expect(bindings.some((b) => b.roleRef.name === "system:auth-delegator" && b.subjects.some((s) => s.name === account && s.namespace === stack.metadata.namespace))).toBe(true);
+      expect(
+        bindings.some(
+          (b) =>
+            b.roleRef.name === "system:auth-delegator" &&
+            b.subjects.some((s) => s.name === account && s.namespace === stack.metadata.namespace),
+        ),
+      ).toBe(true);
     }
   });
 
   it("no secret value is written: secret variables come from Secrets, URLs carry no password", () => {
-    const text = readdirSync(join(FLEET, "k8s")).map((name) => readFileSync(join(FLEET, "k8s", name), "utf8")).join("\n");
+    const text = readdirSync(join(FLEET, "k8s"))
+      .map((name) => readFileSync(join(FLEET, "k8s", name), "utf8"))
+      .join("\n");
     expect(text, "a user:password@ in a URL").not.toMatch(/:\/\/[^/\s:@]+:[^/\s@]+@/);
     for (const stack of stacks) {
-      for (const [name, ref] of Object.entries(stack.spec.envRefs ?? {})) if (SECRET_NAME.test(name)) expect(ref.type, `${stack.metadata.name} envRefs.${name}`).toBe("Secret");
+      for (const [name, ref] of Object.entries(stack.spec.envRefs ?? {}))
+        if (SECRET_NAME.test(name)) expect(ref.type, `${stack.metadata.name} envRefs.${name}`).toBe("Secret");
       for (const ref of Object.values(stack.spec.gitAuth?.basicAuth ?? {})) expect(ref.type).toBe("Secret");
     }
     for (const c of [...podSpec.containers, ...(podSpec.initContainers ?? [])])
-      for (const variable of c.env ?? []) if (SECRET_NAME.test(variable.name)) expect(variable.valueFrom?.secretKeyRef, `${c.name} ${variable.name}`).toBeDefined();
+      for (const variable of c.env ?? [])
+        if (SECRET_NAME.test(variable.name)) expect(variable.valueFrom?.secretKeyRef, `${c.name} ${variable.name}`).toBeDefined();
   });
 
   it("the workspaces and the CronJob run the image the Dockerfile documents", () => {
@@ -465,8 +539,15 @@ describe("examples/fleet: the manifests", () => {
     }
     // Each entry is a Stack's project in the checkout the init container makes.
     const checkoutDir = checkout.command.at(-1)!.trim().split(/\s+/).at(-1)!;
-    expect(driftContainer.volumeMounts!.some((m) => checkoutDir.startsWith(`${m.mountPath}/`) && checkout.volumeMounts!.some((n) => n.name === m.name && n.mountPath === m.mountPath))).toBe(true);
-    expect(fleet.map((entry) => [entry.stack, entry.workDir]).sort()).toEqual(stacks.map((stack) => [stack.spec.stack, posix.join(checkoutDir, stack.spec.repoDir!)]).sort());
+    expect(
+      driftContainer.volumeMounts!.some(
+        (m) =>
+          checkoutDir.startsWith(`${m.mountPath}/`) && checkout.volumeMounts!.some((n) => n.name === m.name && n.mountPath === m.mountPath),
+      ),
+    ).toBe(true);
+    expect(fleet.map((entry) => [entry.stack, entry.workDir]).sort()).toEqual(
+      stacks.map((stack) => [stack.spec.stack, posix.join(checkoutDir, stack.spec.repoDir!)]).sort(),
+    );
     const script = checkout.command.join(" ");
     const env = (c: typeof driftContainer, name: string) => c.env?.find((variable) => variable.name === name);
     expect(env(checkout, "CONFIG_REPO")?.value).toBe(stacks[0]!.spec.projectRepo);
@@ -476,8 +557,10 @@ describe("examples/fleet: the manifests", () => {
     // Same backend, same Secrets, same forge.
     const stack = stacks[0]!;
     expect(env(driftContainer, "PULUMI_BACKEND_URL")?.value).toBe(stack.spec.backend);
-    for (const name of ["PGPASSWORD", "PULUMI_CONFIG_PASSPHRASE", "FORGE_TOKEN"]) expect(env(driftContainer, name)?.valueFrom?.secretKeyRef, name).toEqual(stack.spec.envRefs![name]!.secret);
-    for (const name of ["FORGE_BASE_URL", "FORGE_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "NO_PROXY"]) expect(env(driftContainer, name)?.value, name).toBe(stack.spec.envRefs![name]!.literal!.value);
+    for (const name of ["PGPASSWORD", "PULUMI_CONFIG_PASSPHRASE", "FORGE_TOKEN"])
+      expect(env(driftContainer, name)?.valueFrom?.secretKeyRef, name).toEqual(stack.spec.envRefs![name]!.secret);
+    for (const name of ["FORGE_BASE_URL", "FORGE_CA_BUNDLE", "NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "NO_PROXY"])
+      expect(env(driftContainer, name)?.value, name).toBe(stack.spec.envRefs![name]!.literal!.value);
     // The git checkout trusts the forge's CA and goes through the same proxy.
     expect(env(checkout, "GIT_SSL_CAINFO")?.value).toBe(stack.spec.envRefs!["FORGE_CA_BUNDLE"]!.literal!.value);
     expect(env(checkout, "HTTPS_PROXY")?.value).toBe(stack.spec.envRefs!["HTTPS_PROXY"]!.literal!.value);
@@ -485,7 +568,11 @@ describe("examples/fleet: the manifests", () => {
     expect(cronJob.spec.concurrencyPolicy).toBe("Forbid");
     expect(podSpec.restartPolicy).toBe("Never"); // podFailurePolicy needs it
     const rules = cronJob.spec.jobTemplate.spec.podFailurePolicy!.rules;
-    const actionFor = (code: number) => rules.find((rule) => rule.onExitCodes.containerName === "forge-drift" && rule.onExitCodes.operator === "In" && rule.onExitCodes.values.includes(code))?.action;
+    const actionFor = (code: number) =>
+      rules.find(
+        (rule) =>
+          rule.onExitCodes.containerName === "forge-drift" && rule.onExitCodes.operator === "In" && rule.onExitCodes.values.includes(code),
+      )?.action;
     expect(actionFor(1)).toBe("FailJob");
     expect(actionFor(2)).toBe("FailJob");
     expect(actionFor(3)).toBe("Count");
@@ -505,7 +592,8 @@ describe("examples/fleet: the manifests", () => {
       expect(sub).toBe("clone");
       const help = spawnSync("git", [sub, "-h"], { encoding: "utf8" }); // exits 129 after printing its usage
       if (help.error) continue; // no git on this machine: the flags go unchecked
-      for (const flag of words.slice(words.indexOf(sub)).filter((word) => word.startsWith("--"))) expect(help.stdout, `git clone ${flag}`).toContain(flag);
+      for (const flag of words.slice(words.indexOf(sub)).filter((word) => word.startsWith("--")))
+        expect(help.stdout, `git clone ${flag}`).toContain(flag);
     }
   });
 });
@@ -521,12 +609,16 @@ describe("examples/fleet: the Dockerfile", () => {
     expect(args.get("FORGE_VERSION")).toBe(library.version);
     // @pulumi/pulumi installed beside the package is the same version as the CLI.
     expect(runCommands.some((words) => words[0] === "npm" && words.includes("@pulumi/pulumi@${PULUMI_VERSION}"))).toBe(true);
-    expect(runCommands.some((words) => words.join(" ") === "test -x /opt/pulumi/pulumi-language-yaml"), "the YAML language host is checked").toBe(true);
+    expect(
+      runCommands.some((words) => words.join(" ") === "test -x /opt/pulumi/pulumi-language-yaml"),
+      "the YAML language host is checked",
+    ).toBe(true);
     const users = dockerfile.filter((i) => i.op === "USER");
     expect(users.length).toBeGreaterThan(0);
     expect(users.at(-1)!.args).not.toMatch(/^(root|0)(:|$)/);
     for (const i of dockerfile.filter((j) => j.op === "ENV" || j.op === "ARG"))
-      for (const name of i.args.match(/(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)(?==|\s|$)/g) ?? []) expect(name.trim(), `${i.op} ${i.args}`).not.toMatch(SECRET_NAME);
+      for (const name of i.args.match(/(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)(?==|\s|$)/g) ?? [])
+        expect(name.trim(), `${i.op} ${i.args}`).not.toMatch(SECRET_NAME);
     expect(dockerfileText).not.toMatch(/^\s*(COPY|ADD)\b/m); // nothing of the build context is kept in the image
   });
 
@@ -541,7 +633,11 @@ describe("examples/fleet: the Dockerfile", () => {
         checkBin(words, where);
       } else if (tool === "npm") {
         expect(words[1], where).toBe("install");
-        const usage = execFileSync("npm", ["install", "--help"], { encoding: "utf8", shell: false, env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env["PATH"] ?? ""}` } });
+        const usage = execFileSync("npm", ["install", "--help"], {
+          encoding: "utf8",
+          shell: false,
+          env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env["PATH"] ?? ""}` },
+        });
         for (const flag of words.filter((word) => word.startsWith("--"))) expect(usage, `${where}: ${flag}`).toContain(flag.split("=")[0]);
       } else if (tool === "curl" || tool === "git") {
         expect(aptPackages, where).toContain(tool);

@@ -29,11 +29,18 @@ interface Pipeline {
 function gitlab(): Pipeline {
   const file = ".gitlab-ci.yml";
   const text = readFileSync(join(EXAMPLE, file), "utf8");
-  const doc = parse(text) as Record<string, { script?: string[]; rules?: { if: string }[]; before_script?: string[]; after_script?: string[] }>;
+  const doc = parse(text) as Record<
+    string,
+    { script?: string[]; rules?: { if: string }[]; before_script?: string[]; after_script?: string[] }
+  >;
   const before = (doc["default"] as { before_script?: string[] } | undefined)?.before_script ?? [];
   const jobs = Object.entries(doc)
     .filter(([name, job]) => !["default", "variables", "stages", "image"].includes(name) && Array.isArray(job?.script))
-    .map(([name, job]) => ({ name, when: (job.rules ?? []).map((rule) => rule.if).join(" "), lines: [...before, ...job.script!, ...(job.after_script ?? [])] }));
+    .map(([name, job]) => ({
+      name,
+      when: (job.rules ?? []).map((rule) => rule.if).join(" "),
+      lines: [...before, ...job.script!, ...(job.after_script ?? [])],
+    }));
   return { file, jobs, text };
 }
 
@@ -42,7 +49,9 @@ function github(): Pipeline {
   const text = readFileSync(join(EXAMPLE, file), "utf8");
   const doc = parse(text) as { jobs: Record<string, { steps: { name?: string; run?: string; if?: string; uses?: string }[] }> };
   const jobs = Object.values(doc.jobs).flatMap((job) =>
-    job.steps.filter((step) => step.run !== undefined).map((step) => ({ name: step.name ?? step.run!, when: step.if ?? "", lines: step.run!.split("\n").filter(Boolean) })),
+    job.steps
+      .filter((step) => step.run !== undefined)
+      .map((step) => ({ name: step.name ?? step.run!, when: step.if ?? "", lines: step.run!.split("\n").filter(Boolean) })),
   );
   return { file, jobs, text };
 }
@@ -51,7 +60,13 @@ function github(): Pipeline {
 function commands(line: string): string[][] {
   return line
     .split(/\|\||&&|\|/)
-    .map((part) => part.replace(/>>?\s*\S+/g, "").trim().split(/\s+/).filter(Boolean))
+    .map((part) =>
+      part
+        .replace(/>>?\s*\S+/g, "")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean),
+    )
     .filter((words) => words.length > 0);
 }
 
@@ -81,20 +96,30 @@ function checkCommand(words: string[], where: string): void {
 describe("examples/gitops", () => {
   const pipelines = [gitlab(), github()];
 
-  it.each(pipelines.map((pipeline) => [pipeline.file, pipeline] as const))("%s runs preview on merge requests, up on the default branch, forge-drift on a schedule", (_file, pipeline) => {
-    const jobRunning = (script: string) => pipeline.jobs.find((job) => job.lines.some((line) => line.includes(`npm run ${script}`) || line.includes(`npm run --silent ${script}`)));
-    expect(jobRunning("preview")?.when).toMatch(/merge_request_event|pull_request/);
-    expect(jobRunning("up")?.when).toMatch(/CI_DEFAULT_BRANCH|push/);
-    expect(jobRunning("drift")?.when).toMatch(/schedule/);
-    for (const variable of ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "FORGE_TOKEN"]) expect(pipeline.text).toContain(variable);
-    for (const job of pipeline.jobs) for (const line of job.lines) for (const words of commands(line)) checkCommand(words, `${pipeline.file} ${job.name}`);
-  });
+  it.each(pipelines.map((pipeline) => [pipeline.file, pipeline] as const))(
+    "%s runs preview on merge requests, up on the default branch, forge-drift on a schedule",
+    (_file, pipeline) => {
+      const jobRunning = (script: string) =>
+        pipeline.jobs.find((job) =>
+          job.lines.some((line) => line.includes(`npm run ${script}`) || line.includes(`npm run --silent ${script}`)),
+        );
+      expect(jobRunning("preview")?.when).toMatch(/merge_request_event|pull_request/);
+      expect(jobRunning("up")?.when).toMatch(/CI_DEFAULT_BRANCH|push/);
+      expect(jobRunning("drift")?.when).toMatch(/schedule/);
+      for (const variable of ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "FORGE_TOKEN"]) expect(pipeline.text).toContain(variable);
+      for (const job of pipeline.jobs)
+        for (const line of job.lines) for (const words of commands(line)) checkCommand(words, `${pipeline.file} ${job.name}`);
+    },
+  );
 
   it("the drift check and the deploy take turns on one lock (GitLab: one resource_group; GitHub: the workflow's concurrency group)", () => {
     const lab = parse(readFileSync(join(EXAMPLE, ".gitlab-ci.yml"), "utf8")) as Record<string, { resource_group?: string }>;
     expect(lab["drift"]?.resource_group).toBeDefined();
     expect(lab["drift"]?.resource_group).toBe(lab["up"]?.resource_group);
-    const hub = parse(readFileSync(join(EXAMPLE, ".github/workflows/forge.yml"), "utf8")) as { concurrency?: { group?: string; "cancel-in-progress"?: boolean }; jobs: Record<string, { concurrency?: unknown }> };
+    const hub = parse(readFileSync(join(EXAMPLE, ".github/workflows/forge.yml"), "utf8")) as {
+      concurrency?: { group?: string; "cancel-in-progress"?: boolean };
+      jobs: Record<string, { concurrency?: unknown }>;
+    };
     // One job runs every step, under the workflow's group: a nightly drift waits for a running deploy.
     expect(hub.concurrency?.group).toBeTruthy();
     expect(hub.concurrency?.["cancel-in-progress"]).toBe(false);

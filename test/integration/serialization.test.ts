@@ -68,12 +68,14 @@ const texts = {
   "0.2 (runtime under engine/)": () => readFileSync(join(__dirname, "fixtures", "provider-0.2-GroupLabel.js"), "utf8"),
 };
 
-it.each(Object.keys(texts))("loads in a fresh process and runs check, create, read and delete against the emulator: provider of %s", async (version) => {
-  const dir = mkdtempSync(join(tmpdir(), "forge-serialized-"));
-  const file = join(dir, "provider.js");
-  writeFileSync(file, texts[version as keyof typeof texts]());
-  // The provider process loads the text without a file name; `require` resolves from its cwd.
-  const script = `
+it.each(Object.keys(texts))(
+  "loads in a fresh process and runs check, create, read and delete against the emulator: provider of %s",
+  async (version) => {
+    const dir = mkdtempSync(join(tmpdir(), "forge-serialized-"));
+    const file = join(dir, "provider.js");
+    writeFileSync(file, texts[version as keyof typeof texts]());
+    // The provider process loads the text without a file name; `require` resolves from its cwd.
+    const script = `
     const Module = require("node:module");
     const fs = require("node:fs");
     const m = new Module("", null);
@@ -92,15 +94,21 @@ it.each(Object.keys(texts))("loads in a fresh process and runs check, create, re
       const gone = await provider.read(created.id, created.outs);
       process.stdout.write(JSON.stringify({ bad: bad.failures, created, read, gone }));
     })().catch((e) => { console.error(e); process.exit(1); });`;
-  const { stdout } = await run(process.execPath, ["-e", script], {
-    cwd: root,
-    env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: world.user("max").token },
-  });
-  const result = JSON.parse(stdout);
-  // On the resource, the field leading the reason (the engine then prints no input value).
-  expect(result.bad).toEqual([{ property: "", reason: expect.stringMatching(/^color: .*hex/) }]);
-  expect(result.created.id).toMatch(/^acme:\d+$/);
-  expect(result.created.outs).toMatchObject({ group: "acme", name: expect.stringMatching(/^serialized-/), color: "green", textColor: expect.any(String) });
-  expect(result.read.props).toEqual(result.created.outs);
-  expect(result.gone.id).toBe("");
-});
+    const { stdout } = await run(process.execPath, ["-e", script], {
+      cwd: root,
+      env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: world.user("max").token },
+    });
+    const result = JSON.parse(stdout);
+    // On the resource, the field leading the reason (the engine then prints no input value).
+    expect(result.bad).toEqual([{ property: "", reason: expect.stringMatching(/^color: .*hex/) }]);
+    expect(result.created.id).toMatch(/^acme:\d+$/);
+    expect(result.created.outs).toMatchObject({
+      group: "acme",
+      name: expect.stringMatching(/^serialized-/),
+      color: "green",
+      textColor: expect.any(String),
+    });
+    expect(result.read.props).toEqual(result.created.outs);
+    expect(result.gone.id).toBe("");
+  },
+);

@@ -5,7 +5,11 @@ import { declarations } from "../../provider/resources";
 import { UNKNOWN, validateResource } from "./harness";
 
 const limits = (props: Record<string, unknown>) =>
-  validateResource(inputSchema, { declaration: declarations.broadcastMessage, name: "maintenance", props: { message: "Maintenance tonight.", ...props } });
+  validateResource(inputSchema, {
+    declaration: declarations.broadcastMessage,
+    name: "maintenance",
+    props: { message: "Maintenance tonight.", ...props },
+  });
 
 /** The targeting, theme and time rules live in BroadcastMessage's schema; forge-input-schema reports its messages. */
 describe("forge-input-schema: BroadcastMessage", () => {
@@ -23,7 +27,15 @@ describe("forge-input-schema: BroadcastMessage", () => {
   });
 
   it("tolerates values unknown at preview", async () => {
-    expect(await limits({ targetAccessLevels: UNKNOWN, theme: UNKNOWN, broadcastType: UNKNOWN, startsAt: UNKNOWN, endsAt: "2026-01-01T00:00:00Z" })).toEqual([]);
+    expect(
+      await limits({
+        targetAccessLevels: UNKNOWN,
+        theme: UNKNOWN,
+        broadcastType: UNKNOWN,
+        startsAt: UNKNOWN,
+        endsAt: "2026-01-01T00:00:00Z",
+      }),
+    ).toEqual([]);
     expect(await limits({ targetAccessLevels: [UNKNOWN, 30] })).toEqual([]);
     expect(await limits({ theme: "blue", broadcastType: UNKNOWN })).toEqual([]);
   });
@@ -70,7 +82,12 @@ describe("forge-input-schema: BroadcastMessage", () => {
 });
 
 const confidential = (message: string, config: Record<string, unknown> = {}) =>
-  validateResource(broadcastMessageNoConfidentialContent, { declaration: declarations.broadcastMessage, name: "maintenance", props: { message }, config });
+  validateResource(broadcastMessageNoConfidentialContent, {
+    declaration: declarations.broadcastMessage,
+    name: "maintenance",
+    props: { message },
+    config,
+  });
 
 describe("broadcast-message-no-confidential-content", () => {
   it("accepts ordinary announcements, commit hashes, UUIDs and public links", async () => {
@@ -94,9 +111,13 @@ describe("broadcast-message-no-confidential-content", () => {
       'BroadcastMessage "maintenance" carries what looks like a forge access token (it starts with "glpat-") in its message, and anyone can read broadcast messages. Remove it from the message, and rotate the credential if it was a real one.',
     ]);
     expect(messages[0]).not.toContain("xK9d8Fj3");
-    expect(await confidential("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345")).toEqual([expect.stringContaining('code-host access token (it starts with "ghp_")')]);
+    expect(await confidential("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ012345")).toEqual([
+      expect.stringContaining('code-host access token (it starts with "ghp_")'),
+    ]);
     expect(await confidential("bot token xoxb-123456789012-abcdefghij")).toEqual([expect.stringContaining('(it starts with "xoxb-")')]);
-    expect(await confidential("key AKIAIOSFODNN7EXAMPLE")).toEqual([expect.stringContaining('cloud access key id (it starts with "AKIA")')]);
+    expect(await confidential("key AKIAIOSFODNN7EXAMPLE")).toEqual([
+      expect.stringContaining('cloud access key id (it starts with "AKIA")'),
+    ]);
   });
 
   it("flags long random-looking strings", async () => {
@@ -112,9 +133,13 @@ describe("broadcast-message-no-confidential-content", () => {
   });
 
   it("flags passwords and credentials in URLs", async () => {
-    expect(await confidential("The wiki password=hunter2 for now")).toEqual([expect.stringContaining('a password or secret ("password=" followed by a value)')]);
+    expect(await confidential("The wiki password=hunter2 for now")).toEqual([
+      expect.stringContaining('a password or secret ("password=" followed by a value)'),
+    ]);
     expect(await confidential("pwd: s3cret")).toEqual([expect.stringContaining('("pwd:" followed by a value)')]);
-    expect(await confidential("clone https://deploy:S3cret@forge.example.com/acme/web.git")).toEqual([expect.stringContaining("a URL with a user name and password in it")]);
+    expect(await confidential("clone https://deploy:S3cret@forge.example.com/acme/web.git")).toEqual([
+      expect.stringContaining("a URL with a user name and password in it"),
+    ]);
   });
 
   it("flags internal addresses: RFC 1918 IPs and internal host names", async () => {
@@ -124,7 +149,9 @@ describe("broadcast-message-no-confidential-content", () => {
     expect(await confidential("Proxy 172.20.1.1 moves.")).toEqual([expect.stringContaining("(172.20.1.1, a private RFC 1918 IP)")]);
     expect(await confidential("Proxy 192.168.10.1 moves.")).toEqual([expect.stringContaining("(192.168.10.1, a private RFC 1918 IP)")]);
     expect(await confidential("Public 172.32.0.1 and 8.8.8.8 are fine.")).toEqual([]);
-    expect(await confidential("Builds run on ci.build.internal today.")).toEqual([expect.stringContaining("an internal host name (ci.build.internal)")]);
+    expect(await confidential("Builds run on ci.build.internal today.")).toEqual([
+      expect.stringContaining("an internal host name (ci.build.internal)"),
+    ]);
     expect(await confidential("See jenkins.corp and printer.local")).toEqual([expect.stringContaining("(jenkins.corp)")]);
   });
 
@@ -133,11 +160,15 @@ describe("broadcast-message-no-confidential-content", () => {
       'BroadcastMessage "maintenance" carries text matching the configured pattern /SEC-\\d+/ in its message, and anyone can read broadcast messages. Remove it from the message.',
     ]);
     expect(await confidential("Builds run on ci.build.internal today.", { allowPatterns: ["ci\\.build\\.internal"] })).toEqual([]);
-    expect(await confidential("Status on status.acme.lan", { internalDomains: ["lan"] })).toEqual([expect.stringContaining("(status.acme.lan)")]);
+    expect(await confidential("Status on status.acme.lan", { internalDomains: ["lan"] })).toEqual([
+      expect.stringContaining("(status.acme.lan)"),
+    ]);
     expect(await confidential("Builds run on ci.build.internal today.", { internalDomains: [] })).toEqual([]);
   });
 
   it("explains an invalid configured pattern", async () => {
-    await expect(confidential("text", { extraPatterns: ["(unclosed"] })).rejects.toThrow(/extraPatterns: "\(unclosed" is not a valid regular expression/);
+    await expect(confidential("text", { extraPatterns: ["(unclosed"] })).rejects.toThrow(
+      /extraPatterns: "\(unclosed" is not a valid regular expression/,
+    );
   });
 });

@@ -7,7 +7,11 @@ import { typeToken } from "../../provider/type-tokens";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, urnOf, validateResource, validateStack, type StackCase } from "./harness";
 
-const policy = (name: string, group: unknown): StackCase => ({ declaration: declarations.virtualRegistryCleanupPolicy, name, props: { group, cadence: 7 } });
+const policy = (name: string, group: unknown): StackCase => ({
+  declaration: declarations.virtualRegistryCleanupPolicy,
+  name,
+  props: { group, cadence: 7 },
+});
 const policyUrn = (name: string) => urnOf(typeToken(declarations.virtualRegistryCleanupPolicy), name);
 
 describe("virtual-registry-cleanup-policy-one-per-group", () => {
@@ -23,7 +27,9 @@ describe("virtual-registry-cleanup-policy-one-per-group", () => {
         urn: policyUrn("b"),
       },
     ]);
-    expect(await validateStack(virtualRegistryCleanupPolicyOnePerGroup, [policy("a", 12), policy("b", "12"), policy("c", 12)])).toHaveLength(2);
+    expect(
+      await validateStack(virtualRegistryCleanupPolicyOnePerGroup, [policy("a", 12), policy("b", "12"), policy("c", 12)]),
+    ).toHaveLength(2);
   });
 
   it("does not judge a group unknown at preview", async () => {
@@ -32,7 +38,12 @@ describe("virtual-registry-cleanup-policy-one-per-group", () => {
 });
 
 describe("forge-input-schema on VirtualRegistryCleanupPolicy", () => {
-  const check = (props: Record<string, unknown>) => validateResource(inputSchema, { declaration: declarations.virtualRegistryCleanupPolicy, name: "p", props: { group: "acme", ...props } });
+  const check = (props: Record<string, unknown>) =>
+    validateResource(inputSchema, {
+      declaration: declarations.virtualRegistryCleanupPolicy,
+      name: "p",
+      props: { group: "acme", ...props },
+    });
 
   it("takes the cadences and day counts at their limits", async () => {
     for (const cadence of [1, 7, 14, 30, 90]) expect(await check({ cadence })).toEqual([]);
@@ -50,7 +61,9 @@ describe("forge-input-schema on VirtualRegistryCleanupPolicy", () => {
     expect(await check({ keepNDaysAfterDownload: 366 })).toEqual([
       'VirtualRegistryCleanupPolicy "p" has an invalid keepNDaysAfterDownload: 366 days is too many: the forge keeps entries at most 365 days after their last download.',
     ]);
-    expect((await check({ group: "acme/platform" }))[0]).toContain('"acme/platform" is a subgroup; cleanup policies belong to top-level groups. Give the top-level group, such as "acme".');
+    expect((await check({ group: "acme/platform" }))[0]).toContain(
+      '"acme/platform" is a subgroup; cleanup policies belong to top-level groups. Give the top-level group, such as "acme".',
+    );
     expect(await check({ group: "acme%2Fplatform" })).toHaveLength(1);
   });
 });

@@ -54,7 +54,12 @@ describe("cluster-agent-url-configuration-one-per-agent", () => {
         urn: configUrn("b"),
       },
     ]);
-    expect(await validateStack(clusterAgentUrlConfigurationOnePerAgent, [urlConfig("a", { project: 12, agentId: 7 }), urlConfig("b", { project: "12", agentId: 7 })])).toHaveLength(1);
+    expect(
+      await validateStack(clusterAgentUrlConfigurationOnePerAgent, [
+        urlConfig("a", { project: 12, agentId: 7 }),
+        urlConfig("b", { project: "12", agentId: 7 }),
+      ]),
+    ).toHaveLength(1);
   });
 
   it("tolerates an unknown agentId, unless both come from the same ClusterAgent", async () => {
@@ -78,7 +83,12 @@ describe("cluster-agent-url-configuration-one-per-agent", () => {
         urlConfig("a", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
         urlConfig("b", { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } }),
       ]),
-    ).toEqual([{ message: expect.stringContaining('would be number 2 of the URL configurations of the agentId from ClusterAgent "edge"'), urn: configUrn("b") }]);
+    ).toEqual([
+      {
+        message: expect.stringContaining('would be number 2 of the URL configurations of the agentId from ClusterAgent "edge"'),
+        urn: configUrn("b"),
+      },
+    ]);
   });
 });
 
@@ -168,8 +178,12 @@ describe("cluster-agent-token-limit", () => {
 
   it("reports the same token whatever order the engine hands the resources over in", async () => {
     const tokens = ["c", "a", "b"].map((name) => token(name, { project: "acme/web", agentId: 1 }));
-    expect(await validateStack(clusterAgentTokenLimit, tokens)).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be number 3'), urn: tokenUrn("c") }]);
-    expect(await validateStack(clusterAgentTokenLimit, tokens.reverse())).toEqual([{ message: expect.stringContaining('ClusterAgentToken "c" would be number 3'), urn: tokenUrn("c") }]);
+    expect(await validateStack(clusterAgentTokenLimit, tokens)).toEqual([
+      { message: expect.stringContaining('ClusterAgentToken "c" would be number 3'), urn: tokenUrn("c") },
+    ]);
+    expect(await validateStack(clusterAgentTokenLimit, tokens.reverse())).toEqual([
+      { message: expect.stringContaining('ClusterAgentToken "c" would be number 3'), urn: tokenUrn("c") },
+    ]);
   });
 
   it("tolerates unknown agent ids, and counts tokens of one new ClusterAgent together", async () => {
@@ -177,7 +191,12 @@ describe("cluster-agent-token-limit", () => {
     expect(await validateStack(clusterAgentTokenLimit, [unknown("a"), unknown("b"), unknown("c")])).toEqual([]);
     const fromAgent = (name: string) => token(name, { project: "acme/web", agentId: UNKNOWN }, { dependsOn: { agentId: ["edge"] } });
     expect(await validateStack(clusterAgentTokenLimit, [agent("edge"), fromAgent("a"), fromAgent("b"), fromAgent("c")])).toEqual([
-      { message: expect.stringContaining('ClusterAgentToken "c" would be number 3 of the active tokens of the agentId from ClusterAgent "edge"'), urn: tokenUrn("c") },
+      {
+        message: expect.stringContaining(
+          'ClusterAgentToken "c" would be number 3 of the active tokens of the agentId from ClusterAgent "edge"',
+        ),
+        urn: tokenUrn("c"),
+      },
     ]);
   });
 });
@@ -224,7 +243,8 @@ describe("cluster-agent-token-description", () => {
   });
 
   it("asks for a description when there is none or it is blank", async () => {
-    const expected = 'ClusterAgentToken "ci" has no description. Add one saying what the token is for and who uses it, such as "CI deployer for acme/web".';
+    const expected =
+      'ClusterAgentToken "ci" has no description. Add one saying what the token is for and who uses it, such as "CI deployer for acme/web".';
     expect(await describeToken({})).toEqual([expected]);
     expect(await describeToken({ description: "   " })).toEqual([expected]);
   });
@@ -243,7 +263,12 @@ describe("cluster-agent-token-not-in-stack-outputs", () => {
 
   it("accepts outputs without the token, and tokens unknown at preview", async () => {
     expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ tokenId: 5, agent: { id: 1 } })])).toEqual([]);
-    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [token("ci", { project: "acme/web", agentId: 1, token: UNKNOWN }), stack({ token: UNKNOWN })])).toEqual([]);
+    expect(
+      await validateStack(clusterAgentTokenNotInStackOutputs, [
+        token("ci", { project: "acme/web", agentId: 1, token: UNKNOWN }),
+        stack({ token: UNKNOWN }),
+      ]),
+    ).toEqual([]);
     expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued])).toEqual([]);
   });
 
@@ -254,10 +279,14 @@ describe("cluster-agent-token-not-in-stack-outputs", () => {
       urn: tokenUrn("ci"),
     };
     expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: SECRET })])).toEqual([expected]);
-    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: { env: [`TOKEN=${SECRET}`] } })])).toEqual([expected]);
+    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: { env: [`TOKEN=${SECRET}`] } })])).toEqual([
+      expected,
+    ]);
   });
 
   it("leaves out outputs listed in allowedOutputs", async () => {
-    expect(await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: SECRET })], { allowedOutputs: ["agentToken"] })).toEqual([]);
+    expect(
+      await validateStack(clusterAgentTokenNotInStackOutputs, [issued, stack({ agentToken: SECRET })], { allowedOutputs: ["agentToken"] }),
+    ).toEqual([]);
   });
 });

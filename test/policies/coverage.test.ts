@@ -51,7 +51,10 @@ describe("the hand-written policies", () => {
     it(`${policy.name}: looks at existing resources and has tests`, () => {
       expect(policyTargets(policy).length, policy.name).toBeGreaterThan(0);
       for (const token of policyTargets(policy)) expect(tokens, policy.name).toContain(token);
-      expect(testSources.some((source) => source.includes(`describe("${policy.name}`)), `no describe("${policy.name}...") in test/policies`).toBe(true);
+      expect(
+        testSources.some((source) => source.includes(`describe("${policy.name}`)),
+        `no describe("${policy.name}...") in test/policies`,
+      ).toBe(true);
     });
   }
 });
@@ -104,7 +107,8 @@ describe("the pack's files", () => {
         expect(schema, `${name}.${key}`).toBeDefined();
         const type = Array.isArray(setting) ? "array" : Number.isInteger(setting) ? "integer" : typeof setting;
         expect([schema!.type, schema!.type === "number" && type === "integer" ? "integer" : undefined], `${name}.${key}`).toContain(type);
-        if (Array.isArray(setting) && key.endsWith("Patterns")) for (const pattern of setting) expect(() => new RegExp(pattern as string)).not.toThrow();
+        if (Array.isArray(setting) && key.endsWith("Patterns"))
+          for (const pattern of setting) expect(() => new RegExp(pattern as string)).not.toThrow();
       }
     }
   });

@@ -23,12 +23,18 @@ describe("forge-input-schema: GroupLabel color", () => {
     expect(await label({ color: "reddish" })).toEqual([
       'GroupLabel "bugs" has an invalid color: "reddish" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as "#FF0000") or a CSS colour name (such as "red").',
     ]);
-    expect(await label({ color: 5 })).toEqual([expect.stringContaining('has an invalid color: 5 is not a label colour the forge accepts. Use a 6-digit hex colour')]);
+    expect(await label({ color: 5 })).toEqual([
+      expect.stringContaining("has an invalid color: 5 is not a label colour the forge accepts. Use a 6-digit hex colour"),
+    ]);
   });
 
   it("suggests the fix for hex without # and for 3-digit hex", async () => {
-    expect(await label({ color: "D9534F" })).toEqual(['GroupLabel "bugs" has an invalid color: "D9534F" is not a label colour the forge accepts. Add the leading #: "#D9534F".']);
-    expect(await label({ color: "#F00" })).toEqual(['GroupLabel "bugs" has an invalid color: "#F00" is not a label colour the forge accepts. Write it with 6 hex digits: "#FF0000".']);
+    expect(await label({ color: "D9534F" })).toEqual([
+      'GroupLabel "bugs" has an invalid color: "D9534F" is not a label colour the forge accepts. Add the leading #: "#D9534F".',
+    ]);
+    expect(await label({ color: "#F00" })).toEqual([
+      'GroupLabel "bugs" has an invalid color: "#F00" is not a label colour the forge accepts. Write it with 6 hex digits: "#FF0000".',
+    ]);
   });
 
   it("judges the colour even when the group is unknown at preview", async () => {

@@ -25,24 +25,50 @@ describe("group-settings-top-level-only", () => {
   });
 
   it("reports one whose own state shows a parent, and accepts top-level groups, unknown groups and the schema's cases", async () => {
-    expect(await validateStack(groupSettingsTopLevelOnly, [settings("s", { group: 2, parentId: 1, uniqueProjectDownloadLimit: 5 })])).toHaveLength(1);
-    expect(await validateStack(groupSettingsTopLevelOnly, [settings("acme", { group: "acme", groupId: 1 }), settings("limits", { group: 1, uniqueProjectDownloadLimit: 5 })])).toEqual([]);
-    expect(await validateStack(groupSettingsTopLevelOnly, [settings("p", { group: "acme/platform", groupId: 2 }), settings("u", { group: UNKNOWN, uniqueProjectDownloadLimit: 5 })])).toEqual([]);
-    expect(await validateStack(groupSettingsTopLevelOnly, [settings("p", { group: "acme/platform", uniqueProjectDownloadLimit: 5 })])).toEqual([]);
-    expect(await validateStack(groupSettingsTopLevelOnly, [settings("p", { group: "acme/platform", groupId: 2 }), settings("q", { group: 2, description: "no top-level-only setting" })])).toEqual([]);
+    expect(
+      await validateStack(groupSettingsTopLevelOnly, [settings("s", { group: 2, parentId: 1, uniqueProjectDownloadLimit: 5 })]),
+    ).toHaveLength(1);
+    expect(
+      await validateStack(groupSettingsTopLevelOnly, [
+        settings("acme", { group: "acme", groupId: 1 }),
+        settings("limits", { group: 1, uniqueProjectDownloadLimit: 5 }),
+      ]),
+    ).toEqual([]);
+    expect(
+      await validateStack(groupSettingsTopLevelOnly, [
+        settings("p", { group: "acme/platform", groupId: 2 }),
+        settings("u", { group: UNKNOWN, uniqueProjectDownloadLimit: 5 }),
+      ]),
+    ).toEqual([]);
+    expect(
+      await validateStack(groupSettingsTopLevelOnly, [settings("p", { group: "acme/platform", uniqueProjectDownloadLimit: 5 })]),
+    ).toEqual([]);
+    expect(
+      await validateStack(groupSettingsTopLevelOnly, [
+        settings("p", { group: "acme/platform", groupId: 2 }),
+        settings("q", { group: 2, description: "no top-level-only setting" }),
+      ]),
+    ).toEqual([]);
   });
 });
 
 describe("forge-input-schema on GroupSettings", () => {
   it("reports a top-level-only setting on a subgroup's path, naming the fix", async () => {
-    expect(await validateResource(inputSchema, { declaration: declarations.groupSettings, name: "s", props: { group: "acme/platform", preventSharingGroupsOutsideHierarchy: true } })).toEqual([
+    expect(
+      await validateResource(inputSchema, {
+        declaration: declarations.groupSettings,
+        name: "s",
+        props: { group: "acme/platform", preventSharingGroupsOutsideHierarchy: true },
+      }),
+    ).toEqual([
       'GroupSettings "s" has an invalid preventSharingGroupsOutsideHierarchy: "acme/platform" is a subgroup, and preventSharingGroupsOutsideHierarchy can be set on top-level groups only. Set it on "acme" instead.',
     ]);
   });
 });
 
 describe("group-settings-two-factor", () => {
-  const check = (props: Record<string, unknown>) => validateResource(groupSettingsTwoFactor, { declaration: declarations.groupSettings, name: "acme", props });
+  const check = (props: Record<string, unknown>) =>
+    validateResource(groupSettingsTwoFactor, { declaration: declarations.groupSettings, name: "acme", props });
 
   it("advises two-factor authentication on a top-level group", async () => {
     expect(await check({ group: "acme" })).toEqual([
@@ -64,7 +90,9 @@ describe("group-settings-public-visibility", () => {
     validateResource(groupSettingsPublicVisibility, { declaration: declarations.groupSettings, name: "acme", props, config });
 
   it("advises against a public group unless it is listed as meant to be public", async () => {
-    expect(await check({ group: "acme", visibility: "public" })).toEqual([expect.stringMatching(/^GroupSettings "acme" makes group "acme" public: anyone/)]);
+    expect(await check({ group: "acme", visibility: "public" })).toEqual([
+      expect.stringMatching(/^GroupSettings "acme" makes group "acme" public: anyone/),
+    ]);
     expect(await check({ group: "acme", visibility: "public" }, { allowedPublicGroups: ["ACME"] })).toEqual([]);
     expect(await check({ group: "acme", visibility: "internal" })).toEqual([]);
   });
@@ -87,13 +115,30 @@ describe("one-resource-per-object on groups", () => {
 
 describe("forge-input-schema on GroupAvatar", () => {
   it("takes the digest the provider's check adds to the inputs as the engine's, not the program's", async () => {
-    expect(await validateResource(inputSchema, { declaration: declarations.groupAvatar, name: "a", props: { group: "acme", avatar: "logo.png", avatarSha256: "sha256:00" } })).toEqual([]);
-    expect(await validateResource(inputSchema, { declaration: declarations.groupAvatar, name: "a", props: { group: "acme", avatar: "logo.svg" } })).toEqual([expect.stringContaining('"logo.svg" is not an image file the forge takes as an avatar')]);
+    expect(
+      await validateResource(inputSchema, {
+        declaration: declarations.groupAvatar,
+        name: "a",
+        props: { group: "acme", avatar: "logo.png", avatarSha256: "sha256:00" },
+      }),
+    ).toEqual([]);
+    expect(
+      await validateResource(inputSchema, {
+        declaration: declarations.groupAvatar,
+        name: "a",
+        props: { group: "acme", avatar: "logo.svg" },
+      }),
+    ).toEqual([expect.stringContaining('"logo.svg" is not an image file the forge takes as an avatar')]);
   });
 });
 
 describe("group-settings-deprecated-inputs", () => {
-  const check = (props: Record<string, unknown>) => validateResource(groupSettingsDeprecatedInputs, { declaration: declarations.groupSettings, name: "g", props: { group: "acme", ...props } });
+  const check = (props: Record<string, unknown>) =>
+    validateResource(groupSettingsDeprecatedInputs, {
+      declaration: declarations.groupSettings,
+      name: "g",
+      props: { group: "acme", ...props },
+    });
 
   it("names each deprecated input and what replaces it", async () => {
     expect(await check({ defaultBranchProtection: 2, emailsDisabled: true, sharedRunnersSetting: "disabled_with_override" })).toEqual([

@@ -13,7 +13,9 @@ describe("deprecated-endpoints", () => {
       props: { name: "production", platformVendorAttributes: { apiUrl: "https://k8s.example.com", token: "t" } },
     });
     expect(messages).toEqual([
-      expect.stringMatching(/^InstanceCluster "production" rests on endpoints the forge has deprecated \(POST \/admin\/clusters\/add, .*\): certificate-based clusters are deprecated by the forge: connect clusters with cluster agents instead\./),
+      expect.stringMatching(
+        /^InstanceCluster "production" rests on endpoints the forge has deprecated \(POST \/admin\/clusters\/add, .*\): certificate-based clusters are deprecated by the forge: connect clusters with cluster agents instead\./,
+      ),
     ]);
   });
 

@@ -19,7 +19,10 @@ const snippet = (props: Record<string, unknown>, config: Record<string, unknown>
 
 describe("snippet-no-confidential-content", () => {
   it("reports a public snippet whose file holds a credential, naming the file and not the value", async () => {
-    const messages = await snippet({ visibility: "public", files: [{ filePath: "ci/env.sh", content: "export TOKEN=glpat-abcdefghijklmnopqrst\n" }] });
+    const messages = await snippet({
+      visibility: "public",
+      files: [{ filePath: "ci/env.sh", content: "export TOKEN=glpat-abcdefghijklmnopqrst\n" }],
+    });
     expect(messages).toEqual([
       'Snippet "notes" is public and carries what looks like a forge access token (it starts with "glpat-") in file "ci/env.sh", and anyone can read a public snippet. Remove it, and rotate the credential if it was a real one, or make the snippet private.',
     ]);
@@ -27,7 +30,12 @@ describe("snippet-no-confidential-content", () => {
   });
 
   it("looks at the title, the description and the paths too", async () => {
-    const messages = await snippet({ visibility: "public", title: "db at 10.1.2.3", description: "password: hunter2", files: [{ filePath: "keys/id_rsa", content: "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n" }] });
+    const messages = await snippet({
+      visibility: "public",
+      title: "db at 10.1.2.3",
+      description: "password: hunter2",
+      files: [{ filePath: "keys/id_rsa", content: "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n" }],
+    });
     expect(messages).toHaveLength(3);
     expect(messages[0]).toContain("in its title");
     expect(messages[1]).toContain("in its description");
@@ -45,14 +53,29 @@ describe("snippet-no-confidential-content", () => {
   });
 
   it("checks internal snippets when configured, and takes the detector's settings", async () => {
-    expect(await snippet({ visibility: "internal", files: [{ filePath: "a.txt", content: "see SEC-1234" }] }, { visibilities: ["public", "internal"], extraPatterns: ["\\bSEC-\\d+\\b"] })).toHaveLength(1);
-    expect(await snippet({ visibility: "public", files: [{ filePath: "a.txt", content: "password=example" }] }, { allowPatterns: ["password=example"] })).toEqual([]);
+    expect(
+      await snippet(
+        { visibility: "internal", files: [{ filePath: "a.txt", content: "see SEC-1234" }] },
+        { visibilities: ["public", "internal"], extraPatterns: ["\\bSEC-\\d+\\b"] },
+      ),
+    ).toHaveLength(1);
+    expect(
+      await snippet(
+        { visibility: "public", files: [{ filePath: "a.txt", content: "password=example" }] },
+        { allowPatterns: ["password=example"] },
+      ),
+    ).toEqual([]);
   });
 });
 
 describe("project-member-expiry", () => {
   const member = (props: Record<string, unknown>, config: Record<string, unknown> = {}) =>
-    validateResource(projectMemberExpiry, { declaration: declarations.projectMember, name: "alice", props: { project: "acme/web", user: "alice", ...props }, config });
+    validateResource(projectMemberExpiry, {
+      declaration: declarations.projectMember,
+      name: "alice",
+      props: { project: "acme/web", user: "alice", ...props },
+      config,
+    });
 
   it("reports Maintainer and above without an expiry by default", async () => {
     expect(await member({ accessLevel: 40 })).toEqual([
@@ -72,7 +95,11 @@ describe("project-member-expiry", () => {
 });
 
 describe("one membership per user and project, one Geo site per name", () => {
-  const member = (name: string, project: unknown, user: unknown): StackCase => ({ declaration: declarations.projectMember, name, props: { project, user, accessLevel: 30 } });
+  const member = (name: string, project: unknown, user: unknown): StackCase => ({
+    declaration: declarations.projectMember,
+    name,
+    props: { project, user, accessLevel: 30 },
+  });
   const site = (name: string, siteName: unknown, primary?: boolean): StackCase => ({
     declaration: declarations.geoSite,
     name,
@@ -88,7 +115,13 @@ describe("one membership per user and project, one Geo site per name", () => {
       },
     ]);
     expect(await validateStack(oneResourcePerObject, [member("a", 1, 7), member("b", "1", "7")])).toHaveLength(1);
-    expect(await validateStack(oneResourcePerObject, [member("a", "acme/web", "nomad"), member("b", "acme/api", "nomad"), member("c", "acme/web", "dev")])).toEqual([]);
+    expect(
+      await validateStack(oneResourcePerObject, [
+        member("a", "acme/web", "nomad"),
+        member("b", "acme/api", "nomad"),
+        member("c", "acme/web", "dev"),
+      ]),
+    ).toEqual([]);
     expect(await validateStack(oneResourcePerObject, [member("a", "acme/web", UNKNOWN), member("b", "acme/web", UNKNOWN)])).toEqual([]);
   });
 
@@ -105,9 +138,17 @@ describe("geo-site-one-primary", () => {
   });
 
   it("reports every primary after the first", async () => {
-    expect(await validateStack(geoSiteOnePrimary, [site("b", "two", true), site("a", "one", true), site("c", "three", false), site("d", "four")])).toEqual([
+    expect(
+      await validateStack(geoSiteOnePrimary, [
+        site("b", "two", true),
+        site("a", "one", true),
+        site("c", "three", false),
+        site("d", "four"),
+      ]),
+    ).toEqual([
       {
-        message: 'GeoSite "b" would be number 2 of the primary sites of the installation, besides GeoSite "a"; the forge allows at most 1. Make one of them a secondary (primary: false).',
+        message:
+          'GeoSite "b" would be number 2 of the primary sites of the installation, besides GeoSite "a"; the forge allows at most 1. Make one of them a secondary (primary: false).',
         urn: urnOf(typeToken(declarations.geoSite), "b"),
       },
     ]);

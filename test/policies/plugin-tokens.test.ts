@@ -18,12 +18,24 @@ it("checks a plugin resource's inputs with the declaration's schema", async () =
 });
 
 it("counts plugin resources in the limits and the uniqueness, also mixed with dynamic ones", async () => {
-  const token = (name: string) => ({ declaration: declarations.clusterAgentToken, type: pluginToken("ClusterAgentToken"), name, props: { project: "acme/web", agentId: 1, name } });
+  const token = (name: string) => ({
+    declaration: declarations.clusterAgentToken,
+    type: pluginToken("ClusterAgentToken"),
+    name,
+    props: { project: "acme/web", agentId: 1, name },
+  });
   const limit = await validateStack(limitPolicyNamed("cluster-agent-token-limit"), [token("a"), token("b"), token("c")]);
-  expect(limit.map((violation) => violation.message)).toEqual([expect.stringContaining('ClusterAgentToken "c" would be number 3 of the active tokens')]);
+  expect(limit.map((violation) => violation.message)).toEqual([
+    expect.stringContaining('ClusterAgentToken "c" would be number 3 of the active tokens'),
+  ]);
   const labels = await validateStack(oneResourcePerObject, [
     { declaration: declarations.groupLabel, name: "dynamic", props: { group: "acme", name: "bug", color: "red" } },
-    { declaration: declarations.groupLabel, type: pluginToken("GroupLabel"), name: "plugin", props: { group: "acme", name: "bug", color: "red" } },
+    {
+      declaration: declarations.groupLabel,
+      type: pluginToken("GroupLabel"),
+      name: "plugin",
+      props: { group: "acme", name: "bug", color: "red" },
+    },
   ]);
   expect(labels).toHaveLength(1);
 });

@@ -42,11 +42,16 @@ function run(args: string[], cwd: string): Promise<Run> {
     FORGE_TOKEN: seedToken("root"),
   };
   return new Promise((resolve) => {
-    execFile("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd, env, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const raw = `${stdout}\n${stderr}`;
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ code, raw, text: raw.replace(/\s+/g, " ") });
-    });
+    execFile(
+      "pulumi",
+      [...args, "--non-interactive", "--color", "never"],
+      { cwd, env, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const raw = `${stdout}\n${stderr}`;
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, raw, text: raw.replace(/\s+/g, " ") });
+      },
+    );
   });
 }
 
@@ -75,7 +80,9 @@ beforeAll(async () => {
     throw new Error(`no Pulumi CLI in ${PULUMI_BIN}: run scripts/setup.sh (it installs the CLI and builds dist/)`);
   }
   if (!existsSync(path.join(ROOT, "dist/provider/index.js")) || !existsSync(path.join(ROOT, "node_modules/pulumi-forge"))) {
-    throw new Error("programs import pulumi-forge from dist/: run `npx tsc -p tsconfig.json` and `ln -sfn .. node_modules/pulumi-forge` (scripts/setup.sh does both)");
+    throw new Error(
+      "programs import pulumi-forge from dist/: run `npx tsc -p tsconfig.json` and `ln -sfn .. node_modules/pulumi-forge` (scripts/setup.sh does both)",
+    );
   }
   work = mkdtempSync(path.join(os.tmpdir(), "forge-policy-preview-"));
   mkdirSync(path.join(work, "backend"));
@@ -135,7 +142,12 @@ describe("pulumi preview --policy-pack policies", () => {
       for (const name of ["cluster-agent-url-configuration-one-per-agent", "cluster-agent-token-limit"]) {
         expect(preview.text).toMatch(new RegExp(`\\[mandatory\\] ${name}`));
       }
-      for (const name of ["cluster-agent-token-description", "cluster-agent-token-rotation", "broadcast-message-no-confidential-content", "project-protected-environment-production-approval"]) {
+      for (const name of [
+        "cluster-agent-token-description",
+        "cluster-agent-token-rotation",
+        "broadcast-message-no-confidential-content",
+        "project-protected-environment-production-approval",
+      ]) {
         expect(preview.text).toMatch(new RegExp(`\\[advisory\\] ${name}`));
       }
     },
@@ -154,7 +166,8 @@ describe("pulumi preview --policy-pack policies", () => {
       const label = await run(["preview", "--stack", "test", "--policy-pack", PACK], dir);
       expect(label.code, label.raw).not.toBe(0);
       expect(label.text).toMatch(/\[mandatory\] forge-input-schema/);
-      const colour = '"reddish" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as "#FF0000") or a CSS colour name (such as "red").';
+      const colour =
+        '"reddish" is not a label colour the forge accepts. Use a 6-digit hex colour with a leading # (such as "#FF0000") or a CSS colour name (such as "red").';
       expect(label.text).toContain(`GroupLabel resource 'bug' has a problem: color: ${colour}`);
       expect(label.text).toContain(`GroupLabel "bug" has an invalid color: ${colour}`);
       expect(label.text).not.toContain("<nil>");
@@ -173,7 +186,9 @@ describe("pulumi up --policy-pack policies", () => {
       expect(up.code, up.raw).toBe(0);
       expect(up.text).toMatch(/secretToken\s*: \[secret\]/);
       for (const output of ["plainToken", "secretToken"]) {
-        expect(up.text).toContain(`[advisory] cluster-agent-token-not-in-stack-outputs (pulumi-nodejs:dynamic/forge:ClusterAgentToken: edge-ci)`);
+        expect(up.text).toContain(
+          `[advisory] cluster-agent-token-not-in-stack-outputs (pulumi-nodejs:dynamic/forge:ClusterAgentToken: edge-ci)`,
+        );
         expect(up.text).toContain(`Stack output "${output}" holds the secret token of ClusterAgentToken "edge-ci".`);
       }
       expect(up.text).not.toContain('Stack output "tokenId"');

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Policy } from "@pulumi/policy";
 import { inputSchema } from "../../policies/input-schema";
-import { groupProtectedEnvironmentProductionApproval, projectProtectedEnvironmentProductionApproval } from "../../policies/rules/production-approvals";
+import {
+  groupProtectedEnvironmentProductionApproval,
+  projectProtectedEnvironmentProductionApproval,
+} from "../../policies/rules/production-approvals";
 import { declarations } from "../../provider/resources";
 import { UNKNOWN, validateResource } from "./harness";
 
@@ -38,14 +41,19 @@ describe("forge-input-schema: ProjectProtectedEnvironment entries", () => {
     expect(
       await rules({
         deployAccessLevels: [{ accessLevel: 40 }, { userId: 3 }, { groupId: 9, groupInheritanceType: 1 }],
-        approvalRules: [{ accessLevel: 60, requiredApprovals: 2 }, { groupId: 9, groupInheritanceType: 0 }],
+        approvalRules: [
+          { accessLevel: 60, requiredApprovals: 2 },
+          { groupId: 9, groupInheritanceType: 0 },
+        ],
       }),
     ).toEqual([]);
   });
 
   it("tolerates values unknown at preview", async () => {
     expect(await rules({ deployAccessLevels: UNKNOWN, approvalRules: UNKNOWN })).toEqual([]);
-    expect(await rules({ deployAccessLevels: [UNKNOWN, { userId: UNKNOWN }, { accessLevel: UNKNOWN, groupInheritanceType: UNKNOWN }] })).toEqual([]);
+    expect(
+      await rules({ deployAccessLevels: [UNKNOWN, { userId: UNKNOWN }, { accessLevel: UNKNOWN, groupInheritanceType: UNKNOWN }] }),
+    ).toEqual([]);
   });
 
   it("needs at least one deploy access level", async () => {
@@ -82,12 +90,15 @@ describe("forge-input-schema: ProjectProtectedEnvironment entries", () => {
     expect(await rules({ deployAccessLevels: [40] })).toEqual([
       `${subject} deployAccessLevels[0]: 40 is not an entry. Write it as an object with one of userId, groupId or accessLevel, such as { accessLevel: 40 }.`,
     ]);
-    expect(await rules({ deployAccessLevels: { accessLevel: 40 } })).toEqual([expect.stringContaining('has an invalid deployAccessLevels: {"accessLevel":40} is not a list')]);
+    expect(await rules({ deployAccessLevels: { accessLevel: 40 } })).toEqual([
+      expect.stringContaining('has an invalid deployAccessLevels: {"accessLevel":40} is not a list'),
+    ]);
   });
 });
 
 describe("project-protected-environment-production-approval", () => {
-  const approval = (props: Record<string, unknown>, config?: Record<string, unknown>) => project(projectProtectedEnvironmentProductionApproval, props, config);
+  const approval = (props: Record<string, unknown>, config?: Record<string, unknown>) =>
+    project(projectProtectedEnvironmentProductionApproval, props, config);
   const deployers = { deployAccessLevels: [{ accessLevel: 40 }] };
 
   it("accepts production with approval rules, and other environments without", async () => {
@@ -105,11 +116,15 @@ describe("project-protected-environment-production-approval", () => {
     expect(await approval(deployers)).toEqual([
       'ProjectProtectedEnvironment "web-prod" protects the production environment "production" without approval rules, so whoever may deploy can ship to production alone. Add approvalRules, such as [{ accessLevel: 40, requiredApprovals: 1 }].',
     ]);
-    expect(await approval({ ...deployers, name: "Prod", approvalRules: [] })).toEqual([expect.stringContaining('the production environment "Prod"')]);
+    expect(await approval({ ...deployers, name: "Prod", approvalRules: [] })).toEqual([
+      expect.stringContaining('the production environment "Prod"'),
+    ]);
   });
 
   it("takes the pattern of production names from the config", async () => {
-    expect(await approval({ ...deployers, name: "production-eu" }, { namePattern: "^prod" })).toEqual([expect.stringContaining('"production-eu"')]);
+    expect(await approval({ ...deployers, name: "production-eu" }, { namePattern: "^prod" })).toEqual([
+      expect.stringContaining('"production-eu"'),
+    ]);
     expect(await approval({ ...deployers, name: "production" }, { namePattern: "^live$" })).toEqual([]);
   });
 });
@@ -120,7 +135,13 @@ describe("forge-input-schema: GroupProtectedEnvironment name and entries", () =>
 
   it("accepts a deployment tier with valid entries", async () => {
     for (const name of ["production", "staging", "testing", "development", "other"]) {
-      expect(await rules({ name, deployAccessLevels: [{ accessLevel: 40 }, { groupId: 4 }], approvalRules: [{ userId: 2, requiredApprovals: 2 }] })).toEqual([]);
+      expect(
+        await rules({
+          name,
+          deployAccessLevels: [{ accessLevel: 40 }, { groupId: 4 }],
+          approvalRules: [{ userId: 2, requiredApprovals: 2 }],
+        }),
+      ).toEqual([]);
     }
   });
 
@@ -141,15 +162,20 @@ describe("forge-input-schema: GroupProtectedEnvironment name and entries", () =>
     expect(await rules({ deployAccessLevels: [{ userId: 1, groupId: 2, accessLevel: 30 }] })).toEqual([
       `${subject} deployAccessLevels[0]: the entry names userId, groupId and accessLevel at once. Give exactly one of userId, groupId or accessLevel, and split the others into entries of their own.`,
     ]);
-    expect(await rules({ deployAccessLevels: [{ accessLevel: 10 }] })).toEqual([expect.stringContaining("has an invalid deployAccessLevels[0].accessLevel: 10 is not an access level")]);
+    expect(await rules({ deployAccessLevels: [{ accessLevel: 10 }] })).toEqual([
+      expect.stringContaining("has an invalid deployAccessLevels[0].accessLevel: 10 is not an access level"),
+    ]);
     expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ groupId: 3, requiredApprovals: 0 }] })).toEqual([
       expect.stringContaining("has an invalid approvalRules[0].requiredApprovals"),
     ]);
   });
 
   it("refuses groupInheritanceType on group-level entries, deploy access levels and approval rules (a stripped key would pass unnoticed)", async () => {
-    const refused = "group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
-    expect(await rules({ deployAccessLevels: [{ groupId: 4, groupInheritanceType: 1 }] })).toEqual([`${subject} deployAccessLevels[0]: ${refused}`]);
+    const refused =
+      "group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.";
+    expect(await rules({ deployAccessLevels: [{ groupId: 4, groupInheritanceType: 1 }] })).toEqual([
+      `${subject} deployAccessLevels[0]: ${refused}`,
+    ]);
     expect(await rules({ deployAccessLevels: [{ accessLevel: 40 }], approvalRules: [{ groupId: 4, groupInheritanceType: 0 }] })).toEqual([
       `${subject} approvalRules[0]: ${refused}`,
     ]);
@@ -157,7 +183,8 @@ describe("forge-input-schema: GroupProtectedEnvironment name and entries", () =>
 });
 
 describe("group-protected-environment-production-approval", () => {
-  const approval = (props: Record<string, unknown>, config?: Record<string, unknown>) => group(groupProtectedEnvironmentProductionApproval, props, config);
+  const approval = (props: Record<string, unknown>, config?: Record<string, unknown>) =>
+    group(groupProtectedEnvironmentProductionApproval, props, config);
   const deployers = { deployAccessLevels: [{ accessLevel: 40 }] };
 
   it("accepts production with approval rules or a required approval count", async () => {
@@ -178,6 +205,8 @@ describe("group-protected-environment-production-approval", () => {
   });
 
   it("takes the tiers from the config", async () => {
-    expect(await approval({ ...deployers, name: "staging" }, { tiers: ["production", "staging"] })).toEqual([expect.stringContaining("protects the staging tier without approvals")]);
+    expect(await approval({ ...deployers, name: "staging" }, { tiers: ["production", "staging"] })).toEqual([
+      expect.stringContaining("protects the staging tier without approvals"),
+    ]);
   });
 });

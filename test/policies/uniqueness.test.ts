@@ -9,11 +9,21 @@ const list = (name: string, project: unknown, listName: unknown): StackCase => (
   name,
   props: { project, name: listName, userXids: ["u1"] },
 });
-const scope = (name: string, project: unknown): StackCase => ({ declaration: declarations.jobTokenScope, name, props: { project, enabled: true } });
+const scope = (name: string, project: unknown): StackCase => ({
+  declaration: declarations.jobTokenScope,
+  name,
+  props: { project, enabled: true },
+});
 
 describe("one-resource-per-object", () => {
   it("accepts different objects", async () => {
-    expect(await validateStack(oneResourcePerObject, [list("a", "acme/web", "beta"), list("b", "acme/web", "gamma"), list("c", "acme/api", "beta")])).toEqual([]);
+    expect(
+      await validateStack(oneResourcePerObject, [
+        list("a", "acme/web", "beta"),
+        list("b", "acme/web", "gamma"),
+        list("c", "acme/api", "beta"),
+      ]),
+    ).toEqual([]);
   });
 
   it("reports the second resource naming the same object, however the project is spelled", async () => {

@@ -35,7 +35,8 @@ const ALLOWED_IMPORTS = new Set(["node:fs", "node:path", "@pulumi/pulumi", "pulu
 export function typescriptDeclarations(text: string): Declared[] {
   const source = ts.createSourceFile("index.ts", text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const syntax = (source as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
-  if (syntax.length > 0) throw new Error(`syntax: ${syntax.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")).join("; ")}`);
+  if (syntax.length > 0)
+    throw new Error(`syntax: ${syntax.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")).join("; ")}`);
   const variables = new Map<string, string>();
   const declared: Declared[] = [];
   const fail = (node: ts.Node, what: string): never => {
@@ -45,7 +46,8 @@ export function typescriptDeclarations(text: string): Declared[] {
   const evaluate = (node: ts.Expression): Value => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
     if (ts.isNumericLiteral(node)) return Number(node.text);
-    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
+    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand))
+      return -Number(node.operand.text);
     if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
     if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
     if (node.kind === ts.SyntaxKind.NullKeyword) return null;
@@ -53,30 +55,53 @@ export function typescriptDeclarations(text: string): Declared[] {
     if (ts.isObjectLiteralExpression(node)) {
       return record(
         node.properties.map((property): [string, Value] => {
-          if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) return fail(property, "not a property");
+          if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)))
+            return fail(property, "not a property");
           return [property.name.text, evaluate(property.initializer)];
         }),
       );
     }
-    if ((ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) && ts.isIdentifier(node.expression) && variables.has(node.expression.text)) {
-      const output = ts.isPropertyAccessExpression(node) ? node.name.text : ts.isStringLiteral(node.argumentExpression) ? node.argumentExpression.text : fail(node, "not an output");
+    if (
+      (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) &&
+      ts.isIdentifier(node.expression) &&
+      variables.has(node.expression.text)
+    ) {
+      const output = ts.isPropertyAccessExpression(node)
+        ? node.name.text
+        : ts.isStringLiteral(node.argumentExpression)
+          ? node.argumentExpression.text
+          : fail(node, "not an output");
       return { reference: { target: variables.get(node.expression.text)!, output } };
     }
     if (ts.isCallExpression(node)) {
       const callee = node.expression.getText(source);
       const [first, second] = node.arguments;
-      if (callee === "config.requireSecret" && node.arguments.length === 1 && first && ts.isStringLiteral(first)) return { secret: first.text };
+      if (callee === "config.requireSecret" && node.arguments.length === 1 && first && ts.isStringLiteral(first))
+        return { secret: first.text };
       if (callee === "pulumi.output" && node.arguments.length === 1 && first) return evaluate(first);
-      if (callee === "readFileSync" && first && ts.isCallExpression(first) && first.expression.getText(source) === "join" && second && ts.isStringLiteral(second)) {
+      if (
+        callee === "readFileSync" &&
+        first &&
+        ts.isCallExpression(first) &&
+        first.expression.getText(source) === "join" &&
+        second &&
+        ts.isStringLiteral(second)
+      ) {
         const [dir, path] = first.arguments;
-        if (dir && ts.isIdentifier(dir) && dir.text === "__dirname" && path && ts.isStringLiteral(path) && first.arguments.length === 2) return { file: path.text };
+        if (dir && ts.isIdentifier(dir) && dir.text === "__dirname" && path && ts.isStringLiteral(path) && first.arguments.length === 2)
+          return { file: path.text };
       }
     }
     return fail(node, "not a value");
   };
 
   const declaration = (node: ts.Expression, variable?: string): void => {
-    if (!ts.isNewExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.expression.getText(source) !== "forge") return void fail(node, "not a declaration");
+    if (
+      !ts.isNewExpression(node) ||
+      !ts.isPropertyAccessExpression(node.expression) ||
+      node.expression.expression.getText(source) !== "forge"
+    )
+      return void fail(node, "not a declaration");
     const [name, inputs, options] = (node.arguments ?? []).map(evaluate);
     if (typeof name !== "string" || node.arguments?.length !== 3) return void fail(node, "not a declaration's arguments");
     const opts = options as Record<string, Value>;
@@ -87,12 +112,21 @@ export function typescriptDeclarations(text: string): Declared[] {
   };
 
   for (const statement of source.statements) {
-    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && ALLOWED_IMPORTS.has(statement.moduleSpecifier.text)) continue;
+    if (
+      ts.isImportDeclaration(statement) &&
+      ts.isStringLiteral(statement.moduleSpecifier) &&
+      ALLOWED_IMPORTS.has(statement.moduleSpecifier.text)
+    )
+      continue;
     if (ts.isExpressionStatement(statement)) {
       declaration(statement.expression);
       continue;
     }
-    if (ts.isVariableStatement(statement) && statement.declarationList.flags & ts.NodeFlags.Const && statement.declarationList.declarations.length === 1) {
+    if (
+      ts.isVariableStatement(statement) &&
+      statement.declarationList.flags & ts.NodeFlags.Const &&
+      statement.declarationList.declarations.length === 1
+    ) {
       const [item] = statement.declarationList.declarations;
       if (item && ts.isIdentifier(item.name) && item.initializer) {
         if (item.name.text === "config" && item.initializer.getText(source) === "new pulumi.Config()") continue;
@@ -151,17 +185,22 @@ export function yamlDeclarations(text: string): { keys: string[]; resources: Dec
   const document = parseDocument(text, { uniqueKeys: true, strict: true, prettyErrors: false });
   if (document.errors.length > 0) throw new Error(`YAML: ${document.errors.map((error) => error.message).join("; ")}`);
   const program = document.toJS({ maxAliasCount: 0 }) as Record<string, unknown>;
-  const resources = Object.entries((program["resources"] ?? {}) as Record<string, { type: string; properties?: unknown; options?: Record<string, unknown> }>).map(
-    ([name, resource]): Declared => {
-      const extra = Object.keys(resource).filter((key) => !["type", "properties", "options"].includes(key));
-      const options = Object.keys(resource.options ?? {});
-      if (extra.length > 0 || options.join() !== "import") throw new Error(`resource ${name} has ${[...extra, ...options].join(", ")}`);
-      const type = /^forge:index:(\w+)$/.exec(resource.type)?.[1];
-      if (!type) throw new Error(`resource ${name} is of type ${resource.type}`);
-      const importId = pulumiString(String(resource.options!["import"]));
-      if (typeof importId !== "string") throw new Error(`resource ${name}'s import is an expression`);
-      return { type, name, inputs: (resource.properties === undefined ? {} : pulumiValue(resource.properties)) as Record<string, Value>, import: importId };
-    },
-  );
+  const resources = Object.entries(
+    (program["resources"] ?? {}) as Record<string, { type: string; properties?: unknown; options?: Record<string, unknown> }>,
+  ).map(([name, resource]): Declared => {
+    const extra = Object.keys(resource).filter((key) => !["type", "properties", "options"].includes(key));
+    const options = Object.keys(resource.options ?? {});
+    if (extra.length > 0 || options.join() !== "import") throw new Error(`resource ${name} has ${[...extra, ...options].join(", ")}`);
+    const type = /^forge:index:(\w+)$/.exec(resource.type)?.[1];
+    if (!type) throw new Error(`resource ${name} is of type ${resource.type}`);
+    const importId = pulumiString(String(resource.options!["import"]));
+    if (typeof importId !== "string") throw new Error(`resource ${name}'s import is an expression`);
+    return {
+      type,
+      name,
+      inputs: (resource.properties === undefined ? {} : pulumiValue(resource.properties)) as Record<string, Value>,
+      import: importId,
+    };
+  });
   return { keys: Object.keys(program), resources };
 }

@@ -25,13 +25,19 @@ export interface RunningPostgres {
 
 /** The directory of the PostgreSQL binaries (initdb, pg_ctl, createdb), or why a server cannot be started here. */
 export function postgresBinaries(): { dir: string } | { missing: string } {
-  const candidates = [process.env["FORGE_PG_BIN"], ...listVersions("/usr/lib/postgresql").map((version) => `/usr/lib/postgresql/${version}/bin`)].filter((dir): dir is string => !!dir);
+  const candidates = [
+    process.env["FORGE_PG_BIN"],
+    ...listVersions("/usr/lib/postgresql").map((version) => `/usr/lib/postgresql/${version}/bin`),
+  ].filter((dir): dir is string => !!dir);
   let dir = candidates.find((candidate) => ["initdb", "pg_ctl", "createdb"].every((name) => existsSync(join(candidate, name))));
   if (!dir) {
     const onPath = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" }).stdout?.trim();
     if (onPath) dir = onPath.slice(0, onPath.lastIndexOf("/"));
   }
-  if (!dir) return { missing: "PostgreSQL's initdb, pg_ctl and createdb were not found (install PostgreSQL, or set FORGE_PG_BIN to their directory)" };
+  if (!dir)
+    return {
+      missing: "PostgreSQL's initdb, pg_ctl and createdb were not found (install PostgreSQL, or set FORGE_PG_BIN to their directory)",
+    };
   if (process.getuid?.() === 0 && spawnSync("runuser", ["-u", "postgres", "--", "true"]).status !== 0) {
     return { missing: "running as root, and PostgreSQL will not run as root: a `postgres` system user and runuser are needed" };
   }
@@ -57,7 +63,10 @@ export async function startPostgres(database = "pulumi"): Promise<RunningPostgre
   const asRoot = process.getuid?.() === 0;
   // PostgreSQL will not run as root: hand the directory to its system user.
   const run = (command: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, { stdio: "pipe", env: { ...process.env, PGPASSWORD: password } });
+    execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, {
+      stdio: "pipe",
+      env: { ...process.env, PGPASSWORD: password },
+    });
   let started = false;
   let stopped = false;
   const stop = () => {
@@ -84,7 +93,18 @@ export async function startPostgres(database = "pulumi"): Promise<RunningPostgre
     for (let attempt = 1; !started; attempt++) {
       port = await freePort();
       try {
-        run(bin("pg_ctl"), ["-D", data, "-w", "-t", "30", "-l", join(work, "server.log"), "-o", `-p ${port} -k ${work} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+        run(bin("pg_ctl"), [
+          "-D",
+          data,
+          "-w",
+          "-t",
+          "30",
+          "-l",
+          join(work, "server.log"),
+          "-o",
+          `-p ${port} -k ${work} -c listen_addresses=127.0.0.1 -c fsync=off`,
+          "start",
+        ]);
         started = true;
       } catch (error) {
         if (attempt >= 3) throw new Error(`PostgreSQL did not start: ${String(error)}\n${readOr(join(work, "server.log"))}`);

@@ -23,4 +23,5 @@ export const PULUMI_SDK_VERSION = "3.259.0";
 export const PULUMI_ROOT =
   process.env["FORGE_E2E_PULUMI_ROOT"] || join(homedir(), ".cache", "forge-pulumi", `pulumi-${PULUMI_VERSION}-yaml-${PULUMI_YAML_VERSION}`);
 /** The checkout: two levels up from the sources (vitest), three from the compiled copy in dist/ (benches). */
-export const REPO_ROOT = basename(resolve(__dirname, "..", "..")) === "dist" ? resolve(__dirname, "..", "..", "..") : resolve(__dirname, "..", "..");
+export const REPO_ROOT =
+  basename(resolve(__dirname, "..", "..")) === "dist" ? resolve(__dirname, "..", "..", "..") : resolve(__dirname, "..", "..");

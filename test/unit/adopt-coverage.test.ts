@@ -18,7 +18,10 @@ it("covers every declaration, or exempts it with a reason", () => {
     const entry = adoptEntries[key]!;
     if ("exempt" in entry) expect(entry.exempt.length, `${key}: the exemption's reason`).toBeGreaterThan(20);
   }
-  expect(Object.keys(adoptEntries).filter((key) => !(key in declarations)), "entries for no declaration").toEqual([]);
+  expect(
+    Object.keys(adoptEntries).filter((key) => !(key in declarations)),
+    "entries for no declaration",
+  ).toEqual([]);
 });
 
 it("refers only to declarations whose id the referring inputs can form, through an output of the same name", () => {
@@ -33,7 +36,10 @@ it("refers only to declarations whose id the referring inputs can form, through 
       expect(inputKeys(declaration), `${key}.${input}`).toContain(input);
       expect(Object.keys(targetDeclaration.outputs.shape), `${target} has no output ${input}`).toContain(input);
       const sample = Object.fromEntries(targetDeclaration.idParts.map((part) => [part, 1]));
-      expect(targetDeclaration.idParts.every((part) => inputKeys(declaration).includes(part)), `${key} cannot form ${target}'s id`).toBe(true);
+      expect(
+        targetDeclaration.idParts.every((part) => inputKeys(declaration).includes(part)),
+        `${key} cannot form ${target}'s id`,
+      ).toBe(true);
       expect(formatId(targetDeclaration, sample)).toBeTruthy();
       // A target comes first in declaration order, so that a scope declares it before its users.
       expect(keys.indexOf(target), `${target} is declared after ${key}`).toBeLessThan(keys.indexOf(key));

@@ -68,7 +68,10 @@ function hostileAdoption(): { adoption: Adoption; expected: Declared[] } {
   const notices = texts.map((text) => ({ what: text, text }));
   const adoption: Adoption = {
     resources,
-    skipped: texts.flatMap((text, index) => [{ what: text, reason: text }, { what: `${text}`, reason: `${index}`, left: true }]),
+    skipped: texts.flatMap((text, index) => [
+      { what: text, reason: text },
+      { what: `${text}`, reason: `${index}`, left: true },
+    ]),
     terraform: { file: HOSTILE["quotes"]!, cannotMove: notices, notes: notices },
   };
   return { adoption, expected };
@@ -85,7 +88,11 @@ describe("a program rendered from hostile text", () => {
 
   it.each([
     ["TypeScript", () => renderProgram(adoption, command, OPTIONS), typescriptDeclarations],
-    ["Pulumi YAML", () => renderYamlProgram(adoption, command, { ...OPTIONS, project: HOSTILE["yamlIndicators"]!, pluginPath: HOSTILE["newline"]! }), (text: string) => yamlDeclarations(text).resources],
+    [
+      "Pulumi YAML",
+      () => renderYamlProgram(adoption, command, { ...OPTIONS, project: HOSTILE["yamlIndicators"]!, pluginPath: HOSTILE["newline"]! }),
+      (text: string) => yamlDeclarations(text).resources,
+    ],
   ] as const)("in %s declares exactly the adoption's resources, each with its values, and nothing else", (_language, render, read) => {
     const program = render();
     expect(RAW_UNSAFE.exec(program)?.[0]).toBeUndefined();
@@ -103,7 +110,9 @@ describe("a program rendered from hostile text", () => {
   });
 
   it("spells the project's name and plugin path in YAML as they are (the CLI reads them, no interpolation)", () => {
-    const program = parse(renderYamlProgram(adoption, command, { ...OPTIONS, project: HOSTILE["interpolation"]!, pluginPath: HOSTILE["newline"]! })) as { name: string; plugins: { providers: { path: string }[] } };
+    const program = parse(
+      renderYamlProgram(adoption, command, { ...OPTIONS, project: HOSTILE["interpolation"]!, pluginPath: HOSTILE["newline"]! }),
+    ) as { name: string; plugins: { providers: { path: string }[] } };
     expect(program.name).toBe(HOSTILE["interpolation"]);
     expect(program.plugins.providers[0]!.path).toBe(HOSTILE["newline"]);
   });
@@ -141,12 +150,18 @@ describe("the escaping functions", () => {
       const key = `k${text.slice(0, 500)}`;
       expect(parse(`${yaml(key, "key")}: 1`)).toEqual({ [key.replaceAll("$", () => "$$")]: 1 });
     }
-    expect([yaml("acme/platform/deployer", "value"), yaml("a$b", "value"), yaml("a$b", "literal")]).toEqual(["acme/platform/deployer", '"a$$b"', '"a$b"']);
+    expect([yaml("acme/platform/deployer", "value"), yaml("a$b", "value"), yaml("a$b", "literal")]).toEqual([
+      "acme/platform/deployer",
+      '"a$$b"',
+      '"a$b"',
+    ]);
   });
 
   it("refuse a YAML key that Pulumi YAML would take for a function, or YAML for no key", () => {
     expect(() => yaml(HOSTILE["long"]!, "key")).toThrow(/cannot write a key of 1\d{4} characters in YAML: a key is at most 1024/);
-    expect(() => yaml("fn::readFile", "key")).toThrow('forge-adopt cannot write the key "fn::readFile" in Pulumi YAML: an object with a key starting with "fn::" is a function call there');
+    expect(() => yaml("fn::readFile", "key")).toThrow(
+      'forge-adopt cannot write the key "fn::readFile" in Pulumi YAML: an object with a key starting with "fn::" is a function call there',
+    );
     expect(() => yaml("Fn::Invoke", "key")).toThrow(/function call/);
     expect(yaml("fn::readFile", "value")).toBe('"fn::readFile"');
   });
@@ -170,7 +185,11 @@ describe("the escaping functions", () => {
 describe("a snippet's file names from the forge stay under the program's snippets/ folder", () => {
   it.each(["../../../etc/passwd", "/etc/passwd", "a/../../x", "....//x", ".", "..", `${"../".repeat(50)}x`])("%s", async (name) => {
     const entry = adoptEntries.snippet as AdoptEntry;
-    const files = await entry.files!({ files: [{ filePath: name, content: "x" }] }, { snippetId: 7, visibility: "private" }, { path: "root", client: undefined as never });
+    const files = await entry.files!(
+      { files: [{ filePath: name, content: "x" }] },
+      { snippetId: 7, visibility: "private" },
+      { path: "root", client: undefined as never },
+    );
     const root = resolve("/program/snippets/7");
     expect(resolve("/program", files[0]!.path).startsWith(`${root}${sep}`) || resolve("/program", files[0]!.path) === root).toBe(true);
   });

@@ -26,8 +26,14 @@ describe("resolveConnection", () => {
 
   it("falls back to FORGE_BASE_URL / FORGE_TOKEN per key, and reads process.env by default", () => {
     const env = { FORGE_BASE_URL: "http://env.example:8080//", FORGE_TOKEN: "env-token" };
-    expect(resolveConnection(config({ "forge:token": "cfg-token" }), env)).toEqual({ baseUrl: "http://env.example:8080", token: "cfg-token" });
-    expect(resolveConnection(config({ "forge:baseUrl": "", "forge:token": "" }), env)).toEqual({ baseUrl: "http://env.example:8080", token: "env-token" });
+    expect(resolveConnection(config({ "forge:token": "cfg-token" }), env)).toEqual({
+      baseUrl: "http://env.example:8080",
+      token: "cfg-token",
+    });
+    expect(resolveConnection(config({ "forge:baseUrl": "", "forge:token": "" }), env)).toEqual({
+      baseUrl: "http://env.example:8080",
+      token: "env-token",
+    });
     const saved = { ...process.env };
     try {
       process.env["FORGE_BASE_URL"] = "https://proc.example";

@@ -30,18 +30,35 @@ async function failure(promise: Promise<unknown>): Promise<ForgeApiError> {
 describe("ForgeApiError", () => {
   it("reads like `GET /path failed: 404 <server message>` with fields set, no query", async () => {
     server.script({ status: 404, body: { message: "404 Label Not Found" } });
-    const error = await failure(client.request("GET", "/groups/:id/labels/:label_id", { id: "acme/platform", label_id: 7, with_counts: true }));
+    const error = await failure(
+      client.request("GET", "/groups/:id/labels/:label_id", { id: "acme/platform", label_id: 7, with_counts: true }),
+    );
     expect(error.message).toBe("GET /groups/acme%2Fplatform/labels/7 failed: 404 Label Not Found");
-    expect(error).toMatchObject({ method: "GET", path: "/groups/acme%2Fplatform/labels/7", status: 404, serverMessage: "404 Label Not Found" });
+    expect(error).toMatchObject({
+      method: "GET",
+      path: "/groups/acme%2Fplatform/labels/7",
+      status: 404,
+      serverMessage: "404 Label Not Found",
+    });
     expect(error.body).toEqual({ message: "404 Label Not Found" });
     expect(isNotFound(error)).toBe(true);
   });
 
   const shapes: Array<[string, number, unknown, string]> = [
     ["message string", 403, { message: "403 Forbidden" }, "403 Forbidden"],
-    ["message hash", 400, { message: { color: ["must be a valid color code"], name: ["is too short", "is invalid"] } }, "color must be a valid color code; name is too short; name is invalid"],
+    [
+      "message hash",
+      400,
+      { message: { color: ["must be a valid color code"], name: ["is too short", "is invalid"] } },
+      "color must be a valid color code; name is too short; name is invalid",
+    ],
     ["message array", 422, { message: ["Name has already been taken", "Tier is invalid"] }, "Name has already been taken; Tier is invalid"],
-    ["error string", 400, { error: "files, content are missing, exactly one parameter must be provided" }, "files, content are missing, exactly one parameter must be provided"],
+    [
+      "error string",
+      400,
+      { error: "files, content are missing, exactly one parameter must be provided" },
+      "files, content are missing, exactly one parameter must be provided",
+    ],
     ["unknown route", 404, { error: "404 Not Found" }, "404 Not Found"],
     ["plain text", 429, "Retry later\n", "Retry later"],
     ["empty body", 500, undefined, "Internal Server Error"],
@@ -57,7 +74,10 @@ describe("ForgeApiError", () => {
   });
 
   it("renders invalid_token with its description and adds the token hint on 401", async () => {
-    server.script({ status: 401, body: { error: "invalid_token", error_description: "Token is expired. You can either do re-authorization or token refresh." } });
+    server.script({
+      status: 401,
+      body: { error: "invalid_token", error_description: "Token is expired. You can either do re-authorization or token refresh." },
+    });
     const error = await failure(client.request("GET", "/user"));
     expect(error.serverMessage).toBe("invalid_token: Token is expired. You can either do re-authorization or token refresh.");
     expect(error.message).toContain("GET /user failed: 401 invalid_token: Token is expired.");

@@ -103,11 +103,18 @@ describe("retry budget (pure)", () => {
   });
 
   it("is set by FORGE_RETRY_BUDGET_MS or forge:retryBudgetMs (config first); the connection cap likewise", () => {
-    expect(resolveTransport(undefined, { FORGE_RETRY_BUDGET_MS: "120000", FORGE_MAX_CONNECTIONS: "4" })).toEqual({ retryBudgetMs: 120_000, maxConnections: 4 });
+    expect(resolveTransport(undefined, { FORGE_RETRY_BUDGET_MS: "120000", FORGE_MAX_CONNECTIONS: "4" })).toEqual({
+      retryBudgetMs: 120_000,
+      maxConnections: 4,
+    });
     const config = { get: (key: string) => ({ "forge:retryBudgetMs": "5000" })[key] };
     expect(resolveTransport(config, { FORGE_RETRY_BUDGET_MS: "120000" })).toEqual({ retryBudgetMs: 5000 });
-    expect(() => resolveTransport(undefined, { FORGE_RETRY_BUDGET_MS: "soon" })).toThrow(/FORGE_RETRY_BUDGET_MS must be a whole number of milliseconds/);
-    expect(() => resolveTransport(undefined, { FORGE_MAX_CONNECTIONS: "0" })).toThrow(/FORGE_MAX_CONNECTIONS must be a whole number above 0/);
+    expect(() => resolveTransport(undefined, { FORGE_RETRY_BUDGET_MS: "soon" })).toThrow(
+      /FORGE_RETRY_BUDGET_MS must be a whole number of milliseconds/,
+    );
+    expect(() => resolveTransport(undefined, { FORGE_MAX_CONNECTIONS: "0" })).toThrow(
+      /FORGE_MAX_CONNECTIONS must be a whole number above 0/,
+    );
   });
 });
 
@@ -145,13 +152,22 @@ describe("pacer and clocks", () => {
   it("reads the reset against the answer's Date, so a client clock far behind the forge's does not stretch the wait", async () => {
     let now = 1_700_000_000_000;
     const waits: number[] = [];
-    const pacer = new RateLimitPacer(() => now, async (ms) => {
-      waits.push(ms);
-      now += ms;
-    }, () => 0);
+    const pacer = new RateLimitPacer(
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+      () => 0,
+    );
     // The forge's clock is ten minutes ahead; its window ends 5 s after its own now.
     const forgeNow = now + 600_000;
-    pacer.observe({ date: new Date(forgeNow).toUTCString(), "ratelimit-limit": "5", "ratelimit-remaining": "0", "ratelimit-reset": String(Math.floor(forgeNow / 1000) + 5) });
+    pacer.observe({
+      date: new Date(forgeNow).toUTCString(),
+      "ratelimit-limit": "5",
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": String(Math.floor(forgeNow / 1000) + 5),
+    });
     await pacer.acquire();
     expect(waits).toHaveLength(1);
     expect(waits[0]).toBeLessThanOrEqual(6_000);

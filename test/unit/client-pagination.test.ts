@@ -71,7 +71,10 @@ describe("list()", () => {
   });
 
   it("stops on a pagination loop", async () => {
-    server.fallback = (req) => ({ body: [{ id: 1 }], headers: { link: `<${server.url}${req.url.includes("page=2") ? req.url : `${req.url}&page=2`}>; rel="next"` } });
+    server.fallback = (req) => ({
+      body: [{ id: 1 }],
+      headers: { link: `<${server.url}${req.url.includes("page=2") ? req.url : `${req.url}&page=2`}>; rel="next"` },
+    });
     try {
       await expect(client.list("/loop")).rejects.toThrow("GET /loop: pagination did not end after 2 pages");
       expect(server.requests).toHaveLength(2);
@@ -82,7 +85,10 @@ describe("list()", () => {
 
   it("raises ForgeApiError for a failing page and an Error for a non-list", async () => {
     const page2 = `${server.url}/api/v4/projects?page=2`;
-    server.script({ body: [{ id: 1 }], headers: { link: `<${page2}>; rel="next"` } }, { status: 500, body: { message: "500 Internal Server Error" } });
+    server.script(
+      { body: [{ id: 1 }], headers: { link: `<${page2}>; rel="next"` } },
+      { status: 500, body: { message: "500 Internal Server Error" } },
+    );
     await expect(client.list("/projects")).rejects.toThrow("GET /projects failed: 500 Internal Server Error");
     server.script({ body: { id: 1 } });
     await expect(client.list("/projects/:id", { id: 1 })).rejects.toThrow("GET /projects/1 did not return a list");

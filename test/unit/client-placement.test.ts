@@ -20,7 +20,12 @@ afterEach(() => {
 
 describe("placement rule (pure)", () => {
   it("fills :params with encodeURIComponent and removes them from the rest", () => {
-    const { path, rest } = fillPath("GET", "/groups/:id/labels/:label_id", { id: "acme/platform", label_id: 7, name: "x", gone: undefined });
+    const { path, rest } = fillPath("GET", "/groups/:id/labels/:label_id", {
+      id: "acme/platform",
+      label_id: 7,
+      name: "x",
+      gone: undefined,
+    });
     expect(path).toBe("/groups/acme%2Fplatform/labels/7");
     expect(rest).toEqual({ name: "x" });
   });
@@ -109,7 +114,13 @@ describe("placement over HTTP", () => {
   });
 
   it("sends POST/PUT/PATCH params as a JSON body, nested values intact", async () => {
-    await client.request("POST", "/projects/:id/labels", { id: "acme/web", name: "bug", color: "#FF0000", priority: null, extra: undefined });
+    await client.request("POST", "/projects/:id/labels", {
+      id: "acme/web",
+      name: "bug",
+      color: "#FF0000",
+      priority: null,
+      extra: undefined,
+    });
     await client.request("PUT", "/projects/:id", { id: 9, topics: ["a"], settings: { x: 1 } });
     await client.request("PATCH", "/projects/:id/job_token_scope", { id: 9, enabled: false });
     const [post, put, patch] = server.requests;

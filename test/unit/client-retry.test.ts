@@ -80,7 +80,10 @@ describe("retries over HTTP", () => {
   it("retries a 429 after the Retry-After wait", async () => {
     const slow = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { baseDelayMs: 5 } });
     try {
-      server.script({ status: 429, body: "Retry later\n", headers: { "retry-after": "1", "ratelimit-remaining": "0" } }, { body: { ok: 1 } });
+      server.script(
+        { status: 429, body: "Retry later\n", headers: { "retry-after": "1", "ratelimit-remaining": "0" } },
+        { body: { ok: 1 } },
+      );
       const result = await slow.request("GET", "/projects/1");
       expect(result.body).toEqual({ ok: 1 });
       expect(server.requests).toHaveLength(2);
@@ -153,7 +156,11 @@ describe("retries over HTTP", () => {
   });
 
   it("respects the total time bound and names the budget, and how to raise it", async () => {
-    const brief = new ForgeClient({ baseUrl: server.url, token: TOKEN, retry: { maxAttempts: 100, maxTotalMs: 300, baseDelayMs: 50, maxDelayMs: 50 } });
+    const brief = new ForgeClient({
+      baseUrl: server.url,
+      token: TOKEN,
+      retry: { maxAttempts: 100, maxTotalMs: 300, baseDelayMs: 50, maxDelayMs: 50 },
+    });
     try {
       server.fallback = unavailable;
       await expect(brief.request("GET", "/projects")).rejects.toThrow(
@@ -212,7 +219,9 @@ describe("timeouts", () => {
     const impatient = new ForgeClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: FAST });
     try {
       server.fallback = { hang: true };
-      await expect(impatient.request("POST", "/projects", { name: "p" })).rejects.toThrow("POST /projects timed out: no response within 150 ms");
+      await expect(impatient.request("POST", "/projects", { name: "p" })).rejects.toThrow(
+        "POST /projects timed out: no response within 150 ms",
+      );
       expect(server.requests).toHaveLength(1);
     } finally {
       await impatient.close();

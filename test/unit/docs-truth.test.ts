@@ -13,7 +13,10 @@ import { docFiles } from "../consumer/doc-blocks";
 
 const ROOT = join(__dirname, "..", "..");
 const pages = new Map(docFiles(ROOT).map((file) => [file, readFileSync(join(ROOT, file), "utf8")]));
-const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string>; bin: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  scripts: Record<string, string>;
+  bin: Record<string, string>;
+};
 
 /** The text outside fenced blocks and inline code, where links are links. */
 function prose(text: string): string {
@@ -58,8 +61,13 @@ function codeOf(text: string): string[] {
 function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  for (const [, heading] of outsideFences(text).replace(/`/g, "").matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
-    const slug = heading!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+  for (const [, heading] of outsideFences(text)
+    .replace(/`/g, "")
+    .matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
+    const slug = heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, "")
+      .replace(/ /g, "-");
     const count = seen.get(slug) ?? 0;
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
     seen.set(slug, count + 1);
@@ -127,7 +135,9 @@ function missingInLayouts(text: string, exists: (path: string) => boolean): stri
         description = rest.join(" ");
       }
       // Names without a folder of their own in them: `routes.ts`, `plugin/`; `test/layers.ts` is from the root.
-      for (const [name] of description.replace(/`/g, "").matchAll(/(?<![\w/.<>-])[\w-]+(?:\.[\w]+)*(?:\/|\.(?:ts|json|md|yaml))(?![\w/<>-])/g)) {
+      for (const [name] of description
+        .replace(/`/g, "")
+        .matchAll(/(?<![\w/.<>-])[\w-]+(?:\.[\w]+)*(?:\/|\.(?:ts|json|md|yaml))(?![\w/<>-])/g)) {
         if (!exists(`${here}${name}`)) missing.add(`${here}${name}`);
       }
     }
@@ -145,12 +155,22 @@ function unknownScripts(text: string, scripts: Record<string, string>): string[]
 
 /** The commands whose flags are checked, each with how to get its usage. */
 const COMMANDS: Record<string, string[]> = {
-  ...Object.fromEntries(["forge-adopt", "forge-drift", "forge-recover", "forge-emulator"].map((bin) => [bin, [process.execPath, join(ROOT, packageJson.bin[bin]!), "--help"]])),
+  ...Object.fromEntries(
+    ["forge-adopt", "forge-drift", "forge-recover", "forge-emulator"].map((bin) => [
+      bin,
+      [process.execPath, join(ROOT, packageJson.bin[bin]!), "--help"],
+    ]),
+  ),
   "scripts/demo.sh": ["bash", join(ROOT, "scripts/demo.sh"), "--help"],
   // scripts/test.sh hands its arguments to vitest.
   "scripts/test.sh": [process.execPath, join(ROOT, "node_modules/vitest/vitest.mjs"), "--help"],
 };
-const COMMAND = new RegExp(`(?<![\\w/.-])(${Object.keys(COMMANDS).map((name) => name.replace(/\./g, "\\.")).join("|")})(?![\\w.'-])([^\\n|;&>#\`]*)`, "g");
+const COMMAND = new RegExp(
+  `(?<![\\w/.-])(${Object.keys(COMMANDS)
+    .map((name) => name.replace(/\./g, "\\."))
+    .join("|")})(?![\\w.'-])([^\\n|;&>#\`]*)`,
+  "g",
+);
 
 /** `<command> --flag` pairs in a page's code whose flag the command's usage does not list. */
 function unknownFlags(text: string, usage: (command: string) => string): string[] {
@@ -169,7 +189,10 @@ const usages = new Map<string, string>();
 function usageOf(command: string): string {
   if (!usages.has(command)) {
     const [file, ...args] = COMMANDS[command]!;
-    usages.set(command, execFileSync(file!, args, { encoding: "utf8", cwd: ROOT, timeout: 30_000, env: { ...process.env, FORGE_TOKEN: "" } }));
+    usages.set(
+      command,
+      execFileSync(file!, args, { encoding: "utf8", cwd: ROOT, timeout: 30_000, env: { ...process.env, FORGE_TOKEN: "" } }),
+    );
   }
   return usages.get(command)!;
 }
@@ -180,7 +203,8 @@ const read = (path: string) => (exists(path) ? readFileSync(join(ROOT, path), "u
 describe.each([...pages.keys()])("%s", (page) => {
   const text = pages.get(page)!;
   it("links resolve, to the page and its heading", () => expect(brokenLinks(page, text, read)).toEqual([]));
-  it("names only paths of the repository that exist", () => expect([...missingPaths(text, exists), ...missingInLayouts(text, exists)]).toEqual([]));
+  it("names only paths of the repository that exist", () =>
+    expect([...missingPaths(text, exists), ...missingInLayouts(text, exists)]).toEqual([]));
   it("runs only npm scripts package.json has", () => expect(unknownScripts(text, packageJson.scripts)).toEqual([]));
   it("shows commands with only the flags their --help lists", () => expect(unknownFlags(text, usageOf)).toEqual([]));
 });
@@ -192,7 +216,10 @@ describe("the checks themselves", () => {
       "emulator/ holds `emulator/cli.ts`; policies/plugin/ the plugin face.",
       "```bash\nnpm run test:nowhere\nnpx forge-drift --stack prod --colour >> out.md   # --not-a-flag in a comment\n```",
     ].join("\n");
-    expect(brokenLinks("docs/_index.md", wrong, read)).toEqual(["guides/nowhere.md: no docs/guides/nowhere.md", "guides/behaviour.md#no-such-heading: docs/guides/behaviour.md has no heading #no-such-heading"]);
+    expect(brokenLinks("docs/_index.md", wrong, read)).toEqual([
+      "guides/nowhere.md: no docs/guides/nowhere.md",
+      "guides/behaviour.md#no-such-heading: docs/guides/behaviour.md has no heading #no-such-heading",
+    ]);
     expect(missingPaths(wrong, exists)).toEqual(["emulator/cli.ts", "policies/plugin/"]);
     expect(unknownScripts(wrong, packageJson.scripts)).toEqual(["test:nowhere"]);
     expect(unknownFlags(wrong, usageOf)).toEqual(["forge-drift --colour"]);

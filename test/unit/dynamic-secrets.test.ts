@@ -17,7 +17,8 @@ import { declarations } from "../../provider/resources";
 
 const SECRET_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-const isMarked = (value: unknown) => typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_KEY] === SECRET_SIG;
+const isMarked = (value: unknown) =>
+  typeof value === "object" && value !== null && (value as Record<string, unknown>)[SECRET_KEY] === SECRET_SIG;
 
 interface Registration {
   inputs: Record<string, unknown>;
@@ -29,7 +30,12 @@ type ResourceClass = new (name: string, args: Record<string, unknown>) => pulumi
 const classOf = (declaration: AnyDeclaration) => (forge as unknown as Record<string, ResourceClass>)[declaration.name]!;
 
 beforeAll(async () => {
-  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs }, "project", "stack", false);
+  await pulumi.runtime.setMocks(
+    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+    "project",
+    "stack",
+    false,
+  );
   const monitor = getMonitor() as unknown as {
     registerResource(request: RegisterRequest, callback: unknown): unknown;
   };
@@ -59,7 +65,8 @@ async function register(declaration: AnyDeclaration, name: string, args: Record<
 }
 
 /** A value for every input (the class does not validate; the provider's check does). */
-const argsOf = (declaration: AnyDeclaration): Record<string, unknown> => Object.fromEntries(inputKeys(declaration).map((key) => [key, `${key}-value`]));
+const argsOf = (declaration: AnyDeclaration): Record<string, unknown> =>
+  Object.fromEntries(inputKeys(declaration).map((key) => [key, `${key}-value`]));
 
 describe.each(Object.values(declarations).map((declaration) => [declaration.name, declaration] as const))("%s", (name, declaration) => {
   it("names every secret output for the engine to mark, and sends secret inputs given in plain text marked; the rest plain", async () => {
@@ -69,7 +76,8 @@ describe.each(Object.values(declarations).map((declaration) => [declaration.name
       expect(isMarked(registration.inputs[key]), `${key} sent marked`).toBe(declaredSecrets(declaration).includes(key));
     }
     for (const output of Object.keys(derivedOutputs(declaration))) {
-      if (!declaredSecrets(declaration).includes(output)) expect(registration.additionalSecretOutputs, `${output} derived from a plain input`).not.toContain(output);
+      if (!declaredSecrets(declaration).includes(output))
+        expect(registration.additionalSecretOutputs, `${output} derived from a plain input`).not.toContain(output);
     }
   });
 

@@ -49,8 +49,20 @@ describe("the import checks themselves", () => {
       ["d.ts", ["d.ts"]],
       ["e.ts", ["a.ts"]],
     ]);
-    expect(findCycles(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"], ["d.ts", "d.ts"]]);
-    expect(findCycles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", []], ["e.ts", ["a.ts", "c.ts"]]]))).toEqual([]);
+    expect(findCycles(graph)).toEqual([
+      ["a.ts", "b.ts", "c.ts", "a.ts"],
+      ["d.ts", "d.ts"],
+    ]);
+    expect(
+      findCycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["c.ts"]],
+          ["c.ts", []],
+          ["e.ts", ["a.ts", "c.ts"]],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("reports each kind of forbidden edge", () => {

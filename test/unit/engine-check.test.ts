@@ -8,11 +8,15 @@ import { currentBookkeeping } from "../../provider/engine/bookkeeping";
 
 describe("check", () => {
   it("accepts valid inputs and the engine's create claim", () => {
-    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __createdAfter: "2026-11-25T00:00:00Z" })).toEqual([]);
+    expect(
+      checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __createdAfter: "2026-11-25T00:00:00Z" }),
+    ).toEqual([]);
   });
 
   it("refuses a face's key: each face strips its own before the engine sees the inputs", () => {
-    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __provider: "x" })).toEqual([{ property: "__provider", reason: expect.stringContaining('has no input "__provider"') }]);
+    expect(checkInputs(declarations.groupLabel, { group: "acme", name: "bug", color: "red", __provider: "x" })).toEqual([
+      { property: "__provider", reason: expect.stringContaining('has no input "__provider"') },
+    ]);
   });
 
   it("names the field and the reason", () => {
@@ -35,14 +39,19 @@ describe("check", () => {
       name: "production",
       deployAccessLevels: [{ accessLevel: 40, userId: 3 }],
     });
-    expect(failures).toEqual([{ property: "deployAccessLevels[0]", reason: expect.stringContaining("Give exactly one of userId, groupId or accessLevel") }]);
+    expect(failures).toEqual([
+      { property: "deployAccessLevels[0]", reason: expect.stringContaining("Give exactly one of userId, groupId or accessLevel") },
+    ]);
   });
 
   // The reasons as the CLI prints them after "has a problem: " (test/policies/preview.test.ts shows one through the engine).
   it("names a swapped certificate and key, with the agent unknown at preview", async () => {
     const PEM_KEY = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----\n";
     const PEM_CERT = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
-    const result = await dynamicFaceOf("ClusterAgentUrlConfiguration").check({}, { project: "acme/api", agentId: UNKNOWN, url: "grpcs://core.example.com:443", clientCert: PEM_KEY, clientKey: PEM_CERT });
+    const result = await dynamicFaceOf("ClusterAgentUrlConfiguration").check(
+      {},
+      { project: "acme/api", agentId: UNKNOWN, url: "grpcs://core.example.com:443", clientCert: PEM_KEY, clientKey: PEM_CERT },
+    );
     expect(result.failures?.map((failure) => failure.reason)).toEqual([
       'clientCert: It is not a PEM certificate. Give the client certificate in PEM ("-----BEGIN CERTIFICATE-----").',
       expect.stringMatching(/^clientKey: It is not a PEM private key\./),
@@ -50,7 +59,10 @@ describe("check", () => {
   });
 
   it("refuses groupInheritanceType on a group-level entry, naming the entry", async () => {
-    const result = await dynamicFaceOf("GroupProtectedEnvironment").check({}, { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2, groupInheritanceType: 1 }], requiredApprovalCount: 1 });
+    const result = await dynamicFaceOf("GroupProtectedEnvironment").check(
+      {},
+      { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2, groupInheritanceType: 1 }], requiredApprovalCount: 1 },
+    );
     expect(result.failures?.map((failure) => failure.reason)).toEqual([
       "deployAccessLevels[0]: Group-level entries take no groupInheritanceType: only project-level deploy access levels and approval rules do. Remove it.",
     ]);
@@ -84,17 +96,27 @@ describe("check", () => {
       checkInputs(declarations.broadcastMessage, { message: "m", broadcastType: "notification", theme: "red" }).map((f) => f.property),
     ).toEqual(["theme"]);
     expect(
-      checkInputs(declarations.broadcastMessage, { message: "m", startsAt: "2026-12-02T00:00:00Z", endsAt: "2026-12-01T00:00:00Z" }).map((f) => f.property),
+      checkInputs(declarations.broadcastMessage, { message: "m", startsAt: "2026-12-02T00:00:00Z", endsAt: "2026-12-01T00:00:00Z" }).map(
+        (f) => f.property,
+      ),
     ).toEqual(["endsAt"]);
     expect(
-      checkInputs(declarations.clusterAgentUrlConfiguration, { project: 1, agentId: 2, url: "grpcs://a.example:443", clientCert: "-----BEGIN CERTIFICATE-----" }).map((f) => f.property),
+      checkInputs(declarations.clusterAgentUrlConfiguration, {
+        project: 1,
+        agentId: 2,
+        url: "grpcs://a.example:443",
+        clientCert: "-----BEGIN CERTIFICATE-----",
+      }).map((f) => f.property),
     ).toEqual(["clientKey"]);
   });
 });
 
 describe("the provider's check as the engine prints it", () => {
   it("puts failures on the resource, the field's path first: no input value (a secret, a nested object) is printed with them", async () => {
-    const key = await dynamicFaceOf("ClusterAgentUrlConfiguration").check({}, { project: "acme/web", agentId: 1, url: "not a url", clientCert: "BADCERTSECRET", clientKey: 5 });
+    const key = await dynamicFaceOf("ClusterAgentUrlConfiguration").check(
+      {},
+      { project: "acme/web", agentId: 1, url: "not a url", clientCert: "BADCERTSECRET", clientKey: 5 },
+    );
     for (const failure of key.failures ?? []) {
       expect(failure.property).toBe("");
       expect(failure.reason).not.toContain("BADCERTSECRET");
@@ -113,7 +135,8 @@ describe("the provider's check as the engine prints it", () => {
 
 describe("dates the forge would refuse", () => {
   it("a ProjectMember expiry must be a real date, today or later", () => {
-    const member = (expiresAt: string) => checkInputs(declarations.projectMember, { project: "acme/web", user: "nomad", accessLevel: 30, expiresAt });
+    const member = (expiresAt: string) =>
+      checkInputs(declarations.projectMember, { project: "acme/web", user: "nomad", accessLevel: 30, expiresAt });
     expect(member("2030-02-30")).toEqual([{ property: "expiresAt", reason: expect.stringContaining("is not a date of the calendar") }]);
     expect(member("2020-01-01")).toEqual([{ property: "expiresAt", reason: expect.stringContaining("is in the past") }]);
     expect(member("2032-02-29")).toEqual([]);

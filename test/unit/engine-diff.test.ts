@@ -24,8 +24,14 @@ describe("diff", () => {
   });
 
   it("updates in place for an ordinary field and replaces for an immutable one", async () => {
-    expect(await label.diff("acme:7", olds, { group: "acme", name: "defect", color: "red" })).toMatchObject({ changes: true, replaces: [] });
-    expect(await label.diff("acme:7", olds, { group: "acme/platform", name: "bug", color: "red" })).toMatchObject({ changes: true, replaces: ["group"] });
+    expect(await label.diff("acme:7", olds, { group: "acme", name: "defect", color: "red" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect(await label.diff("acme:7", olds, { group: "acme/platform", name: "bug", color: "red" })).toMatchObject({
+      changes: true,
+      replaces: ["group"],
+    });
   });
 
   it("treats an id and its digits as the same reference", async () => {
@@ -33,7 +39,10 @@ describe("diff", () => {
   });
 
   it("counts an unknown value as a change, and as a replacement on an immutable field", async () => {
-    expect(await label.diff("acme:7", olds, { group: UNKNOWN, name: "bug", color: "red" })).toMatchObject({ changes: true, replaces: ["group"] });
+    expect(await label.diff("acme:7", olds, { group: UNKNOWN, name: "bug", color: "red" })).toMatchObject({
+      changes: true,
+      replaces: ["group"],
+    });
   });
 
   it("replaces every change of a resource the API cannot update, deleting first where asked", async () => {
@@ -66,10 +75,17 @@ describe("diff", () => {
       ],
       approvalRules: [{ id: 3, groupId: 9, requiredApprovals: 1, accessLevel: null, userId: null, groupInheritanceType: 0 }],
     };
-    const news = { project: "acme/web", name: "production", deployAccessLevels: [{ userId: 5 }, { accessLevel: 40 }], approvalRules: [{ groupId: 9 }] };
+    const news = {
+      project: "acme/web",
+      name: "production",
+      deployAccessLevels: [{ userId: 5 }, { accessLevel: 40 }],
+      approvalRules: [{ groupId: 9 }],
+    };
     const ops = operations("projectProtectedEnvironment");
     expect(await ops.diff("acme/web:production", envOlds, news)).toMatchObject({ changes: false });
-    expect(await ops.diff("acme/web:production", envOlds, { ...news, approvalRules: [{ groupId: 9, requiredApprovals: 2 }] })).toMatchObject({
+    expect(
+      await ops.diff("acme/web:production", envOlds, { ...news, approvalRules: [{ groupId: 9, requiredApprovals: 2 }] }),
+    ).toMatchObject({
       changes: true,
       replaces: [],
     });
@@ -78,7 +94,9 @@ describe("diff", () => {
   it("sees a set of target levels, not a list", async () => {
     const ops = operations("broadcastMessage");
     const messageOlds = { message: "m", targetAccessLevels: [30, 10], startsAt: "2026-12-01T10:00:00.000Z", messageId: 1 };
-    expect(await ops.diff("1", messageOlds, { message: "m", targetAccessLevels: [10, 30], startsAt: "2026-12-01T10:00:00Z" })).toMatchObject({
+    expect(
+      await ops.diff("1", messageOlds, { message: "m", targetAccessLevels: [10, 30], startsAt: "2026-12-01T10:00:00Z" }),
+    ).toMatchObject({
       changes: false,
     });
   });

@@ -35,7 +35,10 @@ describe("ids", () => {
       const label = { group: "acme/platform", labelId: value };
       expect(parseId(declarations.groupLabel, formatId(declarations.groupLabel, label)), value).toEqual(label);
       const environment = { project: value, name: value };
-      expect(parseId(declarations.projectProtectedEnvironment, formatId(declarations.projectProtectedEnvironment, environment)), value).toEqual(environment);
+      expect(
+        parseId(declarations.projectProtectedEnvironment, formatId(declarations.projectProtectedEnvironment, environment)),
+        value,
+      ).toEqual(environment);
     }
     expect(formatId(declarations.groupLabel, { group: "acme", labelId: "team::backend" })).toBe("acme:team%3A%3Abackend");
   });

@@ -30,13 +30,19 @@ beforeEach(() => {
   progress.length = 0;
 });
 
-const run = (declaration: AnyDeclaration) => new ResourceOperations(declaration, () => client, (message) => progress.push(message));
+const run = (declaration: AnyDeclaration) =>
+  new ResourceOperations(
+    declaration,
+    () => client,
+    (message) => progress.push(message),
+  );
 /** The same operations on the dynamic face, whose property bags carry the serialized provider. */
 const runDynamic = (declaration: AnyDeclaration) => dynamicOperations(run(declaration));
 const bodyOf = (request: RecordedRequest | undefined) => JSON.parse(request?.body.toString() || "{}") as Record<string, unknown>;
 const requestLine = (request: RecordedRequest) => `${request.method} ${request.rawPath}`;
 /** An endpoint of the scripted server (not the forge's route table: these declarations are the engine's tests). */
-const endpoint = <const M extends HttpMethod>(method: M, path: string): Endpoint<M> => Object.assign({ method, path }, { toString: () => `${method} ${path}` });
+const endpoint = <const M extends HttpMethod>(method: M, path: string): Endpoint<M> =>
+  Object.assign({ method, path }, { toString: () => `${method} ${path}` });
 
 describe("a record keyed by iid", () => {
   const userList = defineResource({
@@ -87,7 +93,9 @@ describe("a write-only field inside an object input", () => {
     expect(bodyOf(server.requests[0])).toEqual({ name: "prod", vendor: { api_url: "https://k8s", token: "s3cret" } });
     expect(outs["vendor"]).toEqual({ apiUrl: "https://k8s", token: "s3cret" });
     expect(await run(cluster).diff("5", outs, inputs)).toMatchObject({ changes: false });
-    expect(await run(cluster).diff("5", outs, { ...inputs, vendor: { apiUrl: "https://k8s", token: "rotated" } })).toMatchObject({ changes: true });
+    expect(await run(cluster).diff("5", outs, { ...inputs, vendor: { apiUrl: "https://k8s", token: "rotated" } })).toMatchObject({
+      changes: true,
+    });
     expect(declaredSecrets(cluster)).toEqual(["vendor"]);
   });
 
@@ -109,7 +117,15 @@ describe("an asynchronous create", () => {
     identity: { none: "test" },
     create: {
       route: endpoint("POST", "/moves"),
-      await: { field: "state", done: ["finished"], failed: ["failed"], reasonField: "error", intervalMs: 5, timeoutMs: 300, skipInput: "wait" },
+      await: {
+        field: "state",
+        done: ["finished"],
+        failed: ["failed"],
+        reasonField: "error",
+        intervalMs: 5,
+        timeoutMs: 300,
+        skipInput: "wait",
+      },
     },
     read: endpoint("GET", "/moves/:moveId"),
     replaceOn: "all",
@@ -228,9 +244,17 @@ describe("an input the create request does not take", () => {
 
   it("is left out of the create and written by an update right after it", async () => {
     // The first GET: a create of a unique identity looks for it first (an object there before is not its own).
-    server.script({ status: 404, body: { message: "404 Not found" } }, { status: 201, body: { name: "production", count: 0 } }, { body: { name: "production", count: 2 } });
+    server.script(
+      { status: 404, body: { message: "404 Not found" } },
+      { status: 201, body: { name: "production", count: 0 } },
+      { body: { name: "production", count: 2 } },
+    );
     const { outs } = await run(environment).create({ group: "acme", name: "production", count: 2 });
-    expect(server.requests.map(requestLine)).toEqual(["GET /api/v4/groups/acme/environments/production", "POST /api/v4/groups/acme/environments", "PUT /api/v4/groups/acme/environments/production"]);
+    expect(server.requests.map(requestLine)).toEqual([
+      "GET /api/v4/groups/acme/environments/production",
+      "POST /api/v4/groups/acme/environments",
+      "PUT /api/v4/groups/acme/environments/production",
+    ]);
     expect(bodyOf(server.requests[1])).toEqual({ name: "production" });
     expect(bodyOf(server.requests[2])).toEqual({ count: 2 });
     expect(outs["count"]).toBe(2);
@@ -239,12 +263,21 @@ describe("an input the create request does not take", () => {
   it("needs no update when the program does not set it", async () => {
     server.script({ status: 404, body: { message: "404 Not found" } }, { status: 201, body: { name: "staging", count: 0 } });
     await run(environment).create({ group: "acme", name: "staging" });
-    expect(server.requests.map(requestLine)).toEqual(["GET /api/v4/groups/acme/environments/staging", "POST /api/v4/groups/acme/environments"]);
+    expect(server.requests.map(requestLine)).toEqual([
+      "GET /api/v4/groups/acme/environments/staging",
+      "POST /api/v4/groups/acme/environments",
+    ]);
   });
 
   it("records the created object when the update after it fails", async () => {
-    server.script({ status: 404, body: { message: "404 Not found" } }, { status: 201, body: { name: "testing", count: 0 } }, { status: 400, body: { message: "no" } });
-    await expect(runDynamic(environment).create({ group: "acme", name: "testing", count: 9, __provider: "provider-code" })).rejects.toMatchObject({
+    server.script(
+      { status: 404, body: { message: "404 Not found" } },
+      { status: 201, body: { name: "testing", count: 0 } },
+      { status: 400, body: { message: "no" } },
+    );
+    await expect(
+      runDynamic(environment).create({ group: "acme", name: "testing", count: 9, __provider: "provider-code" }),
+    ).rejects.toMatchObject({
       id: "acme:testing",
       // The object as created, with the serialized provider, and the reason Pulumi shows.
       properties: { name: "testing", count: 0, __provider: "provider-code" },
@@ -272,14 +305,22 @@ describe("a replacement path inside an object input, and write-only fields the s
   const olds = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", token: "t", mode: "x" } };
 
   it("replaces when the path changes, updates in place when the rest of the object does", async () => {
-    expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, mode: "y" } })).toMatchObject({ changes: true, replaces: ["platform"] });
-    expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, token: "rotated" } })).toMatchObject({ changes: true, replaces: [] });
+    expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, mode: "y" } })).toMatchObject({
+      changes: true,
+      replaces: ["platform"],
+    });
+    expect(await run(cluster).diff("1", olds, { ...olds, platform: { ...olds.platform, token: "rotated" } })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 
   it("takes a nested write-only value the state does not hold (after an import, none) as a change the update shows, never a replacement", async () => {
     const imported = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", mode: "x" } };
     expect(await run(cluster).diff("1", imported, olds)).toMatchObject({ changes: true, replaces: [] });
-    expect(await run(cluster).diff("1", imported, { ...olds, platform: { apiUrl: "https://a", mode: "x" } })).toMatchObject({ changes: false });
+    expect(await run(cluster).diff("1", imported, { ...olds, platform: { apiUrl: "https://a", mode: "x" } })).toMatchObject({
+      changes: false,
+    });
   });
 
   it("does not compare it for a kind only replaced: writing it would replace the object", async () => {
@@ -287,7 +328,9 @@ describe("a replacement path inside an object input, and write-only fields the s
     const replacedOnly = defineResource({ ...rest, replaceOn: "all" });
     const imported = { clusterId: 1, name: "a", platform: { apiUrl: "https://a", mode: "x" } };
     expect(await run(replacedOnly).diff("1", imported, olds)).toMatchObject({ changes: false });
-    expect(await run(replacedOnly).diff("1", imported, { ...olds, platform: { ...olds.platform, apiUrl: "https://b" } })).toMatchObject({ changes: true });
+    expect(await run(replacedOnly).diff("1", imported, { ...olds, platform: { ...olds.platform, apiUrl: "https://b" } })).toMatchObject({
+      changes: true,
+    });
   });
 });
 

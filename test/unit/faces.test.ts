@@ -45,7 +45,10 @@ describe("the dynamic face", () => {
     const checked = await dynamicOperations(operations).check({}, { ...INPUTS, __provider: "code", importId: "acme/web:1:2" });
     expect(checked.inputs).toEqual({ ...INPUTS, __createdAfter: "t", importId: "acme/web:1:2" });
     // Later runs keep the option: a resource in the state is not imported again.
-    await dynamicOperations(operations).check({ ...INPUTS, __provider: "code", importId: "acme/web:1:2" }, { ...INPUTS, __provider: "code", importId: "acme/web:1:2" });
+    await dynamicOperations(operations).check(
+      { ...INPUTS, __provider: "code", importId: "acme/web:1:2" },
+      { ...INPUTS, __provider: "code", importId: "acme/web:1:2" },
+    );
     const plain = await dynamicOperations(operations).check({}, { ...INPUTS, __provider: "code" });
     expect(plain.inputs).toEqual({ ...INPUTS, __createdAfter: "t" });
     expect(importing).toEqual([true, false, false]);
@@ -53,7 +56,9 @@ describe("the dynamic face", () => {
 
   it("puts its provider on the object a half-done create records", async () => {
     const { operations } = recordingOperations(true);
-    const error = await dynamicOperations(operations).create({ ...INPUTS, __provider: "code" }).catch((caught: unknown) => caught);
+    const error = await dynamicOperations(operations)
+      .create({ ...INPUTS, __provider: "code" })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PartialCreateError);
     expect((error as PartialCreateError).properties).toMatchObject({ tokenId: 2, __provider: "code" });
   });
@@ -61,7 +66,16 @@ describe("the dynamic face", () => {
 
 describe("the plugin face", () => {
   const plugin = (operations: ResourceOperations) =>
-    pluginFaceProvider({ version: "0.0.0", schema: "{}", operationsOf: () => operations, lookups: {}, actions: [], clientOf: () => { throw new Error("no client"); } });
+    pluginFaceProvider({
+      version: "0.0.0",
+      schema: "{}",
+      operationsOf: () => operations,
+      lookups: {},
+      actions: [],
+      clientOf: () => {
+        throw new Error("no client");
+      },
+    });
   const urn = "urn:pulumi:dev::p::forge:index:ClusterAgentToken::ci";
 
   it("marks the declared secrets of what it creates", async () => {

@@ -15,7 +15,9 @@ const file = (name: string, bytes: number) => {
 it("a GroupAvatar larger than 200 KiB fails in check with the limit and the file's size", async () => {
   process.env["FORGE_BASE_URL"] = "http://127.0.0.1:9"; // nothing listens: check must not send
   const result = await dynamicFaceOf("GroupAvatar").check({}, { group: "acme", avatar: file("big.png", 300 * 1024) });
-  expect(result.failures).toEqual([{ property: "", reason: expect.stringMatching(/^avatar: the file .*big\.png is 300 KiB; the forge takes at most 200 KiB/) }]);
+  expect(result.failures).toEqual([
+    { property: "", reason: expect.stringMatching(/^avatar: the file .*big\.png is 300 KiB; the forge takes at most 200 KiB/) },
+  ]);
   const fits = await dynamicFaceOf("GroupAvatar").check({}, { group: "acme", avatar: file("fits.png", 200 * 1024) });
   expect(fits.failures ?? []).toEqual([]);
 });

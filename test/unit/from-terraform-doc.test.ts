@@ -11,7 +11,8 @@ import { adoptEntries } from "../../provider/adopt/entries";
 import { TERRAFORM_TYPES, TERRAFORM_UNMAPPED, terraformMappingTable } from "../../provider/adopt/terraform";
 
 const PAGE = join(__dirname, "..", "..", "docs", "guides", "adopting-and-terraform.md");
-const START = "<!-- terraform-mapping:start (generated from provider/adopt/terraform.ts; test/unit/from-terraform-doc.test.ts keeps it) -->";
+const START =
+  "<!-- terraform-mapping:start (generated from provider/adopt/terraform.ts; test/unit/from-terraform-doc.test.ts keeps it) -->";
 const END = "<!-- terraform-mapping:end -->";
 
 it("docs/guides/adopting-and-terraform.md shows the mapping the code applies", () => {
@@ -22,14 +23,18 @@ it("docs/guides/adopting-and-terraform.md shows the mapping the code applies", (
   expect(end).toBeGreaterThan(start);
   const table = `\n${terraformMappingTable()}\n`;
   if (process.env["FORGE_WRITE_DOCS"] === "1") writeFileSync(PAGE, `${page.slice(0, start + START.length)}${table}${page.slice(end)}`);
-  expect(page.slice(start + START.length, end), "the mapping table is stale: run FORGE_WRITE_DOCS=1 npx vitest run --project unit test/unit/from-terraform-doc.test.ts").toBe(table);
+  expect(
+    page.slice(start + START.length, end),
+    "the mapping table is stale: run FORGE_WRITE_DOCS=1 npx vitest run --project unit test/unit/from-terraform-doc.test.ts",
+  ).toBe(table);
 });
 
 it("maps each Terraform type to forge resources forge-adopt reads, and lists no type as both mapped and not", () => {
   for (const [type, mapping] of Object.entries(TERRAFORM_TYPES)) {
     expect(type).toMatch(/^gitlab_[a-z_]+$/);
     expect(mapping.becomes.length, type).toBeGreaterThan(0);
-    for (const key of mapping.becomes) expect(adoptEntries[key], `${type} becomes ${key}, which forge-adopt does not adopt`).toHaveProperty("find");
+    for (const key of mapping.becomes)
+      expect(adoptEntries[key], `${type} becomes ${key}, which forge-adopt does not adopt`).toHaveProperty("find");
   }
   expect(Object.keys(TERRAFORM_UNMAPPED).filter((type) => type in TERRAFORM_TYPES)).toEqual([]);
 });

@@ -21,8 +21,22 @@ const byName = new Map(Object.values(groupIntegrations).map((declaration) => [de
 describe("the integrations table", () => {
   it("holds the sixteen slugs of Document 3, and each is one resource named after its slug", () => {
     expect(kinds.map((kind) => kind.slug)).toEqual([
-      "task-tracker", "ticketing-suite", "ci-server-a", "bug-tracker", "ci-pipeline-service", "team-chat-a", "work-tracker", "wiki-workspace",
-      "monitoring", "test-generator", "chat-webhook", "ci-server-b", "workflow-management", "custom-issue-tracker", "emails-on-push", "external-wiki",
+      "task-tracker",
+      "ticketing-suite",
+      "ci-server-a",
+      "bug-tracker",
+      "ci-pipeline-service",
+      "team-chat-a",
+      "work-tracker",
+      "wiki-workspace",
+      "monitoring",
+      "test-generator",
+      "chat-webhook",
+      "ci-server-b",
+      "workflow-management",
+      "custom-issue-tracker",
+      "emails-on-push",
+      "external-wiki",
     ]);
     expect([...byName.keys()]).toContain("GroupIntegrationChatWebhook");
     expect([...byName.keys()]).toContain("GroupIntegrationCiServerA");
@@ -36,7 +50,9 @@ describe("the integrations table", () => {
       const declaration = [...byName.values()].find((candidate) => candidate.create === routes.groupIntegrations.bySlug[kind.slug].set)!;
       expect(inputKeys(declaration)).toEqual(["group", "useInheritedSettings", ...Object.keys(kind.parameters).map(toCamel)]);
       for (const [wire, parameter] of Object.entries(kind.parameters)) {
-        const optional = (declaration.inputs.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>)[toCamel(wire)]!.safeParse(undefined).success;
+        const optional = (declaration.inputs.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>)[
+          toCamel(wire)
+        ]!.safeParse(undefined).success;
         expect(optional, `${kind.slug}.${wire}`).toBe(!parameter.required);
       }
     }
@@ -56,7 +72,8 @@ describe("the integrations table", () => {
       GroupIntegrationCiServerB: ["token"],
       GroupIntegrationEmailsOnPush: [],
     });
-    for (const declaration of byName.values()) for (const key of declaration.writeOnly ?? []) expect(declaredSecrets(declaration)).toContain(key);
+    for (const declaration of byName.values())
+      for (const key of declaration.writeOnly ?? []) expect(declaredSecrets(declaration)).toContain(key);
     // The webhook overrides are returned by the forge but carry tokens: secret, not write-only.
     const chat = byName.get("GroupIntegrationChatWebhook")!;
     for (const pair of CHAT_WEBHOOK_EVENT_PAIRS) expect(declaredSecrets(chat)).toContain(toCamel(pair.override));
@@ -71,7 +88,12 @@ describe("the integrations table", () => {
       tagPushEvents: true,
       branchesToBeNotified: "all",
     });
-    expect(byName.get("GroupIntegrationChatWebhook")!.resets).toMatchObject({ branchesToBeNotified: "default", pushChannel: "", pipelineEvents: false, notifyOnlyBrokenPipelines: true });
+    expect(byName.get("GroupIntegrationChatWebhook")!.resets).toMatchObject({
+      branchesToBeNotified: "default",
+      pushChannel: "",
+      pipelineEvents: false,
+      notifyOnlyBrokenPipelines: true,
+    });
   });
 
   it("types the inputs users write from the table", () => {
@@ -80,7 +102,9 @@ describe("the integrations table", () => {
       import("@pulumi/pulumi").Input<"all" | "default" | "protected" | "default_and_protected" | undefined> | undefined
     >();
     expectTypeOf<GroupIntegrationChatWebhookArgs["webhook"]>().toEqualTypeOf<import("@pulumi/pulumi").Input<string>>();
-    expectTypeOf<GroupIntegrationChatWebhookArgs["pushEvents"]>().toEqualTypeOf<import("@pulumi/pulumi").Input<boolean | undefined> | undefined>();
+    expectTypeOf<GroupIntegrationChatWebhookArgs["pushEvents"]>().toEqualTypeOf<
+      import("@pulumi/pulumi").Input<boolean | undefined> | undefined
+    >();
     expectTypeOf<GroupIntegrationChatWebhookArgs>().not.toHaveProperty("recipients");
   });
 });
@@ -93,13 +117,19 @@ describe("write-only credentials after an import by id alone", () => {
   const inputs = { group: "acme", webhook: "https://chat.example.com/hooks/a" };
 
   it("are a change while the state holds none (an import could not prove them): the next up writes them, and shows it", async () => {
-    expect(await chat.diff("acme:chat-webhook", { group: "acme", slug: "chat-webhook" }, inputs)).toMatchObject({ changes: true, replaces: [] });
+    expect(await chat.diff("acme:chat-webhook", { group: "acme", slug: "chat-webhook" }, inputs)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 
   it("are compared with the last applied value once the program has been applied", async () => {
     const applied = { ...inputs, slug: "chat-webhook", appliedInputs: ["group", "webhook"] };
     expect(await chat.diff("acme:chat-webhook", applied, inputs)).toMatchObject({ changes: false });
-    expect(await chat.diff("acme:chat-webhook", applied, { ...inputs, webhook: "https://chat.example.com/hooks/b" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await chat.diff("acme:chat-webhook", applied, { ...inputs, webhook: "https://chat.example.com/hooks/b" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     // Added to a program that never set it: a change, written at the next up.
     const withoutWebhook = { group: "acme", slug: "chat-webhook", appliedInputs: ["group"] };
     expect(await chat.diff("acme:chat-webhook", withoutWebhook, inputs)).toMatchObject({ changes: true });

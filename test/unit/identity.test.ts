@@ -20,17 +20,20 @@ const noReads: RecoveryReads = {
 };
 
 describe("identity", () => {
-  it.each(all.map((declaration) => [declaration.name, declaration] as const))("%s states its identity in inputs, or why it has none", (_name, declaration) => {
-    const identity = declaration.identity;
-    if (!hasIdentity(identity)) {
-      expect(identity.none.trim(), "the reason nothing identifies it").not.toBe("");
-      return;
-    }
-    expect(identity.fields.length).toBeGreaterThan(0);
-    for (const field of identity.fields) expect(inputKeys(declaration), `${field} is an input`).toContain(field);
-    for (const field of identity.ignoreCase ?? []) expect(identity.fields).toContain(field);
-    expect(identity.describe({ group: "acme", project: "acme/web", name: "n" })).toMatch(/^the /);
-  });
+  it.each(all.map((declaration) => [declaration.name, declaration] as const))(
+    "%s states its identity in inputs, or why it has none",
+    (_name, declaration) => {
+      const identity = declaration.identity;
+      if (!hasIdentity(identity)) {
+        expect(identity.none.trim(), "the reason nothing identifies it").not.toBe("");
+        return;
+      }
+      expect(identity.fields.length).toBeGreaterThan(0);
+      for (const field of identity.fields) expect(inputKeys(declaration), `${field} is an input`).toContain(field);
+      for (const field of identity.ignoreCase ?? []) expect(identity.fields).toContain(field);
+      expect(identity.describe({ group: "acme", project: "acme/web", name: "n" })).toMatch(/^the /);
+    },
+  );
 
   it.each(all.filter((declaration) => hasIdentity(declaration.identity)).map((declaration) => [declaration.name, declaration] as const))(
     "%s: a create refuses an object of its identity that is there, unless it says why it takes it over",
@@ -50,8 +53,24 @@ describe("identity", () => {
 
   it("kinds nothing identifies prove a lost create by the newer record, or never send it twice", () => {
     const unidentified = all.filter((declaration) => !hasIdentity(declaration.identity)).map((declaration) => declaration.name);
-    expect(unidentified).toEqual(["BroadcastMessage", "ClusterAgentToken", "RotatingClusterAgentToken", "ClusterAgentUrlConfiguration", "ErrorTrackingClientKey", "RotatingErrorTrackingClientKey", "InstanceCluster", "Snippet"]);
-    for (const name of unidentified) expect(recoveryPlan(all.find((declaration) => declaration.name === name)!, {}, noReads).kind).toBe("newer");
+    expect(unidentified).toEqual([
+      "BroadcastMessage",
+      "ClusterAgentToken",
+      "RotatingClusterAgentToken",
+      "ClusterAgentUrlConfiguration",
+      "ErrorTrackingClientKey",
+      "RotatingErrorTrackingClientKey",
+      "InstanceCluster",
+      "Snippet",
+    ]);
+    for (const name of unidentified)
+      expect(
+        recoveryPlan(
+          all.find((declaration) => declaration.name === name)!,
+          {},
+          noReads,
+        ).kind,
+      ).toBe("newer");
   });
 });
 
@@ -69,7 +88,9 @@ describe("limits per parent", () => {
 describe("the declaration's vocabulary", () => {
   it("has no field only one resource uses: a single use is a route option, a field meta or a hook", () => {
     const users = new Map<string, Set<string>>();
-    for (const declaration of all) for (const [key, value] of Object.entries(declaration)) if (value !== undefined) users.set(key, (users.get(key) ?? new Set()).add(declaration.name));
+    for (const declaration of all)
+      for (const [key, value] of Object.entries(declaration))
+        if (value !== undefined) users.set(key, (users.get(key) ?? new Set()).add(declaration.name));
     const single = [...users].filter(([, names]) => names.size === 1).map(([key, names]) => `${key} (${[...names][0]})`);
     expect(single).toEqual([]);
   });

@@ -20,7 +20,8 @@ it("picks among listings with the same path parameters, by an optional argument"
   for (const lookup of all.filter((candidate) => candidate.routeBy)) {
     const by = lookup.routeBy!;
     expect(lookup.args.shape[by.arg]?.safeParse(undefined).success, `${lookup.name}: ${by.arg}`).toBe(true);
-    for (const route of Object.values(by.routes)) expect(parseRoute(route).parameters, String(route)).toEqual(parseRoute(lookup.route).parameters);
+    for (const route of Object.values(by.routes))
+      expect(parseRoute(route).parameters, String(route)).toEqual(parseRoute(lookup.route).parameters);
   }
 });
 

@@ -26,22 +26,28 @@ function refs(spec: TypeSpec | undefined): string[] {
 }
 
 describe("the package schema", () => {
-  it.each(all.map((declaration) => [declaration.name, declaration] as const))("%s: inputs, outputs, required inputs, secrets, descriptions, import id", (_name, declaration) => {
-    const resource = pkg.resources[pluginToken(declaration.name)]!;
-    expect(resource).toBeDefined();
-    expect(Object.keys(resource.inputProperties).sort()).toEqual(inputKeys(declaration).sort());
-    expect(Object.keys(resource.properties).sort()).toEqual([...new Set([...inputKeys(declaration), ...outputKeys(declaration)])].sort());
-    const required = inputKeys(declaration).filter((key) => !(declaration.inputs.shape[key] as z.ZodType).safeParse(undefined).success);
-    expect(resource.requiredInputs.sort()).toEqual(required.sort());
-    for (const key of declaredSecrets(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
-    for (const [key, property] of Object.entries(resource.inputProperties)) expect(property.description, `${declaration.name}.${key} has a description`).toBeTruthy();
-    // A rotating resource is never imported: its page says so instead of an import id.
-    if (declaration.rotation) expect(resource.description).not.toContain("pulumi import");
-    else expect(resource.description).toContain(`pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}`);
-  });
+  it.each(all.map((declaration) => [declaration.name, declaration] as const))(
+    "%s: inputs, outputs, required inputs, secrets, descriptions, import id",
+    (_name, declaration) => {
+      const resource = pkg.resources[pluginToken(declaration.name)]!;
+      expect(resource).toBeDefined();
+      expect(Object.keys(resource.inputProperties).sort()).toEqual(inputKeys(declaration).sort());
+      expect(Object.keys(resource.properties).sort()).toEqual([...new Set([...inputKeys(declaration), ...outputKeys(declaration)])].sort());
+      const required = inputKeys(declaration).filter((key) => !(declaration.inputs.shape[key] as z.ZodType).safeParse(undefined).success);
+      expect(resource.requiredInputs.sort()).toEqual(required.sort());
+      for (const key of declaredSecrets(declaration)) expect(resource.properties[key]?.secret, `${key} is secret`).toBe(true);
+      for (const [key, property] of Object.entries(resource.inputProperties))
+        expect(property.description, `${declaration.name}.${key} has a description`).toBeTruthy();
+      // A rotating resource is never imported: its page says so instead of an import id.
+      if (declaration.rotation) expect(resource.description).not.toContain("pulumi import");
+      else expect(resource.description).toContain(`pulumi import ${pluginToken(declaration.name)} <name> ${idFormat(declaration)}`);
+    },
+  );
 
   it("has every lookup and action as a function, the connection as configuration with the token secret, and only types it defines", () => {
-    expect(Object.keys(pkg.functions).sort()).toEqual([...Object.keys(lookupDeclarations), ...actionDeclarations.map((action) => action.name)].map(pluginToken).sort());
+    expect(Object.keys(pkg.functions).sort()).toEqual(
+      [...Object.keys(lookupDeclarations), ...actionDeclarations.map((action) => action.name)].map(pluginToken).sort(),
+    );
     expect(pkg.functions[pluginToken("revokeGroupToken")]?.inputs.required?.sort()).toEqual(["group", "token"]);
     expect(pkg.functions[pluginToken("revokeGroupToken")]?.inputs.properties["token"]?.secret).toBe(true);
     expect(pkg.functions[pluginToken("listErrorTrackingClientKeys")]?.outputs.properties["result"]?.secret).toBe(true);
@@ -68,12 +74,18 @@ describe("the package schema", () => {
     for (const declaration of all) {
       const resource = pkg.resources[pluginToken(declaration.name)]!;
       for (const key of inputKeys(declaration)) {
-        const json = z.toJSONSchema(declaration.inputs.shape[key] as z.ZodType, { io: "input", unrepresentable: "any" }) as { enum?: unknown[]; anyOf?: { enum?: unknown[] }[] };
+        const json = z.toJSONSchema(declaration.inputs.shape[key] as z.ZodType, { io: "input", unrepresentable: "any" }) as {
+          enum?: unknown[];
+          anyOf?: { enum?: unknown[] }[];
+        };
         const values = json.enum ?? json.anyOf?.find((variant) => variant.enum)?.enum;
         if (!values || values.length < 2) continue;
         const type = enumOf(resource.inputProperties[key]?.$ref);
         expect(type, `${declaration.name}.${key} is an enum type`).toBeDefined();
-        expect(type!.enum.map((value) => value.value), `${declaration.name}.${key}`).toEqual(values);
+        expect(
+          type!.enum.map((value) => value.value),
+          `${declaration.name}.${key}`,
+        ).toEqual(values);
         checked++;
       }
     }
@@ -89,11 +101,22 @@ describe("the package schema", () => {
 
   it("names access levels by role, cadences by period, and shares one visibility type between groups, snippets and the group lookups", () => {
     const type = (name: string) => pkg.types[pluginToken(name)];
-    expect(pkg.resources[pluginToken("ProjectMember")]!.inputProperties["accessLevel"]!.$ref).toBe(`#/types/${pluginToken("ProjectMemberAccessLevel")}`);
-    expect(type("ProjectMemberAccessLevel")).toMatchObject({ type: "integer", enum: expect.arrayContaining([{ value: 40, name: "Maintainer", description: "Maintainer (40)." }]) });
+    expect(pkg.resources[pluginToken("ProjectMember")]!.inputProperties["accessLevel"]!.$ref).toBe(
+      `#/types/${pluginToken("ProjectMemberAccessLevel")}`,
+    );
+    expect(type("ProjectMemberAccessLevel")).toMatchObject({
+      type: "integer",
+      enum: expect.arrayContaining([{ value: 40, name: "Maintainer", description: "Maintainer (40)." }]),
+    });
     const cadence = type("VirtualRegistryCleanupPolicyCadence");
     expect(cadence && isEnumType(cadence) ? cadence.enum.map((value) => [value.value, value.name]) : []).toEqual(
-      [[1, "Daily"], [7, "Weekly"], [14, "Biweekly"], [30, "Monthly"], [90, "Quarterly"]].filter(([value]) => (CLEANUP_CADENCES as readonly unknown[]).includes(value)),
+      [
+        [1, "Daily"],
+        [7, "Weekly"],
+        [14, "Biweekly"],
+        [30, "Monthly"],
+        [90, "Quarterly"],
+      ].filter(([value]) => (CLEANUP_CADENCES as readonly unknown[]).includes(value)),
     );
     const visibility = `#/types/${pluginToken("Visibility")}`;
     expect(pkg.resources[pluginToken("Snippet")]!.inputProperties["visibility"]!.$ref).toBe(visibility);
@@ -101,7 +124,11 @@ describe("the package schema", () => {
     expect(pkg.functions[pluginToken("listGroups")]!.inputs.properties["visibility"]!.$ref).toBe(visibility);
     // Nested: a protected environment's entries and a broadcast's target roles.
     const entry = pkg.types[pluginToken("ProjectProtectedEnvironmentDeployAccessLevelsItem")];
-    expect(entry && !isEnumType(entry) ? entry.properties["accessLevel"]!.$ref : undefined).toBe(`#/types/${pluginToken("ProjectProtectedEnvironmentAccessLevel")}`);
-    expect(pkg.resources[pluginToken("BroadcastMessage")]!.inputProperties["targetAccessLevels"]!.items!.$ref).toBe(`#/types/${pluginToken("BroadcastMessageTargetAccessLevel")}`);
+    expect(entry && !isEnumType(entry) ? entry.properties["accessLevel"]!.$ref : undefined).toBe(
+      `#/types/${pluginToken("ProjectProtectedEnvironmentAccessLevel")}`,
+    );
+    expect(pkg.resources[pluginToken("BroadcastMessage")]!.inputProperties["targetAccessLevels"]!.items!.$ref).toBe(
+      `#/types/${pluginToken("BroadcastMessageTargetAccessLevel")}`,
+    );
   });
 });

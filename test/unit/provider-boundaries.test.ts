@@ -16,7 +16,11 @@ const importsOf = (prefix: string, of: ImportGraph = graph) => [...of].filter(([
 
 /** The imports of files under `prefix` that reach into one of `forbidden` (folders, files or packages). */
 function crossings(prefix: string, forbidden: string[], of: ImportGraph = graph): string[] {
-  return importsOf(prefix, of).flatMap(([file, imports]) => imports.filter((target) => forbidden.some((entry) => target === entry || target.startsWith(entry))).map((target) => `${file} -> ${target}`));
+  return importsOf(prefix, of).flatMap(([file, imports]) =>
+    imports
+      .filter((target) => forbidden.some((entry) => target === entry || target.startsWith(entry)))
+      .map((target) => `${file} -> ${target}`),
+  );
 }
 
 describe("provider boundaries", () => {
@@ -30,7 +34,20 @@ describe("provider boundaries", () => {
   });
 
   it("engine/ imports no resource, lookup, action, generated class or composition root", () => {
-    const outside = ["provider/resources/", "provider/lookups/", "provider/adopt/", "provider/generated/", "provider/plugin/", "provider/actions.ts", "provider/composition-root.ts", "provider/runtime.ts", "provider/serialized-provider.ts", "provider/index.ts", "pulumi-forge/runtime", "@pulumi/pulumi/provider"];
+    const outside = [
+      "provider/resources/",
+      "provider/lookups/",
+      "provider/adopt/",
+      "provider/generated/",
+      "provider/plugin/",
+      "provider/actions.ts",
+      "provider/composition-root.ts",
+      "provider/runtime.ts",
+      "provider/serialized-provider.ts",
+      "provider/index.ts",
+      "pulumi-forge/runtime",
+      "@pulumi/pulumi/provider",
+    ];
     expect(crossings("provider/engine/", outside)).toEqual([]);
   });
 
@@ -40,21 +57,46 @@ describe("provider boundaries", () => {
 
   it("the check sees an engine import of a face, by import or require", () => {
     const probe: ImportGraph = new Map([["provider/engine/x.ts", ["provider/faces/dynamic.ts", "@pulumi/pulumi", "provider/engine/y.ts"]]]);
-    expect(crossings("provider/engine/", FACES, probe)).toEqual(["provider/engine/x.ts -> provider/faces/dynamic.ts", "provider/engine/x.ts -> @pulumi/pulumi"]);
+    expect(crossings("provider/engine/", FACES, probe)).toEqual([
+      "provider/engine/x.ts -> provider/faces/dynamic.ts",
+      "provider/engine/x.ts -> @pulumi/pulumi",
+    ]);
   });
 
   it("client/ imports no engine and no declaration", () => {
-    expect(crossings("provider/client/", ["provider/engine/", "provider/resources/", "provider/lookups/", "provider/composition-root.ts", "provider/runtime.ts"])).toEqual([]);
+    expect(
+      crossings("provider/client/", [
+        "provider/engine/",
+        "provider/resources/",
+        "provider/lookups/",
+        "provider/composition-root.ts",
+        "provider/runtime.ts",
+      ]),
+    ).toEqual([]);
   });
 
   it("resources/ use the engine's words, not its machinery or the composition root", () => {
-    const machinery = ["provider/engine/operations.ts", "provider/engine/recovery.ts", "provider/engine/requests.ts", "provider/engine/settings.ts", "provider/composition-root.ts", "provider/runtime.ts", "provider/serialized-provider.ts"];
+    const machinery = [
+      "provider/engine/operations.ts",
+      "provider/engine/recovery.ts",
+      "provider/engine/requests.ts",
+      "provider/engine/settings.ts",
+      "provider/composition-root.ts",
+      "provider/runtime.ts",
+      "provider/serialized-provider.ts",
+    ];
     expect(crossings("provider/resources/", machinery)).toEqual([]);
   });
 
   it("the registry and the engine's operations meet only in the faces: the provider process's root and forge-adopt's readers (a scope's, the fleet's inventory)", () => {
-    const joiners = importsOf("provider/").filter(([, imports]) => imports.includes("provider/resources/index.ts") && imports.includes("provider/engine/operations.ts"));
-    expect(joiners.map(([file]) => file).sort()).toEqual(["provider/adopt/inventory.ts", "provider/adopt/read.ts", "provider/composition-root.ts"]);
+    const joiners = importsOf("provider/").filter(
+      ([, imports]) => imports.includes("provider/resources/index.ts") && imports.includes("provider/engine/operations.ts"),
+    );
+    expect(joiners.map(([file]) => file).sort()).toEqual([
+      "provider/adopt/inventory.ts",
+      "provider/adopt/read.ts",
+      "provider/composition-root.ts",
+    ]);
   });
 });
 
@@ -94,7 +136,9 @@ describe("rooms of provider/", () => {
       ["provider/lookups/y.ts", ["provider/resources/z.ts"]],
       ["provider/engine/declaration.ts", []],
     ]);
-    expect(twoWayArrows(probe)).toEqual(["provider/lookups <-> provider/resources (provider/lookups/y.ts -> provider/resources/z.ts; provider/resources/x.ts -> provider/lookups/registry.ts)"]);
+    expect(twoWayArrows(probe)).toEqual([
+      "provider/lookups <-> provider/resources (provider/lookups/y.ts -> provider/resources/z.ts; provider/resources/x.ts -> provider/lookups/registry.ts)",
+    ]);
   });
 });
 
@@ -114,14 +158,18 @@ describe("type tokens", () => {
     const spelled = ["provider", "cli", "policies", "docs"]
       .flatMap(files)
       .filter((file) => file !== "provider/type-tokens.ts" && !file.startsWith("provider/generated/"))
-      .flatMap((file) => readFileSync(join(root, file), "utf8").split("\n").map((line, index) => ({ where: `${file}:${index + 1}`, line })))
+      .flatMap((file) =>
+        readFileSync(join(root, file), "utf8")
+          .split("\n")
+          .map((line, index) => ({ where: `${file}:${index + 1}`, line })),
+      )
       .filter(({ line }) => !/^\s*(\*|\/\/|\/\*)/.test(line) && SPELLED.test(line))
       .map(({ where }) => where);
     expect(spelled).toEqual([]);
   });
 
   it("the check finds a token spelled by hand", () => {
-    expect(SPELLED.test('const token = `forge:index:${name}`;')).toBe(true);
+    expect(SPELLED.test("const token = `forge:index:${name}`;")).toBe(true);
     expect(SPELLED.test('if (type === "pulumi-nodejs:dynamic/forge:GroupLabel")')).toBe(true);
     expect(SPELLED.test("the plugin's tokens, `forge:index:<Name>`")).toBe(false);
   });

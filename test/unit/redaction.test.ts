@@ -16,29 +16,40 @@ describe("URLs", () => {
   });
 
   it("mask query parameters named like credentials, any case, encoded or not", () => {
-    const url = "postgres://team@db:5432/pulumi?sslmode=disable&password=hunter2&sslpassword=k3y&table=state&PGPASSWORD=x1&private_token=t0k&api%5Fkey=k&client_secret=s&X-Amz-Signature=sig&pwd=p";
+    const url =
+      "postgres://team@db:5432/pulumi?sslmode=disable&password=hunter2&sslpassword=k3y&table=state&PGPASSWORD=x1&private_token=t0k&api%5Fkey=k&client_secret=s&X-Amz-Signature=sig&pwd=p";
     expect(maskUrls(url)).toBe(
       "postgres://team@db:5432/pulumi?sslmode=disable&password=[secret]&sslpassword=[secret]&table=state&PGPASSWORD=[secret]&private_token=[secret]&api%5Fkey=[secret]&client_secret=[secret]&X-Amz-Signature=[secret]&pwd=[secret]",
     );
   });
 
   it("leave what is not a credential alone: a user, a host, ordinary parameters, a fragment, the sentence around", () => {
-    expect(maskUrls("postgres://team@db.example/pulumi and file:///srv/state")).toBe("postgres://team@db.example/pulumi and file:///srv/state");
-    expect(maskUrls("see https://forge.example/groups?page=2&per_page=100#top.")).toBe("see https://forge.example/groups?page=2&per_page=100#top.");
+    expect(maskUrls("postgres://team@db.example/pulumi and file:///srv/state")).toBe(
+      "postgres://team@db.example/pulumi and file:///srv/state",
+    );
+    expect(maskUrls("see https://forge.example/groups?page=2&per_page=100#top.")).toBe(
+      "see https://forge.example/groups?page=2&per_page=100#top.",
+    );
     expect(maskUrls("(from postgres://db/p?password=abc).")).toBe("(from postgres://db/p?password=[secret]).");
     expect(maskUrls('"url": "postgres://u:pw@h/db?password=pw2"')).toBe('"url": "postgres://u:[secret]@h/db?password=[secret]"');
     expect(maskUrls("no URL here: password=plain")).toBe("no URL here: password=plain");
   });
 
   it("mask once: text already masked is left as it is", () => {
-    for (const text of ["postgres://u:pw@h/db?password=pw2", "(at postgres://h/db?sslmode=disable&password=pw).", "postgres://u@[::1]:5432/db?password=x]"]) {
+    for (const text of [
+      "postgres://u:pw@h/db?password=pw2",
+      "(at postgres://h/db?sslmode=disable&password=pw).",
+      "postgres://u@[::1]:5432/db?password=x]",
+    ]) {
       expect(maskUrls(maskUrls(text))).toBe(maskUrls(text));
     }
     expect(maskUrls("lock: postgres://h/db?password=x (table t)")).toBe("lock: postgres://h/db?password=[secret] (table t)");
   });
 
   it("can drop the query whole (next-page links), still masking the userinfo", () => {
-    expect(withoutQuery("https://u:p@forge.example/api/v4/groups?cursor=abc&private_token=t")).toBe("https://u:[secret]@forge.example/api/v4/groups");
+    expect(withoutQuery("https://u:p@forge.example/api/v4/groups?cursor=abc&private_token=t")).toBe(
+      "https://u:[secret]@forge.example/api/v4/groups",
+    );
   });
 });
 

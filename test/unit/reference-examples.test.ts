@@ -33,21 +33,27 @@ describe("the reference pages' example values", () => {
     expect(Object.keys(resourceExamples).sort()).toEqual(all.map((declaration) => declaration.name).sort());
   });
 
-  it.each(all.map((declaration) => [declaration.name, declaration] as const))("%s: the example's inputs pass the resource's schema, and its import id reads back", (_name, declaration) => {
-    const example = resourceExamples[declaration.name]!;
-    for (const resource of [...(example.before ?? []), { type: declaration.name, name: example.name, inputs: example.inputs }]) {
-      const parsed = declarationByName(resource.type).inputs.safeParse(sampleOf(resource.inputs));
-      expect(parsed.success, `${resource.type} ${resource.name}: ${parsed.error?.message}`).toBe(true);
-      expect(resource.name, "a name TypeScript and YAML both take as it is").toMatch(/^[a-z][A-Za-z0-9]*$/);
-    }
-    const id = exampleImportId(declaration);
-    expect(parseId(declaration, id)).toMatchObject(Object.fromEntries(declaration.idParts.map((part) => [part, expect.anything()])));
-  });
+  it.each(all.map((declaration) => [declaration.name, declaration] as const))(
+    "%s: the example's inputs pass the resource's schema, and its import id reads back",
+    (_name, declaration) => {
+      const example = resourceExamples[declaration.name]!;
+      for (const resource of [...(example.before ?? []), { type: declaration.name, name: example.name, inputs: example.inputs }]) {
+        const parsed = declarationByName(resource.type).inputs.safeParse(sampleOf(resource.inputs));
+        expect(parsed.success, `${resource.type} ${resource.name}: ${parsed.error?.message}`).toBe(true);
+        expect(resource.name, "a name TypeScript and YAML both take as it is").toMatch(/^[a-z][A-Za-z0-9]*$/);
+      }
+      const id = exampleImportId(declaration);
+      expect(parseId(declaration, id)).toMatchObject(Object.fromEntries(declaration.idParts.map((part) => [part, expect.anything()])));
+    },
+  );
 
-  it.each(lookups.map((lookup) => [lookup.name, lookup] as const))("%s: the example's arguments pass the lookup's schema", (_name, lookup) => {
-    const parsed = lookup.args.safeParse(exampleArguments(lookup));
-    expect(parsed.success, parsed.error?.message).toBe(true);
-  });
+  it.each(lookups.map((lookup) => [lookup.name, lookup] as const))(
+    "%s: the example's arguments pass the lookup's schema",
+    (_name, lookup) => {
+      const parsed = lookup.args.safeParse(exampleArguments(lookup));
+      expect(parsed.success, parsed.error?.message).toBe(true);
+    },
+  );
 });
 
 describe("the reference pages' TypeScript programs", () => {
@@ -59,7 +65,9 @@ describe("the reference pages' TypeScript programs", () => {
     expect(blocks.length).toBe(2 * all.length - rotating + lookups.length + 1);
     // A script with top-level `await` is an ES module.
     const extension = (code: string) => (/^(?:const .*= )?await /m.test(code) ? "mts" : "ts");
-    const files = new Map(blocks.map((block, index) => [join(ROOT, "docs", "reference", `.example-${index}.${extension(block.code)}`), block]));
+    const files = new Map(
+      blocks.map((block, index) => [join(ROOT, "docs", "reference", `.example-${index}.${extension(block.code)}`), block]),
+    );
     const options: ts.CompilerOptions = {
       target: ts.ScriptTarget.ES2023,
       module: ts.ModuleKind.Node16,
@@ -88,7 +96,9 @@ describe("the reference pages' TypeScript programs", () => {
     const problems = ts
       .getPreEmitDiagnostics(program)
       .filter((diagnostic) => diagnostic.file && files.has(diagnostic.file.fileName))
-      .map((diagnostic) => `${files.get(diagnostic.file!.fileName)!.where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
+      .map(
+        (diagnostic) => `${files.get(diagnostic.file!.fileName)!.where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`,
+      );
     expect(problems).toEqual([]);
   }, 60_000);
 });
@@ -106,13 +116,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The problems of a value against a property of the schema: a wrong type, an unknown property, a missing required one, a value no enum has. */
 function valueProblems(spec: TypeSpec, value: unknown, where: string): string[] {
   if (computed(value)) return [];
-  if (spec.oneOf) return spec.oneOf.some((variant) => valueProblems(variant, value, where).length === 0) ? [] : [`${where}: ${JSON.stringify(value)} is none of its types`];
+  if (spec.oneOf)
+    return spec.oneOf.some((variant) => valueProblems(variant, value, where).length === 0)
+      ? []
+      : [`${where}: ${JSON.stringify(value)} is none of its types`];
   if (spec.$ref === "pulumi.json#/Any") return [];
   if (spec.$ref) {
     const token = spec.$ref.slice("#/types/".length);
     const type = schema.types[token];
     if (!type) return [`${where}: the schema has no type ${token}`];
-    if (isEnumType(type)) return type.enum.some((entry) => entry.value === value) ? [] : [`${where}: ${JSON.stringify(value)} is not a value of ${token}`];
+    if (isEnumType(type))
+      return type.enum.some((entry) => entry.value === value) ? [] : [`${where}: ${JSON.stringify(value)} is not a value of ${token}`];
     return objectProblems(type.properties, type.required ?? [], value, where, token);
   }
   switch (spec.type) {
@@ -125,19 +139,33 @@ function valueProblems(spec: TypeSpec, value: unknown, where: string): string[] 
     case "boolean":
       return typeof value === "boolean" ? [] : [`${where}: ${JSON.stringify(value)} is not a boolean`];
     case "array":
-      return Array.isArray(value) ? value.flatMap((item, index) => valueProblems(spec.items ?? {}, item, `${where}[${index}]`)) : [`${where}: not a list`];
+      return Array.isArray(value)
+        ? value.flatMap((item, index) => valueProblems(spec.items ?? {}, item, `${where}[${index}]`))
+        : [`${where}: not a list`];
     case "object":
-      return isRecord(value) ? Object.entries(value).flatMap(([key, item]) => (spec.additionalProperties ? valueProblems(spec.additionalProperties, item, `${where}.${key}`) : [])) : [`${where}: not a map`];
+      return isRecord(value)
+        ? Object.entries(value).flatMap(([key, item]) =>
+            spec.additionalProperties ? valueProblems(spec.additionalProperties, item, `${where}.${key}`) : [],
+          )
+        : [`${where}: not a map`];
     default:
       return [];
   }
 }
 
-function objectProblems(properties: Record<string, TypeSpec>, required: readonly string[], value: unknown, where: string, what: string): string[] {
+function objectProblems(
+  properties: Record<string, TypeSpec>,
+  required: readonly string[],
+  value: unknown,
+  where: string,
+  what: string,
+): string[] {
   if (computed(value)) return [];
   if (!isRecord(value)) return [`${where}: not a map of ${what}'s properties`];
   return [
-    ...Object.entries(value).flatMap(([key, item]) => (properties[key] ? valueProblems(properties[key], item, `${where}.${key}`) : [`${where}: ${what} has no property ${key}`])),
+    ...Object.entries(value).flatMap(([key, item]) =>
+      properties[key] ? valueProblems(properties[key], item, `${where}.${key}`) : [`${where}: ${what} has no property ${key}`],
+    ),
     ...required.filter((key) => !(key in value)).map((key) => `${where}: ${what} needs ${key}`),
   ];
 }
@@ -146,13 +174,21 @@ function objectProblems(properties: Record<string, TypeSpec>, required: readonly
 function invokes(value: unknown, where: string): { where: string; call: unknown }[] {
   if (Array.isArray(value)) return value.flatMap((item, index) => invokes(item, `${where}[${index}]`));
   if (!isRecord(value)) return [];
-  return Object.entries(value).flatMap(([key, item]) => (key === "fn::invoke" ? [{ where, call: item }, ...invokes(item, where)] : invokes(item, `${where}.${key}`)));
+  return Object.entries(value).flatMap(([key, item]) =>
+    key === "fn::invoke" ? [{ where, call: item }, ...invokes(item, where)] : invokes(item, `${where}.${key}`),
+  );
 }
 
 /** The names a program's `${...}` may start with: its resources, variables and configuration, and Pulumi's own. */
 function declaredNames(program: Record<string, unknown>): Set<string> {
   const keys = (part: unknown) => (isRecord(part) ? Object.keys(part) : []);
-  return new Set(["pulumi", ...keys(program["resources"]), ...keys(program["variables"]), ...keys(program["config"]), ...keys(program["configuration"])]);
+  return new Set([
+    "pulumi",
+    ...keys(program["resources"]),
+    ...keys(program["variables"]),
+    ...keys(program["config"]),
+    ...keys(program["configuration"]),
+  ]);
 }
 
 function interpolations(value: unknown): string[] {
@@ -177,11 +213,15 @@ function programProblems(program: Record<string, unknown>, checked: { resources:
     } else if (type.startsWith(`${PACKAGE}:`)) {
       const resource = schema.resources[type];
       if (!resource) problems.push(`${where}: the schema has no resource ${type}`);
-      else problems.push(...objectProblems(resource.inputProperties, resource.requiredInputs, declared["properties"] ?? {}, `${where}.properties`, type));
+      else
+        problems.push(
+          ...objectProblems(resource.inputProperties, resource.requiredInputs, declared["properties"] ?? {}, `${where}.properties`, type),
+        );
       checked.resources++;
     }
     const options = declared["options"];
-    if (options !== undefined && (!isRecord(options) || (options["import"] !== undefined && typeof options["import"] !== "string"))) problems.push(`${where}.options: import takes an id, as a string`);
+    if (options !== undefined && (!isRecord(options) || (options["import"] !== undefined && typeof options["import"] !== "string")))
+      problems.push(`${where}.options: import takes an id, as a string`);
   }
   for (const { where, call } of invokes(program, "")) {
     if (!isRecord(call) || typeof call["function"] !== "string") {
@@ -194,12 +234,20 @@ function programProblems(program: Record<string, unknown>, checked: { resources:
       continue;
     }
     checked.invokes++;
-    problems.push(...objectProblems(fn.inputs.properties, fn.inputs.required ?? [], call["arguments"] ?? {}, `${where}.arguments`, call["function"]));
-    if (call["return"] !== undefined && !(String(call["return"]) in fn.outputs.properties)) problems.push(`${where}.return: ${call["function"]} has no output ${String(call["return"])}`);
+    problems.push(
+      ...objectProblems(fn.inputs.properties, fn.inputs.required ?? [], call["arguments"] ?? {}, `${where}.arguments`, call["function"]),
+    );
+    if (call["return"] !== undefined && !(String(call["return"]) in fn.outputs.properties))
+      problems.push(`${where}.return: ${call["function"]} has no output ${String(call["return"])}`);
   }
   const config = isRecord(program["config"]) ? program["config"] : {};
   for (const [key, entry] of Object.entries(config)) {
-    if (isRecord(entry) && entry["type"] !== undefined && !["string", "integer", "boolean", "array", "object"].includes(String(entry["type"]))) problems.push(`config.${key}: type ${String(entry["type"])} is not a project config type`);
+    if (
+      isRecord(entry) &&
+      entry["type"] !== undefined &&
+      !["string", "integer", "boolean", "array", "object"].includes(String(entry["type"]))
+    )
+      problems.push(`config.${key}: type ${String(entry["type"])} is not a project config type`);
   }
   const names = declaredNames(program);
   for (const name of interpolations({ resources: program["resources"], variables: program["variables"], outputs: program["outputs"] })) {
@@ -212,15 +260,21 @@ describe("the Pulumi YAML programs of the README and docs/", () => {
   const blocks = docBlocks(ROOT, "yaml");
   const checked = { resources: 0, invokes: 0 };
 
-  it.each(blocks.map((block) => [block.where, block] as const))("%s parses and names only what the plugin's schema has", (_where, block) => {
-    const documents = parseAllDocuments(block.code);
-    for (const document of Array.isArray(documents) ? documents : [documents]) {
-      expect(document.errors.map((error) => error.message), "YAML syntax").toEqual([]);
-      const program = document.toJS() as unknown;
-      if (!isRecord(program) || !("resources" in program || "variables" in program)) continue;
-      expect(programProblems(program, checked)).toEqual([]);
-    }
-  });
+  it.each(blocks.map((block) => [block.where, block] as const))(
+    "%s parses and names only what the plugin's schema has",
+    (_where, block) => {
+      const documents = parseAllDocuments(block.code);
+      for (const document of Array.isArray(documents) ? documents : [documents]) {
+        expect(
+          document.errors.map((error) => error.message),
+          "YAML syntax",
+        ).toEqual([]);
+        const program = document.toJS() as unknown;
+        if (!isRecord(program) || !("resources" in program || "variables" in program)) continue;
+        expect(programProblems(program, checked)).toEqual([]);
+      }
+    },
+  );
 
   it("checked every reference page's resources and every lookup's invoke", () => {
     // Each page: the example (with the resources it takes outputs of) and the import.
@@ -235,7 +289,10 @@ describe("the Pulumi YAML programs of the README and docs/", () => {
         bug: { type: "forge:index:GroupLabel", properties: { group: "acme", name: "type::bug", colour: "red" } },
         member: { type: "forge:index:ProjectMember", properties: { project: "acme/web", user: "jane", accessLevel: 45 } },
         nothing: { type: "forge:index:NoSuchThing", properties: {} },
-        env: { type: "forge:index:ProjectProtectedEnvironment", properties: { project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40, role: 1 }] } },
+        env: {
+          type: "forge:index:ProjectProtectedEnvironment",
+          properties: { project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40, role: 1 }] },
+        },
       },
       variables: {
         group: { "fn::invoke": { function: "forge:index:getGroup", arguments: { grup: "acme" }, return: "record" } },

@@ -93,7 +93,8 @@ describe("the route table", () => {
     for (const declaration of Object.values(declarations) as AnyDeclaration[]) {
       const fields = new Set([...inputKeys(declaration), ...outputKeys(declaration), ...declaration.idParts]);
       for (const route of declarationRoutes(declaration)) {
-        for (const parameter of parseRoute(route).parameters) if (!fields.has(parameter)) missing.push(`${declaration.name}: ${String(route)} :${parameter}`);
+        for (const parameter of parseRoute(route).parameters)
+          if (!fields.has(parameter)) missing.push(`${declaration.name}: ${String(route)} :${parameter}`);
       }
     }
     expect(missing).toEqual([]);
@@ -134,7 +135,8 @@ function scan(file: string, text: string): { literals: { line: number; text: str
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) literals.push({ line: lineOf(node), text: node.text });
-    else if (ts.isTemplateExpression(node)) literals.push({ line: lineOf(node), text: node.head.text + node.templateSpans.map((span) => `\u0000${span.literal.text}`).join("") });
+    else if (ts.isTemplateExpression(node))
+      literals.push({ line: lineOf(node), text: node.head.text + node.templateSpans.map((span) => `\u0000${span.literal.text}`).join("") });
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "request") {
       const first = node.arguments[0];
       if (first && ts.isStringLiteralLike(first) && (HTTP_METHODS as readonly string[]).includes(first.text)) lowLevel.push(lineOf(node));
@@ -149,7 +151,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     const file = relative(ROOT, path).split("\\").join("/");
-    if (entry.isDirectory()) return NOT_SCANNED.some((prefix) => `${file}/`.startsWith(prefix)) || entry.name.startsWith(".") ? [] : sourceFiles(path);
+    if (entry.isDirectory())
+      return NOT_SCANNED.some((prefix) => `${file}/`.startsWith(prefix)) || entry.name.startsWith(".") ? [] : sourceFiles(path);
     return /\.(c|m)?(t|j)s$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [file] : [];
   });
 }
@@ -158,7 +161,11 @@ describe("no route string outside the table", () => {
   const files = sourceFiles(ROOT);
 
   it("reads the whole code base: provider, emulator, cli, policies, docs, bench", () => {
-    for (const folder of ["api/", "provider/", "emulator/", "cli/", "policies/", "docs/", "bench/"]) expect(files.some((file) => file.startsWith(folder)), folder).toBe(true);
+    for (const folder of ["api/", "provider/", "emulator/", "cli/", "policies/", "docs/", "bench/"])
+      expect(
+        files.some((file) => file.startsWith(folder)),
+        folder,
+      ).toBe(true);
     expect(files.some((file) => file.startsWith("test/"))).toBe(false);
   });
 
@@ -166,12 +173,13 @@ describe("no route string outside the table", () => {
     const { literals } = scan(TABLE, readFileSync(join(ROOT, TABLE), "utf8"));
     // A floor measured on the table: a scan that finds fewer has stopped recognising routes.
     expect(literals.filter((literal) => isRouteString(literal.text)).length).toBeGreaterThan(100);
-    const sample = scan("sample.ts", 'const a = "GET /groups/:group"; const b = `/${kind}_repository_storage_moves`; const c = `/groups/${id}/labels`; const d = "/tmp/x"; const e = `/${prefix}/-/commit/${sha}`; client.request("POST", path);');
-    expect(sample.literals.filter((literal) => isRouteString(literal.text)).map((literal) => literal.text.replace(/\u0000/g, "${}"))).toEqual([
-      "GET /groups/:group",
-      "/${}_repository_storage_moves",
-      "/groups/${}/labels",
-    ]);
+    const sample = scan(
+      "sample.ts",
+      'const a = "GET /groups/:group"; const b = `/${kind}_repository_storage_moves`; const c = `/groups/${id}/labels`; const d = "/tmp/x"; const e = `/${prefix}/-/commit/${sha}`; client.request("POST", path);',
+    );
+    expect(
+      sample.literals.filter((literal) => isRouteString(literal.text)).map((literal) => literal.text.replace(/\u0000/g, "${}")),
+    ).toEqual(["GET /groups/:group", "/${}_repository_storage_moves", "/groups/${}/labels"]);
     expect(sample.lowLevel).toEqual([1]);
   });
 
@@ -182,7 +190,8 @@ describe("no route string outside the table", () => {
       // Parsed only when a literal could be a route: one that starts with a method or a slash.
       if (!MAYBE_ROUTE.test(text)) continue;
       const { literals, lowLevel } = scan(file, text);
-      for (const literal of literals.filter((candidate) => isRouteString(candidate.text))) found.push(`${file}:${literal.line}: ${JSON.stringify(literal.text.replace(/\u0000/g, "${}"))}`);
+      for (const literal of literals.filter((candidate) => isRouteString(candidate.text)))
+        found.push(`${file}:${literal.line}: ${JSON.stringify(literal.text.replace(/\u0000/g, "${}"))}`);
       // The client's method-and-path form is its own (and its tests'): code names an entry.
       if (!file.startsWith("provider/client/")) for (const line of lowLevel) found.push(`${file}:${line}: request("<METHOD>", path)`);
     }
@@ -193,7 +202,10 @@ describe("no route string outside the table", () => {
     for (const [file, reason] of Object.entries(EXCEPTIONS)) {
       expect(reason.length, file).toBeGreaterThan(20);
       const { literals } = scan(file, readFileSync(join(ROOT, file), "utf8"));
-      expect(literals.some((literal) => isRouteString(literal.text)), `${file} holds no route string any more: drop its exception`).toBe(true);
+      expect(
+        literals.some((literal) => isRouteString(literal.text)),
+        `${file} holds no route string any more: drop its exception`,
+      ).toBe(true);
     }
   });
 });

@@ -6,7 +6,13 @@
 import { describe, expect, it } from "vitest";
 import type { ListingPage } from "../../provider/client";
 import type { WireRecord } from "../../provider/engine/declaration";
-import { BurstListings, CREATES_PER_PAGE, EAGER_IDENTITY_PAGES, MISSES_PER_PAGE, PagedListings } from "../../provider/engine/shared-listings";
+import {
+  BurstListings,
+  CREATES_PER_PAGE,
+  EAGER_IDENTITY_PAGES,
+  MISSES_PER_PAGE,
+  PagedListings,
+} from "../../provider/engine/shared-listings";
 
 /** A listing of `total` records with ids 1..total, 100 a page; `fail` makes page `fail` throw. */
 function scripted(total: number, fail?: number) {
@@ -16,7 +22,10 @@ function scripted(total: number, fail?: number) {
       counts.pages += 1;
       await Promise.resolve();
       if (number === fail) throw new Error("the forge answered 503");
-      const items = Array.from({ length: Math.min(100, total - start) }, (_, index) => ({ id: start + index + 1, name: `label-${start + index + 1}` }));
+      const items = Array.from({ length: Math.min(100, total - start) }, (_, index) => ({
+        id: start + index + 1,
+        name: `label-${start + index + 1}`,
+      }));
       yield { items, last: start + 100 >= total };
     }
   }
@@ -33,14 +42,21 @@ async function readAll(listings: PagedListings, listing: ReturnType<typeof scrip
     if (answer === "ask") asked += 1;
     return answer;
   };
-  const answers = concurrent ? await Promise.all(ids.map(one)) : await ids.reduce(async (done, id) => [...(await done), await one(id)], Promise.resolve([] as Awaited<ReturnType<typeof one>>[]));
+  const answers = concurrent
+    ? await Promise.all(ids.map(one))
+    : await ids.reduce(async (done, id) => [...(await done), await one(id)], Promise.resolve([] as Awaited<ReturnType<typeof one>>[]));
   return { answers, asked, requests: asked + listing.counts.pages };
 }
 
 describe("reads share their parent's listing a page at a time", () => {
   it("a dense refresh (every object of the parent, all at once) costs about a request a page", async () => {
     const listing = scripted(250);
-    const { answers, requests } = await readAll(new PagedListings(), listing, Array.from({ length: 250 }, (_, index) => index + 1), true);
+    const { answers, requests } = await readAll(
+      new PagedListings(),
+      listing,
+      Array.from({ length: 250 }, (_, index) => index + 1),
+      true,
+    );
     expect(listing.counts.pages).toBe(3);
     expect(requests).toBeLessThanOrEqual(3 + 2 * MISSES_PER_PAGE);
     for (const [index, answer] of answers.entries()) {

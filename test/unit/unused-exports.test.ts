@@ -12,8 +12,8 @@ const root = resolve(__dirname, "../..");
 
 it("knip finds no unused file, export, type or duplicate export", async () => {
   const knip = resolve(root, "node_modules/knip/bin/knip.js");
-  const result = await promisify(execFile)(process.execPath, [knip, "--no-progress", "--no-exit-code", "--reporter", "compact"], { cwd: root }).catch(
-    (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
-  );
+  const result = await promisify(execFile)(process.execPath, [knip, "--no-progress", "--no-exit-code", "--reporter", "compact"], {
+    cwd: root,
+  }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr ?? "" }));
   expect(`${result.stdout}${result.stderr}`.trim(), "knip findings (remove the export, or use it)").toBe("");
 }, 60_000);

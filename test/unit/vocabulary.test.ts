@@ -15,7 +15,12 @@ import { vocabularyUse } from "./vocabulary";
 const use = vocabularyUse(Object.values(declarations) as AnyDeclaration[]);
 const doc = readFileSync(join(__dirname, "..", "..", "docs", "architecture.md"), "utf8");
 const table = doc.slice(doc.indexOf("### The vocabulary"));
-const rows = new Map([...table.matchAll(/^\| `([^`]+)` \| ([^|]+) \| (concept|hook) \|/gm)].map((match) => [match[1]!, { user: match[2]!.trim(), kind: match[3]! }]));
+const rows = new Map(
+  [...table.matchAll(/^\| `([^`]+)` \| ([^|]+) \| (concept|hook) \|/gm)].map((match) => [
+    match[1]!,
+    { user: match[2]!.trim(), kind: match[3]! },
+  ]),
+);
 
 it("measures options at every depth", () => {
   expect(use.get("route.readBack")?.length).toBeGreaterThan(1);
@@ -27,6 +32,7 @@ it("measures options at every depth", () => {
 it("names every single-use option in docs/architecture.md's vocabulary table, as a concept or a hook", () => {
   const single = [...use].filter(([, users]) => users.length === 1);
   expect(single.length).toBeGreaterThan(0);
-  for (const [option, users] of single) expect(rows.get(option), `${option} (used by ${users[0]}) is missing from the vocabulary table`).toMatchObject({ user: users[0] });
+  for (const [option, users] of single)
+    expect(rows.get(option), `${option} (used by ${users[0]}) is missing from the vocabulary table`).toMatchObject({ user: users[0] });
   for (const option of rows.keys()) expect(use.get(option), `the table names ${option}, which no declaration uses once`).toHaveLength(1);
 });

@@ -19,21 +19,31 @@ export function vocabularyUse(declarations: readonly AnyDeclaration[]): Map<stri
       add(key, declaration.name);
       // A bare route (an entry of api/routes.ts) has no options; a route with options has `route`.
       if (["create", "read", "update", "delete"].includes(key) && typeof value === "object" && value !== null && !("method" in value)) {
-        for (const option of Object.keys(value)) if (option !== "route") add(`${key === "read" && "list" in value ? "read(list)" : "route"}.${option}`, declaration.name);
+        for (const option of Object.keys(value))
+          if (option !== "route") add(`${key === "read" && "list" in value ? "read(list)" : "route"}.${option}`, declaration.name);
       }
       if (key === "identity" && typeof value === "object" && value !== null) {
         for (const option of Object.keys(value)) add(`identity.${option}`, declaration.name);
         const search = (value as { search?: object }).search;
         if (search) for (const option of Object.keys(search)) add(`identity.search.${option}`, declaration.name);
       }
-      if (key === "limits" && Array.isArray(value)) for (const limit of value) for (const option of Object.keys(limit as object)) add(`limits.${option}`, declaration.name);
-      if (key === "collections" && typeof value === "object" && value !== null) for (const collection of Object.values(value)) for (const option of Object.keys(collection as object)) add(`collections.${option}`, declaration.name);
-      if (key === "hooks" && typeof value === "object" && value !== null) for (const hook of Object.keys(value)) add(`hooks.${hook}`, declaration.name);
-      if (key === "errorHints" && Array.isArray(value)) for (const hint of value) for (const option of Object.keys(hint as object)) add(`errorHints.${option}`, declaration.name);
+      if (key === "limits" && Array.isArray(value))
+        for (const limit of value) for (const option of Object.keys(limit as object)) add(`limits.${option}`, declaration.name);
+      if (key === "collections" && typeof value === "object" && value !== null)
+        for (const collection of Object.values(value))
+          for (const option of Object.keys(collection as object)) add(`collections.${option}`, declaration.name);
+      if (key === "hooks" && typeof value === "object" && value !== null)
+        for (const hook of Object.keys(value)) add(`hooks.${hook}`, declaration.name);
+      if (key === "errorHints" && Array.isArray(value))
+        for (const hint of value) for (const option of Object.keys(hint as object)) add(`errorHints.${option}`, declaration.name);
     }
     for (const side of ["inputs", "outputs"] as const) {
       for (const schema of Object.values(declaration[side].shape as Record<string, z.ZodType>)) {
-        for (let current: z.ZodType | undefined = schema; current; current = (current as { _zod?: { def?: { innerType?: z.ZodType } } })._zod?.def?.innerType) {
+        for (
+          let current: z.ZodType | undefined = schema;
+          current;
+          current = (current as { _zod?: { def?: { innerType?: z.ZodType } } })._zod?.def?.innerType
+        ) {
           const meta = fieldMeta.get(current);
           if (meta) for (const option of Object.keys(meta)) add(`${side}.*.meta.${option}`, declaration.name);
         }

@@ -22,12 +22,16 @@ const EMBEDDED_PROJECTS = 100;
 
 /** Document 3, `GET /groups`: every filter. */
 const listGroupsParams = z.object({
-  skip_groups: z.preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(paramInteger(), { error: "is invalid" })).optional(),
+  skip_groups: z
+    .preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(paramInteger(), { error: "is invalid" }))
+    .optional(),
   statistics: paramBoolean().optional(),
   with_custom_attributes: paramBoolean().optional(),
   custom_attributes: z.record(z.string(), paramString(), { error: "is invalid" }).optional(),
   repository_storage: paramString().optional(),
-  marked_for_deletion_on: paramString().pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" })).optional(),
+  marked_for_deletion_on: paramString()
+    .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" }))
+    .optional(),
   active: paramBoolean().optional(),
   archived: paramBoolean().optional(),
   all_available: paramBoolean().optional(),
@@ -150,7 +154,9 @@ export class AccessReads {
         (query.active === undefined || active(group) === query.active) &&
         // `archived` is an experiment: true lists only archived groups, false only the others.
         (query.archived === undefined || (group.archived ?? false) === query.archived) &&
-        attributes.every(([key, value]) => (group.custom_attributes ?? []).some((attribute) => attribute.key === key && attribute.value === value)) &&
+        attributes.every(([key, value]) =>
+          (group.custom_attributes ?? []).some((attribute) => attribute.key === key && attribute.value === value),
+        ) &&
         (!search || group.name.toLowerCase().includes(search) || group.path.toLowerCase().includes(search)),
     );
     // `similarity` ranks search matches; without a score model, name order is the closest.
@@ -170,9 +176,31 @@ export class AccessReads {
    */
   private statistics(group: GroupRecord): Record<string, unknown> {
     const sizes = (names: string[]) => Object.fromEntries(names.map((name) => [name, 0]));
-    const statistics = sizes(["storage_size", "repository_size", "wiki_size", "lfs_objects_size", "job_artifacts_size", "pipeline_artifacts_size", "packages_size", "snippets_size", "uploads_size"]);
+    const statistics = sizes([
+      "storage_size",
+      "repository_size",
+      "wiki_size",
+      "lfs_objects_size",
+      "job_artifacts_size",
+      "pipeline_artifacts_size",
+      "packages_size",
+      "snippets_size",
+      "uploads_size",
+    ]);
     if (group.parent_id !== null) return { statistics };
-    const root = sizes(["build_artifacts_size", "container_registry_size", "dependency_proxy_size", "lfs_objects_size", "packages_size", "pipeline_artifacts_size", "repository_size", "snippets_size", "storage_size", "uploads_size", "wiki_size"]);
+    const root = sizes([
+      "build_artifacts_size",
+      "container_registry_size",
+      "dependency_proxy_size",
+      "lfs_objects_size",
+      "packages_size",
+      "pipeline_artifacts_size",
+      "repository_size",
+      "snippets_size",
+      "storage_size",
+      "uploads_size",
+      "wiki_size",
+    ]);
     return { statistics, root_storage_statistics: { ...root, container_registry_size_is_estimated: false } };
   }
 
@@ -185,16 +213,18 @@ export class AccessReads {
     // Others' `repository_storage` is ignored, as the service ignores admin-only filters.
     const storage = actor?.admin ? query.repository_storage : undefined;
     const search = query.search?.toLowerCase();
-    const selected = projects.all().filter(
-      (project) =>
-        permissions.canSeeProject(actor, project) &&
-        (minLevel === undefined || level(project) >= minLevel) &&
-        (query.visibility === undefined || project.visibility === query.visibility) &&
-        (storage === undefined || projects.storageOf(project) === storage) &&
-        (query.id_after === undefined || project.id > query.id_after) &&
-        (query.id_before === undefined || project.id < query.id_before) &&
-        (!search || project.name.toLowerCase().includes(search) || project.path.toLowerCase().includes(search)),
-    );
+    const selected = projects
+      .all()
+      .filter(
+        (project) =>
+          permissions.canSeeProject(actor, project) &&
+          (minLevel === undefined || level(project) >= minLevel) &&
+          (query.visibility === undefined || project.visibility === query.visibility) &&
+          (storage === undefined || projects.storageOf(project) === storage) &&
+          (query.id_after === undefined || project.id > query.id_after) &&
+          (query.id_before === undefined || project.id < query.id_before) &&
+          (!search || project.name.toLowerCase().includes(search) || project.path.toLowerCase().includes(search)),
+      );
     const orderBy = query.order_by ?? "created_at";
     const value = (project: ProjectRecord): string | number =>
       orderBy === "id" ? project.id : orderBy === "updated_at" ? project.last_activity_at : project[orderBy];
@@ -207,13 +237,15 @@ export class AccessReads {
     const query = validate(listUsersParams, params);
     const { users } = this.core;
     const search = query.search?.toLowerCase();
-    const selected = users.all().filter(
-      (user) =>
-        (query.username === undefined || user.username.toLowerCase() === query.username.toLowerCase()) &&
-        (!query.active || user.state === "active") &&
-        (!query.blocked || user.state === "blocked") &&
-        (!search || [user.username, user.name, user.email].some((text) => text.toLowerCase().includes(search))),
-    );
+    const selected = users
+      .all()
+      .filter(
+        (user) =>
+          (query.username === undefined || user.username.toLowerCase() === query.username.toLowerCase()) &&
+          (!query.active || user.state === "active") &&
+          (!query.blocked || user.state === "blocked") &&
+          (!search || [user.username, user.name, user.email].some((text) => text.toLowerCase().includes(search))),
+      );
     const orderBy = query.order_by ?? "id";
     return sortBy(selected, (user) => userField(user, orderBy), query.sort ?? "desc").map((user) =>
       caller.admin ? users.current(user) : users.basic(user),
@@ -250,7 +282,6 @@ export class AccessReads {
 function customAttributes(group: GroupRecord): { key: string; value: string }[] {
   return (group.custom_attributes ?? []).map((attribute) => ({ ...attribute }));
 }
-
 
 /** A user's value of an ordering field (users are not updated here: created_at stands in). */
 function userField(user: UserRecord | undefined, orderBy: string): string | number {

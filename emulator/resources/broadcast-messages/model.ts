@@ -5,14 +5,7 @@ import type { Core } from "../../core/core";
 import { modelValidationError } from "../../core/errors";
 import { addMilliseconds } from "../../core/time";
 import type { Actor } from "../../core/records";
-import {
-  paramBoolean,
-  paramDatetime,
-  paramEnum,
-  paramIntegerArrayOf,
-  paramString,
-  validate,
-} from "../../core/validation";
+import { paramBoolean, paramDatetime, paramEnum, paramIntegerArrayOf, paramString, validate } from "../../core/validation";
 
 const ONE_HOUR_MS = 60 * 60 * 1000;
 
@@ -130,7 +123,6 @@ export class BroadcastMessages {
   private find(id: string): BroadcastMessageRecord {
     return this.messages.requirePathId("id", id);
   }
-
 }
 
 /** The spec's "foreground color hex code": `#RGB` or `#RRGGBB`, kept as sent (no colour names). */

@@ -37,7 +37,9 @@ export interface CleanupPolicyRecord {
 
 /** Out-of-range values are parameter errors (`... does not have a valid value`), as the service's
  *  parameter declarations (`values:`) report them. */
-const keepDays = paramInteger().refine((n) => n >= CLEANUP_KEEP_DAYS.min && n <= CLEANUP_KEEP_DAYS.max, { error: "does not have a valid value" });
+const keepDays = paramInteger().refine((n) => n >= CLEANUP_KEEP_DAYS.min && n <= CLEANUP_KEEP_DAYS.max, {
+  error: "does not have a valid value",
+});
 
 const policyParams = z.object({
   cadence: paramIntegerOf(CLEANUP_CADENCES).optional(),

@@ -44,7 +44,10 @@ function parse<S extends z.ZodType>(schema: S, input: Record<string, unknown>): 
  * the list as given). A list with no id is refused.
  */
 function normaliseUserXids(text: string): string {
-  const ids = text.split(",").map((id) => id.trim()).filter((id) => id !== "");
+  const ids = text
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id !== "");
   if (ids.length === 0) throw new ApiError(400, { message: ["User xids can't be blank"] });
   return ids.join(",");
 }

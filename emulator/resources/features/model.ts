@@ -72,7 +72,11 @@ function gateValue(value: PostParams["value"]): boolean | number {
   throw badRequest(`Value ${String(value)} is not a boolean or an integer percentage`);
 }
 
-const names = (text: string | undefined) => (text ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+const names = (text: string | undefined) =>
+  (text ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
 
 /** Instance feature gates: administrators, self-managed. */
 export class Features {
@@ -105,9 +109,12 @@ export class Features {
     if (!known && !params.force) throw badRequest(`The feature flag YAML definition for '${name}' does not exist`);
     const value = gateValue(params.value);
     const targets = this.targets(params);
-    const record = this.features.find((feature) => feature.name === name) ?? this.features.insert({ name, boolean: false, percentage_of_time: null, percentage_of_actors: null, actors: [], groups: [] });
+    const record =
+      this.features.find((feature) => feature.name === name) ??
+      this.features.insert({ name, boolean: false, percentage_of_time: null, percentage_of_actors: null, actors: [], groups: [] });
     if (typeof value === "number") {
-      if (targets.actors.length > 0 || targets.groups.length > 0) throw badRequest("A percentage cannot be combined with feature_group, user, group, namespace, project or repository");
+      if (targets.actors.length > 0 || targets.groups.length > 0)
+        throw badRequest("A percentage cannot be combined with feature_group, user, group, namespace, project or repository");
       const key = params.key ?? "percentage_of_time";
       record[key] = value === 0 ? null : value;
       // Document 1: a boolean gate `false` and the percentage gate exist afterwards.
@@ -151,7 +158,8 @@ export class Features {
       ...resolve(params.repository, (ref) => maybe("Repository", projectId(ref))),
     ];
     const featureGroups = names(params.feature_group);
-    for (const group of featureGroups) if (!(FEATURE_GROUPS as readonly string[]).includes(group)) throw badRequest(`${group} is not found!`);
+    for (const group of featureGroups)
+      if (!(FEATURE_GROUPS as readonly string[]).includes(group)) throw badRequest(`${group} is not found!`);
     return { actors, groups: featureGroups };
   }
 }
@@ -167,6 +175,15 @@ function serialize(record: FeatureRecord): Record<string, unknown> {
   if (record.groups.length > 0) gates.push({ key: "groups", value: [...record.groups] });
   const state = record.boolean ? "on" : gates.length > 1 ? "conditional" : "off";
   const found = FEATURE_DEFINITIONS.find((entry) => entry.name === record.name);
-  const definition = found ? { name: found.name, introduced_by_url: found.introduced_by_url, rollout_issue_url: found.rollout_issue_url, group: found.group, type: found.type, default_enabled: found.default_enabled } : null;
+  const definition = found
+    ? {
+        name: found.name,
+        introduced_by_url: found.introduced_by_url,
+        rollout_issue_url: found.rollout_issue_url,
+        group: found.group,
+        type: found.type,
+        default_enabled: found.default_enabled,
+      }
+    : null;
   return { name: record.name, state, gates, definition };
 }

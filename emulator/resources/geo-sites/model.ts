@@ -40,9 +40,15 @@ const DEFAULTS = {
 } as const;
 
 const stringList = () =>
-  z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value), z.array(paramString(), { error: "is invalid" }));
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value),
+    z.array(paramString(), { error: "is invalid" }),
+  );
 const integerList = () =>
-  z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value), z.array(paramInteger(), { error: "is invalid" }));
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value),
+    z.array(paramInteger(), { error: "is invalid" }),
+  );
 
 const writable = {
   enabled: paramBoolean().optional(),
@@ -158,7 +164,11 @@ export class GeoSites {
     this.core.permissions.requireAdmin(actor);
     const projects = this.core.projects.all().length;
     return this.sites.list().map((site) => {
-      const status: Record<string, unknown> = { geo_node_id: site.id, projects_count: projects, container_repositories_replication_enabled: false };
+      const status: Record<string, unknown> = {
+        geo_node_id: site.id,
+        projects_count: projects,
+        container_repositories_replication_enabled: false,
+      };
       for (const kind of REPLICABLE_KINDS) {
         const count = kind === "project_repositories" ? projects : 0;
         const done = site.primary || !site.enabled ? null : count;
@@ -189,12 +199,20 @@ export class GeoSites {
     if (next.name.trim() === "") throw modelValidationError("name", "can't be blank");
     if (next.name.length > 255) throw modelValidationError("name", "is too long (maximum is 255 characters)");
     const lower = next.name.toLowerCase();
-    if (this.sites.find((other) => other.id !== site.id && other.name.toLowerCase() === lower)) throw modelValidationError("name", "has already been taken");
-    if (next.primary && this.sites.find((other) => other.id !== site.id && other.primary)) throw modelValidationError("primary", "node already exists");
-    for (const key of ["files_max_capacity", "repos_max_capacity", "verification_max_capacity", "container_repositories_max_capacity"] as const) {
+    if (this.sites.find((other) => other.id !== site.id && other.name.toLowerCase() === lower))
+      throw modelValidationError("name", "has already been taken");
+    if (next.primary && this.sites.find((other) => other.id !== site.id && other.primary))
+      throw modelValidationError("primary", "node already exists");
+    for (const key of [
+      "files_max_capacity",
+      "repos_max_capacity",
+      "verification_max_capacity",
+      "container_repositories_max_capacity",
+    ] as const) {
       if (next[key] < 0) throw modelValidationError(key, "must be greater than or equal to 0");
     }
-    if (next.minimum_reverification_interval < 1) throw modelValidationError("minimum_reverification_interval", "must be greater than or equal to 1");
+    if (next.minimum_reverification_interval < 1)
+      throw modelValidationError("minimum_reverification_interval", "must be greater than or equal to 1");
     return next;
   }
 

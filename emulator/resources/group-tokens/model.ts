@@ -36,7 +36,16 @@ export interface GroupTokenRecord {
   expires_at: string | null;
 }
 
-const SORTS = ["created_asc", "created_desc", "expires_asc", "expires_desc", "last_used_asc", "last_used_desc", "name_asc", "name_desc"] as const;
+const SORTS = [
+  "created_asc",
+  "created_desc",
+  "expires_asc",
+  "expires_desc",
+  "last_used_asc",
+  "last_used_desc",
+  "name_asc",
+  "name_desc",
+] as const;
 
 /** The filters of both inventory listings (Document 3, Credentials inventory). */
 const inventoryParams = z.object({
@@ -89,7 +98,9 @@ export class GroupTokens {
   /** `GET /groups/:id/manage/resource_access_tokens`: the group and project access tokens of the hierarchy. */
   resourceAccessTokens(actor: Actor, groupRef: string, params: Record<string, unknown>): Record<string, unknown>[] {
     const group = this.topLevel(actor, groupRef);
-    const tokens = this.tokens.list((token) => (token.kind === "group_access" || token.kind === "project_access") && this.reaches(token, group));
+    const tokens = this.tokens.list(
+      (token) => (token.kind === "group_access" || token.kind === "project_access") && this.reaches(token, group),
+    );
     return this.inventory(tokens, params).map((token) => ({
       ...this.inventoryRecord(token),
       // The spec does not show these records; the service adds what the token belongs to.
@@ -120,7 +131,10 @@ export class GroupTokens {
       default: {
         const userId = token.user_id;
         if (userId === null) return false;
-        return groups.some((candidate) => candidate.members.some((member) => member.user_id === userId)) || projects.some((project) => project.members.some((member) => member.user_id === userId));
+        return (
+          groups.some((candidate) => candidate.members.some((member) => member.user_id === userId)) ||
+          projects.some((project) => project.members.some((member) => member.user_id === userId))
+        );
       }
     }
   }
@@ -131,7 +145,9 @@ export class GroupTokens {
     const within = (value: string | null, after?: string, before?: string) => {
       if (after === undefined && before === undefined) return true;
       const time = instant(value);
-      return time !== undefined && (after === undefined || time >= Date.parse(after)) && (before === undefined || time <= Date.parse(before));
+      return (
+        time !== undefined && (after === undefined || time >= Date.parse(after)) && (before === undefined || time <= Date.parse(before))
+      );
     };
     const search = query.search?.toLowerCase();
     const selected = tokens.filter(
@@ -185,7 +201,11 @@ export class GroupTokens {
     const user = token.user_id === null ? undefined : this.core.users.byId(token.user_id);
     const username =
       user?.username ??
-      (token.kind === "group_deploy" ? `forge+deploy-token-${token.id}` : token.kind === "group_access" ? `group_${token.group_id}_bot` : `project_${token.project_id}_bot`);
+      (token.kind === "group_deploy"
+        ? `forge+deploy-token-${token.id}`
+        : token.kind === "group_access"
+          ? `group_${token.group_id}_bot`
+          : `project_${token.project_id}_bot`);
     return {
       id: token.id,
       name: token.name,

@@ -31,7 +31,6 @@ export interface LdapSyncRecord {
   requested_at: string;
 }
 
-
 const SORTS = ["asc", "desc"] as const;
 const MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
 
@@ -109,20 +108,22 @@ export class GroupManagement {
     const minLevel = query.owned ? AccessLevel.Owner : query.min_access_level;
     const search = query.search?.toLowerCase();
     const active = (project: ProjectRecord) => !project.archived && !project.marked_for_deletion_on;
-    const selected = projects.all().filter(
-      (project) =>
-        (namespaces.has(project.namespace_id) || (shared && project.shared_with_groups.some((share) => share.group_id === group.id))) &&
-        permissions.canSeeProject(actor, project) &&
-        (query.active === undefined || active(project) === query.active) &&
-        (query.archived === undefined || (project.archived ?? false) === query.archived) &&
-        (query.visibility === undefined || project.visibility === query.visibility) &&
-        (!search || project.name.toLowerCase().includes(search) || project.path.toLowerCase().includes(search)) &&
-        (minLevel === undefined || level(project) >= minLevel) &&
-        (!query.starred || (actor !== null && (project.starred_by ?? []).includes(actor.id))) &&
-        (query.topic === undefined || query.topic.split(",").every((topic) => project.topics.includes(topic.trim()))) &&
-        (!query.with_issues_enabled || (project.issues_enabled ?? true)) &&
-        (!query.with_merge_requests_enabled || (project.merge_requests_enabled ?? true)),
-    );
+    const selected = projects
+      .all()
+      .filter(
+        (project) =>
+          (namespaces.has(project.namespace_id) || (shared && project.shared_with_groups.some((share) => share.group_id === group.id))) &&
+          permissions.canSeeProject(actor, project) &&
+          (query.active === undefined || active(project) === query.active) &&
+          (query.archived === undefined || (project.archived ?? false) === query.archived) &&
+          (query.visibility === undefined || project.visibility === query.visibility) &&
+          (!search || project.name.toLowerCase().includes(search) || project.path.toLowerCase().includes(search)) &&
+          (minLevel === undefined || level(project) >= minLevel) &&
+          (!query.starred || (actor !== null && (project.starred_by ?? []).includes(actor.id))) &&
+          (query.topic === undefined || query.topic.split(",").every((topic) => project.topics.includes(topic.trim()))) &&
+          (!query.with_issues_enabled || (project.issues_enabled ?? true)) &&
+          (!query.with_merge_requests_enabled || (project.merge_requests_enabled ?? true)),
+      );
     const orderBy = query.order_by === "similarity" ? "name" : (query.order_by ?? "created_at");
     const value = (project: ProjectRecord): string | number => {
       if (orderBy === "id") return project.id;
@@ -152,7 +153,12 @@ export class GroupManagement {
   /** `POST /groups/:id/ldap_sync`: administrators or Owners (Premium, self-managed); 202, the sync runs later. */
   ldapSync(actor: Actor, groupRef: string): void {
     const group = this.core.permissions.requireGroup(actor, groupRef, AccessLevel.Owner);
-    this.ldapSyncs.insert({ id: this.core.nextId("ldap_sync"), group_id: group.id, user_id: actor!.id, requested_at: this.core.clock.iso() });
+    this.ldapSyncs.insert({
+      id: this.core.nextId("ldap_sync"),
+      group_id: group.id,
+      user_id: actor!.id,
+      requested_at: this.core.clock.iso(),
+    });
   }
 
   /** The avatar of a request: an upload, null for a blank value (removal), or a refusal. */
@@ -164,7 +170,11 @@ export class GroupManagement {
     }
     const extension = upload.filename.split(".").pop()?.toLowerCase() ?? "";
     const contentType = (GROUP_AVATAR_TYPES as Record<string, string>)[extension];
-    if (!contentType) throw modelValidationError("avatar", `You are not allowed to upload "${extension}" files, allowed types: ${GROUP_AVATAR_EXTENSIONS.join(", ")}`);
+    if (!contentType)
+      throw modelValidationError(
+        "avatar",
+        `You are not allowed to upload "${extension}" files, allowed types: ${GROUP_AVATAR_EXTENSIONS.join(", ")}`,
+      );
     if (upload.data.length > GROUP_AVATAR_MAX_BYTES) throw modelValidationError("avatar", "is too big (should be at most 200 KiB)");
     return { filename: upload.filename, contentType, data: upload.data };
   }
@@ -222,12 +232,33 @@ export class GroupManagement {
    * has these.
    */
   private simpleRelease(release: ReleaseRecord): Record<string, unknown> {
-    return { name: release.name, tag_name: release.tag_name, description: release.description, released_at: release.released_at, upcoming_release: Date.parse(release.released_at) > this.core.clock.now() };
+    return {
+      name: release.name,
+      tag_name: release.tag_name,
+      description: release.description,
+      released_at: release.released_at,
+      upcoming_release: Date.parse(release.released_at) > this.core.clock.now(),
+    };
   }
 }
 
 /** The service's "simple" project entity. */
 const SIMPLE_PROJECT_FIELDS = [
-  "id", "description", "name", "name_with_namespace", "path", "path_with_namespace", "created_at", "default_branch", "tag_list", "topics",
-  "ssh_url_to_repo", "http_url_to_repo", "web_url", "avatar_url", "star_count", "last_activity_at", "namespace",
+  "id",
+  "description",
+  "name",
+  "name_with_namespace",
+  "path",
+  "path_with_namespace",
+  "created_at",
+  "default_branch",
+  "tag_list",
+  "topics",
+  "ssh_url_to_repo",
+  "http_url_to_repo",
+  "web_url",
+  "avatar_url",
+  "star_count",
+  "last_activity_at",
+  "namespace",
 ];

@@ -27,8 +27,14 @@ import { paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, val
 
 const invalid = { error: "does not have a valid value" };
 const range = (min: number, max: number) => paramInteger().pipe(z.number().min(min, invalid).max(max, invalid));
-const stringList = z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value), z.array(paramString(), { error: "is invalid" }));
-const integerList = z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value), z.array(paramInteger(), { error: "is invalid" }));
+const stringList = z.preprocess(
+  (value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value),
+  z.array(paramString(), { error: "is invalid" }),
+);
+const integerList = z.preprocess(
+  (value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : value),
+  z.array(paramInteger(), { error: "is invalid" }),
+);
 
 /** `PUT /groups/:id` (Document 3), every parameter but `avatar` (an upload, see the model). */
 export const groupSettingsParams = z.object({
@@ -39,11 +45,14 @@ export const groupSettingsParams = z.object({
   default_branch: paramString().nullable().optional(),
   default_branch_protection: paramIntegerOf(DEFAULT_BRANCH_PROTECTION_LEVELS).optional(),
   default_branch_protection_defaults: z
-    .object({
-      allowed_to_push: z.array(z.object({ access_level: paramIntegerOf(BRANCH_PROTECTION_ACCESS_LEVELS) })).optional(),
-      allow_force_push: paramBoolean().optional(),
-      allowed_to_merge: z.array(z.object({ access_level: paramIntegerOf(BRANCH_PROTECTION_ACCESS_LEVELS) })).optional(),
-    }, { error: "is invalid" })
+    .object(
+      {
+        allowed_to_push: z.array(z.object({ access_level: paramIntegerOf(BRANCH_PROTECTION_ACCESS_LEVELS) })).optional(),
+        allow_force_push: paramBoolean().optional(),
+        allowed_to_merge: z.array(z.object({ access_level: paramIntegerOf(BRANCH_PROTECTION_ACCESS_LEVELS) })).optional(),
+      },
+      { error: "is invalid" },
+    )
     .optional(),
   enabled_git_access_protocol: paramEnum(GIT_ACCESS_PROTOCOLS).optional(),
   emails_disabled: paramBoolean().optional(),
@@ -91,7 +100,12 @@ export const groupSettingsParams = z.object({
 
 type Changes = z.output<typeof groupSettingsParams>;
 
-const BLANK_IS_NONE = new Set(["ip_restriction_ranges", "allowed_email_domains_list", "default_branch", "step_up_auth_required_oauth_provider"]);
+const BLANK_IS_NONE = new Set([
+  "ip_restriction_ranges",
+  "allowed_email_domains_list",
+  "default_branch",
+  "step_up_auth_required_oauth_provider",
+]);
 
 const VISIBILITY_RANK = { private: 0, internal: 1, public: 2 } as const;
 
@@ -136,26 +150,46 @@ function checkModel(core: Core, group: GroupRecord, changes: Changes): void {
   if (changes.name !== undefined && changes.name.trim() === "") throw modelValidationError("name", "can't be blank");
   if (changes.path !== undefined) {
     if (!/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/.test(changes.path) || /\.(git|atom)$/.test(changes.path)) {
-      throw modelValidationError("path", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'");
+      throw modelValidationError(
+        "path",
+        "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'",
+      );
     }
     const siblings = core.groups.all().filter((other) => other.id !== group.id && other.parent_id === group.parent_id);
-    if (siblings.some((other) => other.path.toLowerCase() === changes.path!.toLowerCase())) throw modelValidationError("path", "has already been taken");
+    if (siblings.some((other) => other.path.toLowerCase() === changes.path!.toLowerCase()))
+      throw modelValidationError("path", "has already been taken");
   }
   if (changes.visibility !== undefined) {
     const parent = group.parent_id === null ? undefined : core.groups.byId(group.parent_id);
     if (parent && VISIBILITY_RANK[changes.visibility] > VISIBILITY_RANK[parent.visibility]) {
-      throw modelValidationError("visibility_level", `${changes.visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`);
+      throw modelValidationError(
+        "visibility_level",
+        `${changes.visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`,
+      );
     }
     const below = [...core.groups.descendants(group), ...core.projects.list((project) => project.namespace_id === group.id)];
     if (below.some((child) => VISIBILITY_RANK[child.visibility] > VISIBILITY_RANK[changes.visibility!])) {
-      throw modelValidationError("visibility_level", `${changes.visibility} is not allowed since there are sub-groups or projects with higher visibility.`);
+      throw modelValidationError(
+        "visibility_level",
+        `${changes.visibility} is not allowed since there are sub-groups or projects with higher visibility.`,
+      );
     }
   }
   if (changes.emails_enabled !== undefined && changes.emails_disabled !== undefined && changes.emails_enabled === changes.emails_disabled) {
     throw modelValidationError("emails_enabled", "contradicts emails_disabled");
   }
-  listRule("unique_project_download_limit_allowlist", changes.unique_project_download_limit_allowlist, "usernames", (name) => !USERNAME.test(name) || !core.users.byUsername(name));
-  listRule("unique_project_download_limit_alertlist", changes.unique_project_download_limit_alertlist, "user ids", (id) => !core.users.byId(id));
+  listRule(
+    "unique_project_download_limit_allowlist",
+    changes.unique_project_download_limit_allowlist,
+    "usernames",
+    (name) => !USERNAME.test(name) || !core.users.byUsername(name),
+  );
+  listRule(
+    "unique_project_download_limit_alertlist",
+    changes.unique_project_download_limit_alertlist,
+    "user ids",
+    (id) => !core.users.byId(id),
+  );
   entriesRule("ip_restriction_ranges", changes.ip_restriction_ranges, "is an invalid IP address range", isIpRange);
   entriesRule("allowed_email_domains_list", changes.allowed_email_domains_list, "is not a valid domain", isEmailDomain);
   if (changes.file_template_project_id !== undefined && changes.file_template_project_id !== null) {
@@ -168,7 +202,8 @@ function checkModel(core: Core, group: GroupRecord, changes: Changes): void {
 /** A download list: at most 100 entries, each naming someone who exists. */
 function listRule<T>(field: string, list: T[] | undefined, what: string, unknown: (entry: T) => boolean): void {
   if (!list) return;
-  if (list.length > UNIQUE_PROJECT_DOWNLOAD_LIST_MAX) throw modelValidationError(field, `is too long (maximum is ${UNIQUE_PROJECT_DOWNLOAD_LIST_MAX} entries)`);
+  if (list.length > UNIQUE_PROJECT_DOWNLOAD_LIST_MAX)
+    throw modelValidationError(field, `is too long (maximum is ${UNIQUE_PROJECT_DOWNLOAD_LIST_MAX} entries)`);
   const bad = list.filter(unknown);
   if (bad.length > 0) throw modelValidationError(field, `contains unknown ${what}: ${bad.join(", ")}`);
 }

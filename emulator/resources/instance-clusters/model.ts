@@ -32,7 +32,10 @@ export interface ClusterRecord {
 }
 
 /** Blank optional text is "no value": the service stores nil for it. */
-const optionalText = () => paramString().optional().transform((text) => (text === undefined ? undefined : text.trim() === "" ? null : text));
+const optionalText = () =>
+  paramString()
+    .optional()
+    .transform((text) => (text === undefined ? undefined : text.trim() === "" ? null : text));
 
 // `platform_vendor_attributes` arrives as a JSON object or as `platform_vendor_attributes[api_url]`
 // form fields; the HTTP layer turns both into the same nested object.
@@ -49,7 +52,12 @@ const platformCreate = z.object(
 
 // PUT: every name optional, no default applies, and `authorization_type` is not a parameter
 // (Document 2): like the service's framework, the emulator ignores what is not declared.
-const platformUpdate = z.object({ api_url: paramString().optional(), token: paramString().optional(), ca_cert: optionalText(), namespace: optionalText() });
+const platformUpdate = z.object({
+  api_url: paramString().optional(),
+  token: paramString().optional(),
+  ca_cert: optionalText(),
+  namespace: optionalText(),
+});
 
 const common = {
   domain: optionalText(),

@@ -38,7 +38,12 @@ export interface IntegrationRecord {
 const KINDS: readonly IntegrationKind[] = Object.values(INTEGRATIONS);
 
 function parameterSchema(parameter: IntegrationParameter): z.ZodType {
-  const schema = parameter.type === "boolean" ? paramBoolean() : parameter.values ? paramEnum(parameter.values as readonly [string, ...string[]]) : paramString();
+  const schema =
+    parameter.type === "boolean"
+      ? paramBoolean()
+      : parameter.values
+        ? paramEnum(parameter.values as readonly [string, ...string[]])
+        : paramString();
   return parameter.required ? schema : schema.optional();
 }
 
@@ -84,7 +89,8 @@ export class Integrations {
       if (typeof value !== "string") continue;
       // The service's model validations: required text cannot be blank, addresses must be ones.
       if (parameter.required && value.trim() === "") throw modelValidationError(wire, "can't be blank");
-      if (parameter.format === "url" && value.trim() !== "" && !INTEGRATION_FORMATS.url.holds(value)) throw modelValidationError(wire, "must be a valid URL");
+      if (parameter.format === "url" && value.trim() !== "" && !INTEGRATION_FORMATS.url.holds(value))
+        throw modelValidationError(wire, "must be a valid URL");
     }
     const now = this.core.clock.iso();
     const record =
@@ -101,7 +107,8 @@ export class Integrations {
       });
     for (const wire of Object.keys(kind.parameters)) if (params[wire] !== undefined) record.values[wire] = params[wire]!;
     // A deprecated switch without effect keeps its default (Document 3: verification always on).
-    for (const [wire, parameter] of Object.entries(kind.parameters)) if (parameter.deprecated) record.values[wire] = parameter.default ?? null;
+    for (const [wire, parameter] of Object.entries(kind.parameters))
+      if (parameter.deprecated) record.values[wire] = parameter.default ?? null;
     if (params["use_inherited_settings"] !== undefined) record.inherited = params["use_inherited_settings"] as boolean;
     record.active = true;
     record.updated_at = now;

@@ -80,7 +80,11 @@ export class JobTokenScopes {
         target: "target_project_id",
         body: z.object({ target_project_id: paramInteger() }).transform((input) => input.target_project_id),
         thing: "Project",
-        ...targets(projects, (actor, project) => permissions.canSeeProject(actor, project), (p) => projects.limited(p)),
+        ...targets(
+          projects,
+          (actor, project) => permissions.canSeeProject(actor, project),
+          (p) => projects.limited(p),
+        ),
         holdsSource: true,
       },
       groups: {
@@ -88,11 +92,15 @@ export class JobTokenScopes {
         target: "target_group_id",
         body: z.object({ target_group_id: paramInteger() }).transform((input) => input.target_group_id),
         thing: "Group",
-        ...targets(groups, (actor, group) => permissions.canSeeGroup(actor, group), (group) => ({
-          id: group.id,
-          web_url: groups.webUrl(group),
-          name: group.name,
-        })),
+        ...targets(
+          groups,
+          (actor, group) => permissions.canSeeGroup(actor, group),
+          (group) => ({
+            id: group.id,
+            web_url: groups.webUrl(group),
+            name: group.name,
+          }),
+        ),
         holdsSource: false,
       },
     };
@@ -112,9 +120,7 @@ export class JobTokenScopes {
     const scope = this.scopeOf(this.requireProject(actor, projectRef));
     const { enabled } = validate(updateJobTokenScopeParams, params);
     if (!enabled && this.core.state.settings.job_token_scope_enforced) {
-      throw badRequest(
-        "The job token allowlist is enforced by an instance setting and cannot be disabled for this project",
-      );
+      throw badRequest("The job token allowlist is enforced by an instance setting and cannot be disabled for this project");
     }
     scope.inbound_enabled = enabled;
   }

@@ -19,9 +19,7 @@ export const jobTokenScopeRoutes: Route<JobTokenScopes>[] = [
   }),
   ...ALLOWLISTS.flatMap(([allowlist, target, kind]) => [
     route(allowlist.list, (r, scopes) => paged(scopes.allowlist(r.actor, r.params.project, kind))),
-    route(allowlist.create, (r, scopes) =>
-      created(scopes.addToAllowlist(r.actor, r.params.project, kind, r.input)),
-    ),
+    route(allowlist.create, (r, scopes) => created(scopes.addToAllowlist(r.actor, r.params.project, kind, r.input))),
     route(allowlist.delete, (r, scopes) => {
       scopes.removeFromAllowlist(r.actor, r.params.project, kind, (r.params as Record<typeof target, string>)[target]);
       return noContent();

@@ -83,12 +83,7 @@ export class Labels {
     const archived = this.archiving() ? query.archived : undefined;
     return this.readable(actor, group, query)
       .filter((label) => archived === undefined || label.archived === archived)
-      .filter(
-        (label) =>
-          !search ||
-          label.title.toLowerCase().includes(search) ||
-          (label.description ?? "").toLowerCase().includes(search),
-      )
+      .filter((label) => !search || label.title.toLowerCase().includes(search) || (label.description ?? "").toLowerCase().includes(search))
       .sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id)
       .map((label) => this.serialize(label, actor, { counts: query.with_counts ?? false }));
   }
@@ -166,9 +161,7 @@ export class Labels {
     const label = findIn(this.labelsOf(this.core.groups.selfAndAncestors(group)), labelRef);
     const isSubscribed = label.subscriber_ids.includes(user.id);
     if (isSubscribed === subscribed) return { changed: false, label: this.serialize(label, user) };
-    label.subscriber_ids = subscribed
-      ? [...label.subscriber_ids, user.id]
-      : label.subscriber_ids.filter((id) => id !== user.id);
+    label.subscriber_ids = subscribed ? [...label.subscriber_ids, user.id] : label.subscriber_ids.filter((id) => id !== user.id);
     return { changed: true, label: this.serialize(label, user) };
   }
 
@@ -229,17 +222,11 @@ export class Labels {
     return this.core.projects.all().filter((p) => ids.has(p.namespace_id) && this.core.permissions.canSeeProject(actor, p));
   }
 
-  private scopeGroups(
-    actor: Actor,
-    group: GroupRecord,
-    scope: { ancestors: boolean; descendants: boolean },
-  ): GroupRecord[] {
+  private scopeGroups(actor: Actor, group: GroupRecord, scope: { ancestors: boolean; descendants: boolean }): GroupRecord[] {
     const groups = [group];
     if (scope.ancestors) groups.push(...this.core.groups.ancestors(group));
     if (scope.descendants) {
-      const visible = this.core.groups
-        .descendants(group)
-        .filter((g) => this.core.permissions.canSeeGroup(actor, g));
+      const visible = this.core.groups.descendants(group).filter((g) => this.core.permissions.canSeeGroup(actor, g));
       groups.push(...visible);
     }
     return groups;

@@ -36,9 +36,7 @@ export const labelRoutes = [
     return noContent();
   }),
   route(routes.groupLabels.get, (r, labels) => ok(labels.get(r.actor, r.params.group, r.params.labelId, r.input))),
-  route(routes.groupLabels.update, (r, labels) =>
-    ok(labels.update(r.actor, r.params.group, r.params.labelId, withoutRef(r.input))),
-  ),
+  route(routes.groupLabels.update, (r, labels) => ok(labels.update(r.actor, r.params.group, r.params.labelId, withoutRef(r.input)))),
   route(routes.groupLabels.delete, (r, labels) => {
     labels.delete(r.actor, r.params.group, r.params.labelId);
     return noContent();

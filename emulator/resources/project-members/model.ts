@@ -6,7 +6,6 @@ import { conflict, forbidden, modelValidationError, parameterError, recordNotFou
 import type { Actor, Membership, ProjectRecord, UserRecord } from "../../core/records";
 import { integerPathParam, paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
 
-
 /** What the service answers for each user whose promotion it queued (rule 4). */
 const QUEUED_NOTICE = "Request queued for administrator approval.";
 
@@ -26,7 +25,10 @@ export interface QueuedMembership {
 
 const expiresAt = () => paramString().nullable().optional();
 const ids = () =>
-  z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : typeof value === "number" ? [value] : value), z.array(paramInteger(), { error: "is invalid" }));
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.split(",").filter((item) => item !== "") : typeof value === "number" ? [value] : value),
+    z.array(paramInteger(), { error: "is invalid" }),
+  );
 
 const addParams = z.object({
   user_id: z.union([paramInteger(), paramString()]).optional(),
@@ -116,7 +118,8 @@ export class ProjectMembers {
   add(actor: Actor, path: ProjectPath, input: Record<string, unknown>): Record<string, unknown> {
     const project = this.core.permissions.requireProject(actor, path.project, AccessLevel.Maintainer);
     const params = validate(addParams, input);
-    if (params.user_id === undefined && params.username === undefined) throw parameterError("user_id, username are missing, exactly one parameter must be provided");
+    if (params.user_id === undefined && params.username === undefined)
+      throw parameterError("user_id, username are missing, exactly one parameter must be provided");
     if (params.user_id !== undefined && params.username !== undefined) throw parameterError("user_id, username are mutually exclusive");
     const level = params.access_level ?? AccessLevel.Developer;
     this.checkGrant(actor, project, level, params.member_role_id);
@@ -159,7 +162,8 @@ export class ProjectMembers {
     this.checkGrant(actor, project, params.access_level, params.member_role_id);
     this.checkNotBelowInherited(project, member.user.id, params.access_level);
     // Only an Owner changes an Owner's membership.
-    if (member.membership.access_level === AccessLevel.Owner && this.core.permissions.projectLevel(actor, project) < AccessLevel.Owner) throw forbidden();
+    if (member.membership.access_level === AccessLevel.Owner && this.core.permissions.projectLevel(actor, project) < AccessLevel.Owner)
+      throw forbidden();
     const expires = params.expires_at === undefined ? (member.membership.expires_at ?? null) : this.expiry(params.expires_at);
     const wanted = { access_level: params.access_level, expires_at: expires, member_role_id: params.member_role_id ?? null };
     if (params.access_level > member.membership.access_level && this.promotionQueued(actor, member.user, params.access_level)) {
@@ -185,7 +189,8 @@ export class ProjectMembers {
     const index = project.members.findIndex((member) => member.user_id === id);
     if (index < 0 && !queued) throw recordNotFound();
     const member = project.members[index];
-    if (member?.access_level === AccessLevel.Owner && this.core.permissions.projectLevel(actor, project) < AccessLevel.Owner) throw forbidden();
+    if (member?.access_level === AccessLevel.Owner && this.core.permissions.projectLevel(actor, project) < AccessLevel.Owner)
+      throw forbidden();
     if (index >= 0) project.members.splice(index, 1);
     this.queued.removeWhere((entry) => entry.project_id === project.id && entry.user_id === id);
   }
@@ -197,7 +202,12 @@ export class ProjectMembers {
     if (!entry || !project) return false;
     const { project_id: _project, ...membership } = entry;
     const existing = project.members.find((member) => member.user_id === userId);
-    if (existing) Object.assign(existing, { access_level: membership.access_level, expires_at: membership.expires_at, member_role_id: membership.member_role_id });
+    if (existing)
+      Object.assign(existing, {
+        access_level: membership.access_level,
+        expires_at: membership.expires_at,
+        member_role_id: membership.member_role_id,
+      });
     else project.members.push(membership);
     this.queued.remove(entry);
     return true;
@@ -219,13 +229,26 @@ export class ProjectMembers {
   private promotionQueued(actor: Actor, user: UserRecord, level: number): boolean {
     if (!this.core.state.settings.member_promotion_management || actor?.admin) return false;
     if (level <= AccessLevel.Guest || user.admin) return false;
-    const held = [...this.core.groups.all(), ...this.core.projects.all()].flatMap((source) => source.members.filter((member) => member.user_id === user.id));
+    const held = [...this.core.groups.all(), ...this.core.projects.all()].flatMap((source) =>
+      source.members.filter((member) => member.user_id === user.id),
+    );
     return !held.some((member) => member.access_level > AccessLevel.Guest);
   }
 
-  private queue(actor: Actor, project: ProjectRecord, user: UserRecord, wanted: { access_level: number; expires_at: string | null; member_role_id: number | null }): void {
+  private queue(
+    actor: Actor,
+    project: ProjectRecord,
+    user: UserRecord,
+    wanted: { access_level: number; expires_at: string | null; member_role_id: number | null },
+  ): void {
     this.queued.removeWhere((entry) => entry.project_id === project.id && entry.user_id === user.id);
-    this.queued.insert({ project_id: project.id, user_id: user.id, ...wanted, created_at: this.core.clock.iso(), created_by_id: (actor as UserRecord).id });
+    this.queued.insert({
+      project_id: project.id,
+      user_id: user.id,
+      ...wanted,
+      created_at: this.core.clock.iso(),
+      created_by_id: (actor as UserRecord).id,
+    });
   }
 
   /** Owner is given by Owners only; a custom role needs Ultimate. */
@@ -250,7 +273,8 @@ export class ProjectMembers {
     const wanted = refs.map((ref) => ref.trim()).filter((ref) => ref !== "");
     if (wanted.length === 0) throw parameterError(userId !== undefined ? "user_id is empty" : "username is empty");
     return wanted.map((ref) => {
-      const user = userId !== undefined ? (/^\d+$/.test(ref) ? this.core.users.byId(Number(ref)) : undefined) : this.core.users.byUsername(ref);
+      const user =
+        userId !== undefined ? (/^\d+$/.test(ref) ? this.core.users.byId(Number(ref)) : undefined) : this.core.users.byUsername(ref);
       if (!user) throw thingNotFound("User");
       return user;
     });
@@ -281,10 +305,14 @@ export class ProjectMembers {
     let inherited: { level: number; group: string } | undefined;
     for (const group of this.core.groups.selfAndAncestors(this.core.projects.namespaceOf(project))) {
       const membership = group.members.find((member) => member.user_id === userId);
-      if (membership && (!inherited || membership.access_level > inherited.level)) inherited = { level: membership.access_level, group: this.core.groups.fullPath(group) };
+      if (membership && (!inherited || membership.access_level > inherited.level))
+        inherited = { level: membership.access_level, group: this.core.groups.fullPath(group) };
     }
     if (inherited && level < inherited.level) {
-      throw modelValidationError("access_level", `should be greater than or equal to ${roleName(inherited.level)} inherited membership from group ${inherited.group}`);
+      throw modelValidationError(
+        "access_level",
+        `should be greater than or equal to ${roleName(inherited.level)} inherited membership from group ${inherited.group}`,
+      );
     }
   }
 
@@ -301,7 +329,10 @@ export class ProjectMembers {
     for (const share of project.shared_with_groups) {
       const group = this.core.groups.byId(share.group_id);
       if (!group) continue;
-      const visible = inProject || group.visibility === "public" || (actor !== null && permissions.groupMemberLevel(actor.id, group) > AccessLevel.NoAccess);
+      const visible =
+        inProject ||
+        group.visibility === "public" ||
+        (actor !== null && permissions.groupMemberLevel(actor.id, group) > AccessLevel.NoAccess);
       if (!visible) continue;
       for (const source of this.core.groups.selfAndAncestors(group)) {
         for (const member of source.members) offer({ ...member, access_level: Math.min(member.access_level, share.group_access_level) });
@@ -312,7 +343,10 @@ export class ProjectMembers {
 
   private queuedRows(project: ProjectRecord): MemberRow[] {
     return this.queued
-      .list((entry) => entry.project_id === project.id, (a, b) => a.user_id - b.user_id)
+      .list(
+        (entry) => entry.project_id === project.id,
+        (a, b) => a.user_id - b.user_id,
+      )
       .flatMap((entry) => this.row(entry, "awaiting"));
   }
 

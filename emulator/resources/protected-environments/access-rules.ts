@@ -1,20 +1,13 @@
 import { z } from "zod";
 import { DEPLOY_ACCESS_LEVELS } from "../../../api";
 import { parameterError, recordNotFound } from "../../core/errors";
-import {
-  paramBoolean,
-  paramInteger,
-  paramIntegerOf,
-  paramName,
-  withoutUnacceptedNulls,
-} from "../../core/validation";
+import { paramBoolean, paramInteger, paramIntegerOf, paramName, withoutUnacceptedNulls } from "../../core/validation";
 
 /*
  * The nested elements of protected environments: deploy access levels and approval rules.
  * Each element names exactly one entity (a user, a group or an access level); updates follow
  * nested-attribute rules (id → change, no id → create, id + _destroy → delete).
  */
-
 
 const ACCESS_LEVEL_DESCRIPTIONS: Record<number, string> = {
   30: "Developers + Maintainers",
@@ -68,8 +61,7 @@ export function accessRuleListParams(level: ElementLevel) {
   const fields = accessRuleFields(level);
   const element = z.preprocess((value) => withoutUnacceptedNulls(fields, value), fields);
   return z.preprocess(
-    (value) =>
-      value !== null && typeof value === "object" && !Array.isArray(value) ? Object.values(value) : value,
+    (value) => (value !== null && typeof value === "object" && !Array.isArray(value) ? Object.values(value) : value),
     z.array(element, {
       error: (issue) => (issue.input === undefined ? "is missing" : "is invalid"),
     }),
@@ -133,11 +125,7 @@ export function applyElementChanges(
 }
 
 /** Builds the elements of a create request (no ids, no _destroy). */
-export function createElements(
-  inputs: readonly AccessRuleInput[],
-  nextId: () => number,
-  isApprovalRule: boolean,
-): AccessRuleRecord[] {
+export function createElements(inputs: readonly AccessRuleInput[], nextId: () => number, isApprovalRule: boolean): AccessRuleRecord[] {
   return inputs.map((input) => newElement(input, nextId(), isApprovalRule));
 }
 

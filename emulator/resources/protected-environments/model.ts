@@ -113,13 +113,7 @@ export class ProtectedEnvironments {
   }
 
   /** Nested-attribute update; the answer's shape follows rule 5 of Document 2. */
-  update(
-    actor: Actor,
-    scope: ProtectionScope,
-    ownerRef: string,
-    name: string,
-    params: Params,
-  ): Record<string, unknown> {
+  update(actor: Actor, scope: ProtectionScope, ownerRef: string, name: string, params: Params): Record<string, unknown> {
     const owner = this.requireOwner(actor, scope, ownerRef);
     const record = this.find(owner, name);
     const input = validate(PARAMS.update[scope], params);
@@ -134,12 +128,7 @@ export class ProtectedEnvironments {
         this.idSource("deploy_access_level"),
         false,
       ),
-      approval_rules: applyElementChanges(
-        record.approval_rules,
-        input.approval_rules ?? [],
-        this.idSource("approval_rule"),
-        true,
-      ),
+      approval_rules: applyElementChanges(record.approval_rules, input.approval_rules ?? [], this.idSource("approval_rule"), true),
     };
     const problems = this.recordProblems(owner, next);
     if (problems.length > 0) {
@@ -287,4 +276,3 @@ export class ProtectedEnvironments {
     return shape === "deploy" ? deployShape : { ...deployShape, approval_rules: approvals };
   }
 }
-

@@ -18,9 +18,7 @@ function routesAt(
     route(endpoints.list, (r, environments) => paged(environments.list(r.actor, scope, owner(r)))),
     route(endpoints.get, (r, environments) => ok(environments.get(r.actor, scope, owner(r), r.params.name))),
     route(endpoints.create, (r, environments) => created(environments.create(r.actor, scope, owner(r), r.input))),
-    route(endpoints.update, (r, environments) =>
-      ok(environments.update(r.actor, scope, owner(r), r.params.name, r.input)),
-    ),
+    route(endpoints.update, (r, environments) => ok(environments.update(r.actor, scope, owner(r), r.params.name, r.input))),
     route(endpoints.delete, (r, environments) => {
       environments.delete(r.actor, scope, owner(r), r.params.name);
       // Document 2: the group-level DELETE answers 200 (no body is documented, none is sent).

@@ -107,7 +107,12 @@ export class RepositoryStorageMoves {
   list(actor: Actor, kind: MoveKind): Record<string, unknown>[] {
     this.core.permissions.requireAdmin(actor);
     this.advance();
-    return this.moves.list((move) => move.kind === kind, (a, b) => b.id - a.id).map((move) => this.serialize(move));
+    return this.moves
+      .list(
+        (move) => move.kind === kind,
+        (a, b) => b.id - a.id,
+      )
+      .map((move) => this.serialize(move));
   }
 
   /** `GET /<kind>_repository_storage_moves/:id`. */

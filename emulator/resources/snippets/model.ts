@@ -95,9 +95,10 @@ export class Snippets {
     const { repository_storage } = validate(listParams, input);
     if (repository_storage !== undefined && !user.admin) throw forbidden();
     const storage = user.admin ? { repository_storage: SNIPPET_STORAGE } : {};
-    return this.listed(input, (snippet) => this.canSee(user, snippet) && (repository_storage === undefined || repository_storage === SNIPPET_STORAGE)).map(
-      (record) => ({ ...record, ...storage }),
-    );
+    return this.listed(
+      input,
+      (snippet) => this.canSee(user, snippet) && (repository_storage === undefined || repository_storage === SNIPPET_STORAGE),
+    ).map((record) => ({ ...record, ...storage }));
   }
 
   get(actor: Actor, id: string): Record<string, unknown> {
@@ -112,7 +113,10 @@ export class Snippets {
   /** `GET /snippets/:id/files/:ref/:file_path/raw`: one file at a branch or commit. */
   fileRaw(actor: Actor, id: string, ref: string, filePath: string): string {
     const snippet = this.require(actor, id);
-    const commit = ref === SNIPPET_DEFAULT_BRANCH ? head(snippet) : snippet.commits.find((candidate) => candidate.id === ref || (ref.length >= 7 && candidate.id.startsWith(ref)));
+    const commit =
+      ref === SNIPPET_DEFAULT_BRANCH
+        ? head(snippet)
+        : snippet.commits.find((candidate) => candidate.id === ref || (ref.length >= 7 && candidate.id.startsWith(ref)));
     if (!commit) throw thingNotFound("Reference");
     const file = commit.files.find((candidate) => candidate.path === filePath);
     if (!file) throw thingNotFound("File");
@@ -148,7 +152,8 @@ export class Snippets {
     }
     let files = head(snippet).files;
     if (params.files !== undefined) files = applyActions(files, params.files);
-    else if (params.content !== undefined || params.file_name !== undefined) files = this.legacyUpdate(files, params.content, params.file_name);
+    else if (params.content !== undefined || params.file_name !== undefined)
+      files = this.legacyUpdate(files, params.content, params.file_name);
     // Everything is checked before anything is written.
     const title = params.title === undefined ? snippet.title : this.title(params.title);
     const visibility = params.visibility === undefined ? snippet.visibility : this.visibility(params.visibility);
@@ -181,7 +186,8 @@ export class Snippets {
   /** The files of a create: `files`, or the deprecated `content` with `file_name`; exactly one form. */
   private initialFiles(params: z.output<typeof createParams>): SnippetFile[] {
     if (params.files !== undefined && params.content !== undefined) throw parameterError("files, content are mutually exclusive");
-    if (params.files === undefined && params.content === undefined) throw parameterError("files, content are missing, exactly one parameter must be provided");
+    if (params.files === undefined && params.content === undefined)
+      throw parameterError("files, content are missing, exactly one parameter must be provided");
     if (params.content !== undefined) {
       if (params.content.trim() === "") throw parameterError("content is empty");
       if (params.file_name !== undefined) checkFilePath(params.file_name, "file_name");
@@ -278,7 +284,9 @@ function head(snippet: SnippetRecord): SnippetCommit {
 /** A new commit with the file set, kept in path order (the order of a repository's tree). */
 function commit(snippet: SnippetRecord, files: SnippetFile[]): void {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const id = createHash("sha1").update(`${snippet.id}:${snippet.commits.length}:${JSON.stringify(sorted)}`).digest("hex");
+  const id = createHash("sha1")
+    .update(`${snippet.id}:${snippet.commits.length}:${JSON.stringify(sorted)}`)
+    .digest("hex");
   snippet.commits.push({ id, files: sorted });
 }
 
@@ -298,7 +306,8 @@ function duplicatePath(): ApiError {
  */
 function checkFilePath(path: string, param: string): void {
   const segments = path.split(/[/\\]/);
-  const invalid = path.startsWith("/") || path.includes("\0") || segments.some((segment) => segment === "" || segment === "." || segment === "..");
+  const invalid =
+    path.startsWith("/") || path.includes("\0") || segments.some((segment) => segment === "" || segment === "." || segment === "..");
   if (invalid) throw parameterError(`${param} should be a valid file path`);
 }
 
@@ -314,7 +323,8 @@ function applyActions(current: SnippetFile[], actions: z.output<typeof actionPar
     const path = action.file_path;
     if (path === undefined || path.trim() === "") throw parameterError(`${name("file_path")} is missing`);
     checkFilePath(path, name("file_path"));
-    if (action.previous_path !== undefined && action.previous_path.trim() !== "") checkFilePath(action.previous_path, name("previous_path"));
+    if (action.previous_path !== undefined && action.previous_path.trim() !== "")
+      checkFilePath(action.previous_path, name("previous_path"));
     switch (action.action) {
       case "create":
         if (action.content === undefined || action.content.trim() === "") throw parameterError(`${name("content")} is empty`);

@@ -15,9 +15,7 @@ export const snippetRoutes = [
   route(routes.snippets.listAll, (r, snippets) => paged(snippets.all(r.actor, r.input))),
   route(routes.snippets.get, (r, snippets) => ok(snippets.get(r.actor, r.params.snippetId))),
   route(routes.snippets.raw, (r, snippets) => ok(snippets.raw(r.actor, r.params.snippetId))),
-  route(routes.snippets.fileRaw, (r, snippets) =>
-    ok(snippets.fileRaw(r.actor, r.params.snippetId, r.params.ref, r.params.filePath)),
-  ),
+  route(routes.snippets.fileRaw, (r, snippets) => ok(snippets.fileRaw(r.actor, r.params.snippetId, r.params.ref, r.params.filePath))),
   route(routes.snippets.create, (r, snippets) => created(snippets.create(r.actor, r.input))),
   route(routes.snippets.update, (r, snippets) => ok(snippets.update(r.actor, r.params.snippetId, r.input))),
   route(routes.snippets.delete, (r, snippets) => {

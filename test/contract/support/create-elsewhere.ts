@@ -9,7 +9,11 @@ import { dynamicFaceOf } from "../../../provider/runtime";
 
 async function main(): Promise<void> {
   type State = Record<string, unknown>;
-  const { type, inputs, update } = JSON.parse(process.argv[2] ?? "{}") as { type: string; inputs: State; update?: { id: string; olds: State } };
+  const { type, inputs, update } = JSON.parse(process.argv[2] ?? "{}") as {
+    type: string;
+    inputs: State;
+    update?: { id: string; olds: State };
+  };
   try {
     const ops = dynamicFaceOf(type);
     const done = update ? { id: update.id, outs: (await ops.update(update.id, update.olds, inputs)).outs } : await ops.create(inputs);

@@ -98,7 +98,12 @@ export const dynamicFace: Face = {
   },
   async read(type, id, props) {
     const result = await serialized(type).read(id, withProvider(props ?? {}));
-    return { id: result.id ?? "", outs: (result.props ?? {}) as State, inputs: (result.inputs ?? {}) as State, secret: dynamicSecrets(type) };
+    return {
+      id: result.id ?? "",
+      outs: (result.props ?? {}) as State,
+      inputs: (result.inputs ?? {}) as State,
+      secret: dynamicSecrets(type),
+    };
   },
   async update(type, id, olds, sent) {
     const result = await serialized(type).update(id, withProvider(olds), sent);
@@ -121,7 +126,10 @@ let assembled: provider.Provider | undefined;
 
 /** The plugin's provider, as the composition root builds it for the bin (provider/plugin/main.ts). */
 export function pluginProvider(): provider.Provider {
-  assembled ??= buildPluginProvider({ version: "0.1.0", schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8") });
+  assembled ??= buildPluginProvider({
+    version: "0.1.0",
+    schema: readFileSync(join(__dirname, "../../../provider/plugin/schema.json"), "utf8"),
+  });
   return assembled;
 }
 

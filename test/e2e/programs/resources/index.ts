@@ -29,7 +29,8 @@ const secretInputs = config.getObject<Record<string, Record<string, unknown>>>("
 const built: Record<string, pulumi.CustomResource> = {};
 
 function resolve(value: unknown): unknown {
-  if (typeof value === "object" && value !== null && "$secret" in value) return pulumi.secret(resolve((value as { $secret: unknown }).$secret));
+  if (typeof value === "object" && value !== null && "$secret" in value)
+    return pulumi.secret(resolve((value as { $secret: unknown }).$secret));
   const ref = typeof value === "object" && value !== null ? (value as { $ref?: unknown }).$ref : undefined;
   if (typeof ref !== "string") return value;
   const [name = "", output = ""] = ref.split(".");

@@ -2,7 +2,12 @@
 import * as forge from "pulumi-forge";
 
 const agent = new forge.ClusterAgent("edge", { project: "acme/web", name: "edge" });
-new forge.ClusterAgentToken("edge-ci", { project: "acme/web", agentId: agent.agentId, name: "ci", description: "CI deployer for acme/web" });
+new forge.ClusterAgentToken("edge-ci", {
+  project: "acme/web",
+  agentId: agent.agentId,
+  name: "ci",
+  description: "CI deployer for acme/web",
+});
 new forge.ClusterAgentUrlConfiguration("edge-url", { project: "acme/web", agentId: agent.agentId, url: "grpcs://agent.example.com:443" });
 
 new forge.GroupLabel("bug", { group: "acme", name: "bug", color: "#D9534F" });

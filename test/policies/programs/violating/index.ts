@@ -23,5 +23,9 @@ new forge.BroadcastMessage("leak", {
 });
 
 // Production without approvals, at project and group level.
-new forge.ProjectProtectedEnvironment("web-production", { project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] });
+new forge.ProjectProtectedEnvironment("web-production", {
+  project: "acme/web",
+  name: "production",
+  deployAccessLevels: [{ accessLevel: 40 }],
+});
 new forge.GroupProtectedEnvironment("acme-production", { group: "acme", name: "production", deployAccessLevels: [{ groupId: 2 }] });
