@@ -12,12 +12,15 @@ new forge.GroupLabel("needs-review", {
 });
 
 const agent = new forge.ClusterAgent("gitops", { project, name: "gitops" });
-const token = new forge.ClusterAgentToken("gitops-token", {
+// Rotated by the pipeline's own runs: the first `up` 30 days after a token was made replaces the
+// older of the two, so the agent switches to `currentToken` while `previousToken` still works.
+const token = new forge.RotatingClusterAgentToken("gitops-token", {
   project,
   agentId: agent.agentId,
   name: "gitops",
   description: "Agent token managed by the GitOps pipeline",
+  rotateAfter: "720h",
 });
 
 /** Secret: encrypted in state with the CI's passphrase, masked in every log. */
-export const agentToken = token.token;
+export const agentToken = token.currentToken;
