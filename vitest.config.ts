@@ -18,6 +18,8 @@ export default defineConfig({
     // At most four: each engine file starts several processes of its own (the CLI, hosts, plugins).
     maxWorkers: Math.min(4, Math.max(2, availableParallelism())),
     reporters: ["default"],
+    // The provider's declaring files, loaded per type in a build, through vitest's imports here.
+    setupFiles: ["test/support/declaring-files.ts"],
     projects: Object.entries(LAYERS)
       .filter(([, layer]) => !(skipEngine && layer.engine))
       .map(([name, layer]) => ({

@@ -7,7 +7,7 @@
 import { clientFor, resolveConnection, type ForgeClient } from "./client";
 import type { ConfigSource } from "./client/connection";
 import type { RetryWaitListener } from "./client/client";
-import { declarationByName } from "./resources";
+import { declarationByName } from "./resources/by-name";
 import { ResourceOperations } from "./engine/operations";
 import type { ProgressSink } from "./engine/outcomes";
 import { importPresenter } from "./adopt/present";

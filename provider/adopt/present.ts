@@ -7,13 +7,12 @@
  */
 import type { ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
-import { adoptEntries, declarations, type DeclarationKey } from "../resources";
+import { adoptEntryByName } from "../resources/by-name";
 
 /** The presentation of every type, over the given client (the composition root gives it to the engine). */
 export function importPresenter(clientOf: () => ForgeClient): (typeName: string, inputs: State, props: State) => Promise<State> {
   return async (typeName, inputs, props) => {
-    const key = (Object.keys(declarations) as DeclarationKey[]).find((candidate) => declarations[candidate].name === typeName);
-    const entry = key ? adoptEntries[key] : undefined;
+    const entry = adoptEntryByName(typeName);
     if (!entry || !("present" in entry) || !entry.present) return inputs;
     return entry.present(inputs, props, { path: String(inputs["group"] ?? inputs["project"] ?? ""), client: clientOf() });
   };

@@ -2,53 +2,54 @@
 
 import type { AdoptEntries } from "../adopt-entry/entry";
 import type { AnyDeclaration } from "../engine/declaration";
-import { adopt as broadcastMessageAdopt, registered as broadcastMessage } from "./broadcast-message";
-import { adopt as clusterAgentAdopt, registered as clusterAgent } from "./cluster-agent";
-import { adopt as clusterAgentTokenAdopt, registered as clusterAgentToken } from "./cluster-agent-token";
-import { adopt as clusterAgentUrlConfigurationAdopt, registered as clusterAgentUrlConfiguration } from "./cluster-agent-url-configuration";
-import { adopt as errorTrackingClientKeyAdopt, registered as errorTrackingClientKey } from "./error-tracking-client-key";
-import { adopt as errorTrackingSettingsAdopt, registered as errorTrackingSettings } from "./error-tracking-settings";
-import { adopt as featureAdopt, registered as feature } from "./feature";
-import { adopt as featureFlagUserListAdopt, registered as featureFlagUserList } from "./feature-flag-user-list";
-import { adopt as geoSiteAdopt, registered as geoSite } from "./geo-site";
-import { adopt as groupAvatarAdopt, registered as groupAvatar } from "./group-avatar";
-import { adopt as groupIntegrationsAdopt, registered as groupIntegrations } from "./group-integrations";
-import { adopt as groupLabelAdopt, registered as groupLabel } from "./group-label";
-import { adopt as groupLabelSubscriptionAdopt, registered as groupLabelSubscription } from "./group-label-subscription";
-import { adopt as groupSettingsAdopt, registered as groupSettings } from "./group-settings";
-import { adopt as instanceClusterAdopt, registered as instanceCluster } from "./instance-cluster";
-import { adopt as jobTokenScopeAdopt, registered as jobTokenScope } from "./job-token-scope";
-import { adopt as jobTokenScopeAllowlistAdopt, registered as jobTokenScopeAllowlist } from "./job-token-scope-allowlist";
-import { adopt as projectMemberAdopt, registered as projectMember } from "./project-member";
-import { adopt as protectedEnvironmentAdopt, registered as protectedEnvironment } from "./protected-environment";
-import { adopt as repositoryStorageMoveAdopt, registered as repositoryStorageMove } from "./repository-storage-move";
-import { adopt as snippetAdopt, registered as snippet } from "./snippet";
-import { adopt as virtualRegistryCleanupPolicyAdopt, registered as virtualRegistryCleanupPolicy } from "./virtual-registry-cleanup-policy";
+import type { ResourceModule } from "./by-name";
+import * as broadcastMessage from "./broadcast-message";
+import * as clusterAgent from "./cluster-agent";
+import * as clusterAgentToken from "./cluster-agent-token";
+import * as clusterAgentUrlConfiguration from "./cluster-agent-url-configuration";
+import * as errorTrackingClientKey from "./error-tracking-client-key";
+import * as errorTrackingSettings from "./error-tracking-settings";
+import * as feature from "./feature";
+import * as featureFlagUserList from "./feature-flag-user-list";
+import * as geoSite from "./geo-site";
+import * as groupAvatar from "./group-avatar";
+import * as groupIntegrations from "./group-integrations";
+import * as groupLabel from "./group-label";
+import * as groupLabelSubscription from "./group-label-subscription";
+import * as groupSettings from "./group-settings";
+import * as instanceCluster from "./instance-cluster";
+import * as jobTokenScope from "./job-token-scope";
+import * as jobTokenScopeAllowlist from "./job-token-scope-allowlist";
+import * as projectMember from "./project-member";
+import * as protectedEnvironment from "./protected-environment";
+import * as repositoryStorageMove from "./repository-storage-move";
+import * as snippet from "./snippet";
+import * as virtualRegistryCleanupPolicy from "./virtual-registry-cleanup-policy";
 
 /** Every resource declaration of the library. The contract tests and the policy pack iterate it. */
 export const declarations = {
-  ...broadcastMessage,
-  ...clusterAgent,
-  ...clusterAgentToken,
-  ...clusterAgentUrlConfiguration,
-  ...errorTrackingClientKey,
-  ...errorTrackingSettings,
-  ...feature,
-  ...featureFlagUserList,
-  ...geoSite,
-  ...groupAvatar,
-  ...groupIntegrations,
-  ...groupLabel,
-  ...groupLabelSubscription,
-  ...groupSettings,
-  ...instanceCluster,
-  ...jobTokenScope,
-  ...jobTokenScopeAllowlist,
-  ...projectMember,
-  ...protectedEnvironment,
-  ...repositoryStorageMove,
-  ...snippet,
-  ...virtualRegistryCleanupPolicy,
+  ...broadcastMessage.registered,
+  ...clusterAgent.registered,
+  ...clusterAgentToken.registered,
+  ...clusterAgentUrlConfiguration.registered,
+  ...errorTrackingClientKey.registered,
+  ...errorTrackingSettings.registered,
+  ...feature.registered,
+  ...featureFlagUserList.registered,
+  ...geoSite.registered,
+  ...groupAvatar.registered,
+  ...groupIntegrations.registered,
+  ...groupLabel.registered,
+  ...groupLabelSubscription.registered,
+  ...groupSettings.registered,
+  ...instanceCluster.registered,
+  ...jobTokenScope.registered,
+  ...jobTokenScopeAllowlist.registered,
+  ...projectMember.registered,
+  ...protectedEnvironment.registered,
+  ...repositoryStorageMove.registered,
+  ...snippet.registered,
+  ...virtualRegistryCleanupPolicy.registered,
 } satisfies Record<string, AnyDeclaration>;
 
 /** The key of a declaration in {@link declarations} (`groupLabel`). */
@@ -56,35 +57,55 @@ export type DeclarationKey = keyof typeof declarations;
 
 /** forge-adopt's entry (or exemption) for every declaration. */
 export const adoptEntries: AdoptEntries = {
-  ...broadcastMessageAdopt,
-  ...clusterAgentAdopt,
-  ...clusterAgentTokenAdopt,
-  ...clusterAgentUrlConfigurationAdopt,
-  ...errorTrackingClientKeyAdopt,
-  ...errorTrackingSettingsAdopt,
-  ...featureAdopt,
-  ...featureFlagUserListAdopt,
-  ...geoSiteAdopt,
-  ...groupAvatarAdopt,
-  ...groupIntegrationsAdopt,
-  ...groupLabelAdopt,
-  ...groupLabelSubscriptionAdopt,
-  ...groupSettingsAdopt,
-  ...instanceClusterAdopt,
-  ...jobTokenScopeAdopt,
-  ...jobTokenScopeAllowlistAdopt,
-  ...projectMemberAdopt,
-  ...protectedEnvironmentAdopt,
-  ...repositoryStorageMoveAdopt,
-  ...snippetAdopt,
-  ...virtualRegistryCleanupPolicyAdopt,
+  ...broadcastMessage.adopt,
+  ...clusterAgent.adopt,
+  ...clusterAgentToken.adopt,
+  ...clusterAgentUrlConfiguration.adopt,
+  ...errorTrackingClientKey.adopt,
+  ...errorTrackingSettings.adopt,
+  ...feature.adopt,
+  ...featureFlagUserList.adopt,
+  ...geoSite.adopt,
+  ...groupAvatar.adopt,
+  ...groupIntegrations.adopt,
+  ...groupLabel.adopt,
+  ...groupLabelSubscription.adopt,
+  ...groupSettings.adopt,
+  ...instanceCluster.adopt,
+  ...jobTokenScope.adopt,
+  ...jobTokenScopeAllowlist.adopt,
+  ...projectMember.adopt,
+  ...protectedEnvironment.adopt,
+  ...repositoryStorageMove.adopt,
+  ...snippet.adopt,
+  ...virtualRegistryCleanupPolicy.adopt,
 };
 
-const byName = new Map<string, AnyDeclaration>(Object.values(declarations).map((declaration) => [declaration.name, declaration]));
+/** Every resource file's exports by file name, all loaded: by-name.ts's files where Node's `require` cannot load them (the test suite runs the TypeScript sources). */
+export const declaringFiles: Record<string, ResourceModule> = {
+  "broadcast-message": broadcastMessage,
+  "cluster-agent": clusterAgent,
+  "cluster-agent-token": clusterAgentToken,
+  "cluster-agent-url-configuration": clusterAgentUrlConfiguration,
+  "error-tracking-client-key": errorTrackingClientKey,
+  "error-tracking-settings": errorTrackingSettings,
+  "feature": feature,
+  "feature-flag-user-list": featureFlagUserList,
+  "geo-site": geoSite,
+  "group-avatar": groupAvatar,
+  "group-integrations": groupIntegrations,
+  "group-label": groupLabel,
+  "group-label-subscription": groupLabelSubscription,
+  "group-settings": groupSettings,
+  "instance-cluster": instanceCluster,
+  "job-token-scope": jobTokenScope,
+  "job-token-scope-allowlist": jobTokenScopeAllowlist,
+  "project-member": projectMember,
+  "protected-environment": protectedEnvironment,
+  "repository-storage-move": repositoryStorageMove,
+  "snippet": snippet,
+  "virtual-registry-cleanup-policy": virtualRegistryCleanupPolicy,
+};
 
-/** The declaration of a type name (`GroupLabel`). */
-export function declarationByName(name: string): AnyDeclaration {
-  const declaration = byName.get(name);
-  if (!declaration) throw new Error(`pulumi-forge: no resource named ${name}`);
-  return declaration;
-}
+/** The declaration of a type name (`GroupLabel`): by-name.ts, which loads only the file declaring it. */
+export { declarationByName } from "./by-name";

@@ -90,7 +90,9 @@ describe("provider boundaries", () => {
 
   it("the registry and the engine's operations meet only in the faces: the provider process's root and forge-adopt's readers (a scope's, the fleet's inventory)", () => {
     const joiners = importsOf("provider/").filter(
-      ([, imports]) => imports.includes("provider/resources/index.ts") && imports.includes("provider/engine/operations.ts"),
+      ([, imports]) =>
+        (imports.includes("provider/resources/index.ts") || imports.includes("provider/resources/by-name.ts")) &&
+        imports.includes("provider/engine/operations.ts"),
     );
     expect(joiners.map(([file]) => file).sort()).toEqual([
       "provider/adopt/inventory.ts",

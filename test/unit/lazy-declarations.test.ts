@@ -1,0 +1,48 @@
+/**
+ * A provider process loads the declarations of the types its program uses, not all of them
+ * (provider/resources/by-name.ts): each resource file builds its zod schemas when loaded, and
+ * loading all of them was about a third of the plugin's load at its first request. Checked on the
+ * build, in a process of its own, as a provider process loads it.
+ */
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { REPO_ROOT } from "../support/pulumi-paths";
+
+/** The resource files a fresh process has loaded after `script` ran against the build. */
+function resourceFilesLoadedBy(script: string): string[] {
+  const probe = `
+    const dist = ${JSON.stringify(join(REPO_ROOT, "dist", "provider"))};
+    Promise.resolve((${script})(dist)).then(() => {
+      const files = Object.keys(require.cache).filter((file) => file.startsWith(dist + "/resources/"));
+      console.log(JSON.stringify(files.map((file) => file.slice(dist.length + "/resources/".length)).sort()));
+    });`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }).trim().split("\n").pop()!) as string[];
+}
+
+it("the plugin face's first check of a group label loads group-label's declarations and no other type's", () => {
+  const loaded = resourceFilesLoadedBy(`(dist) => {
+    const runtime = require(dist + "/plugin/loaded.js");
+    runtime.useStackConfig({ get: () => undefined });
+    const provider = runtime.pluginProvider({ version: "0.0.0", schema: "{}" }, () => {});
+    return provider.check("urn:pulumi:dev::p::forge:index:GroupLabel::bug", {}, { group: "acme", name: "bug", color: "#aa0000" });
+  }`);
+  expect(loaded).toEqual(["by-name.js", "group-label.js"]);
+});
+
+it("the dynamic face's operations of a type load its file alone, and an unknown type is named", () => {
+  expect(resourceFilesLoadedBy(`(dist) => require(dist + "/composition-root.js").operations("BroadcastMessage")`)).toEqual([
+    "broadcast-message.js",
+    "by-name.js",
+  ]);
+  expect(() =>
+    execFileSync(
+      process.execPath,
+      ["-e", `require(${JSON.stringify(join(REPO_ROOT, "dist", "provider", "resources", "by-name.js"))}).declarationByName("Nope")`],
+      {
+        encoding: "utf8",
+        stdio: "pipe",
+      },
+    ),
+  ).toThrow(/no resource named Nope/);
+});
