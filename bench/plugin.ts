@@ -7,10 +7,21 @@
  * the client creating the same labels at the engine's concurrency: POSTs alone, and the engine's
  * own create (the read that proves what it makes, then the POST) with no engine around it.
  *
+ * Two modes, printed first. Path (the default): each program's Pulumi.yaml names the plugin's
+ * directory (`plugins.providers`), and the engine starts the plugin twice per operation (the YAML
+ * host for its schema, the engine for the resources). Installed (BENCH_PLUGIN_INSTALL=1), as
+ * pipelines run it: before the rounds, our plugin (an archive of scripts/plugin-archive.sh) and the
+ * peer's binary are installed with `pulumi plugin install ... --file` into the bench world's
+ * PULUMI_HOME, and the YAML programs of our face and the peer have no `plugins` block; the engine
+ * caches an installed plugin's schema at the first operation (PULUMI_HOME/plugins/schema-<name>-
+ * <version>-.json, whose presence the bench prints after it) and from then on starts the plugin
+ * once per operation: only the first `up` on each installed plugin still starts it twice. The
+ * TypeScript face and the baseline keep their path blocks.
+ *
  * Not a test: it asserts nothing about time. It fails only if an operation fails.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -22,6 +33,7 @@ import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import type { TimingLine } from "../provider/plugin/timings";
+import { PULUMI_ROOT, REPO_ROOT } from "../test/support/pulumi-paths";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
 
@@ -33,7 +45,12 @@ const PULUMI_PARALLEL = Number(process.env["PULUMI_PARALLEL"]);
 const ENGINE_PARALLEL = PULUMI_PARALLEL > 0 ? PULUMI_PARALLEL : availableParallelism() * 4;
 const PARALLEL_SOURCE = PULUMI_PARALLEL > 0 ? "PULUMI_PARALLEL" : "pulumi up's default parallelism, cores x 4";
 
+/** BENCH_PLUGIN_INSTALL=1: our plugin and the peer installed in the world's PULUMI_HOME, their YAML programs without a `plugins` block. */
+const INSTALL = process.env["BENCH_PLUGIN_INSTALL"] === "1";
+
 const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
+/** The block of our face's YAML programs: none when the plugin is installed. */
+const yamlPluginBlock = INSTALL ? "" : pluginBlock;
 
 /**
  * A peer to measure against, built outside this repository (the repository holds no recipe of
@@ -42,6 +59,8 @@ const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PL
  * program's labels against the same emulator. Without it, the faces are measured against the floor.
  */
 const PEER_GITLAB = process.env["BENCH_PEER_GITLAB"];
+const PEER_BINARY =
+  PEER_GITLAB && (PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab"));
 const PEER_LABEL = "pulumi-gitlab (YAML)";
 
 /** A built checkout of this repository to measure the YAML face against in the same run (BENCH_PLUGIN_BASELINE=<dir>): before and after a change. */
@@ -55,7 +74,7 @@ for (let i = 0; i < n; i += 1) new forge.GroupLabel("label-" + i, { group: "acme
 `;
 
 /** N group labels of one group in a Pulumi YAML program, through the provider plugin of `plugins` (ours by default). */
-function yamlProgram(name: string, n: number, plugins = pluginBlock, type = "forge:index:GroupLabel"): string {
+function yamlProgram(name: string, n: number, plugins = yamlPluginBlock, type = "forge:index:GroupLabel"): string {
   const resources = Array.from(
     { length: n },
     (_, i) => `  label-${i}:\n    type: ${type}\n    properties:\n      group: acme\n      name: bench-${i}\n      color: "#aa0000"\n`,
@@ -73,13 +92,15 @@ function providerBlock(name: string, path: string): string {
 function comparedFaces(plugin: (type: string) => boolean): Face[] {
   const faces: Face[] = [];
   if (PEER_GITLAB) {
+    const block = INSTALL ? "" : providerBlock("gitlab", PEER_GITLAB);
     faces.push({
       label: PEER_LABEL,
+      installed: INSTALL ? "gitlab" : undefined,
       managed: (type) => type === "gitlab:index/groupLabel:GroupLabel",
       open: (world, name, n) =>
         world.project(
           name,
-          { "Pulumi.yaml": yamlProgram(name, n, providerBlock("gitlab", PEER_GITLAB), "gitlab:index:GroupLabel") },
+          { "Pulumi.yaml": yamlProgram(name, n, block, "gitlab:index:GroupLabel") },
           { "gitlab:baseUrl": `${world.emulator.url}/api/v4/`, "gitlab:token": seedToken("root") },
         ),
     });
@@ -99,6 +120,8 @@ interface Face {
   label: string;
   /** Environment its operations run with (the CLI inherits it): PULUMI_SKIP_CHECKPOINTS, PULUMI_PARALLEL. */
   env?: Record<string, string>;
+  /** The installed plugin its program finds without a `plugins` block (BENCH_PLUGIN_INSTALL=1). */
+  installed?: "forge" | "gitlab";
   managed: (type: string) => boolean;
   open(world: BenchWorld, name: string, n: number): Promise<Stack>;
 }
@@ -145,10 +168,16 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
           { nodeModules: true },
         ),
     },
-    { label: "plugin (YAML)", managed: plugin, open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}) },
+    {
+      label: "plugin (YAML)",
+      installed: INSTALL ? "forge" : undefined,
+      managed: plugin,
+      open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
+    },
     // What the engine's settings cost or save, on the YAML face: the state written once at the end, and parallelism.
     ...engineVariants().map(({ label, env }) => ({
       label: `plugin (YAML), ${label}`,
+      installed: INSTALL ? ("forge" as const) : undefined,
       managed: plugin,
       env,
       open: (world: BenchWorld, name: string, n: number) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
@@ -210,6 +239,14 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
   const own = new Map<string, Record<Op, OwnTime>[]>();
   const loops: { post: number; create: number }[] = [];
   const timings = mkdtempSync(join(tmpdir(), "forge-plugin-timings-"));
+  if (INSTALL) {
+    const [installed, pathed] = [
+      measured.filter((face) => face.installed),
+      measured.filter((face) => face.label.startsWith("plugin") && !face.installed),
+    ];
+    console.log(`\nfaces run on the installed plugins: ${installed.map((face) => face.label).join(", ") || "none"}`);
+    if (pathed.length > 0) console.log(`faces run on their path block: ${pathed.map((face) => face.label).join(", ")}`);
+  }
   // A forge farther away than loopback: every answer waits this long (what parallelism is for).
   const latencyMs = Number(process.env["BENCH_FORGE_LATENCY_MS"] ?? "0");
   if (latencyMs > 0) {
@@ -222,18 +259,16 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
       // The plugin (started by the CLI, which inherits this process's environment) writes its timings per operation.
       const fileOf = (op: Op) => join(timings, `${name}-${op}.jsonl`);
       Object.assign(process.env, face.env);
-      runs
-        .get(face.label)!
-        .push(
-          await measureStack(
-            world.emulator,
-            await face.open(world, name, n),
-            n,
-            face.managed,
-            OPS,
-            (op) => (process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op)),
-          ),
-        );
+      runs.get(face.label)!.push(
+        await measureStack(world.emulator, await face.open(world, name, n), n, face.managed, OPS, (op) => {
+          process.env["FORGE_PLUGIN_TIMINGS"] = fileOf(op);
+          // The proof the engine took the installed plugin: its schema cached after the first operation.
+          if (face.installed && op !== OPS[0] && !schemaShown.has(face.installed)) {
+            schemaShown.add(face.installed);
+            console.log(schemaCached(world, face.installed, `${face.label}'s first ${OPS[0]}`));
+          }
+        }),
+      );
       delete process.env["FORGE_PLUGIN_TIMINGS"];
       for (const key of Object.keys(face.env ?? {})) delete process.env[key];
       if (face.label.startsWith("plugin")) {
@@ -250,6 +285,64 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
   const results = new Map([...runs].map(([label, list]) => [label, medianMeasured(list)]));
   report(n, rounds, results, { post: median(loops.map((loop) => loop.post)), create: median(loops.map((loop) => loop.create)) });
   reportOwnTime(n, own);
+}
+
+/** The installed plugins whose schema file was looked for (once per run). */
+const schemaShown = new Set<string>();
+
+/** Whether PULUMI_HOME/plugins holds the engine's copy of an installed plugin's schema. */
+function schemaCached(world: BenchWorld, name: string, after: string): string {
+  const dir = join(world.env["PULUMI_HOME"]!, "plugins");
+  const files = readdirSync(dir).filter((file) => file.startsWith(`schema-${name}-`) && file.endsWith(".json"));
+  return files.length > 0
+    ? `installed mode, after ${after}: PULUMI_HOME/plugins/${files.join(", ")} exists (the engine cached the schema)`
+    : `installed mode, after ${after}: no PULUMI_HOME/plugins/schema-${name}-*.json (the schema was not cached)`;
+}
+
+/** Runs a command with the world's environment; resolves to its stdout, rejects with its stderr. */
+function run(world: BenchWorld, command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(command, args, { env: { ...process.env, ...world.env }, cwd: REPO_ROOT }, (error, out, err) =>
+      error ? reject(new Error(`${command} ${args.join(" ")} failed: ${err.trim() || error.message}`)) : resolve(out),
+    ),
+  );
+}
+
+/**
+ * Prints the mode of the plugin bench; in installed mode (BENCH_PLUGIN_INSTALL=1) first installs,
+ * into the world's PULUMI_HOME with the bench's Pulumi CLI, our plugin (an archive of this
+ * checkout, scripts/plugin-archive.sh, at package.json's version) and the peer's binary (at the
+ * version its GetPluginInfo answers), then starts each installed copy and checks its version:
+ * the engine will find what the bench measures. Once per run, before the rounds.
+ */
+export async function preparePluginMode(world: BenchWorld): Promise<void> {
+  if (!INSTALL) {
+    console.log(
+      "\nplugin mode: path (each program's Pulumi.yaml names its plugin: plugins.providers; BENCH_PLUGIN_INSTALL=1 installs them)",
+    );
+    return;
+  }
+  const home = world.env["PULUMI_HOME"]!;
+  const out = mkdtempSync(join(tmpdir(), "forge-plugin-archive-"));
+  try {
+    const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-archive.sh"), "", out])).trim().split("\n").pop()!;
+    const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
+    if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
+    for (const [name, version, file] of plugins) {
+      // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
+      await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
+      const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
+      if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
+    }
+    console.log(
+      `\nplugin mode: installed (BENCH_PLUGIN_INSTALL=1) into PULUMI_HOME ${home}: ` +
+        plugins.map(([name, version, file]) => `${name} ${version} from ${file}`).join(", ") +
+        "; the YAML programs of our face and the peer have no plugins block, the TypeScript face and the baseline keep theirs",
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 /** The plugin's own time per resource (median over rounds), against the issue's goals: check + diff <= 2 ms, create <= 3 ms. */
@@ -270,8 +363,8 @@ function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void
 }
 
 /** A plugin started as the engine starts it: milliseconds to its port line, and to its answer of
- *  GetPluginInfo, the first request the engine and the YAML host send. */
-async function pluginStart(launcher: string): Promise<{ port: number; answer: number }> {
+ *  GetPluginInfo, the first request the engine and the YAML host send, with the version it answers. */
+async function pluginStart(launcher: string): Promise<{ port: number; answer: number; version: string }> {
   const started = performance.now();
   const child = spawn(launcher, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"] });
   try {
@@ -286,10 +379,12 @@ async function pluginStart(launcher: string): Promise<{ port: number; answer: nu
     });
     const portMs = performance.now() - started;
     const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    await new Promise((resolve, reject) => client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info))));
+    const version = await new Promise<string>((resolve, reject) =>
+      client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info.getVersion()))),
+    );
     const answerMs = performance.now() - started;
     client.close();
-    return { port: portMs, answer: answerMs };
+    return { port: portMs, answer: answerMs, version };
   } finally {
     child.kill();
   }
@@ -317,11 +412,7 @@ export async function startupTimes(rounds = 5): Promise<void> {
   ];
   const plugins: [string, string][] = [["pulumi-resource-forge", join(PLUGIN_DIR, "pulumi-resource-forge")]];
   if (PLUGIN_BASELINE) plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge")]);
-  if (PEER_GITLAB)
-    plugins.push([
-      "pulumi-resource-gitlab (the peer)",
-      PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab"),
-    ]);
+  if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY]);
   // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
   for (const [, launcher] of plugins) await pluginStart(launcher);

@@ -21,6 +21,8 @@
  *                                vs the client alone; BENCH_PLUGIN_ROUNDS (default 3); 0 skips the faces
  *   BENCH_ONLY=plugin           only the plugin's faces
  *   BENCH_PLUGIN_FACES=YAML     only the faces whose label holds one of these (comma-separated)
+ *   BENCH_PLUGIN_INSTALL=1      the plugin and the peer installed in PULUMI_HOME (pulumi plugin
+ *                                install), not named by path in the YAML programs (bench/plugin.ts)
  *   BENCH_SKIP_CHECKPOINTS=1    adds the YAML face run with PULUMI_SKIP_CHECKPOINTS=true
  *   BENCH_PARALLEL=1,32         adds the YAML face run at each PULUMI_PARALLEL (pulumi's --parallel)
  *   BENCH_FORGE_LATENCY_MS=50   the plugin's faces against a forge whose every answer waits that long
@@ -38,7 +40,7 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { files, summarise } from "./profile-summary";
-import { pluginFaces, startupTimes } from "./plugin";
+import { pluginFaces, preparePluginMode, startupTimes } from "./plugin";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PULUMI_VERSION, startBenchWorld, type BenchWorld } from "./stacks";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
       .filter((n) => n > 0);
     const pluginRounds = Number(process.env["BENCH_PLUGIN_ROUNDS"] ?? "3");
     const plugin = async () => {
+      await preparePluginMode(world);
       await startupTimes();
       for (const n of pluginNs) await pluginFaces(world, n, pluginRounds, FLOOR_PROGRAM(FLOORS["create-only"]));
     };

@@ -55,6 +55,8 @@ export interface BenchWorld {
   emulator: RunningEmulator;
   /** The seed's administrator, for looking at what the forge holds. */
   api: ForgeClient;
+  /** The environment every CLI of this world runs with: its PULUMI_HOME, backend, passphrase, PATH. */
+  env: Readonly<Record<string, string>>;
   /**
    * A stack named `bench` of `program` in a directory of its own. `packageRoot` is the checkout
    * its `pulumi-forge` links to: this one by default, another (built) one to compare builds.
@@ -106,6 +108,7 @@ export async function startBenchWorld(options: EmulatorOptions = {}): Promise<Be
   return {
     emulator,
     api,
+    env: envVars,
     async stack(name, program, config, env = {}, packageRoot = REPO_ROOT) {
       const files = {
         "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`,
