@@ -22,7 +22,7 @@
  * Not a test: it asserts nothing about time. It fails only if an operation fails.
  */
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -63,6 +63,8 @@ const PEER_GITLAB = process.env["BENCH_PEER_GITLAB"];
 const PEER_BINARY =
   PEER_GITLAB && (PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab"));
 const PEER_LABEL = "pulumi-gitlab (YAML)";
+/** The face of bench/node-floor-plugin.ts: a Node plugin with no work of its own and no grpc-js. */
+const NODE_FLOOR_LABEL = "floor: Node plugin (YAML)";
 
 /** A built checkout of this repository to measure the YAML face against in the same run (BENCH_PLUGIN_BASELINE=<dir>): before and after a change. */
 const PLUGIN_BASELINE = process.env["BENCH_PLUGIN_BASELINE"];
@@ -175,6 +177,13 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
       managed: plugin,
       open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
     },
+    // What a Node plugin cannot go under: no work of its own, and no grpc-js (node-floor-plugin.ts).
+    {
+      label: NODE_FLOOR_LABEL,
+      managed: plugin,
+      open: (world, name, n) =>
+        world.project(name, { "Pulumi.yaml": yamlProgram(name, n, providerBlock("forge", nodeFloorPluginDir())) }, {}),
+    },
     // What the engine's settings cost or save, on the YAML face: the state written once at the end, and parallelism.
     ...engineVariants().map(({ label, env }) => ({
       label: `plugin (YAML), ${label}`,
@@ -286,6 +295,17 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
   const results = new Map([...runs].map(([label, list]) => [label, medianMeasured(list)]));
   report(n, rounds, results, { post: median(loops.map((loop) => loop.post)), create: median(loops.map((loop) => loop.create)) });
   reportOwnTime(n, own);
+}
+
+let nodeFloorDir: string | undefined;
+/** A directory holding a launcher of node-floor-plugin.ts as `pulumi-resource-forge` (written once per run). */
+function nodeFloorPluginDir(): string {
+  if (!nodeFloorDir) {
+    nodeFloorDir = mkdtempSync(join(tmpdir(), "forge-node-floor-"));
+    const launcher = `#!/bin/sh\nexec "${process.execPath}" "${join(__dirname, "node-floor-plugin.js")}" "$@"\n`;
+    writeFileSync(join(nodeFloorDir, "pulumi-resource-forge"), launcher, { mode: 0o755 });
+  }
+  return nodeFloorDir;
 }
 
 /** The installed plugins whose schema file was looked for (once per run). */
@@ -470,6 +490,12 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
     console.log(
       `plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${OPS.map((op) => `${op} ${ratio("plugin (YAML)", op, PEER_LABEL)}`).join(", ")}`,
     );
+  }
+  if (of(NODE_FLOOR_LABEL)) {
+    const to = (from: string) =>
+      `${from} to ${NODE_FLOOR_LABEL}: ${OPS.map((op) => `${op} ${ratio(from, op, NODE_FLOOR_LABEL)}`).join(", ")}`;
+    console.log(`${to("plugin (YAML)")} (what is ours: the work, zod, grpc-js and google-protobuf)`);
+    if (of(PEER_LABEL)) console.log(`${to(PEER_LABEL)} (under 1.00x: a Node plugin can meet the peer)`);
   }
   const ts = of("plugin (TS)");
   const dynamic = of("dynamic");
