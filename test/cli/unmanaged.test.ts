@@ -73,45 +73,52 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("what no stack of 
     const backend = { url: postgres.url, env: { PGPASSWORD: postgres.password } };
     const config = { "forge:baseUrl": { value: world.emulator.url }, "forge:token": { value: world.user("root").token, secret: true } };
     const shared = `{ group: "fleet", name: "shared", color: "#00AA00" }, { import: "fleet:${made["shared"]}" }`;
-    teams = await Promise.all([
+    const projects = [
       // Team A: its own label, and the shared one, imported.
-      cliProject({
-        name: "unmanaged-a",
-        nodeModules: true,
-        backend,
-        config,
-        from: {
-          "Pulumi.yaml": "name: team-a\nruntime: nodejs\n",
-          "index.js": `const forge = require("pulumi-forge");\nnew forge.GroupLabel("own", { group: "fleet", name: "a-own", color: "#FF0000" });\nnew forge.GroupLabel("shared", ${shared});\n`,
-        },
-      }),
+      () =>
+        cliProject({
+          name: "unmanaged-a",
+          nodeModules: true,
+          backend,
+          config,
+          from: {
+            "Pulumi.yaml": "name: team-a\nruntime: nodejs\n",
+            "index.js": `const forge = require("pulumi-forge");\nnew forge.GroupLabel("own", { group: "fleet", name: "a-own", color: "#FF0000" });\nnew forge.GroupLabel("shared", ${shared});\n`,
+          },
+        }),
       // Team B: the shared label again (held twice), the agent (imported) and its first token.
-      cliProject({
-        name: "unmanaged-b",
-        nodeModules: true,
-        backend,
-        config,
-        from: {
-          "Pulumi.yaml": "name: team-b\nruntime: nodejs\n",
-          "index.js": [
-            'const forge = require("pulumi-forge");',
-            `new forge.GroupLabel("shared-too", ${shared});`,
-            `const agent = new forge.ClusterAgent("deploy", { project: "fleet/app", name: "deploy" }, { import: "fleet/app:${made["agent"]}" });`,
-            'new forge.ClusterAgentToken("first", { project: "fleet/app", agentId: agent.agentId, name: "first" });',
-            "",
-          ].join("\n"),
-        },
-      }),
+      () =>
+        cliProject({
+          name: "unmanaged-b",
+          nodeModules: true,
+          backend,
+          config,
+          from: {
+            "Pulumi.yaml": "name: team-b\nruntime: nodejs\n",
+            "index.js": [
+              'const forge = require("pulumi-forge");',
+              `new forge.GroupLabel("shared-too", ${shared});`,
+              `const agent = new forge.ClusterAgent("deploy", { project: "fleet/app", name: "deploy" }, { import: "fleet/app:${made["agent"]}" });`,
+              'new forge.ClusterAgentToken("first", { project: "fleet/app", agentId: agent.agentId, name: "first" });',
+              "",
+            ].join("\n"),
+          },
+        }),
       // Team C, in Pulumi YAML on the plugin face: its own label.
-      cliProject({
-        name: "unmanaged-c",
-        backend,
-        config,
-        from: {
-          "Pulumi.yaml": `name: team-c\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\nresources:\n  own:\n    type: forge:index:GroupLabel\n    properties: { group: fleet, name: c-own, color: "#0000FF" }\n`,
-        },
-      }),
-    ]);
+      () =>
+        cliProject({
+          name: "unmanaged-c",
+          backend,
+          config,
+          from: {
+            "Pulumi.yaml": `name: team-c\nruntime: yaml\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\nresources:\n  own:\n    type: forge:index:GroupLabel\n    properties: { group: fleet, name: c-own, color: "#0000FF" }\n`,
+          },
+        }),
+    ];
+    // The first stack of a fresh database creates the backend's table; two stacks initialised at
+    // once race in PostgreSQL's CREATE TABLE IF NOT EXISTS (a duplicate key of pg_type, seen in CI).
+    teams = [await projects[0]!()];
+    teams.push(...(await Promise.all(projects.slice(1).map((make) => make()))));
     await Promise.all(teams.map((team) => team.ok(["up", "--yes", "--skip-preview"])));
 
     // What a person makes by hand, and one label the ignore file allows.
