@@ -66,6 +66,12 @@ const PEER_LABEL = "pulumi-gitlab (YAML)";
 /** The face of bench/node-floor-plugin.ts: a Node plugin with no work of its own and no grpc-js. */
 const NODE_FLOOR_LABEL = "floor: Node plugin (YAML)";
 
+/** The peer's provider configuration: the world's emulator, as the seed's administrator. */
+const peerConfig = (world: BenchWorld): Record<string, string> => ({
+  "gitlab:baseUrl": `${world.emulator.url}/api/v4/`,
+  "gitlab:token": seedToken("root"),
+});
+
 /** A built checkout of this repository to measure the YAML face against in the same run (BENCH_PLUGIN_BASELINE=<dir>): before and after a change. */
 const PLUGIN_BASELINE = process.env["BENCH_PLUGIN_BASELINE"];
 
@@ -101,11 +107,7 @@ function comparedFaces(plugin: (type: string) => boolean): Face[] {
       installed: INSTALL ? "gitlab" : undefined,
       managed: (type) => type === "gitlab:index/groupLabel:GroupLabel",
       open: (world, name, n) =>
-        world.project(
-          name,
-          { "Pulumi.yaml": yamlProgram(name, n, block, "gitlab:index:GroupLabel") },
-          { "gitlab:baseUrl": `${world.emulator.url}/api/v4/`, "gitlab:token": seedToken("root") },
-        ),
+        world.project(name, { "Pulumi.yaml": yamlProgram(name, n, block, "gitlab:index:GroupLabel") }, peerConfig(world)),
     });
   }
   if (PLUGIN_BASELINE) {
@@ -359,8 +361,7 @@ export async function preparePluginMode(world: BenchWorld): Promise<void> {
     // The engine caches an installed plugin's schema at its first operation, which starts the
     // plugin twice: a one-label preview per plugin here, so that every measured operation starts it once.
     for (const [name] of plugins) {
-      const config: Record<string, string> =
-        name === "gitlab" ? { "gitlab:baseUrl": `${world.emulator.url}/api/v4/`, "gitlab:token": seedToken("root") } : {};
+      const config = name === "gitlab" ? peerConfig(world) : {};
       const type = name === "gitlab" ? "gitlab:index:GroupLabel" : "forge:index:GroupLabel";
       const warm = await world.project(`warm-${name}`, { "Pulumi.yaml": yamlProgram(`warm-${name}`, 1, "", type) }, config);
       await warm.preview();

@@ -63,11 +63,6 @@ export function useDeclaringFileLoader(load: (file: string) => ResourceModule): 
   loadFile = load;
 }
 
-/** What a declaring file exports (provider/resources/<file>.ts), loaded as this module loads it (the generator's source of this map). */
-export function declaringFileExports(file: string): ResourceModule {
-  return loadFile(file);
-}
-
 /** The declaration of a type name, with its key in its file (`groupLabel`). */
 function declared(name: string): { key: string; declaration: AnyDeclaration; file: ResourceModule } {
   const file = Object.hasOwn(declaringFile, name) ? loadFile(declaringFile[name]!) : undefined;

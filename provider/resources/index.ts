@@ -81,7 +81,7 @@ export const adoptEntries: AdoptEntries = {
   ...virtualRegistryCleanupPolicy.adopt,
 };
 
-/** Every resource file's exports by file name, all loaded: by-name.ts's files where Node's `require` cannot load them (the test suite runs the TypeScript sources). */
+/** Every resource file's exports by file name, all loaded: by-name.ts's map is generated from it, and its files under vitest (test/support/declaring-files.ts). */
 export const declaringFiles: Record<string, ResourceModule> = {
   "broadcast-message": broadcastMessage,
   "cluster-agent": clusterAgent,
