@@ -1,5 +1,5 @@
 /**
- * Serves the plugin face over the provider protocol (grpc-server.ts): the port on stdout first,
+ * Serves the plugin face over the provider protocol (grpc-server.ts, on node:http2): the port on stdout first,
  * as the engine expects, then the requests. The engine starts the plugin with the address of its
  * own services (the first argument, after the flags it may prepend): the provider's messages go
  * to its log (engine-log.ts).
@@ -11,7 +11,7 @@
 import type * as providerApi from "@pulumi/pulumi/provider";
 import type { ProgressSink } from "../engine/outcomes";
 import { engineLog } from "./engine-log";
-import { listen, type ProviderService } from "./grpc-server";
+import { listen, type ProviderConfiguration, type ProviderService } from "./grpc-server";
 
 /** What the provider process loads on first use: the composition root's plugin face and configuration (loaded.ts). */
 export interface PluginRuntime {
@@ -39,21 +39,15 @@ function lateRequire<T>(path: string): T {
   return require(path) as T;
 }
 
-/** What the configure handler receives: the provider's arguments and the stack's variables. */
-interface ConfigureRequest {
-  getArgs(): { toJavaScript(): Record<string, unknown> } | undefined;
-  getVariablesMap(): { toObject(): [string, string][] };
-}
-
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
-export function configOf(request: ConfigureRequest): StackConfigReader {
+export function configOf(configuration: ProviderConfiguration): StackConfigReader {
   const { reveal } = lateRequire<typeof import("./face")>("./face");
-  const args = reveal(request.getArgs()?.toJavaScript() ?? {}).plain;
-  const variables = new Map(request.getVariablesMap().toObject());
+  const args = reveal(configuration.args).plain;
+  const variables = configuration.variables;
   return {
     get(key: string): string | undefined {
       const name = key.slice(key.indexOf(":") + 1);
-      const value = args[name] ?? variables.get(key) ?? variables.get(key.replace(":", ":config:"));
+      const value = args[name] ?? variables[key] ?? variables[key.replace(":", ":config:")];
       return value === undefined || value === null ? undefined : typeof value === "string" ? value : JSON.stringify(value);
     },
   };
@@ -89,7 +83,7 @@ export function pluginService(
   return {
     ...identity,
     provider: () => (provider ??= once().pluginProvider(identity, log)),
-    configure: (request) => once().useStackConfig(configOf(request)),
+    configure: (configuration) => once().useStackConfig(configOf(configuration)),
     attach,
   };
 }
@@ -102,9 +96,9 @@ export function pluginService(
 export async function servePlugin(identity: PluginIdentity, runtime: () => PluginRuntime, args: string[]): Promise<void> {
   let engine = engineAddressOf(args);
   const log = engineLog(() => engine);
-  const { server, port } = await listen(pluginService(identity, runtime, log, (address) => (engine = address)));
+  const server = await listen(pluginService(identity, runtime, log, (address) => (engine = address)));
   // The engine reads the port from the first line of stdout (a plain string: no colours).
-  process.stdout.write(`${port}\n`);
+  process.stdout.write(`${server.port}\n`);
 
   // An error no call caught is said in the engine's log and fails the plugin's exit, but does not
   // end the calls in flight (as the SDK's server did).
@@ -121,7 +115,7 @@ export async function servePlugin(identity: PluginIdentity, runtime: () => Plugi
   // Ended by the engine: no new calls, the ones in flight answered, then out.
   const stop = () => {
     setTimeout(() => process.exit(), SHUTDOWN_GRACE_MS).unref();
-    server.tryShutdown(() => {
+    server.shutdown(() => {
       log.close();
       process.exit();
     });

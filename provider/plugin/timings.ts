@@ -6,6 +6,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { httpTime } from "../client/http-time";
+import type { UnaryHandler } from "./wire/grpc";
 
 /** The provider service's methods that the engine calls once or twice per resource. */
 export const TIMED_METHODS = ["check", "diff", "create", "read", "update", "delete"] as const;
@@ -17,20 +18,21 @@ export interface TimingLine {
   httpMs: number;
 }
 
-type Callback = (...args: unknown[]) => unknown;
-type Handler = (call: unknown, callback: Callback) => unknown;
-
-/** The handler, timed into `file`: the time to its callback, and the forge's share of it. */
-export function timedHandler(method: TimingLine["method"], handler: Handler, file: string): Handler {
-  return (call, callback) => {
+/** The handler, timed into `file`: the time to its answer, and the forge's share of it. */
+export function timedHandler(method: TimingLine["method"], handler: UnaryHandler, file: string): UnaryHandler {
+  return (request) => {
     const total = { ms: 0 };
     const started = performance.now();
-    return httpTime.run(total, () =>
-      handler(call, (...args: unknown[]) => {
-        const line: TimingLine = { method, ms: performance.now() - started, httpMs: total.ms };
-        appendFileSync(file, `${JSON.stringify(line)}\n`);
-        return callback(...args);
-      }),
-    );
+    const written = () => {
+      const line: TimingLine = { method, ms: performance.now() - started, httpMs: total.ms };
+      appendFileSync(file, `${JSON.stringify(line)}\n`);
+    };
+    return httpTime.run(total, async () => {
+      try {
+        return await handler(request);
+      } finally {
+        written();
+      }
+    });
   };
 }

@@ -92,6 +92,25 @@ it("answers the engine as before: its info and schema, configuration with secret
   await expect(call("checkConfig", new providerPb.CheckRequest())).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
 });
 
+it("answers check failures, a replacing diff and an unknown method as the engine reads them", async () => {
+  const check = new providerPb.CheckRequest();
+  check.setUrn(urnOf("GroupLabel", "bad"));
+  check.setNews(struct({ group: "acme", name: "bad", color: "not a colour" }));
+  const checked = await call<providerPb.CheckResponse>("check", check);
+  expect(checked.getFailuresList().map((failure) => failure.getReason())).toEqual([expect.stringMatching(/^color: "not a colour" is not/)]);
+
+  const diff = new providerPb.DiffRequest();
+  diff.setId("acme:1");
+  diff.setUrn(urnOf("GroupLabel", "moved"));
+  diff.setOlds(struct({ group: "acme", name: "moved", color: "#aa0000" }));
+  diff.setNews(struct({ group: "other", name: "moved", color: "#aa0000" }));
+  const differs = await call<providerPb.DiffResponse>("diff", diff);
+  expect(differs.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_SOME);
+  expect(differs.getReplacesList()).toContain("group");
+
+  await expect(call("construct", new providerPb.ConstructRequest())).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+});
+
 it("reads an object by its id alone, marked as an import; deleting it unmatched leaves it on the forge and says so in the engine's log, under its URN", async () => {
   const { body: label } = await world.api.request<{ id: number; name: string }>("POST", "/groups/:group/labels", {
     group: "acme",
@@ -121,12 +140,15 @@ it("reads an object by its id alone, marked as an import; deleting it unmatched 
 });
 
 it("a create that fails after the object exists answers the object's id and state, so that the engine records it", async () => {
-  await world.emulator.admin("/settings", { method: "PUT", json: { storage_move_ms: 0, storage_move_error: "disk full on secondary" } });
+  await world.emulator.admin("/settings", {
+    method: "PUT",
+    json: { storage_move_ms: 0, storage_move_error: "disk 100% full — ✓\nsecondary" },
+  });
   const create = new providerPb.CreateRequest();
   create.setUrn(urnOf("RepositoryStorageMove", "move"));
   create.setProperties(struct({ kind: "project", sourceStorageName: "default", destinationStorageName: "secondary" }));
   const failure = await call("create", create).catch((error: grpc.ServiceError) => error);
-  expect(failure).toMatchObject({ code: grpc.status.UNKNOWN, details: expect.stringContaining("disk full on secondary") });
+  expect(failure).toMatchObject({ code: grpc.status.UNKNOWN, details: expect.stringContaining("disk 100% full — ✓\nsecondary") });
   const details = (failure as grpc.ServiceError).metadata.get("grpc-status-details-bin")[0] as Buffer;
   const [packed] = statusPb.Status.deserializeBinary(new Uint8Array(details)).getDetailsList();
   expect(packed!.getTypeName()).toBe("pulumirpc.ErrorResourceInitFailed");

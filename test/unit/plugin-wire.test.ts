@@ -1,0 +1,119 @@
+/**
+ * The plugin's protobuf codec (provider/plugin/wire/protobuf.ts) against google-protobuf's, the
+ * SDK's: what one writes the other reads back the same, for every kind of value a property bag
+ * holds, and the provider protocol's requests as the SDK's stubs write them (with the fields this
+ * plugin does not read) come out as the plugin's handlers expect.
+ */
+import { describe, expect, it } from "vitest";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import * as statusPb from "@pulumi/pulumi/proto/status_pb";
+import { decode, encode, type Values } from "../../provider/plugin/wire/protobuf";
+import { percentEncode } from "../../provider/plugin/wire/grpc";
+
+const BAGS: Values[] = [
+  {},
+  { name: "bug", color: "#aa0000", priority: 0, archived: false, description: "" },
+  { nested: { deeper: { deepest: [1, "two", null, true, { x: -3.5 }] } }, empty: {}, none: [] },
+  { unicode: "ünïcødé ✓ 𝄞 日本", quote: 'a "b" \\ c\n\t', big: 2 ** 53 - 1, small: -(2 ** 31), float: 0.1 + 0.2 },
+  { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: { secret: "hunter2" } },
+  { "key with spaces": 1, "": "empty key", "a.b[0]": ["x"], nulls: [null, null] },
+  { list: [[], [[1]], [{}], [{ a: [] }]] },
+];
+
+const viaGoogle = (values: Values) => Struct.fromJavaScript(values as Parameters<typeof Struct.fromJavaScript>[0]).serializeBinary();
+const readByGoogle = (bytes: Uint8Array) => Struct.deserializeBinary(bytes).toJavaScript();
+/** A bag as a message's field 1 (CheckResponse.inputs), written and read by the plugin's codec. */
+const wrapped = (values: Values) => encode({ 1: { struct: values } });
+const unwrap = (bytes: Uint8Array) => decode({ 1: ["bag", "struct"] }, bytes).bag;
+
+describe("Struct, both ways against google-protobuf", () => {
+  it.each(BAGS.map((bag, index) => [index, bag] as const))("bag %i: written by the plugin, read by google-protobuf", (_index, bag) => {
+    const read = providerPb.CheckResponse.deserializeBinary(wrapped(bag)).getInputs()!.toJavaScript();
+    expect(read).toEqual(bag);
+  });
+
+  it.each(BAGS.map((bag, index) => [index, bag] as const))("bag %i: written by google-protobuf, read by the plugin", (_index, bag) => {
+    const response = new providerPb.CheckResponse();
+    response.setInputs(Struct.fromJavaScript(bag as Parameters<typeof Struct.fromJavaScript>[0]));
+    expect(unwrap(response.serializeBinary())).toEqual(bag);
+    // A bare Struct's bytes are the plugin's struct body: the same bag again.
+    expect(readByGoogle(viaGoogle(bag))).toEqual(bag);
+  });
+
+  it("keeps a `__proto__` key a plain property, not the object's prototype", () => {
+    const bag = JSON.parse('{"__proto__": {"polluted": true}, "name": "x"}') as Values;
+    const read = unwrap(wrapped(bag))!;
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.keys(read)).toEqual(["__proto__", "name"]);
+    expect(({} as Values)["polluted"]).toBeUndefined();
+  });
+
+  it("leaves an undefined field out, as JSON does, and refuses what no Value can hold", () => {
+    expect(unwrap(wrapped({ kept: 1, dropped: undefined }))).toEqual({ kept: 1 });
+    expect(unwrap(wrapped({ list: [undefined, 2] }))).toEqual({ list: [null, 2] });
+    expect(() => wrapped({ when: () => 1 })).toThrow(/a function cannot be a protobuf Value/);
+  });
+});
+
+describe("the provider protocol's messages", () => {
+  it("reads a request as the SDK writes it, skipping the fields the plugin does not use", () => {
+    const request = new providerPb.CheckRequest();
+    request.setUrn("urn:pulumi:dev::p::forge:index:GroupLabel::bug");
+    request.setOlds(Struct.fromJavaScript({ name: "old" }));
+    request.setNews(Struct.fromJavaScript({ name: "new", tags: ["a", "b"] }));
+    request.setRandomseed(new Uint8Array([1, 2, 3, 250]));
+    request.setName("bug");
+    request.setType("forge:index:GroupLabel");
+    request.setAutonaming(new providerPb.CheckRequest.AutonamingOptions().setProposedName("bug-1").setMode(2));
+    const plan = { 1: ["urn", "string"], 2: ["olds", "struct"], 3: ["news", "struct"] } as const;
+    expect(decode(plan, request.serializeBinary())).toEqual({
+      urn: "urn:pulumi:dev::p::forge:index:GroupLabel::bug",
+      olds: { name: "old" },
+      news: { name: "new", tags: ["a", "b"] },
+    });
+  });
+
+  it("reads Configure's map of variables and a schema request's version", () => {
+    const request = new providerPb.ConfigureRequest();
+    request.getVariablesMap().set("forge:config:baseUrl", "http://forge").set("forge:config:token", "t");
+    request.setArgs(Struct.fromJavaScript({ baseUrl: "http://forge" }));
+    request.setAcceptsecrets(true);
+    expect(decode({ 1: ["variables", "stringMap"], 2: ["args", "struct"] }, request.serializeBinary())).toEqual({
+      variables: { "forge:config:baseUrl": "http://forge", "forge:config:token": "t" },
+      args: { baseUrl: "http://forge" },
+    });
+    expect(decode({ 1: ["version", "varint"] }, new providerPb.GetSchemaRequest().setVersion(2).serializeBinary())).toEqual({ version: 2 });
+    expect(() => decode({ 1: ["version", "string"] }, new providerPb.GetSchemaRequest().setVersion(2).serializeBinary())).toThrow(
+      /field 1 \(version\) has wire type 0, not a string/,
+    );
+  });
+
+  it("writes responses the SDK reads: repeated strings, enums, booleans and nested messages, proto3's defaults left out", () => {
+    const diff = providerPb.DiffResponse.deserializeBinary(
+      encode({ 1: { strings: ["group", "name"] }, 3: { varint: 1 }, 4: { varint: 2 } }),
+    );
+    expect(diff.getReplacesList()).toEqual(["group", "name"]);
+    expect(diff.getDeletebeforereplace()).toBe(true);
+    expect(diff.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_SOME);
+    expect(encode({ 1: { strings: [] }, 3: { varint: 0 }, 4: { string: "" } })).toHaveLength(0);
+
+    const failure = encode({ 1: { string: "color" }, 2: { string: "must be a hex colour, like #aa0000" } });
+    const check = providerPb.CheckResponse.deserializeBinary(encode({ 1: { struct: {} }, 2: { messages: [failure, failure] } }));
+    expect(check.getInputs()!.toJavaScript()).toEqual({});
+    expect(check.getFailuresList().map((each) => each.toObject())).toEqual([
+      { property: "color", reason: "must be a hex colour, like #aa0000" },
+      { property: "color", reason: "must be a hex colour, like #aa0000" },
+    ]);
+
+    const status = statusPb.Status.deserializeBinary(encode({ 1: { varint: 2 }, 2: { string: "disk full" }, 3: { messages: [] } }));
+    expect(status.toObject()).toMatchObject({ code: 2, message: "disk full" });
+  });
+});
+
+it("percent-encodes a gRPC message as the protocol says: printable ASCII kept but %, everything else as UTF-8 bytes", () => {
+  expect(percentEncode("plain text: 100 ok")).toBe("plain text: 100 ok");
+  expect(percentEncode("50% done\nnext")).toBe("50%25 done%0Anext");
+  expect(percentEncode("ü✓")).toBe("%C3%BC%E2%9C%93");
+  expect(decodeURIComponent(percentEncode("naïve 100% — ✓\r\n"))).toBe("naïve 100% — ✓\r\n");
+});
