@@ -413,8 +413,18 @@ function metaOf(schema: unknown): FieldMeta | undefined {
 
 /** Inputs that name a local file. */
 export function fileInputs(declaration: AnyDeclaration): string[] {
-  return inputKeys(declaration).filter((key) => metaOf(declaration.inputs.shape[key])?.file);
+  return once(fileInputsOf, declaration, () => inputKeys(declaration).filter((key) => metaOf(declaration.inputs.shape[key])?.file));
 }
+
+/** What a declaration's schemas say, computed at its first use: a declaration never changes, and
+ *  the engine asks at every check and diff (reading zod's registry each time). */
+function once<T>(cache: WeakMap<AnyDeclaration, T>, declaration: AnyDeclaration, compute: () => T): T {
+  let found = cache.get(declaration);
+  if (found === undefined) cache.set(declaration, (found = compute()));
+  return found;
+}
+const fileInputsOf = new WeakMap<AnyDeclaration, string[]>();
+const derivedOutputsOf = new WeakMap<AnyDeclaration, Record<string, string>>();
 
 /** The largest file an input takes, in bytes. */
 export function fileMaxBytes(declaration: AnyDeclaration, field: string): number | undefined {
@@ -423,12 +433,14 @@ export function fileMaxBytes(declaration: AnyDeclaration, field: string): number
 
 /** Outputs derived from an input: `{ descriptionHtml: "description" }`. */
 export function derivedOutputs(declaration: AnyDeclaration): Record<string, string> {
-  const derived: Record<string, string> = {};
-  for (const key of outputKeys(declaration)) {
-    const from = metaOf(declaration.outputs.shape[key])?.derivedFrom;
-    if (from) derived[key] = from;
-  }
-  return derived;
+  return once(derivedOutputsOf, declaration, () => {
+    const derived: Record<string, string> = {};
+    for (const key of outputKeys(declaration)) {
+      const from = metaOf(declaration.outputs.shape[key])?.derivedFrom;
+      if (from) derived[key] = from;
+    }
+    return derived;
+  });
 }
 
 /** Inputs whose change forces a replacement. */

@@ -32,7 +32,8 @@ export async function inCall<T>(urn: string, step: () => Promise<T>): Promise<T>
   try {
     return await calls.run(context, step);
   } finally {
-    await Promise.all(context.pending);
+    // Most calls say nothing: no wait then.
+    if (context.pending.length > 0) await Promise.all(context.pending);
   }
 }
 

@@ -17,7 +17,7 @@ import { rememberSecrets } from "../redaction";
 import { SECRET_SIG, SIG_KEY } from "../secret-marks";
 import { isPlainObject } from "../client";
 import { runLookup, type LookupDeclaration } from "../lookups/lookup";
-import { runAction, type ActionDeclaration } from "../actions";
+import type * as actionRegistry from "../actions";
 import { PACKAGE } from "../type-tokens";
 
 export interface PluginFaceOptions {
@@ -26,10 +26,9 @@ export interface PluginFaceOptions {
   schema: string;
   /** The operations of a resource type by name (the composition root's). */
   operationsOf(typeName: string): ResourceOperations;
-  /** The lookups by name, served as invokes. */
-  lookups: Readonly<Record<string, LookupDeclaration>>;
-  /** The actions, served as invokes too. */
-  actions: readonly ActionDeclaration[];
+  /** The lookups by name and the actions, served as invokes; loaded at the first invoke (a
+   *  program with none never loads them). */
+  invokables(): Promise<{ lookups: Readonly<Record<string, LookupDeclaration>>; actions: readonly actionRegistry.ActionDeclaration[] }>;
   /** The client lookups and actions send with. */
   clientOf(): ForgeClient;
 }
@@ -51,22 +50,40 @@ function isSecretValue(value: unknown): value is { value: unknown } {
 }
 
 /** A value without secret marks (the operations work on plain values), and the top-level keys that
- *  had one. Each secret value is remembered: no message of this process shows it (redaction.ts). */
+ *  had one. Each secret value is remembered: no message of this process shows it (redaction.ts).
+ *  A value with no mark is kept as it is, not copied: most values have none. */
 export function reveal(state: State | undefined): { plain: State; secret: Set<string> } {
   const secret = new Set<string>();
+  let marked = false;
   const strip = (value: unknown): unknown => {
+    if (typeof value !== "object" || value === null) return value;
     if (isSecretValue(value)) {
+      marked = true;
       rememberSecrets([value.value]);
       return strip(value.value);
     }
-    if (Array.isArray(value)) return value.map(strip);
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, strip(item)]));
-    return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((item, index) => {
+        const plain = strip(item);
+        if (plain !== item) (copy ??= value.slice())[index] = plain;
+      });
+      return copy ?? value;
+    }
+    if (!isPlainObject(value)) return value;
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      const plain = strip(item);
+      if (plain !== item) (copy ??= { ...value })[key] = plain;
+    }
+    return copy ?? value;
   };
   const plain: State = {};
-  for (const [key, value] of Object.entries(state ?? {})) {
-    if (JSON.stringify(value)?.includes(SECRET_SIG)) secret.add(key);
-    plain[key] = strip(value);
+  for (const key of Object.keys(state ?? {})) {
+    marked = false;
+    plain[key] = strip(state![key]);
+    if (marked) secret.add(key);
   }
   return { plain, secret };
 }
@@ -82,7 +99,16 @@ export function conceal(state: State | undefined, keys: Iterable<string>): State
 
 /** The plugin face: the SDK's provider interface (what serve.ts serves) over the operations of every resource, lookup and action. */
 export function pluginFaceProvider(options: PluginFaceOptions): provider.Provider {
-  const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
+  // The type's operations, found once per call: the URN's type token is parsed once.
+  let lastUrn = "";
+  let lastOps: ResourceOperations | undefined;
+  const ops = (urn: string): ResourceOperations => {
+    if (urn !== lastUrn || !lastOps) {
+      lastOps = options.operationsOf(typeNameOf(urn));
+      lastUrn = urn;
+    }
+    return lastOps;
+  };
   /** What the state keeps secret (engine/secrets.ts), given the inputs the program sent as secrets. */
   const secretsOf = (urn: string, given: Iterable<string>) => secretProperties(ops(urn).declaration, given);
   return {
@@ -91,10 +117,13 @@ export function pluginFaceProvider(options: PluginFaceOptions): provider.Provide
     // Declared secret inputs are kept secret even when the program gives them in plain text
     // (a literal in a YAML program): the state never holds them readable.
     async check(urn, olds: State, news: State) {
+      const operations = ops(urn);
       const given = reveal(news);
       const kept = reveal(olds);
-      const result = await ops(urn).check(kept.plain, given.plain, { secretInputs: secretsOf(urn, [...given.secret, ...kept.secret]) });
-      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...declaredSecrets(ops(urn).declaration)]) };
+      const result = await operations.check(kept.plain, given.plain, {
+        secretInputs: secretProperties(operations.declaration, [...given.secret, ...kept.secret]),
+      });
+      return { ...result, inputs: conceal(result.inputs, [...given.secret, ...declaredSecrets(operations.declaration)]) };
     },
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
     async create(urn, inputs: State) {
@@ -128,13 +157,17 @@ export function pluginFaceProvider(options: PluginFaceOptions): provider.Provide
     async invoke(token, inputs: Record<string, unknown>) {
       const name = token.startsWith(PREFIX) ? token.slice(PREFIX.length) : token;
       const args = reveal(inputs).plain;
-      const lookup = options.lookups[name];
+      const { lookups, actions } = await options.invokables();
+      const lookup = lookups[name];
       if (lookup) {
         const outputs = { result: await runLookup(lookup, args, options.clientOf()) };
         return { outputs: lookup.secretFields?.length ? conceal(outputs, ["result"]) : outputs };
       }
-      const action = options.actions.find((candidate) => candidate.name === name);
-      if (action) return { outputs: { result: await runAction(action, args, options.clientOf()) } };
+      const action = actions.find((candidate) => candidate.name === name);
+      if (action) {
+        const { runAction } = await import("../actions.js");
+        return { outputs: { result: await runAction(action, args, options.clientOf()) } };
+      }
       throw new Error(`pulumi-resource-forge: no function ${token}`);
     },
   };

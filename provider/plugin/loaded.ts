@@ -6,8 +6,6 @@
 import type * as providerApi from "@pulumi/pulumi/provider";
 import type { ProgressSink } from "../engine/outcomes";
 import { currentClient, operations, useProgressSink, useStackConfig } from "../composition-root";
-import { lookupDeclarations } from "../lookups/registry";
-import { actionDeclarations } from "../actions";
 import { pluginFaceProvider } from "./face";
 
 export { useStackConfig };
@@ -19,8 +17,11 @@ export function pluginProvider(identity: { version: string; schema: string }, lo
   return pluginFaceProvider({
     ...identity,
     operationsOf: operations,
-    lookups: lookupDeclarations,
-    actions: actionDeclarations,
+    // Required at the first invoke: a quarter of this module's load, which most programs never use.
+    invokables: async () => ({
+      lookups: (await import("../lookups/registry.js")).lookupDeclarations,
+      actions: (await import("../actions.js")).actionDeclarations,
+    }),
     clientOf: currentClient,
   });
 }

@@ -70,8 +70,7 @@ describe("the plugin face", () => {
       version: "0.0.0",
       schema: "{}",
       operationsOf: () => operations,
-      lookups: {},
-      actions: [],
+      invokables: async () => ({ lookups: {}, actions: [] }),
       clientOf: () => {
         throw new Error("no client");
       },

@@ -18,10 +18,11 @@ function tsFiles(dir: string): string[] {
 
 const toKey = (path: string): string => relative(ROOT, path).split(sep).join("/");
 
-/** A relative specifier as a file (`./x` → `x.ts` or `x/index.ts`); a package stays its name. */
+/** A relative specifier as a file (`./x` → `x.ts` or `x/index.ts`; a dynamic import's `./x.js`
+ *  → `x.ts`); a package stays its name. */
 function resolveSpecifier(from: string, specifier: string): string {
   if (!specifier.startsWith(".")) return specifier;
-  const base = resolve(dirname(from), specifier);
+  const base = resolve(dirname(from), specifier.replace(/\.js$/, ""));
   const candidates = [base.endsWith(".ts") ? base : `${base}.ts`, join(base, "index.ts")];
   const file = candidates.find((candidate) => existsSync(candidate));
   if (!file) throw new Error(`${toKey(from)}: cannot resolve ${specifier}`);
