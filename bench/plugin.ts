@@ -63,7 +63,7 @@ const PEER_GITLAB = process.env["BENCH_PEER_GITLAB"];
 const PEER_BINARY =
   PEER_GITLAB && (PEER_GITLAB.endsWith("pulumi-resource-gitlab") ? PEER_GITLAB : join(PEER_GITLAB, "pulumi-resource-gitlab"));
 const PEER_LABEL = "pulumi-gitlab (YAML)";
-/** The face of bench/node-floor-plugin.ts: a Node plugin with no work of its own and no grpc-js. */
+/** The face of bench/node-floor-plugin.ts: a Node plugin on node:http2 with no work of its own. */
 const NODE_FLOOR_LABEL = "floor: Node plugin (YAML)";
 
 /** The peer's provider configuration: the world's emulator, as the seed's administrator. */
@@ -179,7 +179,7 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
       managed: plugin,
       open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
     },
-    // What a Node plugin cannot go under: no work of its own, and no grpc-js (node-floor-plugin.ts).
+    // What a Node plugin cannot go under: node:http2 and no work of its own (node-floor-plugin.ts).
     {
       label: NODE_FLOOR_LABEL,
       managed: plugin,
@@ -495,7 +495,7 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
   if (of(NODE_FLOOR_LABEL)) {
     const ratios = (from: string, to: string) => OPS.map((op) => `${op} ${ratio(from, op, to)}`).join(", ");
     console.log(
-      `plugin (YAML) to ${NODE_FLOOR_LABEL}: ${ratios("plugin (YAML)", NODE_FLOOR_LABEL)} (ours: the work, zod, grpc-js, google-protobuf)`,
+      `plugin (YAML) to ${NODE_FLOOR_LABEL}: ${ratios("plugin (YAML)", NODE_FLOOR_LABEL)} (ours over it: the provider's load at Configure, the codec, the face and the engine per call)`,
     );
     if (of(PEER_LABEL)) {
       console.log(

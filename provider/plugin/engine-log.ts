@@ -1,6 +1,7 @@
 /**
  * The provider's messages (progress, warnings) in the engine's log, attached to the resource of
- * the call that said them: the plugin's own client of the engine's `LogService`, at the address
+ * the call that said them: the plugin's own client of the engine's `LogService` (a unary gRPC
+ * call on node:http2, wire/grpc.ts), at the address
  * the engine starts the plugin with. So a YAML preview shows, under the resource, what the
  * dynamic face shows through Pulumi's log ("rotation due since ...").
  *
@@ -9,10 +10,9 @@
  * step is lost when the engine ends the plugin right after the step.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type * as grpcTypes from "@grpc/grpc-js";
-import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
-import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { redact } from "../redaction";
+import { unaryClient, type UnaryClient } from "./wire/grpc";
+import { encode } from "./wire/protobuf";
 
 /** A message's level, as the provider's progress sink says it (engine/outcomes.ts). */
 type Level = "warning" | "error" | undefined;
@@ -37,16 +37,8 @@ export async function inCall<T>(urn: string, step: () => Promise<T>): Promise<T>
   }
 }
 
-/** The SDK's generated stubs of the engine's service, loaded at the first message. */
-function engineStubs(): { rpc: typeof engineRpc; pb: typeof enginePb; grpc: typeof grpcTypes } {
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  return {
-    rpc: require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineRpc,
-    pb: require("@pulumi/pulumi/proto/engine_pb") as typeof enginePb,
-    grpc: require("@grpc/grpc-js") as typeof grpcTypes,
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-}
+/** LogSeverity of pulumirpc's engine.proto. */
+const SEVERITY = { info: 1, warning: 2, error: 3 } as const;
 
 /** What the plugin says through the engine: `log(message, level)`, a progress sink. */
 export interface EngineLog {
@@ -60,8 +52,7 @@ export interface EngineLog {
  * (a plugin started by hand), messages go to stderr, where the engine's verbose log keeps them.
  */
 export function engineLog(address: () => string | undefined): EngineLog {
-  let client: engineRpc.EngineClient | undefined;
-  let stubs: ReturnType<typeof engineStubs> | undefined;
+  let client: { target: string; engine: UnaryClient } | undefined;
   const log = ((message: string, level?: Level) => {
     const text = redact(message);
     const target = address();
@@ -69,23 +60,18 @@ export function engineLog(address: () => string | undefined): EngineLog {
       process.stderr.write(`${text}\n`);
       return;
     }
-    stubs ??= engineStubs();
-    client ??= new stubs.rpc.EngineClient(target, stubs.grpc.credentials.createInsecure());
-    const request = new stubs.pb.LogRequest();
-    const severity = stubs.pb.LogSeverity;
-    request.setSeverity(level === "warning" ? severity.WARNING : level === "error" ? severity.ERROR : severity.INFO);
-    request.setMessage(text);
+    // `Attach` may move the engine: a new address, a new connection.
+    if (client?.target !== target) {
+      client?.engine.close();
+      client = { target, engine: unaryClient(target, "pulumirpc.Engine") };
+    }
     const context = calls.getStore();
-    if (context) request.setUrn(context.urn);
-    const sent = new Promise<void>((resolve) => {
-      client!.log(request, (error) => {
-        // The engine gone (a cancelled run): the message has nowhere to go but stderr.
-        if (error) process.stderr.write(`${text}\n`);
-        resolve();
-      });
-    });
+    // LogRequest: severity 1, message 2, urn 3.
+    const request = encode({ 1: { varint: SEVERITY[level ?? "info"] }, 2: { string: text }, 3: { string: context?.urn ?? "" } });
+    // The engine gone (a cancelled run): the message has nowhere to go but stderr.
+    const sent = client.engine.call("Log", request).catch(() => void process.stderr.write(`${text}\n`));
     context?.pending.push(sent);
   }) as EngineLog;
-  log.close = () => client?.close();
+  log.close = () => client?.engine.close();
   return log;
 }

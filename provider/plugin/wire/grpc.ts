@@ -9,7 +9,14 @@
  * optionally `grpc-status-details-bin`: a `google.rpc.Status`'s bytes in base64). A failure before
  * any answer is "trailers only": the status in the response's headers.
  */
-import { createServer, type Http2Session, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import {
+  connect,
+  createServer,
+  type ClientHttp2Session,
+  type Http2Session,
+  type OutgoingHttpHeaders,
+  type ServerHttp2Stream,
+} from "node:http2";
 
 /** The gRPC status codes this server answers with. */
 export const GrpcStatus = { OK: 0, UNKNOWN: 2, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
@@ -52,13 +59,9 @@ export function percentEncode(text: string): string {
 
 function answer(stream: ServerHttp2Stream, message: Uint8Array): void {
   if (stream.destroyed || stream.closed) return;
-  const frame = Buffer.allocUnsafe(FRAME_PREFIX + message.length);
-  frame[0] = 0;
-  frame.writeUInt32BE(message.length, 1);
-  frame.set(message, FRAME_PREFIX);
   stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
   stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-  stream.end(frame);
+  stream.end(framed(message));
 }
 
 function fail(stream: ServerHttp2Stream, error: unknown): void {
@@ -73,6 +76,24 @@ function fail(stream: ServerHttp2Stream, error: unknown): void {
   };
   if (failure.details) headers["grpc-status-details-bin"] = Buffer.from(failure.details).toString("base64");
   stream.respond(headers, { endStream: true });
+}
+
+/** `grpc-message` as text; one not encoded as the protocol says stays as it came. */
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A message in gRPC's frame: a byte saying it is not compressed, its length, the message. */
+function framed(message: Uint8Array): Buffer {
+  const frame = Buffer.allocUnsafe(FRAME_PREFIX + message.length);
+  frame[0] = 0;
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, FRAME_PREFIX);
+  return frame;
 }
 
 /** The one message of a unary request's body. */
@@ -140,4 +161,52 @@ export function serveUnary(service: string, handlers: Record<string, UnaryHandle
       });
     });
   });
+}
+
+/** A client of unary calls to one address (host:port, plain HTTP/2), connected at its first call. */
+export interface UnaryClient {
+  /** Sends `request` to `/<service>/<method>`; resolves once the server answered OK, rejects
+   *  with its status otherwise, or when the connection fails. The answer's message is not read. */
+  call(method: string, request: Uint8Array): Promise<void>;
+  close(): void;
+}
+
+export function unaryClient(address: string, service: string): UnaryClient {
+  let session: ClientHttp2Session | undefined;
+  const open = (): ClientHttp2Session => {
+    if (session && !session.closed && !session.destroyed) return session;
+    const opened = connect(`http://${address}`);
+    // A refused or dropped connection fails the calls on it (their streams' errors say it).
+    opened.on("error", () => {});
+    // The plugin's process ends when the engine says so, not when this connection is idle.
+    opened.unref();
+    return (session = opened);
+  };
+  return {
+    call(method, request) {
+      return new Promise<void>((resolve, reject) => {
+        const stream = open().request({
+          ":method": "POST",
+          ":path": `/${service}/${method}`,
+          "content-type": "application/grpc",
+          te: "trailers",
+        });
+        let status: string | undefined;
+        let message = "";
+        const read = (headers: Record<string, unknown>) => {
+          if (headers["grpc-status"] !== undefined) status = String(headers["grpc-status"]);
+          if (headers["grpc-message"] !== undefined) message = percentDecode(String(headers["grpc-message"]));
+        };
+        stream.on("response", read);
+        stream.on("trailers", read);
+        stream.on("data", () => {});
+        stream.on("error", reject);
+        stream.on("close", () =>
+          status === "0" ? resolve() : reject(new CallFailure(Number(status ?? GrpcStatus.UNKNOWN), message || `${method}: no status`)),
+        );
+        stream.end(framed(request));
+      });
+    },
+    close: () => session?.close(),
+  };
 }
