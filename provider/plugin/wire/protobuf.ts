@@ -143,7 +143,7 @@ function writeStructBody(writer: Writer, values: Values): void {
 }
 
 /** The kinds of field a plan reads. */
-export type FieldKind = "string" | "struct" | "varint" | "strings" | "stringMap";
+export type FieldKind = "string" | "struct" | "varint" | "strings" | "stringMap" | "bytes";
 
 /** A message's plan: the JavaScript name and kind of each field number the plugin uses. */
 export type MessagePlan = Record<number, readonly [name: string, kind: FieldKind]>;
@@ -155,6 +155,8 @@ interface KindValues {
   varint: number;
   strings: string[];
   stringMap: Record<string, string>;
+  /** A length-delimited field's bytes, undecoded. */
+  bytes: Uint8Array;
 }
 
 /** What a plan reads: each named field's value. */
@@ -212,12 +214,16 @@ export function decode<P extends MessagePlan>(plan: P, bytes: Uint8Array): Decod
       case "stringMap":
         readStringEntry(reader, reader.uint32() + reader.pos, (out[name] ??= {}) as Record<string, string>);
         break;
+      case "bytes":
+        out[name] = reader.bytes();
+        break;
     }
   }
   return out as Decoded<P>;
 }
 
-/** What a response's field holds: a string, a `Struct`, a boolean or enum, repeated strings or messages. */
+/** What a response's field holds: a string, a `Struct`, a boolean or enum, repeated strings, or
+ *  messages (or any length-delimited bytes) already encoded. */
 export type FieldValue =
   { string: string } | { struct: Values } | { varint: number } | { strings: readonly string[] } | { messages: readonly Uint8Array[] };
 
