@@ -4,8 +4,8 @@
  */
 import { isNotFound, type ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
-import { runLookup, type ForgeRecord, type LookupDeclaration } from "../lookups/lookup";
-import { lookupDeclarations as lookups } from "../lookups/registry";
+import { runLookup, type ForgeRecord } from "../lookups/lookup";
+import type { lookupDeclarations } from "../lookups/registry";
 import { settledListing } from "../engine/shared-listings";
 import { defineAdopt, type AdoptEntry } from "./entry";
 import { routes } from "../../api/routes";
@@ -32,20 +32,32 @@ export async function sharingListings<T>(client: ForgeClient, run: () => Promise
   }
 }
 
+/** A lookup of the registry, by name. */
+export type LookupName = keyof typeof lookupDeclarations;
+
+/** The lookup of that name. The registry loads at the first adoption that lists, not with the
+ *  resource files that name its lookups: a provider process that never adopts never loads it. */
+async function lookupNamed(name: LookupName) {
+  return (await import("../lookups/registry.js")).lookupDeclarations[name];
+}
+
 /**
  * Every record of a listing lookup, read until two readings agree: an offset-paginated listing
  * read while someone deletes on a page already read shifts, and an object that slides onto that
  * page would be left out of the adoption without a word (docs/ownership.md, "A listing is not
  * proof of absence"). Within {@link sharingListings}, once for the whole run.
  */
-export function list(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
+export function list(name: LookupName, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord[]> {
   const shared = sharedReads.get(client)?.listings;
-  const key = `${lookup.name} ${JSON.stringify(args)}`;
+  const key = `${name} ${JSON.stringify(args)}`;
   const known = shared?.get(key);
   if (known) return known;
-  const read = settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey) as Promise<
-    ForgeRecord[]
-  >;
+  const read = lookupNamed(name).then(
+    (lookup) =>
+      settledListing(lookup.name, async () => (await runLookup(lookup, args, client)) as ForgeRecord[], recordKey) as Promise<
+        ForgeRecord[]
+      >,
+  );
   shared?.set(key, read);
   return read;
 }
@@ -56,9 +68,9 @@ function recordKey(record: ForgeRecord): string {
 }
 
 /** The record of a single-object lookup, or undefined when the forge has none (404). */
-export async function one(lookup: LookupDeclaration, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord | undefined> {
+export async function one(name: LookupName, args: Record<string, unknown>, client: ForgeClient): Promise<ForgeRecord | undefined> {
   try {
-    return (await runLookup(lookup, args, client)) as ForgeRecord;
+    return (await runLookup(await lookupNamed(name), args, client)) as ForgeRecord;
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
@@ -68,8 +80,8 @@ export async function one(lookup: LookupDeclaration, args: Record<string, unknow
 export const text = (value: unknown): string => (value === undefined || value === null ? "" : String(value));
 
 /** The agents of a project with, for each, the ids of what hangs below it. */
-export async function agentChildren(project: string, client: ForgeClient, lookup: LookupDeclaration, idField: string): Promise<State[]> {
-  const agents = await list(lookups.listClusterAgents, { project }, client);
+export async function agentChildren(project: string, client: ForgeClient, lookup: LookupName, idField: string): Promise<State[]> {
+  const agents = await list("listClusterAgents", { project }, client);
   const found: State[] = [];
   for (const agent of agents) {
     for (const record of await list(lookup, { project, agentId: agent["id"] }, client)) {
@@ -80,7 +92,7 @@ export async function agentChildren(project: string, client: ForgeClient, lookup
 }
 
 /** Protected environments of a project or a group: the same listing and entries at both levels. */
-export function protectedEnvironments(scope: "group" | "project", lookup: LookupDeclaration): AdoptEntry {
+export function protectedEnvironments(scope: "group" | "project", lookup: LookupName): AdoptEntry {
   return defineAdopt({
     scope,
     find: async ({ path, client }) =>

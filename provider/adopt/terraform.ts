@@ -15,7 +15,6 @@ import { isNotFound, type ForgeClient } from "../client";
 import type { State } from "../engine/declaration";
 import { idFormat } from "../engine/ids";
 import { getPath } from "../engine/paths";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { declarations, type DeclarationKey } from "../resources";
 import { adoptEntries } from "./entries";
 import type { AdoptEntry } from "../adopt-entry/entry";
@@ -219,7 +218,7 @@ export const TERRAFORM_TYPES: Readonly<Record<string, TerraformType>> = {
       const group = await places.group(attributes["group"]);
       if (present(attributes["label_id"])) return [{ key: "groupLabel", idState: { group, labelId: id(attributes["label_id"]) } }];
       // A state of a provider release before 16.0 has no label_id (its id was the label's name): found by its name.
-      const labels = await list(lookups.listGroupLabels, { group, includeAncestorGroups: false }, places.client);
+      const labels = await list("listGroupLabels", { group, includeAncestorGroups: false }, places.client);
       const label = labels.find((candidate) => candidate["name"] === attributes["name"]);
       if (!label) throw new Missing(`the label ${JSON.stringify(attributes["name"])} is not in group ${group} on the forge`);
       return [{ key: "groupLabel", idState: { group, labelId: label["id"] } }];

@@ -4,7 +4,6 @@ import { BROADCAST_FONT, BROADCAST_TARGET_LEVELS, BROADCAST_THEMES, BROADCAST_TY
 import { crossFieldRule, datetime, normalizers, roleList, serverId, show, valueRule, wordList } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /**
@@ -134,7 +133,7 @@ export const broadcastMessage = defineResource({
 export const adopt: AdoptEntries = {
   broadcastMessage: defineAdopt({
     scope: "instance",
-    find: async ({ client }) => (await list(lookups.listBroadcastMessages, {}, client)).map((message) => ({ messageId: message["id"] })),
+    find: async ({ client }) => (await list("listBroadcastMessages", {}, client)).map((message) => ({ messageId: message["id"] })),
     // The message's first words that say something: "Planned maintenance of the clusters" → planned-maintenance-clusters.
     name: (inputs) =>
       `broadcast ${text(inputs["message"])

@@ -4,7 +4,6 @@ import { AGENT_TOKEN_DESCRIPTION_MAX, AGENT_TOKEN_NAME_MAX, AGENT_TOKENS_MAX_ACT
 import { nonBlank, normalizers, projectRef, serverId, show } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { agentChildren, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { rotating } from "./rotation";
 
@@ -88,7 +87,7 @@ export const rotatingClusterAgentToken = rotating(clusterAgentToken, {
 export const adopt: AdoptEntries = {
   clusterAgentToken: defineAdopt({
     scope: "project",
-    find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentTokens, "tokenId"),
+    find: ({ path, client }) => agentChildren(path, client, "listClusterAgentTokens", "tokenId"),
     name: (inputs) => `agent token ${text(inputs["name"])}`,
     references: { agentId: "clusterAgent" },
   }),

@@ -4,7 +4,6 @@ import { AGENT_URL_CONFIGURATIONS_MAX, isAgentUrl } from "../../api";
 import { crossFieldRule, normalizers, projectRef, serverId, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { agentChildren, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /**
@@ -113,7 +112,7 @@ export const clusterAgentUrlConfiguration = defineResource({
 export const adopt: AdoptEntries = {
   clusterAgentUrlConfiguration: defineAdopt({
     scope: "project",
-    find: ({ path, client }) => agentChildren(path, client, lookups.listClusterAgentUrlConfigurations, "urlConfigurationId"),
+    find: ({ path, client }) => agentChildren(path, client, "listClusterAgentUrlConfigurations", "urlConfigurationId"),
     name: (inputs) =>
       `agent url ${text(inputs["url"])
         .replace(/^grpcs?:\/\//, "")

@@ -4,7 +4,6 @@ import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** A cluster agent registered in a project (the project holds its configuration). */
@@ -54,7 +53,7 @@ export const adopt: AdoptEntries = {
   clusterAgent: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listClusterAgents, { project: path }, client)).map((agent) => ({ project: path, agentId: agent["id"] })),
+      (await list("listClusterAgents", { project: path }, client)).map((agent) => ({ project: path, agentId: agent["id"] })),
     name: (inputs) => `agent ${text(inputs["name"])}`,
   }),
 };

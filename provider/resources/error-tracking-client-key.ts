@@ -3,7 +3,6 @@ import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { rotating } from "./rotation";
 
@@ -82,7 +81,7 @@ export const adopt: AdoptEntries = {
   errorTrackingClientKey: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listErrorTrackingClientKeys, { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
+      (await list("listErrorTrackingClientKeys", { project: path }, client)).map((key) => ({ project: path, keyId: key["id"] })),
     name: (inputs) => `error tracking key ${text(inputs["keyId"])}`,
   }),
   rotatingErrorTrackingClientKey: { exempt: "it makes its own keys: forge-adopt declares a project's keys as ErrorTrackingClientKey" },

@@ -3,7 +3,6 @@ import { defineResource, type OperationContext, type State, type WireRecord } fr
 import { normalizers, projectRef, show } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { one } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 const SETTINGS = routes.errorTrackingSettings;
@@ -88,7 +87,7 @@ export const adopt: AdoptEntries = {
   errorTrackingSettings: defineAdopt({
     scope: "project",
     // A project that never had error tracking has no settings (404).
-    find: async ({ path, client }) => ((await one(lookups.getErrorTrackingSettings, { project: path }, client)) ? [{ project: path }] : []),
+    find: async ({ path, client }) => ((await one("getErrorTrackingSettings", { project: path }, client)) ? [{ project: path }] : []),
     name: () => "error tracking",
     setting: true,
     // Off is what a project reads as once error tracking was turned off (the resource's delete leaves it so).

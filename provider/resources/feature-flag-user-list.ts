@@ -3,7 +3,6 @@ import { defineResource } from "../engine/declaration";
 import { commaSeparated, normalizers, projectRef, serverId, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** One external user id: what feature flag strategies match users by; a comma would split it. */
@@ -71,7 +70,7 @@ export const adopt: AdoptEntries = {
   featureFlagUserList: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listFeatureFlagUserLists, { project: path }, client)).map((userList) => ({
+      (await list("listFeatureFlagUserLists", { project: path }, client)).map((userList) => ({
         project: path,
         iid: userList["iid"],
       })),

@@ -4,7 +4,6 @@ import { defineResource } from "../engine/declaration";
 import { crossFieldRule, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, presentFeatureActors, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { APPLIED_KEY } from "../engine/bookkeeping";
 
@@ -237,7 +236,7 @@ export const feature = defineResource({
 export const adopt: AdoptEntries = {
   feature: defineAdopt({
     scope: "instance",
-    find: async ({ client }) => (await list(lookups.listFeatures, {}, client)).map((feature) => ({ name: feature["name"] })),
+    find: async ({ client }) => (await list("listFeatures", {}, client)).map((feature) => ({ name: feature["name"] })),
     name: (inputs) => `feature ${text(inputs["name"])}`,
     setting: true,
     present: presentFeatureActors,

@@ -4,7 +4,6 @@ import { defineResource } from "../engine/declaration";
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** The forge's reverification interval when none is given, in days. */
@@ -159,7 +158,7 @@ export const adopt: AdoptEntries = {
   geoSite: defineAdopt({
     scope: "instance",
     // Premium, self-managed, administrator: a forge without Geo refuses the listing, which is noted.
-    find: async ({ client }) => (await list(lookups.listGeoSites, {}, client)).map((site) => ({ siteId: site["id"] })),
+    find: async ({ client }) => (await list("listGeoSites", {}, client)).map((site) => ({ siteId: site["id"] })),
     name: (inputs) => `geo site ${text(inputs["name"])}`,
   }),
 };

@@ -24,7 +24,6 @@ import { defineResource, type ResourceDeclaration } from "../engine/declaration"
 import { groupRef, normalizers, show, valueRule, wordList } from "../fields";
 import { defineAdopt, type AdoptEntries, type AdoptEntry } from "../adopt-entry/entry";
 import { list } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 // ---- The types of the inputs, from the table's literal types ----
@@ -204,7 +203,7 @@ function integrationEntries(): Record<keyof typeof groupIntegrations, AdoptEntry
       const entry = defineAdopt({
         scope: "group",
         find: async ({ path, client }) =>
-          (await list(lookups.listGroupIntegrations, { group: path }, client))
+          (await list("listGroupIntegrations", { group: path }, client))
             .filter((record) => record["slug"] === slug && record["active"] === true)
             .map(() => ({ group: path, slug })),
         name: () => `integration ${slug}`,

@@ -3,7 +3,6 @@ import { defineResource } from "../engine/declaration";
 import { groupRef, normalizers, show } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** The calling user's subscription to a group label (notifications for issues and merge requests with it). */
@@ -42,7 +41,7 @@ export const adopt: AdoptEntries = {
     scope: "group",
     // The token's user's own subscriptions: the resource subscribes whoever runs the program.
     find: async ({ path, client }) =>
-      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client))
+      (await list("listGroupLabels", { group: path, includeAncestorGroups: false }, client))
         .filter((label) => label["subscribed"] === true)
         .map((label) => ({ group: path, labelId: label["id"] })),
     name: (inputs) => `label ${text(inputs["labelName"] ?? inputs["labelId"])} subscription`,

@@ -3,7 +3,6 @@ import { defineResource, fieldMeta } from "../engine/declaration";
 import { groupRef, labelColor, normalizers, serverId, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** A label of a group, available to every project and subgroup of that group. */
@@ -87,7 +86,7 @@ export const adopt: AdoptEntries = {
     scope: "group",
     // The group's own labels: an ancestor's are adopted with the ancestor.
     find: async ({ path, client }) =>
-      (await list(lookups.listGroupLabels, { group: path, includeAncestorGroups: false }, client)).map((label) => ({
+      (await list("listGroupLabels", { group: path, includeAncestorGroups: false }, client)).map((label) => ({
         group: path,
         labelId: label["id"],
       })),

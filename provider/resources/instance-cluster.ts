@@ -5,7 +5,6 @@ import { toWire } from "../engine/naming";
 import { nonBlank, serverId, show, valueRule, wordList } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { field, list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** What the platform attributes mean: blanks are no value, `rbac` is the default. */
@@ -131,7 +130,7 @@ export const instanceCluster = defineResource({
 export const adopt: AdoptEntries = {
   instanceCluster: defineAdopt({
     scope: "instance",
-    find: async ({ client }) => (await list(lookups.listInstanceClusters, {}, client)).map((cluster) => ({ clusterId: cluster["id"] })),
+    find: async ({ client }) => (await list("listInstanceClusters", {}, client)).map((cluster) => ({ clusterId: cluster["id"] })),
     name: (inputs) => `cluster ${text(inputs["name"])}`,
     // The platform attributes are a secret of the resource: the CA certificate is read from
     // secret config like the token, never written into the program.

@@ -3,7 +3,6 @@ import { defineResource } from "../engine/declaration";
 import { normalizers, projectRef, serverId, show } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { field, list, projectRecord, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /**
@@ -89,7 +88,7 @@ export const adopt: AdoptEntries = {
   jobTokenScopeProjectAllowlistEntry: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listJobTokenScopeProjectAllowlist, { project: path }, client)).map((target) => ({
+      (await list("listJobTokenScopeProjectAllowlist", { project: path }, client)).map((target) => ({
         project: path,
         targetProjectId: target["id"],
       })),
@@ -104,7 +103,7 @@ export const adopt: AdoptEntries = {
   jobTokenScopeGroupAllowlistEntry: defineAdopt({
     scope: "project",
     find: async ({ path, client }) =>
-      (await list(lookups.listJobTokenScopeGroupAllowlist, { project: path }, client)).map((target) => ({
+      (await list("listJobTokenScopeGroupAllowlist", { project: path }, client)).map((target) => ({
         project: path,
         targetGroupId: target["id"],
       })),

@@ -5,7 +5,6 @@ import { defineResource, type OperationContext, type State, type WireRecord } fr
 import { nonBlank, normalizers, projectRef, roleList, serverId, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, projectRecord, text, tokenUserId } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 import { pulumiSdk } from "../pulumi-sdk";
 
@@ -250,7 +249,7 @@ export const adopt: AdoptEntries = {
     // token's own user is left out, so that the program cannot take away the access it runs with.
     find: async ({ path, client }) => {
       const self = await tokenUserId(client);
-      return (await list(lookups.listProjectMembers, { project: path }, client))
+      return (await list("listProjectMembers", { project: path }, client))
         .filter((member) => member["id"] !== self)
         .map((member) => ({ project: path, userId: member["id"] }));
     },

@@ -14,7 +14,6 @@ import {
 } from "./protected-environment-rules";
 import type { AdoptEntries } from "../adopt-entry/entry";
 import { protectedEnvironments } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** Entries change one by one, by grantee; an update answers with only the lists it touched
@@ -105,8 +104,8 @@ export const groupProtectedEnvironment = defineResource({
 
 /** What forge-adopt finds of this file's resources (provider/adopt): where their objects are, what to call them. */
 export const adopt: AdoptEntries = {
-  projectProtectedEnvironment: protectedEnvironments("project", lookups.listProjectProtectedEnvironments),
-  groupProtectedEnvironment: protectedEnvironments("group", lookups.listGroupProtectedEnvironments),
+  projectProtectedEnvironment: protectedEnvironments("project", "listProjectProtectedEnvironments"),
+  groupProtectedEnvironment: protectedEnvironments("group", "listGroupProtectedEnvironments"),
 };
 
 /** This file's declarations, as the generated registry (provider/resources/index.ts) lists them. */

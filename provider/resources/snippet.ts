@@ -4,7 +4,6 @@ import { defineResource, type OperationContext, type State, type WireRecord } fr
 import { crossFieldRule, nonBlank, serverId, show, valueRule } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { list, text } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** One file of a snippet. */
@@ -138,7 +137,7 @@ export const snippet = defineResource({
 export const adopt: AdoptEntries = {
   snippet: defineAdopt({
     scope: "user",
-    find: async ({ client }) => (await list(lookups.listSnippets, {}, client)).map((snippet) => ({ snippetId: snippet["id"] })),
+    find: async ({ client }) => (await list("listSnippets", {}, client)).map((snippet) => ({ snippetId: snippet["id"] })),
     name: (inputs) => `snippet ${text(inputs["title"])}`,
     // A private or internal snippet's text stays out of the program's text: each file goes
     // beside the program (`--out`), which reads it at run time. Public ones are written inline.

@@ -5,7 +5,6 @@ import { defineResource } from "../engine/declaration";
 import { normalizers, serverId, show, valueRule, wordList } from "../fields";
 import { defineAdopt, type AdoptEntries } from "../adopt-entry/entry";
 import { one } from "../adopt-entry/find";
-import { lookupDeclarations as lookups } from "../lookups/registry";
 import { routes } from "../../api/routes";
 
 /** A top-level group's path has no `/` (written `%2F` when URL-encoded); a subgroup is refused by the forge. */
@@ -149,7 +148,7 @@ export const adopt: AdoptEntries = {
     scope: "group",
     // Top-level groups only; a group without one answers 404.
     find: async ({ path, client }) =>
-      path.includes("/") ? [] : (await one(lookups.getVirtualRegistryCleanupPolicy, { group: path }, client)) ? [{ group: path }] : [],
+      path.includes("/") ? [] : (await one("getVirtualRegistryCleanupPolicy", { group: path }, client)) ? [{ group: path }] : [],
     name: () => "registry cleanup",
   }),
 };

@@ -9,25 +9,39 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { REPO_ROOT } from "../support/pulumi-paths";
 
-/** The resource files a fresh process has loaded after `script` ran against the build. */
-function resourceFilesLoadedBy(script: string): string[] {
+/** The files a fresh process has loaded after `script` ran against the build. */
+function filesLoadedBy(script: string): string[] {
   const probe = `
     const dist = ${JSON.stringify(join(REPO_ROOT, "dist", "provider"))};
-    Promise.resolve((${script})(dist)).then(() => {
-      const files = Object.keys(require.cache).filter((file) => file.startsWith(dist + "/resources/"));
-      console.log(JSON.stringify(files.map((file) => file.slice(dist.length + "/resources/".length)).sort()));
-    });`;
+    Promise.resolve((${script})(dist)).then(() => console.log(JSON.stringify(Object.keys(require.cache))));`;
   return JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }).trim().split("\n").pop()!) as string[];
 }
 
-it("the plugin face's first check of a group label loads group-label's declarations and no other type's", () => {
-  const loaded = resourceFilesLoadedBy(`(dist) => {
+/** The resource files among them (by-name.js and the declarations' files). */
+function resourceFilesLoadedBy(script: string): string[] {
+  const resources = join(REPO_ROOT, "dist", "provider", "resources") + "/";
+  return filesLoadedBy(script)
+    .filter((file) => file.startsWith(resources))
+    .map((file) => file.slice(resources.length))
+    .sort();
+}
+
+const FIRST_PLUGIN_CHECK = `(dist) => {
     const runtime = require(dist + "/plugin/loaded.js");
     runtime.useStackConfig({ get: () => undefined });
     const provider = runtime.pluginProvider({ version: "0.0.0", schema: "{}" }, () => {});
     return provider.check("urn:pulumi:dev::p::forge:index:GroupLabel::bug", {}, { group: "acme", name: "bug", color: "#aa0000" });
-  }`);
-  expect(loaded).toEqual(["by-name.js", "group-label.js"]);
+  }`;
+
+it("the plugin face's first check of a group label loads group-label's declarations and no other type's", () => {
+  expect(resourceFilesLoadedBy(FIRST_PLUGIN_CHECK)).toEqual(["by-name.js", "group-label.js"]);
+});
+
+it("the plugin's first check loads no lookup, no action and no gRPC library: they are for invokes, adoptions and the SDK's own server", () => {
+  const loaded = filesLoadedBy(`(dist) => { require(dist + "/plugin/serve.js"); return (${FIRST_PLUGIN_CHECK})(dist); }`);
+  expect(loaded.some((file) => file.endsWith("/dist/provider/plugin/loaded.js"))).toBe(true);
+  const unexpected = ["/dist/provider/lookups/registry.js", "/dist/provider/actions.js", "/@grpc/grpc-js/", "/google-protobuf/"];
+  expect(loaded.filter((file) => unexpected.some((part) => file.includes(part)))).toEqual([]);
 });
 
 it("the dynamic face's operations of a type load its file alone, and an unknown type is named", () => {

@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import * as statusPb from "@pulumi/pulumi/proto/status_pb";
+import { BinaryWriter } from "google-protobuf";
 import { decode, encode, type Values } from "../../provider/plugin/wire/protobuf";
+import { Reader, Writer } from "../../provider/plugin/wire/bytes";
 import { percentEncode } from "../../provider/plugin/wire/grpc";
 
 const BAGS: Values[] = [
@@ -116,4 +118,89 @@ it("percent-encodes a gRPC message as the protocol says: printable ASCII kept bu
   expect(percentEncode("50% done\nnext")).toBe("50%25 done%0Anext");
   expect(percentEncode("ü✓")).toBe("%C3%BC%E2%9C%93");
   expect(decodeURIComponent(percentEncode("naïve 100% — ✓\r\n"))).toBe("naïve 100% — ✓\r\n");
+});
+
+describe("the wire's primitives against google-protobuf's", () => {
+  const NUMBERS = [0, 1, 127, 128, 300, 16_383, 16_384, 2_097_151, 2_097_152, 268_435_455, 268_435_456, 2 ** 31 - 1, 2 ** 32 - 1];
+
+  it("writes varints, negative int32s, doubles, booleans, strings and bytes as google-protobuf does", () => {
+    const ours = Writer.create();
+    const theirs = new BinaryWriter();
+    NUMBERS.forEach((value, index) => {
+      ours.uint32(((index + 1) << 3) | 0).uint32(value);
+      theirs.writeUint32(index + 1, value);
+    });
+    for (const value of [-1, -(2 ** 31), -300]) {
+      ours.uint32((20 << 3) | 0).int32(value);
+      theirs.writeInt32(20, value);
+    }
+    for (const value of [0, -0.5, 1e300, Number.MIN_VALUE, Infinity]) {
+      ours.uint32((21 << 3) | 1).double(value);
+      theirs.writeDouble(21, value);
+    }
+    ours.uint32((22 << 3) | 0).bool(true);
+    theirs.writeBool(22, true);
+    for (const value of ["", "ascii", "ünïcødé ✓ 𝄞", "x".repeat(70_000)]) {
+      ours.uint32((23 << 3) | 2).string(value);
+      theirs.writeString(23, value);
+    }
+    ours.uint32((24 << 3) | 2).bytes(new Uint8Array([0, 255, 7]));
+    theirs.writeBytes(24, new Uint8Array([0, 255, 7]));
+    expect(Buffer.from(ours.finish())).toEqual(Buffer.from(theirs.getResultBuffer()));
+  });
+
+  it("reads back what google-protobuf writes, and skips what it is told to", () => {
+    const theirs = new BinaryWriter();
+    NUMBERS.forEach((value) => theirs.writeUint32(1, value));
+    theirs.writeInt32(2, -7);
+    theirs.writeFixed32(3, 9);
+    theirs.writeDouble(4, -2.25);
+    theirs.writeString(5, "ünïcødé ✓");
+    theirs.writeInt64(6, 2 ** 40);
+    theirs.writeBool(7, true);
+    const reader = Reader.create(theirs.getResultBuffer());
+    const read: unknown[] = [];
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      if (field === 1) read.push(reader.uint32());
+      else if (field === 2) read.push(reader.int32());
+      else if (field === 4) read.push(reader.double());
+      else if (field === 5) read.push(reader.string());
+      else if (field === 7) read.push(reader.bool());
+      else reader.skipType(tag & 7);
+    }
+    expect(read).toEqual([...NUMBERS, -7, -2.25, "ünïcødé ✓", true]);
+  });
+
+  it("nests length-delimited parts of any size, and a truncated message throws rather than reading past its end", () => {
+    const ours = Writer.create();
+    ours
+      .uint32((1 << 3) | 2)
+      .fork()
+      .uint32((2 << 3) | 2)
+      .fork()
+      .string("y".repeat(20_000))
+      .ldelim()
+      .uint32((3 << 3) | 0)
+      .uint32(5)
+      .ldelim();
+    const outer = Reader.create(ours.finish());
+    expect(outer.uint32()).toBe((1 << 3) | 2);
+    const part = Reader.create(outer.bytes());
+    expect(outer.pos).toBe(outer.len);
+    expect(part.uint32()).toBe((2 << 3) | 2);
+    const inner = Reader.create(part.bytes());
+    expect(inner.string()).toBe("y".repeat(20_000));
+    expect([part.uint32(), part.uint32(), part.pos === part.len]).toEqual([(3 << 3) | 0, 5, true]);
+    // The same bag through google-protobuf: a 20,000-character value nests the same way.
+    const bag = { deep: { deeper: { text: "y".repeat(20_000) } } };
+    expect(
+      providerPb.CheckResponse.deserializeBinary(encode({ 1: { struct: bag } }))
+        .getInputs()!
+        .toJavaScript(),
+    ).toEqual(bag);
+    const truncated = Buffer.from(encode({ 1: { string: "hello" } })).subarray(0, 4);
+    expect(() => decode({ 1: ["name", "string"] }, truncated)).toThrow(/past the end/);
+  });
 });

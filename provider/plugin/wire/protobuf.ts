@@ -1,6 +1,6 @@
 /**
  * The protobuf encoding of the few messages the provider protocol exchanges with this plugin, on
- * protobufjs's reader and writer (varints, doubles, UTF-8), with `google.protobuf.Struct` read
+ * the wire's primitives (bytes.ts: varints, doubles, UTF-8), with `google.protobuf.Struct` read
  * straight into JavaScript values and written straight from them. The SDK's stubs build a message
  * object per value and convert it again (google-protobuf's `toJavaScript`): a fifth of the
  * plugin's time in a large preview (docs/performance.md).
@@ -8,7 +8,7 @@
  * A message is read by a plan: each field number the plugin uses, with its kind. Fields it does
  * not use are skipped, as any protobuf reader skips unknown fields.
  */
-import { Reader, Writer } from "protobufjs/minimal";
+import { Reader, Writer } from "./bytes";
 
 /** A property bag: what a `Struct` holds. */
 export type Values = Record<string, unknown>;
