@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { rootCertificates } from "node:tls";
 import type { EnvHttpProxyAgent } from "undici";
 import { BASE_URL_HINT, ForgeConfigError, TOKEN_HINT } from "./errors";
 
@@ -214,7 +213,7 @@ export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAg
 /** TLS options for undici's connector: extra trusted CAs on top of Node's roots, a client certificate, the insecure switch. */
 function tlsOptions(transport: Transport): Record<string, unknown> {
   return {
-    ...(transport.ca ? { ca: [...rootCertificates, transport.ca] } : {}),
+    ...(transport.ca ? { ca: [...process.getBuiltinModule("node:tls").rootCertificates, transport.ca] } : {}),
     ...(transport.cert ? { cert: transport.cert } : {}),
     ...(transport.key ? { key: transport.key } : {}),
     ...(transport.insecure ? { rejectUnauthorized: false } : {}),

@@ -1,5 +1,8 @@
-import { STATUS_CODES } from "node:http";
 import { redact } from "../redaction";
+
+/** The status line's text of a code (`Not Found`). node:http is loaded at the first error, not
+ *  with the client: a provider process that only previews never sends a request. */
+const statusText = (status: number): string | undefined => process.getBuiltinModule("node:http").STATUS_CODES[status];
 
 /** How to set the token; shared by configuration errors and 401 answers so users see one wording. */
 export const TOKEN_HINT = "set the FORGE_TOKEN environment variable, or run `pulumi config set --secret forge:token <token>`";
@@ -167,7 +170,7 @@ export class ForgeNotApiError extends Error {
   readonly status: number;
 
   constructor(init: ForgeNotApiErrorInit) {
-    const title = typeof init.body === "string" ? extractServerMessage(init.body, init.status) : (STATUS_CODES[init.status] ?? "");
+    const title = typeof init.body === "string" ? extractServerMessage(init.body, init.status) : (statusText(init.status) ?? "");
     super(
       redact(
         `${init.method} ${init.url} answered ${init.status} with an HTML page ("${title}"), not the forge's API: ` +
@@ -221,7 +224,7 @@ export function extractServerMessage(body: unknown, status: number): string {
       rendered = typeof description === "string" && description ? `${value["error"]}: ${description}` : value["error"];
     }
   }
-  return rendered || STATUS_CODES[status] || `HTTP ${status}`;
+  return rendered || statusText(status) || `HTTP ${status}`;
 }
 
 function renderMessage(message: unknown): string {
