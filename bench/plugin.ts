@@ -472,6 +472,8 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
     const [a, b] = [of(label), of(to)];
     return a && b ? `${(a.ms[op] / b.ms[op]).toFixed(2)}x` : "-";
   };
+  /** Every phase's ratio of one face to another, on one line. */
+  const ratios = (from: string, to: string) => OPS.map((op) => `${op} ${ratio(from, op, to)}`).join(", ");
   console.log(`\nthe plugin's faces, N = ${n} group labels (median of ${rounds} interleaved round${rounds > 1 ? "s" : ""}, fresh stacks)`);
   console.log(
     `| op | ${labels.join(" | ")} | plugin (TS) to dynamic | plugin (YAML) to dynamic | plugin (TS) to floor | requests (${labels.join(" / ")}) |`,
@@ -485,15 +487,12 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
   }
   console.log(`state bytes per resource: ${labels.map((label) => `${label} ${Math.round(of(label)!.stateBytesPerResource)}`).join(", ")}`);
   for (const variant of labels.filter((label) => label.startsWith("plugin (YAML), "))) {
-    console.log(`${variant} to plugin (YAML): ${OPS.map((op) => `${op} ${ratio(variant, op, "plugin (YAML)")}`).join(", ")}`);
+    console.log(`${variant} to plugin (YAML): ${ratios(variant, "plugin (YAML)")}`);
   }
   if (of(PEER_LABEL)) {
-    console.log(
-      `plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${OPS.map((op) => `${op} ${ratio("plugin (YAML)", op, PEER_LABEL)}`).join(", ")}`,
-    );
+    console.log(`plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${ratios("plugin (YAML)", PEER_LABEL)}`);
   }
   if (of(NODE_FLOOR_LABEL)) {
-    const ratios = (from: string, to: string) => OPS.map((op) => `${op} ${ratio(from, op, to)}`).join(", ");
     console.log(
       `plugin (YAML) to ${NODE_FLOOR_LABEL}: ${ratios("plugin (YAML)", NODE_FLOOR_LABEL)} (ours over it: the provider's load at Configure, the codec, the face and the engine per call)`,
     );

@@ -99,18 +99,9 @@ export function conceal(state: State | undefined, keys: Iterable<string>): State
 
 /** The plugin face: the SDK's provider interface (what serve.ts serves) over the operations of every resource, lookup and action. */
 export function pluginFaceProvider(options: PluginFaceOptions): provider.Provider {
-  // The type's operations, found once per call: the URN's type token is parsed once.
-  let lastUrn = "";
-  let lastOps: ResourceOperations | undefined;
-  const ops = (urn: string): ResourceOperations => {
-    if (urn !== lastUrn || !lastOps) {
-      lastOps = options.operationsOf(typeNameOf(urn));
-      lastUrn = urn;
-    }
-    return lastOps;
-  };
+  const ops = (urn: string) => options.operationsOf(typeNameOf(urn));
   /** What the state keeps secret (engine/secrets.ts), given the inputs the program sent as secrets. */
-  const secretsOf = (urn: string, given: Iterable<string>) => secretProperties(ops(urn).declaration, given);
+  const secretsOf = (operations: ResourceOperations, given: Iterable<string>) => secretProperties(operations.declaration, given);
   return {
     version: options.version,
     schema: options.schema,
@@ -121,19 +112,20 @@ export function pluginFaceProvider(options: PluginFaceOptions): provider.Provide
       const given = reveal(news);
       const kept = reveal(olds);
       const result = await operations.check(kept.plain, given.plain, {
-        secretInputs: secretProperties(operations.declaration, [...given.secret, ...kept.secret]),
+        secretInputs: secretsOf(operations, [...given.secret, ...kept.secret]),
       });
       return { ...result, inputs: conceal(result.inputs, [...given.secret, ...declaredSecrets(operations.declaration)]) };
     },
     diff: (id, urn, olds: State, news: State) => ops(urn).diff(id, reveal(olds).plain, reveal(news).plain),
     async create(urn, inputs: State) {
+      const operations = ops(urn);
       const given = reveal(inputs);
       try {
-        const result = await ops(urn).create(given.plain);
-        return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
+        const result = await operations.create(given.plain);
+        return { ...result, outs: conceal(result.outs, secretsOf(operations, given.secret)) };
       } catch (error) {
         // The object the engine records from a half-done create keeps its secrets too.
-        if (error instanceof PartialCreateError) error.properties = conceal(error.properties, secretsOf(urn, given.secret)) ?? {};
+        if (error instanceof PartialCreateError) error.properties = conceal(error.properties, secretsOf(operations, given.secret)) ?? {};
         throw error;
       }
     },
@@ -141,15 +133,17 @@ export function pluginFaceProvider(options: PluginFaceOptions): provider.Provide
     // inputs come back as a program writes them, marked as an import no program has matched yet
     // (engine/imports.ts).
     async read(id, urn, props?: State) {
+      const operations = ops(urn);
       const known = reveal(props);
-      const result = await ops(urn).read(id, known.plain);
-      const secrets = secretsOf(urn, known.secret);
+      const result = await operations.read(id, known.plain);
+      const secrets = secretsOf(operations, known.secret);
       return { ...result, props: conceal(result.props, secrets), inputs: conceal(result.inputs, secrets) };
     },
     async update(id, urn, olds: State, news: State) {
+      const operations = ops(urn);
       const given = reveal(news);
-      const result = await ops(urn).update(id, reveal(olds).plain, given.plain);
-      return { ...result, outs: conceal(result.outs, secretsOf(urn, given.secret)) };
+      const result = await operations.update(id, reveal(olds).plain, given.plain);
+      return { ...result, outs: conceal(result.outs, secretsOf(operations, given.secret)) };
     },
     delete: (id, urn, props: State) => ops(urn).delete(id, reveal(props).plain),
     // Arguments may come marked secret (a token from secret config); a lookup that answers

@@ -8,7 +8,8 @@ import type { State } from "../../provider/engine/declaration";
 import type { ResourceOperations } from "../../provider/engine/operations";
 import { PartialCreateError } from "../../provider/engine/outcomes";
 import { dynamicOperations } from "../../provider/faces/dynamic";
-import { pluginFaceProvider, reveal } from "../../provider/plugin/face";
+import { conceal, pluginFaceProvider, reveal } from "../../provider/plugin/face";
+import { redact } from "../../provider/redaction";
 import { declarations } from "../../provider/resources";
 
 /** Operations of a cluster agent token whose create records what it was given, and can fail half-way. */
@@ -89,5 +90,35 @@ describe("the plugin face", () => {
     expect(error).toBeInstanceOf(PartialCreateError);
     expect(JSON.stringify(error.properties)).not.toContain('"token":"glagent-plain"');
     expect([...reveal(error.properties).secret]).toEqual(["token"]);
+  });
+});
+
+describe("reveal, the plugin face's reading of the wire's secret marks", () => {
+  it("finds a mark at any depth, strips every one, and remembers each value so that no message shows it", () => {
+    const bag: State = {
+      name: "plain",
+      token: conceal({ token: "tok-top-3f9a" }, ["token"])!["token"],
+      nested: { rules: [{ value: conceal({ v: "tok-deep-77c1" }, ["v"])!["v"] }, { value: "open" }] },
+      list: ["a", conceal({ v: "tok-list-5e20" }, ["v"])!["v"]],
+    };
+    const { plain, secret } = reveal(bag);
+    expect(plain).toEqual({
+      name: "plain",
+      token: "tok-top-3f9a",
+      nested: { rules: [{ value: "tok-deep-77c1" }, { value: "open" }] },
+      list: ["a", "tok-list-5e20"],
+    });
+    expect([...secret].sort()).toEqual(["list", "nested", "token"]);
+    expect(redact("tok-top-3f9a tok-deep-77c1 tok-list-5e20")).not.toMatch(/tok-/);
+  });
+
+  it("leaves a value with no mark as it came, and never changes what it was given", () => {
+    const untouched = { group: "acme", rules: [{ level: 30 }] };
+    const marked = { kept: untouched, token: conceal({ token: "tok-given-91b2" }, ["token"])!["token"] };
+    const before = JSON.stringify(marked);
+    const { plain, secret } = reveal(marked);
+    expect(plain["kept"]).toBe(untouched);
+    expect([...secret]).toEqual(["token"]);
+    expect(JSON.stringify(marked)).toBe(before);
   });
 });

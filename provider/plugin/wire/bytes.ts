@@ -129,14 +129,20 @@ export class Writer {
     this.buf = grown;
   }
 
-  uint32(value: number): this {
-    this.room(5);
+  /** Writes `value` as a varint at `at` (room made by the caller); the offset after it. */
+  private varintAt(at: number, value: number): number {
     let rest = value >>> 0;
     while (rest > 0x7f) {
-      this.buf[this.pos++] = (rest & 0x7f) | 0x80;
+      this.buf[at++] = (rest & 0x7f) | 0x80;
       rest >>>= 7;
     }
-    this.buf[this.pos++] = rest;
+    this.buf[at++] = rest;
+    return at;
+  }
+
+  uint32(value: number): this {
+    this.room(5);
+    this.pos = this.varintAt(this.pos, value);
     return this;
   }
 
@@ -196,13 +202,7 @@ export class Writer {
     const prefix = varintSize(length);
     this.room(prefix);
     this.buf.copyWithin(start + prefix, start, this.pos);
-    let at = start;
-    let rest = length;
-    while (rest > 0x7f) {
-      this.buf[at++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    this.buf[at] = rest;
+    this.varintAt(start, length);
     this.pos += prefix;
     return this;
   }
