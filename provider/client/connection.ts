@@ -192,10 +192,8 @@ export const PEM_HINT = `set ${TRANSPORT_SETTINGS.ca.env} or \`pulumi config set
 export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAgent {
   if (transport.insecure && baseUrl.startsWith("https:")) warnInsecure(baseUrl);
   const tls = tlsOptions(transport);
-  // undici is loaded with the first connection: a plugin that only previews never opens one.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const undici = require("undici") as typeof import("undici");
-  return new undici.EnvHttpProxyAgent({
+  const Agent = envHttpProxyAgentClass(transport);
+  return new Agent({
     ...pick(transport, ["httpProxy", "httpsProxy", "noProxy"]),
     connect: tls,
     requestTls: tls,
@@ -208,6 +206,35 @@ export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAg
     // only draw rate limits; requests beyond it wait in undici's queue.
     connections: transport.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
   });
+}
+
+/** Where undici keeps its proxy-aware agent, a module of its own (undici has no exports map). */
+export const UNDICI_AGENT_MODULE = "undici/lib/dispatcher/env-http-proxy-agent.js";
+
+/** The environment's proxy settings, as undici's EnvHttpProxyAgent reads them. */
+const PROXY_VARIABLES = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"];
+
+/**
+ * undici's EnvHttpProxyAgent, loaded with the first connection (a plugin that only previews never
+ * opens one). With no proxy set, its module alone: the package's index also loads fetch,
+ * WebSocket, its cache and its mocks, about twice the time at a provider's first request (25
+ * against 50 to 65 ms, node:http2 already loaded), and the client needs only the agent's own
+ * `compose`, `dispatch` and `close`. Through a proxy, the whole package: its proxy agent tunnels
+ * with the `connect` that the index adds to every dispatcher. A later undici that moves the
+ * module gets the whole package too (test/unit/client-connection.test.ts checks the class).
+ */
+function envHttpProxyAgentClass(transport: Transport): typeof EnvHttpProxyAgent {
+  const proxied = transport.httpProxy || transport.httpsProxy || PROXY_VARIABLES.some((name) => process.env[name]);
+  if (!proxied) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return require(UNDICI_AGENT_MODULE) as typeof EnvHttpProxyAgent;
+    } catch {
+      // the whole package, below
+    }
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("undici") as typeof import("undici")).EnvHttpProxyAgent;
 }
 
 /** TLS options for undici's connector: extra trusted CAs on top of Node's roots, a client certificate, the insecure switch. */

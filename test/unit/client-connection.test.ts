@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ForgeClient,
@@ -8,6 +10,8 @@ import {
   resolveConnection,
   tokenFingerprint,
 } from "../../provider/client";
+import { UNDICI_AGENT_MODULE } from "../../provider/client/connection";
+import { REPO_ROOT } from "../support/pulumi-paths";
 import { startTestServer, type TestServer } from "./client-test-server";
 
 const config = (values: Record<string, string>) => {
@@ -60,6 +64,13 @@ describe("resolveConnection", () => {
     expect(() => normalizeBaseUrl("https://user:pw@forge.example")).not.toThrow(/pw/);
     expect(normalizeBaseUrl(" https://Forge.Example/gitlab/api/v4/ ")).toBe("https://forge.example/gitlab");
     expect(() => new ForgeClient({ baseUrl: "file:///etc" })).toThrow(ForgeConfigError);
+  });
+});
+
+describe("undici's agent", () => {
+  it("is loaded from its own module, the very class undici's index exports (an undici that moves it fails here)", () => {
+    const load = createRequire(join(REPO_ROOT, "package.json"));
+    expect(load(UNDICI_AGENT_MODULE)).toBe((load("undici") as typeof import("undici")).EnvHttpProxyAgent);
   });
 });
 

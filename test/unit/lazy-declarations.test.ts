@@ -6,15 +6,15 @@
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/pulumi-paths";
 
 /** The files a fresh process has loaded after `script` ran against the build. */
-function filesLoadedBy(script: string): string[] {
+function filesLoadedBy(script: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const probe = `
     const dist = ${JSON.stringify(join(REPO_ROOT, "dist", "provider"))};
     Promise.resolve((${script})(dist)).then(() => console.log(JSON.stringify(Object.keys(require.cache))));`;
-  return JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }).trim().split("\n").pop()!) as string[];
+  return JSON.parse(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8", env }).trim().split("\n").pop()!) as string[];
 }
 
 /** The resource files among them (by-name.js and the declarations' files). */
@@ -59,4 +59,27 @@ it("the dynamic face's operations of a type load its file alone, and an unknown 
       },
     ),
   ).toThrow(/no resource named Nope/);
+});
+
+describe("undici at a provider's first connection", () => {
+  const undici = join(REPO_ROOT, "node_modules", "undici") + "/";
+  const openAgent = (transport: object) =>
+    `(dist) => require(dist + "/client/connection.js").openAgent("http://127.0.0.1:1", ${JSON.stringify(transport)}).close()`;
+  const noProxy = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?|no)_proxy$/i.test(name)));
+  const undiciFiles = (script: string, env: NodeJS.ProcessEnv) =>
+    filesLoadedBy(script, env)
+      .filter((file) => file.startsWith(undici))
+      .map((file) => file.slice(undici.length));
+  const wholePackage = (files: string[]) => files.filter((file) => file === "index.js" || /^lib\/(web|mock|cache)\//.test(file));
+
+  it("with no proxy set, its proxy-aware agent alone: not its index, fetch, WebSocket or mocks", () => {
+    const loaded = undiciFiles(openAgent({}), noProxy);
+    expect(loaded).toContain("lib/dispatcher/env-http-proxy-agent.js");
+    expect(wholePackage(loaded)).toEqual([]);
+  });
+
+  it("through a proxy, from the transport or the environment, the whole package: its tunnel needs what the index adds", () => {
+    expect(undiciFiles(openAgent({ httpsProxy: "http://127.0.0.1:2" }), noProxy)).toContain("index.js");
+    expect(undiciFiles(openAgent({}), { ...noProxy, HTTPS_PROXY: "http://127.0.0.1:2" })).toContain("index.js");
+  });
 });
