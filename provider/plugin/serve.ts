@@ -85,6 +85,7 @@ export function pluginService(
     provider: () => (provider ??= once().pluginProvider(identity, log)),
     configure: (configuration) => once().useStackConfig(configOf(configuration)),
     attach,
+    prepare: () => void once(),
   };
 }
 

@@ -11,7 +11,8 @@ import * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import { BinaryWriter } from "google-protobuf";
 import { decode, encode, type Values } from "../../provider/plugin/wire/protobuf";
 import { Reader, Writer } from "../../provider/plugin/wire/bytes";
-import { percentEncode } from "../../provider/plugin/wire/grpc";
+import { GrpcStatus, percentEncode } from "../../provider/plugin/wire/grpc";
+import { providerHandlers, type ProviderService } from "../../provider/plugin/grpc-server";
 
 const BAGS: Values[] = [
   {},
@@ -202,5 +203,36 @@ describe("the wire's primitives against google-protobuf's", () => {
     ).toEqual(bag);
     const truncated = Buffer.from(encode({ 1: { string: "hello" } })).subarray(0, 4);
     expect(() => decode({ 1: ["name", "string"] }, truncated)).toThrow(/past the end/);
+  });
+});
+
+describe("the engine's handshake", () => {
+  /** The handlers over a service that only counts `prepare` (the handshake touches nothing else). */
+  function handshake(request: providerPb.ProviderHandshakeRequest) {
+    const prepared = { count: 0 };
+    const service = { prepare: () => (prepared.count += 1) } as unknown as ProviderService;
+    const answer = providerHandlers(service)["Handshake"]!(Buffer.from(request.serializeBinary()));
+    return { answer: Promise.resolve(answer), prepared };
+  }
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("is answered UNIMPLEMENTED, as before it was read, and starts loading the provider only when the engine hands its loader over", async () => {
+    const deploying = new providerPb.ProviderHandshakeRequest();
+    deploying.setEngineAddress("127.0.0.1:1");
+    deploying.setRootDirectory("/p");
+    deploying.setLoaderTarget("127.0.0.1:2");
+    const engine = handshake(deploying);
+    await expect(engine.answer).rejects.toMatchObject({ code: GrpcStatus.UNIMPLEMENTED });
+    expect(engine.prepared.count).toBe(0); // after the answer, not before it
+    await nextTurn();
+    expect(engine.prepared.count).toBe(1);
+
+    const schemaOnly = new providerPb.ProviderHandshakeRequest();
+    schemaOnly.setEngineAddress("127.0.0.1:1");
+    schemaOnly.setRootDirectory("/p");
+    const host = handshake(schemaOnly);
+    await expect(host.answer).rejects.toMatchObject({ code: GrpcStatus.UNIMPLEMENTED });
+    await nextTurn();
+    expect(host.prepared.count).toBe(0);
   });
 });
