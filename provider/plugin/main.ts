@@ -6,6 +6,7 @@
  * (loaded.ts: the plugin face over the composition root's operations) loads at the first request
  * that needs it.
  */
+import "./node-version";
 import { keepCompiled } from "../compile-cache";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
