@@ -85,7 +85,13 @@ export function pluginService(
     provider: () => (provider ??= once().pluginProvider(identity, log)),
     configure: (configuration) => once().useStackConfig(configOf(configuration)),
     attach,
-    prepare: () => void once(),
+    prepare: () => {
+      try {
+        once();
+      } catch {
+        // Not yet said: the first request that needs the provider loads it again, and answers why it cannot.
+      }
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { decode, encode, type Values } from "../../provider/plugin/wire/protobuf
 import { Reader, Writer } from "../../provider/plugin/wire/bytes";
 import { GrpcStatus, percentEncode } from "../../provider/plugin/wire/grpc";
 import { providerHandlers, type ProviderService } from "../../provider/plugin/grpc-server";
+import { pluginService } from "../../provider/plugin/serve";
 
 const BAGS: Values[] = [
   {},
@@ -234,5 +235,21 @@ describe("the engine's handshake", () => {
     await expect(host.answer).rejects.toMatchObject({ code: GrpcStatus.UNIMPLEMENTED });
     await nextTurn();
     expect(host.prepared.count).toBe(0);
+  });
+
+  it("a provider that cannot load says so to the request that needs it, not at the handshake", () => {
+    let loads = 0;
+    const service = pluginService(
+      { version: "0.0.0", schema: "{}" },
+      () => {
+        loads += 1;
+        throw new Error("a broken install");
+      },
+      () => {},
+      () => {},
+    );
+    expect(() => service.prepare()).not.toThrow();
+    expect(() => service.configure({ args: {}, variables: {} })).toThrow("a broken install");
+    expect(loads).toBe(2);
   });
 });
