@@ -1,8 +1,9 @@
 /**
  * A provider process loads the declarations of the types its program uses, not all of them
  * (provider/resources/by-name.ts): each resource file builds its zod schemas when loaded, and
- * loading all of them was about a third of the plugin's load at its first request. Checked on the
- * build, in a process of its own, as a provider process loads it.
+ * loading all of them was about a third of the plugin's load at its first request. Nor all of
+ * undici at its first connection (provider/client/connection.ts). Checked on the build, in a
+ * process of its own, as a provider process loads it.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";

@@ -4,6 +4,7 @@
  * the launcher starts no second process to find out.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { supportedNode } from "../../provider/plugin/node-version";
@@ -22,7 +23,9 @@ const OLD_NODE = ["/usr/bin/node", "/bin/node"]
   .find(({ version }) => version && !supportedNode(version));
 
 describe("the plugin's Node", () => {
-  it("is 22.19 or newer", () => {
+  it("is 22.19 or newer, the oldest package.json's engines names", () => {
+    const { engines } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { engines: { node: string } };
+    expect(engines.node).toBe(">=22.19.0");
     expect(["22.19.0", "22.20.1", "23.0.0", "24.21.0", "30.1.0"].filter(supportedNode)).toHaveLength(5);
     expect(["22.18.9", "22.9.0", "20.20.2", "18.0.0", "", "x"].filter(supportedNode)).toEqual([]);
   });
