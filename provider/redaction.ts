@@ -4,7 +4,8 @@
  * anyone reads it. Three things are masked, each as {@link SECRET_MASK}:
  *
  * - values known to be secret (a token, a secret field's value on either side of a comparison,
- *   every secret this process has seen: {@link rememberSecrets}), wherever they appear;
+ *   every secret this process has seen: {@link rememberSecrets}), wherever they appear and in
+ *   every form a message may hold them: trimmed, line by line, JSON-escaped ({@link secretForms});
  * - the password of a URL's userinfo (`postgres://team:<password>@db/pulumi`);
  * - the value of a URL's query parameter named like a credential (`?password=`, `sslpassword=`,
  *   `private_token=`, `sslkey=`: any name holding pass, pwd, secret, token, key, credential or
@@ -33,9 +34,32 @@ const SHORTEST_SECRET = 4;
  *  of a state a CLI decrypted. Masked in everything {@link redact} returns from then on. */
 const remembered = new Set<string>();
 
-/** Makes every string in `values` a known secret of this process (masked wherever it appears later). */
+/** Lines of a multi-line secret shorter than this are not masked on their own (a `true`, a blank). */
+const SHORTEST_SECRET_LINE = 8;
+
+/** Makes every string in `values` a known secret of this process (masked wherever it appears later, in each of its {@link secretForms}). */
 export function rememberSecrets(values: Iterable<unknown>): void {
-  for (const value of values) for (const text of secretStrings(value)) remembered.add(text);
+  for (const value of values) for (const text of secretStrings(value)) for (const form of secretForms(text)) remembered.add(form);
+}
+
+/**
+ * The forms a secret takes in messages besides its own text: trimmed, each of its lines (a
+ * message cut to one line, a report quoting a few), and JSON-escaped (a JSON report, a value
+ * quoted with JSON.stringify), each line escaped too. A PEM block's armour lines
+ * (`-----BEGIN ...-----`) say nothing secret and are left alone.
+ */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  const trimmed = secret.trim();
+  if (trimmed.length >= SHORTEST_SECRET) forms.add(trimmed);
+  const lines = secret.split(/\r?\n/).map((line) => line.trim());
+  if (lines.length > 1)
+    for (const line of lines) if (line.length >= SHORTEST_SECRET_LINE && !/^-----[A-Z0-9 ]+-----$/.test(line)) forms.add(line);
+  for (const form of [...forms]) {
+    const escaped = JSON.stringify(form).slice(1, -1);
+    if (escaped !== form) forms.add(escaped);
+  }
+  return [...forms];
 }
 
 /**
@@ -46,7 +70,9 @@ export function rememberSecrets(values: Iterable<unknown>): void {
 export function redact(text: string, secrets: Iterable<unknown> = []): string {
   let result = text;
   // Longest first: a secret that contains another is masked whole.
-  const known = [...new Set([...remembered, ...[...secrets].flatMap(secretStrings)])].sort((a, b) => b.length - a.length);
+  const known = [...new Set([...remembered, ...[...secrets].flatMap(secretStrings).flatMap(secretForms)])].sort(
+    (a, b) => b.length - a.length,
+  );
   for (const secret of known) result = result.split(secret).join(SECRET_MASK);
   return maskUrls(result);
 }

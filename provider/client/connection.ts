@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { EnvHttpProxyAgent } from "undici";
+import { rememberSecrets } from "../redaction";
 import { BASE_URL_HINT, ForgeConfigError, TOKEN_HINT } from "./errors";
 
 /** Where the forge is and how to authenticate. */
@@ -91,6 +92,8 @@ export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv 
     throw new ForgeConfigError(`No forge token is configured: ${TOKEN_HINT}.`);
   }
   const transport = resolveTransport(config, env);
+  // The credentials are masked in whatever this process prints from now on, in every form (redaction.ts).
+  rememberSecrets([token, transport.key]);
   return { baseUrl: normalizeBaseUrl(rawBaseUrl), token, ...(Object.keys(transport).length > 0 ? { transport } : {}) };
 }
 
@@ -112,14 +115,14 @@ export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv =
         (transport as Record<string, unknown>)[name] = readPem(raw, source);
         break;
       case "boolean":
-        if (!/^(true|false|1|0)$/i.test(raw)) throw new ForgeConfigError(`${source} must be true or false, got "${raw}".`);
+        if (!/^(true|false|1|0)$/i.test(raw)) throw new ForgeConfigError(`${source} must be true or false (${described(raw)}).`);
         (transport as Record<string, unknown>)[name] = /^(true|1)$/i.test(raw);
         break;
       case "milliseconds":
       case "count": {
         const value = Number(raw);
         const unit = setting.kind === "count" ? "a whole number above 0" : "a whole number of milliseconds";
-        if (!Number.isInteger(value) || value <= 0) throw new ForgeConfigError(`${source} must be ${unit}, got "${raw}".`);
+        if (!Number.isInteger(value) || value <= 0) throw new ForgeConfigError(`${source} must be ${unit} (${described(raw)}).`);
         (transport as Record<string, unknown>)[name] = value;
         break;
       }
@@ -131,16 +134,35 @@ export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv =
   return transport;
 }
 
-/** PEM text given inline (a CI variable) or as a file path. */
+/** Where PEM text starts: a `-----BEGIN ...-----` line anywhere (a key file `openssl pkcs12 -nodes`
+ *  writes starts with `Bag Attributes` lines, which OpenSSL skips). */
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]+-----/;
+
+/**
+ * PEM text given inline (a CI variable) or as a file path: text holding a PEM block is the PEM
+ * itself; anything else must be the path of a readable file. An error names the setting and the
+ * reason, never the value: a key pasted without its armour would otherwise be printed whole.
+ */
 function readPem(value: string, source: string): string {
-  if (value.startsWith("-----BEGIN")) return value;
+  if (PEM_BEGIN.test(value)) return value;
+  if (/[\r\n]/.test(value)) {
+    throw new ForgeConfigError(
+      `${source} holds no PEM block (no -----BEGIN line) and is no file path (${described(value)}): give a PEM file's path or its text.`,
+    );
+  }
   try {
     return readFileSync(value, "utf8");
   } catch (error) {
     throw new ForgeConfigError(
-      `${source} names ${value}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a PEM file's path or its text.`,
+      `${source} holds no PEM block and names no readable file (${(error as NodeJS.ErrnoException).code ?? "unreadable"}; ${described(value)}): give a PEM file's path or its text.`,
     );
   }
+}
+
+/** A setting's value as an error may describe it: its size, never its text (it may be a key or a token). */
+function described(value: string): string {
+  const lines = value.split(/\r?\n/).length;
+  return `the value given is ${value.length} character${value.length === 1 ? "" : "s"}${lines > 1 ? ` on ${lines} lines` : ""}, not shown`;
 }
 
 /**
@@ -155,17 +177,19 @@ export function normalizeBaseUrl(raw: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ForgeConfigError(`The forge base URL "${text}" is not a valid URL: ${BASE_URL_HINT}.`);
+    throw new ForgeConfigError(`The forge base URL is not a valid URL (${described(text)}): ${BASE_URL_HINT}.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ForgeConfigError(`The forge base URL must start with http:// or https://, got "${url.protocol}//...": ${BASE_URL_HINT}.`);
+    throw new ForgeConfigError(`The forge base URL must start with http:// or https:// (${described(text)}): ${BASE_URL_HINT}.`);
   }
   if (url.username || url.password) {
     // Do not echo the URL: it holds credentials.
     throw new ForgeConfigError("The forge base URL must not contain a user name or password; use the token instead.");
   }
   if (url.search || url.hash) {
-    throw new ForgeConfigError(`The forge base URL "${text}" must not have a query string or fragment.`);
+    throw new ForgeConfigError(
+      "The forge base URL must not have a query string or fragment (they may carry credentials; the value is not shown).",
+    );
   }
   const path = url.pathname.replace(/\/+$/, "").replace(/\/api\/v4$/, "");
   return `${url.origin}${path}`;

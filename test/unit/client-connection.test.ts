@@ -67,6 +67,52 @@ describe("resolveConnection", () => {
   });
 });
 
+describe("settings' values in errors", () => {
+  // A key file as `openssl pkcs12 -nodes` writes it: attribute lines before the PEM block.
+  const KEY = [
+    "Bag Attributes",
+    "    localKeyID: 01 00 00 00",
+    "Key Attributes: <No Attributes>",
+    "-----BEGIN PRIVATE KEY-----",
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDQ1k2b3f",
+    "zW8q7y2Xr0c1m4Jm3fNc9tA0e5aR1bL2cD3eF4gH5iJ6kK7lM8nO9pQ0rS",
+    "-----END PRIVATE KEY-----",
+  ].join("\n");
+  const env = { FORGE_BASE_URL: "https://forge.example", FORGE_TOKEN: "t0ken-value" };
+
+  it("takes text holding a PEM block anywhere as the PEM itself, not a path", () => {
+    expect(resolveConnection(config({ "forge:clientKey": KEY }), env).transport?.key).toBe(KEY);
+  });
+
+  it("never quote the value, in any form: a key without its armour, a wrong boolean, a number, a base URL", () => {
+    const armourless = KEY.split("\n")
+      .filter((line) => !line.startsWith("-----"))
+      .join("\n");
+    const failures = [
+      () => resolveConnection(config({ "forge:clientKey": armourless }), env),
+      () => resolveConnection(config({ "forge:clientKey": "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDQ1k2b3f" }), env),
+      () => resolveConnection(config({ "forge:insecure": "yes-please-skip" }), env),
+      () => resolveConnection(config({ "forge:timeoutMs": "soon-enough" }), env),
+      () => resolveConnection(config({ "forge:baseUrl": "forge.example/secret-path" }), env),
+      () => resolveConnection(config({ "forge:baseUrl": "https://forge.example/?private_token=abcdefgh" }), env),
+    ];
+    for (const failure of failures) {
+      let message = "";
+      try {
+        failure();
+      } catch (error) {
+        expect(error).toBeInstanceOf(ForgeConfigError);
+        message = (error as Error).message;
+      }
+      expect(message, "the call failed").not.toBe("");
+      for (const word of ["MIIEvQIBADAN", "Bag Attributes", "localKeyID", "yes-please", "soon-enough", "secret-path", "abcdefgh"])
+        expect(message).not.toContain(word);
+      // It names the setting and the reason.
+      expect(message).toMatch(/forge:clientKey|forge:insecure|forge:timeoutMs|base URL/);
+    }
+  });
+});
+
 describe("undici's agent", () => {
   it("is loaded from its own module, the very class undici's index exports (an undici that moves it fails here)", () => {
     const load = createRequire(join(REPO_ROOT, "package.json"));

@@ -76,3 +76,25 @@ describe("known secrets", () => {
     expect(written).toEqual([`report ${SECRET_MASK} postgres://u@h/db?password=${SECRET_MASK}`, `error ${SECRET_MASK}`]);
   });
 });
+
+describe("the forms a secret takes", () => {
+  it("are masked too: trimmed, each line of a multi-line secret, JSON-escaped, a line JSON-escaped", () => {
+    const key =
+      'Bag Attributes\n    localKeyID: 01 00 00 00\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nzW8q7y2Xr0c1m4Jm3f"Nc9tA0e5aR1b\n-----END PRIVATE KEY-----\n';
+    rememberSecrets([key]);
+    const messages = [
+      `ENOENT: ${key.trim()}`,
+      `first line only: ${key.split("\n")[3]}`,
+      JSON.stringify({ message: `cannot read ${key}` }),
+      JSON.stringify({ line: key.split("\n")[4] }),
+    ];
+    for (const message of messages) {
+      const masked = redact(message);
+      for (const part of ["MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "zW8q7y2Xr0c1m4Jm3f", "Nc9tA0e5aR1b", "localKeyID: 01"])
+        expect(masked).not.toContain(part);
+      expect(masked).toContain(SECRET_MASK);
+    }
+    // The armour says nothing secret: it stays readable in a hint.
+    expect(redact("give text starting with -----BEGIN PRIVATE KEY-----")).toContain("-----BEGIN PRIVATE KEY-----");
+  });
+});
