@@ -134,7 +134,7 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
 
   async diff(_id: string, previous: State, news: State): Promise<Diffed> {
     const olds = currentBookkeeping(previous);
-    const changed = this.changedInputs(olds, news);
+    const changed = await this.withoutRespelledParents(olds, news, this.changedInputs(olds, news));
     const removed = this.removedInputs(olds, news);
     const replacing = replacementKeys(this.declaration);
     const byRemoval = replacedOnRemoval(this.declaration);
@@ -285,7 +285,10 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     const declaration = this.declaration;
     const desired = withDesiredDigests(declaration, this.withApplied(withoutReserved(news)));
     if (this.rotations) {
-      const changed = [...this.changedInputs(olds, news), ...this.removedInputs(olds, news)];
+      const changed = [
+        ...(await this.withoutRespelledParents(olds, news, this.changedInputs(olds, news))),
+        ...this.removedInputs(olds, news),
+      ];
       return { outs: await this.rotations.run.update({ ...olds, ...parseId(declaration, id) }, desired, changed) };
     }
     const state = { ...withoutReserved(olds), ...parseId(declaration, id), ...desired };
@@ -300,7 +303,10 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
       if (value === undefined) delete state[key];
       else state[key] = value;
     }
-    const changed = [...this.changedInputs(olds, news), ...removed.filter((key) => state[key] !== undefined)];
+    const changed = [
+      ...(await this.withoutRespelledParents(olds, news, this.changedInputs(olds, news))),
+      ...removed.filter((key) => state[key] !== undefined),
+    ];
     const ctx = this.context();
     // Nothing is written to an object the state does not hold (engine/evidence.ts); the record
     // read to tell serves as the live record a nested collection's changes need.
@@ -425,6 +431,35 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
       if (containsUnknown(desired) || !sameValue(this.declaration, key, desired, olds[key])) changed.push(key);
     }
     return changed;
+  }
+
+  /**
+   * `changed` without the group or project of the object's address that the program now writes
+   * by id where the state has its path, or the other way round (`3` for `acme/web`): the same
+   * group or project, so the same object, neither replaced nor updated. One read per spelling
+   * (engine/parents.ts); two paths are compared as text, with no request.
+   */
+  private async withoutRespelledParents(olds: State, news: State, changed: string[]): Promise<string[]> {
+    const numeric = (value: unknown) => typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value));
+    const kept: string[] = [];
+    for (const key of changed) {
+      const parent = key === "group" || key === "project" ? key : undefined;
+      if (
+        parent &&
+        this.declaration.idParts.includes(parent) &&
+        olds[parent] !== undefined &&
+        !containsUnknown(news[parent]) &&
+        numeric(olds[parent]) !== numeric(news[parent])
+      ) {
+        const [before, after] = await Promise.all([
+          parentId(this.clientOf(), parent, olds[parent]),
+          parentId(this.clientOf(), parent, news[parent]),
+        ]);
+        if (typeof before === "number" && before === after) continue;
+      }
+      kept.push(key);
+    }
+    return kept;
   }
 
   /** True when a changed object input differs at a dotted `replaceOn` path inside it

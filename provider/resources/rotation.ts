@@ -5,6 +5,10 @@ import { show, valueRule } from "../fields";
 
 /** The shortest `rotateAfter`: a shorter one would rotate on nearly every run. */
 const SHORTEST_ROTATION_MS = 60_000;
+/** The longest `rotateAfter`, ten years: a longer one is no schedule, and past the dates a clock can
+ *  name (about 273,790 years) the due time cannot be computed at all, so every `up` would fail
+ *  after making a credential whose value is then lost. Without `rotateAfter`, only a change rotates. */
+const LONGEST_ROTATION_MS = 3650 * 86_400_000;
 
 /** `rotateAfter`: a duration such as `720h`. */
 const rotateAfter = z
@@ -12,10 +16,15 @@ const rotateAfter = z
   .check(
     valueRule({
       format: "duration",
-      rule: "a duration of at least a minute in days, hours, minutes and seconds (720h, 30d, 1h30m)",
-      holds: (value) => (durationMs(value) ?? 0) >= SHORTEST_ROTATION_MS,
+      rule: "a duration from a minute to ten years in days, hours, minutes and seconds (720h, 30d, 1h30m)",
+      holds: (value) => {
+        const ms = durationMs(value);
+        return ms !== undefined && ms >= SHORTEST_ROTATION_MS && ms <= LONGEST_ROTATION_MS;
+      },
       message: (value) =>
-        `${show(value)} is not a duration of at least a minute. Write days, hours, minutes and seconds, such as "720h", "30d" or "1h30m".`,
+        (durationMs(value) ?? 0) > LONGEST_ROTATION_MS
+          ? `${show(value)} is longer than ten years (3650d): no rotation would ever be due. Leave rotateAfter out to rotate only on a change of keepers.`
+          : `${show(value)} is not a duration of at least a minute. Write days, hours, minutes and seconds, such as "720h", "30d" or "1h30m".`,
     }),
   )
   .describe(

@@ -122,6 +122,42 @@ for (const face of FACES) {
       expect(await activeTokens(agentId)).toEqual([]);
     });
 
+    it("one object written two ways is one object: the project by its id where the state has its path is no change, no replacement, no rotation", async () => {
+      const agentId = await newAgent("respelled");
+      const inputs = { project: "acme/web", agentId, name: "deploy", rotateAfter: "720h" };
+      const sent = await checked(face, TYPE, {}, inputs);
+      const state = await face.create(TYPE, sent);
+      const byId = { ...inputs, project: String(world().projectId("acme/web")) };
+      const writes = await world().writeCount();
+      const step = await up(face, state, sent, byId);
+      expect(step.rotated).toBe(false);
+      expect(await world().writeCount()).toBe(writes);
+      // The other way round too; a project that is another one still replaces.
+      const other = await face.diff(TYPE, state.id, { ...state.outs, project: String(world().projectId("acme/web")) }, sent);
+      expect(other).toMatchObject({ changes: false, replaces: [] });
+      const moved = await face.diff(
+        TYPE,
+        state.id,
+        state.outs,
+        await checked(face, TYPE, sent, { ...inputs, project: String(world().projectId("acme/platform/deployer")) }),
+      );
+      expect(moved.replaces).toEqual(["project"]);
+      await face.delete(TYPE, state.id, state.outs);
+    });
+
+    it("refuses in check a rotateAfter past ten years, naming the field, before any request (its due time could not be computed)", async () => {
+      const writes = await world().writeCount();
+      for (const rotateAfter of ["100000000d", "3651d", `${"9".repeat(400)}h`]) {
+        const result = await face.check(TYPE, {}, { project: "acme/web", agentId: 1, name: "deploy", rotateAfter });
+        // As the engine gets it: the field leads the reason.
+        expect(result.failures?.map((failure) => failure.reason)).toEqual([expect.stringMatching(/^rotateAfter: .*longer than ten years/)]);
+      }
+      expect(
+        (await face.check(TYPE, {}, { project: "acme/web", agentId: 1, name: "deploy", rotateAfter: "3650d" })).failures ?? [],
+      ).toEqual([]);
+      expect(await world().writeCount()).toBe(writes);
+    });
+
     it("forge-drift's rotation due: nothing before rotateAfter on the forge's clock (no section); after, the resource, due since when and why, apart from drift", async () => {
       const agentId = await newAgent("reported");
       const created = await face.create(
