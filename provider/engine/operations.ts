@@ -214,8 +214,11 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
     );
     // The object exists from here on: a failure below must still record it, or it is orphaned.
     const partial = withRecordId(declaration, desired, record);
-    // The last record seen of the object, for the state a failure below records.
-    let seen: WireRecord | undefined = hasFields(record) ? record : undefined;
+    // The last record seen of the object, for the state a failure below records. A create answer
+    // that is read back is not the object's shape (a snippet's lists paths, not contents): a
+    // state made of it would make every later diff see changes that are not there, so the state
+    // is then what the program sent, which the forge made.
+    let seen: WireRecord | undefined = hasFields(record) && !optionsOf(declaration.create).readBack ? record : undefined;
     try {
       const late = await this.writeOmitted(ctx, partial);
       const [answer, request] = late ? [late.record, declaration.update] : [record, declaration.create];

@@ -113,6 +113,26 @@ it("sends a move, not a delete and a create, for a file renamed with its content
   }
 });
 
+it("a snippet whose read-back after its create fails is recorded as the program sent it: the next up sees no change and sends no file action", async () => {
+  const ops = dynamicFaceOf("Snippet");
+  const inputs = { title: "Half made", files: [{ filePath: "a.txt", content: "one\n" }] };
+  // Every read of the new snippet is refused while the create is answered (the read-back fails).
+  await world().emulator.admin("/faults", { method: "POST", json: { method: "GET", path: "^/snippets/\\d+$", status: 403, times: 1 } });
+  const failure = (await ops.create(inputs).then(
+    () => undefined,
+    (error: unknown) => error,
+  )) as { id?: string; properties?: State } | undefined;
+  await world().emulator.admin("/faults", { method: "DELETE" });
+  expect(failure?.id, "a create that failed after the object exists records it").toBeDefined();
+  const recorded = failure!.properties!;
+  expect(recorded["files"]).toEqual(inputs.files);
+  const diff = await ops.diff(failure!.id!, recorded, inputs);
+  expect(diff).toMatchObject({ changes: false });
+  // A refresh then reads what the forge holds: the same.
+  const read = await ops.read(failure!.id!, recorded);
+  expect(read.props?.["files"]).toEqual(inputs.files);
+});
+
 it("lists own, public and all snippets, with the date filters", async () => {
   const ops = dynamicFaceOf("Snippet");
   world().actAs("dev");
