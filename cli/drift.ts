@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { automation } from "./automation";
+import { markdownCode } from "../provider/adopt/escape";
 import { declaredSecrets } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
@@ -314,22 +315,19 @@ export function formatDrift(report: DriftReport, format: DriftFormat): string {
 function driftSection(report: DriftReport, format: Exclude<DriftFormat, "json">): string {
   const count = report.drifted.length;
   if (format === "markdown") {
-    if (count === 0) return `### No drift in stack \`${report.stack}\`\n\nThe forge matches the stack.\n`;
-    const lines = [`### Drift in stack \`${report.stack}\`: ${count} resource${count === 1 ? "" : "s"}`, ""];
+    if (count === 0) return `### No drift in stack ${markdownCode(report.stack)}\n\nThe forge matches the stack.\n`;
+    const lines = [`### Drift in stack ${markdownCode(report.stack)}: ${count} resource${count === 1 ? "" : "s"}`, ""];
     for (const resource of report.drifted) {
       lines.push(
-        `**\`${resource.name}\`** (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`,
+        `**${markdownCode(resource.name)}** (${shortType(resource.type)}): ${resource.drift === "deleted" ? "deleted on the forge" : "changed on the forge"}`,
         "",
       );
       if (resource.fields.length > 0) {
         lines.push("| Field | Program | Forge |", "|---|---|---|");
-        for (const field of resource.fields) lines.push(`| \`${field.field}\` | ${cell(field.program)} | ${cell(field.forge)} |`);
+        for (const field of resource.fields) lines.push(`| ${markdownCode(field.field)} | ${cell(field.program)} | ${cell(field.forge)} |`);
         lines.push("");
         if (resource.alsoChanged)
-          lines.push(
-            `Also changed with it, not set by the program: ${resource.alsoChanged.map((field) => `\`${field}\``).join(", ")}.`,
-            "",
-          );
+          lines.push(`Also changed with it, not set by the program: ${resource.alsoChanged.map(markdownCode).join(", ")}.`, "");
       }
     }
     lines.push("Run `pulumi up` to put the program's values back, or change the program to keep the forge's.");
@@ -356,7 +354,7 @@ function show(value: unknown): string {
 }
 
 function cell(value: unknown): string {
-  return value === undefined ? "_(none)_" : `\`${show(value).replace(/\|/g, "\\|").replace(/`/g, "'")}\``;
+  return value === undefined ? "_(none)_" : markdownCode(show(value));
 }
 
 /**

@@ -17,6 +17,7 @@ import { connect } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
+import { markdownCode } from "../provider/adopt/escape";
 import { BASE_URL_CONFIG_KEY, BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
 import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
 import { checkFromExport } from "./fleet-exports";
@@ -419,9 +420,11 @@ export function formatFleet(report: FleetReport, format: "text" | "markdown" | "
     for (const entry of report.stacks) {
       const what =
         entry.status === "drift"
-          ? entry.drifted.map((resource) => `\`${resource.name}\``).join(", ")
-          : (entry.message ?? "").split("\n")[0]!.replace(/\|/g, "\\|");
-      lines.push(`| \`${entry.stack}\` | \`${entry.workDir}\` | ${entry.status} | ${what} | ${seconds(entry.durationMs)} |`);
+          ? entry.drifted.map((resource) => markdownCode(resource.name)).join(", ")
+          : markdownCode((entry.message ?? "").split("\n")[0]!);
+      lines.push(
+        `| ${markdownCode(entry.stack)} | ${markdownCode(entry.workDir)} | ${entry.status} | ${what} | ${seconds(entry.durationMs)} |`,
+      );
     }
     lines.push("");
     for (const entry of drifted) lines.push(formatDrift({ stack: entry.stack, drifted: entry.drifted }, "markdown"));

@@ -5,6 +5,7 @@
  * which the next `pulumi up` carries out, not a difference between the forge and the stack; it
  * does not change forge-drift's exit status.
  */
+import { markdownCode } from "../provider/adopt/escape";
 import type { ForgeClient } from "../provider/client";
 import { forgeNow } from "../provider/engine/forge-time";
 import { operations } from "../provider/composition-root";
@@ -78,9 +79,9 @@ export function formatRotationDue(stack: string, due: readonly RotationDue[] | u
   if (format === "markdown") {
     const lines = [
       "",
-      `### Rotation due in stack \`${stack}\`: ${count}`,
+      `### Rotation due in stack ${markdownCode(stack)}: ${count}`,
       "",
-      ...due.map((entry) => `- **\`${entry.name}\`** (${shortType(entry.type)}): ${when(entry)}`),
+      ...due.map((entry) => `- **${markdownCode(entry.name)}** (${shortType(entry.type)}): ${when(entry)}`),
       "",
       "Not drift: the next `pulumi up` rotates them.",
     ];

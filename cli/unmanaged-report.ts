@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { FoundObject, Inventory } from "../provider/adopt/inventory";
 import type { IgnoreRule } from "../provider/adopt/ignore";
-import { printable, shellWord, typescript, yaml } from "../provider/adopt/escape";
+import { markdownCode, printable, shellWord, typescript, yaml } from "../provider/adopt/escape";
 import { pluginToken } from "../provider/type-tokens";
 import { fleetExit, formatFleet, type FleetReport } from "./fleet";
 import type { StackState } from "./fleet-state";
@@ -385,17 +385,11 @@ function text(report: UnmanagedReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Text for a markdown table cell: one line, `|` and backticks kept from making cells or code. */
-function cell(value: string): string {
-  return printable(value)
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/`/g, "'")
-    .replace(/[<>]/g, (character) => (character === "<" ? "&lt;" : "&gt;"));
-}
+/** Text from outside (the forge, the states, the ignore file) in markdown: inline code, so that nothing in it is markup, a mention or a reference (provider/adopt/escape.ts). */
+const cell = markdownCode;
 
 function markdown(report: UnmanagedReport): string {
-  const lines = [`## Unmanaged on ${cell(report.forge)}: ${cell(headline(report))}`, ""];
+  const lines = [`## Unmanaged on ${cell(report.forge)}: ${headline(report)}`, ""];
   if (!report.complete) {
     lines.push(
       "> **Incomplete**: what these stacks may hold is listed as possibly held, never as unmanaged.",
@@ -408,7 +402,7 @@ function markdown(report: UnmanagedReport): string {
     lines.push(`### ${title}`, "", "| Kind | Where | Name | Import id | Made | Import |", "|---|---|---|---|---|---|");
     for (const object of objects) {
       lines.push(
-        `| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${cell(made(object))} | ${object.import.command ? `\`${cell(object.import.command)}\`` : ""} |`,
+        `| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | ${cell(object.importId)} | ${cell(made(object))} | ${object.import.command ? cell(object.import.command) : ""} |`,
       );
     }
     lines.push("");
@@ -426,7 +420,7 @@ function markdown(report: UnmanagedReport): string {
     );
     for (const held of report.heldTwice)
       lines.push(
-        `| ${held.kind} | \`${cell(held.importId)}\` | ${held.holders.map((holder) => `${cell(holder.stack)} (\`${cell(holder.resource)}\`)`).join(", ")} |`,
+        `| ${held.kind} | ${cell(held.importId)} | ${held.holders.map((holder) => `${cell(holder.stack)} (${cell(holder.resource)})`).join(", ")} |`,
       );
     lines.push("");
   }
@@ -434,7 +428,7 @@ function markdown(report: UnmanagedReport): string {
     lines.push("### Possibly held", "", "| Kind | Where | Name | Import id | Stacks that may hold it |", "|---|---|---|---|---|");
     for (const object of report.possiblyHeld)
       lines.push(
-        `| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${object.possiblyHeldBy.map(cell).join(", ")} |`,
+        `| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | ${cell(object.importId)} | ${object.possiblyHeldBy.map(cell).join(", ")} |`,
       );
     lines.push("");
   }
@@ -446,12 +440,12 @@ function markdown(report: UnmanagedReport): string {
       "|---|---|---|---|---|",
     );
     for (const object of report.forgeOwn)
-      lines.push(`| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | \`${cell(object.importId)}\` | ${cell(object.why)} |`);
+      lines.push(`| ${object.kind} | ${cell(where(object))} | ${cell(object.name)} | ${cell(object.importId)} | ${object.why} |`);
     lines.push("", "</details>", "");
   }
   if (report.ignoreRules.length > 0) {
     lines.push(
-      `### Ignore file \`${cell(report.ignoreFile ?? "")}\``,
+      `### Ignore file ${cell(report.ignoreFile ?? "")}`,
       "",
       ...report.ignoreRules.map((rule) => `- ${cell(ruleLine(rule))}`),
       "",
@@ -467,7 +461,7 @@ function markdown(report: UnmanagedReport): string {
   lines.push("### Stacks", "", "| Stack | Directory | Status | Resources | Note |", "|---|---|---|---|---|");
   for (const stack of report.stacks)
     lines.push(
-      `| \`${cell(stack.label)}\` | \`${cell(stack.workDir)}\` | ${stack.status} | ${stack.resources} | ${cell((stack.message ?? "").split("\n")[0]!)} |`,
+      `| ${cell(stack.label)} | ${cell(stack.workDir)} | ${stack.status} | ${stack.resources} | ${cell((stack.message ?? "").split("\n")[0]!)} |`,
     );
   lines.push("");
   if (report.drift) lines.push(formatFleet(report.drift, "markdown").trimEnd(), "");

@@ -33,6 +33,20 @@ export function printable(text: string): string {
   return text.replace(UNSAFE, escaped);
 }
 
+/**
+ * Text as inline code in markdown (a merge request comment, a job summary): nothing in it becomes
+ * markup (a link, an image, HTML, a heading) or a mention or reference the forge notifies
+ * (`@all`, `#12`), on one line, and in a table cell a `|` does not end the cell. Empty text is empty.
+ */
+export function markdownCode(text: string): string {
+  if (text === "") return "";
+  const line = printable(text).replace(/\|/g, "\\|");
+  const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
 /** A double-quoted string, valid as a JSON, JavaScript, TypeScript and YAML string alike: JSON's
  *  escapes, and the characters JSON leaves as they are (U+2028, C1 controls, bidi controls) escaped too. */
 function quoted(text: string): string {

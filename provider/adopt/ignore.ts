@@ -115,17 +115,58 @@ function scopeMatches(pattern: string, subject: IgnoreSubject): boolean {
   return glob(pattern, "path").test(subject.path);
 }
 
-/** A glob as a regular expression: in a path `*` stops at `/` and `**` does not, and case does not count; in a name `*` matches anything. */
-function glob(pattern: string, what: "path" | "name"): RegExp {
-  let source = "";
+/** One step of a glob: a character, `?` (one character), `*` (any run). */
+type GlobStep = { char: string } | { one: true } | { any: true; crossesSlash: boolean };
+
+/** A glob's steps: in a path `*` stops at `/` and `**` does not; in a name `*` matches anything. */
+function steps(pattern: string, what: "path" | "name"): GlobStep[] {
+  const result: GlobStep[] = [];
   for (let index = 0; index < pattern.length; index++) {
     const character = pattern[index]!;
     if (character === "*" && pattern[index + 1] === "*") {
-      source += ".*";
+      result.push({ any: true, crossesSlash: true });
       index++;
-    } else if (character === "*") source += what === "path" ? "[^/]*" : ".*";
-    else if (character === "?") source += what === "path" ? "[^/]" : ".";
-    else source += character.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    } else if (character === "*") result.push({ any: true, crossesSlash: what === "name" });
+    else if (character === "?") result.push({ one: true });
+    else result.push({ char: character });
   }
-  return new RegExp(`^${source}$`, what === "path" ? "is" : "s");
+  return result;
+}
+
+/**
+ * A glob matched in time linear in the text for each step of the pattern (the set of steps
+ * reachable after each character), never by backtracking: a pattern such as `tmp-*-*-*-done`
+ * against a long name took seconds per name as a regular expression. In a path `?` and `*` never
+ * match `/`, and case does not count; in a name case counts.
+ */
+function glob(pattern: string, what: "path" | "name"): { test(text: string): boolean } {
+  const plan = steps(what === "path" ? pattern.toLowerCase() : pattern, what);
+  // The steps reachable from `at` without reading a character: any `*` may match nothing.
+  const close = (states: Set<number>) => {
+    for (const at of [...states].sort((a, b) => a - b)) {
+      for (let next = at; next < plan.length && "any" in plan[next]!; next++) states.add(next + 1);
+    }
+    return states;
+  };
+  return {
+    test(input: string) {
+      const text = what === "path" ? input.toLowerCase() : input;
+      let states = close(new Set([0]));
+      for (const character of text) {
+        const next = new Set<number>();
+        for (const at of states) {
+          const step = plan[at];
+          if (!step) continue;
+          if ("any" in step) {
+            if (step.crossesSlash || character !== "/") next.add(at);
+          } else if ("one" in step) {
+            if (what === "name" || character !== "/") next.add(at + 1);
+          } else if (step.char === character) next.add(at + 1);
+        }
+        if (next.size === 0) return false;
+        states = close(next);
+      }
+      return states.has(plan.length);
+    },
+  };
 }

@@ -205,7 +205,15 @@ describe("the fleet's parts", () => {
     const markdown = formatFleet(fleet, "markdown");
     expect(markdown).toContain("## Drift over 3 stacks: 1 drifted, 1 clean, 1 failed, 0 locked (5.0 s)");
     expect(markdown).toContain("| `prod` | `/p/prod` | drift | `bug` | 1.2 s |");
-    expect(markdown).toContain("| `old` | `/p/old` | error | the forge x cannot be reached \\| really | 1.2 s |");
+    expect(markdown).toContain("| `old` | `/p/old` | error | `the forge x cannot be reached \\| really` | 1.2 s |");
+    // A stack's name or a message is inline code: a link, a mention, a heading in it stay text.
+    const hostile = formatFleet(
+      report(entry("[x](https://evil.example) @all", "error", "# boom ![i](https://evil.example/i.png)")),
+      "markdown",
+    );
+    expect(hostile).toContain(
+      "| `[x](https://evil.example) @all` | `/p/[x](https://evil.example) @all` | error | `# boom ![i](https://evil.example/i.png)` |",
+    );
     expect(markdown).toContain("### Drift in stack `prod`: 1 resource");
     expect(markdown).toContain("_forge-drift 1.2.3, 2026-11-25T08:00:00.000Z_");
     const text = formatFleet(fleet, "text");

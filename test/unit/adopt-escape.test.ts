@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { camel, printable, shellWord, typescript, yaml } from "../../provider/adopt/escape";
+import { camel, markdownCode, printable, shellWord, typescript, yaml } from "../../provider/adopt/escape";
 import type { AdoptEntry } from "../../provider/adopt-entry/entry";
 import type { AdoptedResource, Adoption } from "../../provider/adopt/read";
 import { headerLines, renderProgram } from "../../provider/adopt/render";
@@ -192,5 +192,18 @@ describe("a snippet's file names from the forge stay under the program's snippet
     );
     const root = resolve("/program/snippets/7");
     expect(resolve("/program", files[0]!.path).startsWith(`${root}${sep}`) || resolve("/program", files[0]!.path) === root).toBe(true);
+  });
+});
+
+describe("text from the forge in a markdown report", () => {
+  it("is inline code: no link, image, HTML, mention or reference; one line; a | does not end a table cell; any run of backticks fenced", () => {
+    const name = "[click](https://evil.example) ![i](https://evil.example/i.png) @all #1 <b>bold</b> | ``x`` \n# heading";
+    const code = markdownCode(name);
+    expect(code).toBe("```[click](https://evil.example) ![i](https://evil.example/i.png) @all #1 <b>bold</b> \\| ``x`` \\n# heading```");
+    expect(code.split("\n")).toHaveLength(1);
+    expect(code.startsWith("```") && code.endsWith("```")).toBe(true);
+    expect(markdownCode("`edge`")).toBe("`` `edge` ``");
+    expect(markdownCode("")).toBe("");
+    for (const text of Object.values(HOSTILE)) expect(markdownCode(text)).not.toMatch(/[\n\r\u2028\u2029]/);
   });
 });
