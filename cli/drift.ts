@@ -9,12 +9,14 @@ import { automation } from "./automation";
 import { markdownCode } from "../provider/adopt/escape";
 import { declaredSecrets } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { clientFor, resolveConnection, type ForgeClient } from "../provider/client";
+import { clientFor, type ForgeClient } from "../provider/client";
+import { connectionOf } from "../provider/holdings/connection";
+import { holdingsOf, type ExportedDeployment } from "../provider/holdings/holdings";
 import { operations, operationsOver } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
 import { lockedBy, StackLockedError } from "./lock-gate";
 import { maskUrls, SECRET_MASK } from "../provider/redaction";
-import { holdsSecret, plainState } from "./state";
+import { holdsSecret, plainState } from "../provider/holdings/state-values";
 import { formatRotationDue, rotationsDue, type RotationDue } from "./rotation-due";
 import { SIG_KEY } from "../provider/secret-marks";
 import { APPLIED_KEY, currentBookkeeping, engineState } from "../provider/engine/bookkeeping";
@@ -97,8 +99,11 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
   if (lock) throw new StackLockedError(lock);
   const stack = await automation().Stack.select(stackName, workspace);
   // The state with its secrets in plain (the Automation API exports with --show-secrets), kept in
-  // this process: which fields are secret, and their values for the comparison below.
-  const resources = stateResources((await stack.exportStack()).deployment);
+  // this process: which fields are secret, and their values for the comparison below; and what
+  // each resource holds, on which forge (provider/holdings).
+  const deployment = (await stack.exportStack()).deployment as ExportedDeployment;
+  const resources = stateResources(deployment);
+  const holdings = new Map(holdingsOf(deployment).resources.map((holding) => [holding.urn, holding]));
   const drifted: DriftedResource[] = [];
   const gone = new Set<string>();
   await stack.previewRefresh({
@@ -107,43 +112,69 @@ export async function detectDrift(options: DriftOptions = {}): Promise<DriftRepo
     onEvent: (event: EngineEvent) => {
       // The outputs event carries what the read found (the pre-event, the state only).
       const metadata = event.resOutputsEvent?.metadata;
-      const found = metadata ? driftOf(metadata, resources.get(metadata.urn)?.secrets) : undefined;
+      // A resource read with `get` manages nothing: what changed on the forge is not its drift.
+      if (!metadata || holdings.get(metadata.urn)?.role === "reads") return;
+      const state = resources.get(metadata.urn);
+      const found = driftOf(metadata, state?.secrets, state?.ignoreChanges);
       if (found?.drift === "deleted") gone.add(found.urn);
       if (found) drifted.push(found);
     },
   });
-  // The engine's events mask every secret, before and after alike: a secret the program set and
-  // someone changed by hand is found by reading the object here, with the provider's own read
-  // and comparison, and reported with its value hidden.
-  const checked = [...resources.values()].filter((resource) => !gone.has(resource.urn) && resource.managedSecrets.length > 0);
-  // This stack's own connection: a fleet checks stacks of other forges in the same process.
-  const stackClient = async () => {
-    const config = await stack.getAllConfig();
-    return clientFor(resolveConnection({ get: (key: string) => config[key]?.value }));
-  };
-  if (checked.length > 0) {
-    const client = await stackClient();
-    for (const resource of checked) {
-      const changed = await changedSecrets(resource, client);
-      if (changed.length === 0) continue;
-      const fields = changed.map((field) => ({ field, program: MASK, forge: MASK }));
-      const entry = drifted.find((candidate) => candidate.urn === resource.urn);
-      if (entry) entry.fields.push(...fields.filter((field) => !entry.fields.some((known) => known.field === field.field)));
-      else
-        drifted.push({
-          name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2),
-          type: resource.type,
-          urn: resource.urn,
-          drift: "changed",
-          fields,
-        });
-    }
-  }
+  const due = await afterRefresh(deployment, drifted, gone, { ...process.env, ...options.envVars }, workDir, (message) =>
+    process.stderr.write(`forge-drift: ${message}\n`),
+  );
   // By name, not in the order the engine's reads happened to finish: two runs over the same
   // drift print the same report, whichever face the stack uses.
   drifted.sort((a, b) => a.name.localeCompare(b.name) || a.urn.localeCompare(b.urn));
-  const due = await rotationsDue([...resources.values()], stackClient, (message) => process.stderr.write(`forge-drift: ${message}\n`));
   return { stack: stackName, drifted, ...(due.length > 0 ? { rotationDue: due } : {}) };
+}
+
+/**
+ * What a refresh's events cannot show, read here: the engine's events mask every secret, before
+ * and after alike, so a secret the program set and someone changed by hand is found by reading
+ * the object with the provider's own read and comparison, and added to `drifted` with its value
+ * hidden; and the rotating resources whose rotation is due. Each resource is read on its own
+ * provider's connection and forge (provider/holdings/connection.ts), as the refresh read it: a
+ * stack may talk to two forges. `gone`: resources the refresh found deleted.
+ */
+export async function afterRefresh(
+  deployment: ExportedDeployment,
+  drifted: DriftedResource[],
+  gone: ReadonlySet<string>,
+  env: NodeJS.ProcessEnv,
+  workDir: string | undefined,
+  warn: (message: string) => void,
+): Promise<RotationDue[]> {
+  const resources = stateResources(deployment);
+  const holdings = new Map(holdingsOf(deployment).resources.map((holding) => [holding.urn, holding]));
+  const clients = new Map<string, Promise<ForgeClient>>();
+  const clientOfResource = (urn: string): Promise<ForgeClient> => {
+    const holding = holdings.get(urn);
+    if (!holding) return Promise.reject(new Error(`${urn} is no forge resource of the state`));
+    let client = clients.get(urn);
+    if (!client) clients.set(urn, (client = connectionOf(holding, env, workDir).then(clientFor)));
+    return client;
+  };
+  const checked = [...resources.values()].filter(
+    (resource) => !gone.has(resource.urn) && resource.managedSecrets.length > 0 && holdings.get(resource.urn)?.role === "manages",
+  );
+  for (const resource of checked) {
+    const changed = await changedSecrets(resource, await clientOfResource(resource.urn));
+    if (changed.length === 0) continue;
+    const fields = changed.map((field) => ({ field, program: MASK, forge: MASK }));
+    const entry = drifted.find((candidate) => candidate.urn === resource.urn);
+    if (entry) entry.fields.push(...fields.filter((field) => !entry.fields.some((known) => known.field === field.field)));
+    else
+      drifted.push({
+        name: resource.urn.slice(resource.urn.lastIndexOf("::") + 2),
+        type: resource.type,
+        urn: resource.urn,
+        drift: "changed",
+        fields,
+      });
+  }
+  const managing = [...resources.values()].filter((resource) => holdings.get(resource.urn)?.role === "manages");
+  return rotationsDue(managing, clientOfResource, warn);
 }
 
 /** A forge resource of the exported state, secrets in plain. */
@@ -157,6 +188,8 @@ export interface StateResource {
   secrets: Set<string>;
   /** Secret fields the program set: what the refresh events cannot compare. */
   managedSecrets: string[];
+  /** The resource's `ignoreChanges` paths: what differs there is not drift (`pulumi preview --refresh` shows none). */
+  ignoreChanges: string[];
 }
 
 /** The resources of an exported deployment by URN, secrets decoded (and remembered by the mask). */
@@ -165,7 +198,14 @@ export function stateResources(deployment: unknown): Map<string, StateResource> 
   const listed =
     (
       deployment as {
-        resources?: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+        resources?: {
+          urn: string;
+          type: string;
+          id?: string;
+          inputs?: Record<string, unknown>;
+          outputs?: Record<string, unknown>;
+          ignoreChanges?: string[];
+        }[];
       }
     )?.resources ?? [];
   for (const resource of listed) {
@@ -184,6 +224,7 @@ export function stateResources(deployment: unknown): Map<string, StateResource> 
       outputs,
       secrets,
       managedSecrets: operations && resource.id ? applied.filter((field) => secrets.has(field)) : [],
+      ignoreChanges: resource.ignoreChanges ?? [],
     });
   }
   return result;
@@ -199,7 +240,7 @@ async function changedSecrets(resource: StateResource, client: ForgeClient): Pro
   const set = Object.fromEntries(
     resource.managedSecrets.map((field) => [field, field in resource.inputs ? resource.inputs[field] : resource.outputs[field]]),
   );
-  return operations.changedInputs(read.props as Record<string, unknown>, set);
+  return operations.changedInputs(ignoringChanges(read.props as Record<string, unknown>, set, resource.ignoreChanges), set);
 }
 
 /**
@@ -210,18 +251,22 @@ async function changedSecrets(resource: StateResource, client: ForgeClient): Pro
  * Values are compared as they are, and secrets (`secrets`, the resource's secret outputs, and
  * anything marked secret in the event) are masked when shown.
  */
-export function driftOf(metadata: StepEventMetadata, secrets: ReadonlySet<string> = new Set()): DriftedResource | undefined {
+export function driftOf(
+  metadata: StepEventMetadata,
+  secrets: ReadonlySet<string> = new Set(),
+  ignored: readonly string[] = [],
+): DriftedResource | undefined {
   if (metadata.type === "pulumi:pulumi:Stack" || metadata.type.startsWith("pulumi:providers:")) return undefined;
   const base = { name: metadata.urn.slice(metadata.urn.lastIndexOf("::") + 2), type: metadata.type, urn: metadata.urn };
   if (metadata.op === "delete" || (metadata.old && metadata.new?.id === "") || (metadata.old && !metadata.new)) {
     return { ...base, drift: "deleted", fields: [] };
   }
   const before = currentBookkeeping(unwrapped(metadata.old?.outputs ?? {}) as Record<string, unknown>);
-  const after = currentBookkeeping(unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>);
   const programInputs = unwrapped(metadata.old?.inputs ?? {}) as Record<string, unknown>;
   const operations = forgeOperations(metadata.type);
   const secret = new Set([...secrets, ...(operations ? declaredSecrets(operations.declaration) : []), ...markedSecret(metadata)]);
   const set = programValues(programInputs, before);
+  const after = ignoringChanges(currentBookkeeping(unwrapped(metadata.new?.outputs ?? {}) as Record<string, unknown>), set, ignored);
   const managed = operations
     ? operations.changedInputs(after, set)
     : Object.keys(set).filter((field) => !isDeepStrictEqual(set[field], after[field]));
@@ -244,6 +289,41 @@ export function programValues(programInputs: Record<string, unknown>, before: Re
       .filter((field) => field in programInputs || field in before)
       .map((field) => [field, field in programInputs ? programInputs[field] : before[field]]),
   );
+}
+
+/**
+ * The forge's values with every `ignoreChanges` path (`color`, `settings.flag`, `entries[0]`,
+ * `tags["a.b"]`, `entries[*]`) holding the program's value instead: a difference there is not
+ * drift, as `pulumi preview --refresh` shows none (the engine ignores those paths in its diff).
+ * A path through a wildcard keeps the program's value of what holds the wildcard.
+ */
+export function ignoringChanges(
+  after: Record<string, unknown>,
+  program: Record<string, unknown>,
+  paths: readonly string[],
+): Record<string, unknown> {
+  if (paths.length === 0) return after;
+  const result = structuredClone(after);
+  for (const path of paths) {
+    const segments = [...path.matchAll(/([^.[\]"]+)|\[(\d+|\*)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map(
+      (match) => match[1] ?? match[2] ?? match[3]!,
+    );
+    const wildcard = segments.indexOf("*");
+    const kept = wildcard >= 0 ? segments.slice(0, wildcard) : segments;
+    if (kept.length === 0) return { ...structuredClone(program) };
+    let into: unknown = result;
+    let from: unknown = program;
+    for (const segment of kept.slice(0, -1)) {
+      into = typeof into === "object" && into !== null ? (into as Record<string, unknown>)[segment] : undefined;
+      from = typeof from === "object" && from !== null ? (from as Record<string, unknown>)[segment] : undefined;
+    }
+    if (typeof into !== "object" || into === null) continue;
+    const last = kept[kept.length - 1]!;
+    const value = typeof from === "object" && from !== null ? (from as Record<string, unknown>)[last] : undefined;
+    if (value === undefined) delete (into as Record<string, unknown>)[last];
+    else (into as Record<string, unknown>)[last] = structuredClone(value);
+  }
+  return result;
 }
 
 /** A drifted field as reported: the program's value and the forge's, secrets masked. */

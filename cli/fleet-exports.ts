@@ -11,7 +11,8 @@
  */
 import { refreshFailure, type DriftedResource } from "./drift";
 import { lockedBy } from "./lock-gate";
-import { exportDeployment, type ExportedDeployment } from "./stack-export";
+import type { ExportedDeployment } from "../provider/holdings/holdings";
+import { exportDeployment } from "./stack-export";
 import { refreshNeeded, stateDrift, type SharedReads } from "./state-drift";
 
 /** What the check found; `refresh` when the state needs the engine's own refresh (state-drift.ts says why). */
@@ -46,7 +47,7 @@ export async function checkFromExport(
   };
   const judge = async (deployment: ExportedDeployment): Promise<ExportedOutcome> => {
     step = "its reads of the forge were left unanswered";
-    const found = await stateDrift(deployment, reads, env);
+    const found = await stateDrift(deployment, reads, env, target.workDir);
     if ("refresh" in found) return { status: "refresh", why: found.refresh };
     return { status: found.drifted.length > 0 ? "drift" : "clean", drifted: found.drifted };
   };

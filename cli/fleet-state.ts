@@ -1,12 +1,13 @@
 /**
- * What a stack's state holds, read with one `pulumi stack export` (never a refresh, and without
- * `--show-secrets`: secret values stay ciphertext and are never in this process), for the tools
- * that look at a whole fleet without touching the forge per stack (`forge-drift --unmanaged`,
- * `forge-adopt --stacks-file`).
+ * What each stack of a fleet holds on one forge, for the tools that look at a whole fleet without
+ * touching the forge per stack (`forge-drift --unmanaged`, `forge-adopt --stacks-file`): one
+ * `pulumi stack export` per stack (never a refresh, and without `--show-secrets`: secret values
+ * stay ciphertext and never reach this process), read by the one holdings model
+ * (provider/holdings): every object each resource holds, on its own forge.
  *
- * - {@link exportStack}: one stack → the resources of its state (any type) and its pending creates.
- * - {@link readStackState}: one stack → its forge resources and whether that is all it may hold.
- * - {@link readFleetStates}: a fleet → each stack's reading, a few at a time, in the order given.
+ * - {@link readStackState}: one stack → its holdings, its lock, and whether that is all it may hold.
+ * - {@link readFleetStates}: a fleet → what each stack holds on the forge listed, what it may
+ *   hold there, a few stacks at a time, in the order given.
  *
  * Reading a state needs no lock and takes none: a run under way keeps its lock and writes on. What
  * such a run is making may not be in the state yet, so a stack whose lock is held when it is read
@@ -16,31 +17,12 @@
  */
 import type { HeldResource } from "../provider/adopt/inventory";
 import { inTurns } from "../provider/engine/in-turns";
-import { normalizeBaseUrl } from "../provider/client";
-import { parseTypeToken } from "../provider/type-tokens";
-import { forgeUrlOf, projectNameOf, stackLabels, type FleetStack } from "./fleet";
+import { compareForges, type ForgeMatch } from "../provider/holdings/forge-address";
+import { holdingsOf, type HeldObject, type Holding, type StackHoldings } from "../provider/holdings/holdings";
+import { pluginToken } from "../provider/type-tokens";
+import { projectNameOf, stackLabels, type FleetStack } from "./fleet";
 import { backendUrlOf, describeLock, readStackLock } from "./stack-lock";
 import { exportDeployment } from "./stack-export";
-
-/** A resource of a state, as `pulumi stack export` writes it (the fields read here). */
-export interface StateResource {
-  urn: string;
-  /** Its type token (`forge:index:GroupLabel`, `pulumi-nodejs:dynamic/forge:GroupLabel`, `pulumi:pulumi:Stack`). */
-  type: string;
-  /** Its id: for a forge resource, the import id of the object it holds. Empty for a component. */
-  id: string;
-  custom: boolean;
-  /** Its inputs and outputs as the state records them: a secret is `{ "4dabf18193072939515e22adb298388d": ..., ciphertext }`, never its value. */
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown>;
-}
-
-/** One stack's export. */
-export interface ExportedStack {
-  resources: StateResource[];
-  /** Resources a killed run began to create and never recorded (`pending_operations` of type `creating`), by type. */
-  pendingCreates: string[];
-}
 
 export interface ExportOptions {
   /** The export is ended after this long (default 2 minutes). */
@@ -51,129 +33,150 @@ export interface ExportOptions {
 
 const DEFAULT_EXPORT_TIMEOUT_MS = 120_000;
 
-/** `pulumi stack export` of one stack, in its project's directory (cli/stack-export.ts). Throws with the CLI's own lines (a backend URL's password masked), or when it does not answer in time. */
-export async function exportStack(target: FleetStack, options: ExportOptions = {}): Promise<ExportedStack> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
-  const deployment = await exportDeployment({
-    stack: target.stack,
-    workDir: target.workDir,
-    env: options.env ?? process.env,
-    signal,
-  }).catch((error: unknown) => {
-    throw signal.aborted ? new Error(`no answer in ${Math.round(timeoutMs / 1000)} s`) : error;
-  });
-  const resources = (deployment.resources ?? []).flatMap((resource) =>
-    typeof resource.urn === "string" && typeof resource.type === "string"
-      ? [
-          {
-            urn: resource.urn,
-            type: resource.type,
-            id: typeof resource.id === "string" ? resource.id : "",
-            custom: resource.custom === true,
-            inputs: resource.inputs ?? {},
-            outputs: resource.outputs ?? {},
-          },
-        ]
-      : [],
-  );
-  const pendingCreates = (deployment.pending_operations ?? [])
-    .filter((operation) => operation.type === "creating")
-    .map((operation) => operation.resource?.type ?? "");
-  return { resources, pendingCreates };
-}
-
 /**
- * What one stack holds of the forge. `read`: its forge resources are `resources`. `partial`: it
- * holds `resources` and may hold more (a run held its lock when it was read, or a killed run left
- * creates pending). `unread`: its state could not be read (`message` says why): it may hold
- * anything.
+ * What one stack's state holds. `read`: its holdings are all it holds. `partial`: it holds what
+ * they show and may hold more (a run held its lock when it was read, or a killed run left
+ * operations pending: `message` says which). `unread`: its state could not be read (`message`
+ * says why): it may hold anything.
  */
-export interface StackHoldings {
+export interface StackReading {
   status: "read" | "partial" | "unread";
-  resources: HeldResource[];
+  holdings?: StackHoldings;
   message?: string;
 }
 
-/** Reads what one stack holds of the forge: its lock first (a run that starts after the lock is read is making what an earlier listing did not show), then its export. */
-export async function readStackState(target: FleetStack, options: ExportOptions = {}): Promise<StackHoldings> {
+/** Reads one stack: its lock first (a run that starts after the lock is read is making what an earlier listing did not show), then its export. */
+export async function readStackState(target: FleetStack, options: ExportOptions = {}): Promise<StackReading> {
   const env = options.env ?? process.env;
   const lock = await lockOf(target, env);
-  let exported: ExportedStack;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  let holdings: StackHoldings;
   try {
-    exported = await exportStack(target, options);
+    holdings = holdingsOf(await exportDeployment({ stack: target.stack, workDir: target.workDir, env, signal }));
   } catch (error) {
+    const why = signal.aborted ? `no answer in ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
+    return { status: "unread", message: `its state could not be read: ${why}` };
+  }
+  if (lock)
+    return { status: "partial", holdings, message: `a run holds its lock, and may be making objects its state does not show yet: ${lock}` };
+  if (holdings.notInFull.length > 0) {
+    const count = holdings.notInFull.length;
     return {
-      status: "unread",
-      resources: [],
-      message: `its state could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      status: "partial",
+      holdings,
+      message: `${count === 1 ? "an operation" : `${count} operations`} left pending by a killed run (forge-recover says what each made): ${holdings.notInFull.join("; ")}`,
     };
   }
-  const forge = (type: string) => parseTypeToken(type) !== undefined;
-  const resources = exported.resources
-    .filter((resource) => resource.custom && resource.id !== "" && forge(resource.type))
-    .map(({ type, id, urn }) => ({ type, id, urn }));
-  const pending = exported.pendingCreates.filter(forge).length;
-  if (lock)
-    return {
-      status: "partial",
-      resources,
-      message: `a run holds its lock, and may be making objects its state does not show yet: ${lock}`,
-    };
-  if (pending > 0)
-    return {
-      status: "partial",
-      resources,
-      message: `a killed run left ${pending} create${pending === 1 ? "" : "s"} pending (forge-recover decides them): what they made may be this stack's`,
-    };
-  return { status: "read", resources };
+  return { status: "read", holdings };
 }
 
-/** One stack of the fleet, as read. */
+/** One stack of the fleet, as read, against the forge listed. */
 export interface StackState {
   stack: string;
   workDir: string;
   /** How reports name it: `<project>/<stack>`, with its directory where two would read the same. */
   label: string;
-  /** As {@link StackHoldings}, or `elsewhere`: it talks to another forge, so it holds nothing of this one (not read). */
-  status: StackHoldings["status"] | "elsewhere";
+  /** As {@link StackReading}, or `elsewhere`: read, and every resource it has talks to another forge. */
+  status: StackReading["status"] | "elsewhere";
+  /** The objects its resources hold on the forge listed. */
   resources: HeldResource[];
+  /** Objects it may hold on the forge listed, and why: a resource whose forge may be this one, a pending import. */
+  possibly: (HeldResource & { why: string })[];
+  /** How many of its resources are on another forge, and which forges. */
+  elsewhere: { count: number; forges: string[] };
   /** Why it is partial, unread or elsewhere. */
   message?: string;
   durationMs: number;
 }
 
-/** Reads every stack of the fleet that may talk to `forgeUrl` (a stack configured for another forge is `elsewhere`, not read), `concurrency` at once (default 4), in the order given. */
+/** Reads every stack of the fleet (`concurrency` at once, default 4, in the order given) and sorts what each holds by forge: the one listed, another, or possibly the one listed. */
 export async function readFleetStates(
   stacks: readonly FleetStack[],
   forgeUrl: string,
   options: ExportOptions & { concurrency?: number } = {},
 ): Promise<StackState[]> {
-  const env = options.env ?? process.env;
   const labels = stackLabels(stacks.map((target) => ({ ...target, project: projectNameOf(target.workDir) })));
-  const forge = sameForge(forgeUrl);
   return inTurns(stacks, options.concurrency ?? 4, async (target, index) => {
     const started = Date.now();
-    const url = forgeUrlOf(target, env);
-    const holdings: StackHoldings | { status: "elsewhere"; resources: HeldResource[]; message: string } =
-      url !== undefined && !forge(url)
-        ? { status: "elsewhere", resources: [], message: `talks to the forge ${url}: holds nothing of ${forgeUrl}` }
-        : await readStackState(target, options);
-    return { stack: target.stack, workDir: target.workDir, label: labels[index]!, ...holdings, durationMs: Date.now() - started };
+    const reading = await readStackState(target, options);
+    const sorted = reading.holdings
+      ? await onForge(reading.holdings, forgeUrl)
+      : { held: [], possibly: [], elsewhere: new Map<string, number>() };
+    const elsewhere = {
+      count: [...sorted.elsewhere.values()].reduce((sum, count) => sum + count, 0),
+      forges: [...sorted.elsewhere.keys()].sort(),
+    };
+    const allElsewhere = reading.status === "read" && elsewhere.count > 0 && sorted.held.length === 0 && sorted.possibly.length === 0;
+    const unsure = [...new Set(sorted.possibly.map((entry) => entry.why))];
+    return {
+      stack: target.stack,
+      workDir: target.workDir,
+      label: labels[index]!,
+      status: allElsewhere ? "elsewhere" : reading.status,
+      resources: sorted.held,
+      possibly: sorted.possibly,
+      elsewhere,
+      ...(allElsewhere
+        ? { message: `its resources talk to ${elsewhere.forges.join(", ")}: it holds nothing of ${forgeUrl}` }
+        : reading.message !== undefined
+          ? { message: reading.message }
+          : unsure.length > 0
+            ? {
+                message: `it may hold ${sorted.possibly.length === 1 ? "an object" : `${sorted.possibly.length} objects`} of this forge: ${unsure.join("; ")}`,
+              }
+            : {}),
+      durationMs: Date.now() - started,
+    };
   });
 }
 
-/** Whether a stack's forge URL is the forge's (the same after normalisation). */
-function sameForge(forgeUrl: string): (url: string) => boolean {
-  const normal = (url: string) => {
-    try {
-      return normalizeBaseUrl(url).replace(/\/+$/, "").toLowerCase();
-    } catch {
-      return url;
+/**
+ * What a stack's holdings hold on the forge at `forgeUrl`: the objects of resources on it; those
+ * of resources that may be on it (an unknown forge, or a name that shares an address) and of
+ * pending imports, updates and deletes, as possibly held; and how many resources are elsewhere.
+ * A resource read with `get` holds nothing anywhere.
+ */
+export async function onForge(
+  holdings: StackHoldings,
+  forgeUrl: string,
+): Promise<{ held: HeldResource[]; possibly: (HeldResource & { why: string })[]; elsewhere: Map<string, number> }> {
+  const matches = new Map<string, Promise<ForgeMatch>>();
+  const match = (url: string) => {
+    let found = matches.get(url);
+    if (!found) matches.set(url, (found = compareForges(url, forgeUrl)));
+    return found;
+  };
+  const held: HeldResource[] = [];
+  const possibly: (HeldResource & { why: string })[] = [];
+  const elsewhere = new Map<string, number>();
+  const entry = (object: HeldObject, urn: string): HeldResource => ({
+    type: pluginToken(object.kind),
+    kind: object.kind,
+    id: object.importId,
+    urn,
+  });
+  const sort = async (subject: Pick<Holding, "forge" | "urn" | "objects">, pendingWhy?: string) => {
+    const forge = subject.forge;
+    const standing = forge.url === undefined ? "unknown" : await match(forge.url);
+    if (standing === "different" && forge.url !== undefined) {
+      elsewhere.set(forge.url, (elsewhere.get(forge.url) ?? 0) + 1);
+      return;
+    }
+    for (const object of subject.objects) {
+      if (standing === "same" && pendingWhy === undefined) held.push(entry(object, subject.urn));
+      else
+        possibly.push({
+          ...entry(object, subject.urn),
+          why:
+            pendingWhy ??
+            (forge.url === undefined ? forge.why : `its forge ${forge.url} may be ${forgeUrl} under another name (they share an address)`),
+        });
     }
   };
-  const wanted = normal(forgeUrl);
-  return (url) => normal(url) === wanted;
+  for (const resource of holdings.resources) if (resource.role === "manages") await sort(resource);
+  for (const operation of holdings.pending) await sort(operation, `a killed run left it ${operation.type} (forge-recover decides it)`);
+  return { held, possibly, elsewhere };
 }
 
 /** Who holds the stack's lock, or undefined when nobody does or it cannot be read here (a backend this tool does not read). */

@@ -41,10 +41,22 @@ import type { State } from "../provider/engine/declaration";
 import type { PendingCandidate } from "../provider/engine/operations";
 import type { Standing } from "../provider/engine/outcomes";
 import { evidenceFields } from "../provider/engine/evidence";
-import { currentClient, operations, useStackConfig } from "../provider/composition-root";
-import { parseTypeToken } from "../provider/type-tokens";
+import { operationsOver } from "../provider/composition-root";
+import { clientFor, type ForgeClient } from "../provider/client";
+import type { ResourceOperations } from "../provider/engine/operations";
+import { connectionOf } from "../provider/holdings/connection";
+import {
+  heldObjects,
+  holdingsOf,
+  nameOf,
+  type ExportedDeployment,
+  type Holding,
+  type PendingOperation,
+  type StackHoldings,
+} from "../provider/holdings/holdings";
+import { leftoverCredentials, revokeOnWord } from "./recover-rotation";
 import { lockedBy } from "./lock-gate";
-import { plainState } from "./state";
+import { plainState } from "../provider/holdings/state-values";
 import { printable, shellWord } from "../provider/adopt/escape";
 import { CLAIM_KEY, engineState } from "../provider/engine/bookkeeping";
 
@@ -206,6 +218,7 @@ interface Io {
 
 const USAGE = `usage: forge-recover [--stack <name>] [--cwd <project dir>] [--dry-run]
                      [--adopt <resource>=<import id>]... [--clear <resource>]...
+                     [--revoke <resource>=<import id>]...
 
 After a run that was killed, finds what each pending create of the stack may have made on the
 forge. A create that made nothing is cleared; objects that may be its own are listed with their
@@ -213,7 +226,11 @@ import ids, and nothing is taken without your word: --adopt <resource>=<import i
 the stack, --clear <resource> drops the pending create (<resource> is the resource's name or URN).
 A pending delete or update is read and reported: gone, the stack's object, or another object made
 since under its name (pulumi refresh then clears it); one whose object nothing tells from one made
-since is left to you. Nothing is ever deleted. Run it before pulumi up (it does nothing when nothing is pending); it
+since is left to you. A rotating resource's killed or failed rotation may have made a credential
+the stack does not hold (its value is lost with the answer): it is named, and --revoke
+<resource>=<import id> revokes it on your word, once it is shown to be one a rotation of that
+resource may have made. Nothing else is ever deleted or revoked. Each resource is read on its own
+provider's forge. Run it before pulumi up (it does nothing when nothing is pending); it
 changes nothing while a run holds the stack's lock.
 Exit status: 0 resolved or nothing pending, 1 error, 2 left to decide, 3 the stack is locked.`;
 
@@ -224,7 +241,7 @@ export async function runRecoverCli(
 ): Promise<number> {
   // Everything it prints goes out masked: a backend URL's password, the secrets of the state read.
   io = maskedIo(io);
-  let values: { stack?: string; cwd?: string; "dry-run"?: boolean; help?: boolean; adopt?: string[]; clear?: string[] };
+  let values: { stack?: string; cwd?: string; "dry-run"?: boolean; help?: boolean; adopt?: string[]; clear?: string[]; revoke?: string[] };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -234,6 +251,7 @@ export async function runRecoverCli(
         "dry-run": { type: "boolean" },
         adopt: { type: "string", multiple: true },
         clear: { type: "string", multiple: true },
+        revoke: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -247,19 +265,23 @@ export async function runRecoverCli(
     return EXIT_OK;
   }
   try {
-    const adopt = new Map<string, string>();
-    for (const entry of values.adopt ?? []) {
-      const at = entry.lastIndexOf("=");
-      if (at <= 0 || at === entry.length - 1) throw new Error(`--adopt takes <resource>=<import id>, not "${entry}"`);
-      adopt.set(entry.slice(0, at), entry.slice(at + 1));
-    }
+    const pairs = (flag: string, entries: string[] = []) => {
+      const found = new Map<string, string>();
+      for (const entry of entries) {
+        const at = entry.lastIndexOf("=");
+        if (at <= 0 || at === entry.length - 1) throw new Error(`--${flag} takes <resource>=<import id>, not "${entry}"`);
+        found.set(entry.slice(0, at), entry.slice(at + 1));
+      }
+      return found;
+    };
     return await recover(
       {
         workDir: values.cwd ?? process.cwd(),
         stackName: values.stack,
         dryRun: values["dry-run"] === true,
-        adopt,
+        adopt: pairs("adopt", values.adopt),
         clear: new Set(values.clear ?? []),
+        revoke: pairs("revoke", values.revoke),
       },
       io,
     );
@@ -277,6 +299,8 @@ interface RecoverOptions {
   adopt: ReadonlyMap<string, string>;
   /** The user's decisions: resources whose pending create is dropped. */
   clear: ReadonlySet<string>;
+  /** The user's decisions: a rotating resource and a leftover credential of its to revoke. */
+  revoke: ReadonlyMap<string, string>;
 }
 
 async function recover(options: RecoverOptions, io: Io): Promise<number> {
@@ -290,25 +314,45 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   }
   const stack = await automation().LocalWorkspace.selectStack({ stackName, workDir: options.workDir });
   // Secrets arrive in plain (the export runs with --show-secrets): they stay in this process.
-  const deployment = plainState((await stack.exportStack()).deployment) as {
-    resources?: { urn: string; type: string; id?: string }[];
-    pending_operations?: { type: string; resource: { urn: string; type: string; id?: string; inputs?: State; outputs?: State } }[];
+  // What the stack holds, on which forge, and what is pending: the one holdings model.
+  const holdings = holdingsOf((await stack.exportStack()).deployment as ExportedDeployment);
+  // Each resource is read on its own provider's connection: a stack may talk to two forges.
+  const clients = new Map<string, Promise<ForgeClient>>();
+  const clientOf = (subject: Pick<Holding, "name" | "forge" | "provider">): Promise<ForgeClient> => {
+    const key = `${subject.provider?.urn ?? ""}\0${subject.forge.url ?? ""}`;
+    let client = clients.get(key);
+    if (!client)
+      clients.set(key, (client = connectionOf(subject, process.env, options.workDir).then((connection) => clientFor(connection))));
+    return client;
   };
-  const resources = deployment.resources ?? [];
-  const changes = pendingChanges(deployment.pending_operations ?? [], resources);
-  const inState = new Set(resources.map((resource) => resource.urn));
-  const pending: PendingCreate[] = (deployment.pending_operations ?? []).flatMap((op) => {
-    const token = op.type === "creating" ? parseTypeToken(op.resource.type) : undefined;
-    return token
-      ? [{ urn: op.resource.urn, type: token.name, inputs: op.resource.inputs ?? {}, inState: inState.has(op.resource.urn) }]
-      : [];
-  });
+  const over = async (kind: string, subject: Pick<Holding, "name" | "forge" | "provider">) => operationsOver(kind, await clientOf(subject));
+  const inState = new Set(holdings.resources.map((resource) => resource.urn));
+  const pending: (PendingCreate & { operation: PendingOperation })[] = holdings.pending.flatMap((operation) =>
+    operation.type === "creating" && operation.kind
+      ? [
+          {
+            urn: operation.urn,
+            type: operation.kind,
+            inputs: plainState(operation.inputs) as State,
+            inState: inState.has(operation.urn),
+            operation,
+          },
+        ]
+      : [],
+  );
+  const changes = pendingChanges(holdings);
+  // What the stack's resources hold (a rotating resource's credentials too): never a candidate, never revoked.
+  const claimed = new Set(heldObjects(holdings).map(({ object }) => `${object.kind} ${object.importId}`));
   const named = (urn: string, names: Iterable<string>) => [...names].find((name) => name === urn || name === nameOf(urn));
   for (const name of [...options.adopt.keys(), ...options.clear]) {
     if (!pending.some((create) => named(create.urn, [name])))
       throw new Error(`no pending create of a resource named "${name}" in stack ${stackName}`);
   }
+  const revoked = await revokeAsSaid(holdings, options, claimed, clientOf, io);
+  const leftovers = await killedRotations(holdings, claimed, clientOf, stackName, io);
   if (pending.length === 0 && changes.length === 0) {
+    if (leftovers) return EXIT_UNDECIDED;
+    if (revoked) return EXIT_OK;
     // A run killed under PULUMI_SKIP_CHECKPOINTS wrote no pending operation, so its orphans are invisible here.
     io.out(
       `No pending creates, updates or deletes in stack ${stackName}: nothing to recover.\n` +
@@ -316,9 +360,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     );
     return EXIT_OK;
   }
-  const config = await stack.getAllConfig();
-  useStackConfig({ get: (key: string) => config[key]?.value } as never);
-  const changesUndecided = await reportPendingChanges(changes, stackName, io);
+  const changesUndecided = (await reportPendingChanges(changes, stackName, over, io)) || leftovers;
   if (pending.length === 0) {
     if (changesUndecided) {
       io.out("Left to decide: check the objects above before any run. Nothing was written.\n");
@@ -328,13 +370,6 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     return EXIT_OK;
   }
   io.out(`Stack ${stackName}: ${pending.length} pending create${pending.length === 1 ? "" : "s"} left by an interrupted run.\n`);
-  const claimed = new Set(
-    resources.flatMap((resource) => {
-      const token = parseTypeToken(resource.type);
-      return token && resource.id ? [`${token.name} ${resource.id}`] : [];
-    }),
-  );
-
   const plan: RecoveryPlan = { adopts: [], clears: [], undecided: [], notes: [] };
   // The user's word first: an object named with --adopt must exist and be held by no other resource.
   const decided = pending.filter((create) => named(create.urn, options.adopt.keys()) ?? named(create.urn, options.clear));
@@ -345,7 +380,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
       continue;
     }
     const id = options.adopt.get(adoptName)!;
-    const read = await operations(create.type).read(id, engineState(create.inputs));
+    const read = await (await over(create.type, create.operation)).read(id, engineState(create.inputs));
     if (!read.id) throw new Error(`${create.type} ${id} does not exist on the forge: not adopted`);
     // Compared as the forge names it (the id read back), however the user wrote it.
     if (claimed.has(`${create.type} ${read.id}`))
@@ -353,15 +388,15 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     plan.adopts.push({ urn: create.urn, id: read.id });
     claimed.add(`${create.type} ${read.id}`);
   }
-  const clock = await forgeClock();
-  const groups = new Map<string, PendingCreate[]>();
+  const groups = new Map<string, (PendingCreate & { operation: PendingOperation })[]>();
   for (const create of pending.filter((candidate) => !decided.includes(candidate))) {
     const key = `${create.type} ${JSON.stringify(sorted(withoutEngineKeys(create.inputs)))}`;
     groups.set(key, [...(groups.get(key) ?? []), create]);
   }
   for (const group of groups.values()) {
-    const { candidates } = await operations(group[0]!.type).pendingCreateCandidates(engineState(group[0]!.inputs));
-    decide(group, candidates, claimed, clock, plan);
+    const client = await clientOf(group[0]!.operation);
+    const { candidates } = await operationsOver(group[0]!.type, client).pendingCreateCandidates(engineState(group[0]!.inputs));
+    decide(group, candidates, claimed, await forgeClock(client), plan);
   }
 
   for (const { urn, id } of plan.adopts) io.out(`  adopt   ${nameOf(urn)}: ${id} (as you said)\n`);
@@ -407,22 +442,84 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   return changesUndecided ? EXIT_UNDECIDED : EXIT_OK;
 }
 
-/** The deletes and updates a killed run left pending, with the resource as the state holds it
- *  (its outputs keep the evidence of which object it is). */
-function pendingChanges(
-  operations: readonly { type: string; resource: { urn: string; type: string; id?: string; outputs?: State } }[],
-  resources: readonly { urn: string; type: string; id?: string; outputs?: State }[],
-): PendingChange[] {
-  return operations.flatMap((op) => {
-    const kind = op.type === "deleting" ? "delete" : op.type === "updating" ? "update" : undefined;
-    const token = kind ? parseTypeToken(op.resource.type) : undefined;
-    const held = resources.find((resource) => resource.urn === op.resource.urn && resource.id === op.resource.id) ?? op.resource;
-    return kind && token && held.id ? [{ urn: op.resource.urn, kind, type: token.name, id: held.id, outputs: held.outputs ?? {} }] : [];
+/** Revokes what the user named with `--revoke`, each only once shown to be a leftover of its rotating resource; true when any was named. */
+async function revokeAsSaid(
+  holdings: StackHoldings,
+  options: RecoverOptions,
+  claimed: ReadonlySet<string>,
+  clientOf: (subject: Holding) => Promise<ForgeClient>,
+  io: Io,
+): Promise<boolean> {
+  for (const [name, importId] of options.revoke) {
+    const holding = holdings.resources.find((resource) => resource.role === "manages" && (resource.urn === name || resource.name === name));
+    if (!holding) throw new Error(`no resource named "${name}" in the stack: nothing revoked`);
+    io.out(
+      `  revoke  ${holding.name}: ${await revokeOnWord(holding, importId, await clientOf(holding), claimed, options.dryRun)} (as you said)\n`,
+    );
+  }
+  return options.revoke.size > 0;
+}
+
+/**
+ * Names the credentials a rotating resource's rotation may have made and the stack does not hold
+ * (a rotation killed mid-run, or whose create's answer was lost): the next rotation stops on them
+ * and a destroy leaves them active. True when any is found: left to the user.
+ */
+async function killedRotations(
+  holdings: StackHoldings,
+  claimed: ReadonlySet<string>,
+  clientOf: (subject: Holding) => Promise<ForgeClient>,
+  stackName: string,
+  io: Io,
+): Promise<boolean> {
+  let found = false;
+  for (const holding of holdings.resources) {
+    if (holding.role !== "manages") continue;
+    const leftovers = await leftoverCredentials(holding, await clientOf(holding), claimed);
+    if (leftovers.length === 0) continue;
+    found = true;
+    const killed = holdings.pending.some((operation) => operation.urn === holding.urn && operation.type === "updating");
+    io.out(
+      `  decide  ${holding.name}: the forge holds ${leftovers.map((leftover) => leftover.description).join(", ")}, made after the newest credential it holds and held by no resource of the stack. ` +
+        `${killed ? "Its rotation was killed mid-run: it" : "A rotation of it that failed (its create's answer lost) or was killed"} may have made ${leftovers.length === 1 ? "it" : "them"}, and then ${leftovers.length === 1 ? "its value was" : "their values were"} lost with the answer; or another pipeline or a person made ${leftovers.length === 1 ? "it" : "them"}. ` +
+        `Its next rotation stops on ${leftovers.length === 1 ? "it" : "them"}, and a destroy leaves ${leftovers.length === 1 ? "it" : "them"} active. ` +
+        `If ${leftovers.length === 1 ? "it is" : "they are"} this stack's, revoke on your word: npx forge-recover --stack ${shellArg(stackName)} ${leftovers.map((leftover) => `--revoke ${shellArg(`${holding.name}=${leftover.importId}`)}`).join(" ")}\n`,
+    );
+  }
+  return found;
+}
+
+/**
+ * The deletes and updates a killed run left pending, each with its id (the engine writes it into
+ * some pending operations only: the state's resource of the same URN has it) and the resource's
+ * outputs as the state holds them (its evidence among them). One whose object the state does not
+ * name at all is reported as such, never dropped.
+ */
+export function pendingChanges(holdings: StackHoldings): (PendingChange & { operation: PendingOperation })[] {
+  return holdings.pending.flatMap((operation) => {
+    const kind = operation.type === "deleting" ? "delete" : operation.type === "updating" ? "update" : undefined;
+    if (!kind || !operation.kind) return [];
+    const held = holdings.resources.find((resource) => resource.urn === operation.urn);
+    return [
+      {
+        urn: operation.urn,
+        kind,
+        type: operation.kind,
+        id: operation.id ?? "",
+        outputs: plainState(held?.outputs ?? operation.outputs) as State,
+        operation,
+      },
+    ];
   });
 }
 
 /** Reads what each pending delete or update left and says what it means; true when one is left to the user. */
-async function reportPendingChanges(changes: readonly PendingChange[], stackName: string, io: Io): Promise<boolean> {
+async function reportPendingChanges(
+  changes: readonly (PendingChange & { operation: PendingOperation })[],
+  stackName: string,
+  over: (kind: string, subject: PendingOperation) => Promise<ResourceOperations>,
+  io: Io,
+): Promise<boolean> {
   if (changes.length === 0) return false;
   const count = (kind: PendingChange["kind"]) => changes.filter((change) => change.kind === kind).length;
   const counted = (["delete", "update"] as const)
@@ -431,7 +528,16 @@ async function reportPendingChanges(changes: readonly PendingChange[], stackName
   io.out(`Stack ${stackName}: ${counted.join(" and ")} left by an interrupted run.\n`);
   let undecided = false;
   for (const change of changes) {
-    const operated = operations(change.type);
+    if (!change.id) {
+      // No id anywhere in the state: nothing names the object, so nothing can be read for it.
+      undecided = true;
+      io.out(
+        `  ${change.kind.padEnd(7)} ${nameOf(change.urn)}: ${change.type}: the state names no object for this pending ${change.kind} (no id), so what it touched cannot be read. ` +
+          `\`pulumi refresh\` reads the stack again; check the forge for ${change.type} objects of this resource's inputs before any run.\n`,
+      );
+      continue;
+    }
+    const operated = await over(change.type, change.operation);
     const explained = explainPendingChange(
       change,
       await operated.standing(change.id, engineState(change.outputs)),
@@ -444,11 +550,9 @@ async function reportPendingChanges(changes: readonly PendingChange[], stackName
 }
 
 /** The forge's clock against this machine's, from the `Date` header of one answer (0 when it has none). */
-export async function forgeClock(): Promise<ForgeClock> {
+export async function forgeClock(client: ForgeClient): Promise<ForgeClock> {
   const sent = Date.now();
-  const response = await currentClient()
-    .request(routes.user.get)
-    .catch(() => undefined);
+  const response = await client.request(routes.user.get).catch(() => undefined);
   const received = Date.now();
   const date = Date.parse(response?.headers["date"] ?? "");
   // The header has whole seconds: its middle is half a second later.
@@ -502,10 +606,6 @@ async function applyToState(stackName: string, workDir: string, plan: RecoveryPl
     io.out("Reading the adopted objects (pulumi refresh) ...\n");
     await pulumi("refresh", "--yes", "--skip-preview");
   }
-}
-
-function nameOf(urn: string): string {
-  return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
 function withoutEngineKeys(inputs: State): State {

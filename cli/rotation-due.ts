@@ -29,19 +29,28 @@ interface StateEntry {
   outputs: Record<string, unknown>;
 }
 
-/** The rotating resources of a state that are due, by the forge's clock (one request when any has a schedule). */
+/**
+ * The rotating resources of a state that are due, each by its own forge's clock (one request per
+ * forge when any has a schedule). `clientOf` gives a resource's client: its own provider's
+ * connection (provider/holdings/connection.ts), as a stack may talk to two forges.
+ */
 export async function rotationsDue(
   resources: readonly StateEntry[],
-  client: () => Promise<ForgeClient>,
+  clientOf: (urn: string) => Promise<ForgeClient>,
   warn: (message: string) => void,
 ): Promise<RotationDue[]> {
   const rotating = resources.filter((resource) => rotationOf(resource.type) !== undefined);
   if (rotating.length === 0) return [];
-  const now = rotating.some((resource) => typeof resource.outputs["rotationDueAt"] === "string")
-    ? await forgeNow(await client(), warn, { fresh: true })
-    : undefined;
+  const clocks = new Map<string, Promise<number>>();
+  const nowOf = async (urn: string): Promise<number> => {
+    const client = await clientOf(urn);
+    let now = clocks.get(client.baseUrl);
+    if (!now) clocks.set(client.baseUrl, (now = forgeNow(client, warn, { fresh: true })));
+    return now;
+  };
   const due: RotationDue[] = [];
   for (const resource of rotating) {
+    const now = typeof resource.outputs["rotationDueAt"] === "string" ? await nowOf(resource.urn) : undefined;
     const name = resource.urn.slice(resource.urn.lastIndexOf("::") + 2);
     const noun = rotationOf(resource.type)!.noun;
     const current = resource.outputs["current"] as Record<string, unknown> | undefined;

@@ -5,27 +5,8 @@
  * the one mask (provider/redaction.ts), so no output of the tool shows it (cli/state.ts).
  */
 import { execFile } from "node:child_process";
+import type { ExportedDeployment } from "../provider/holdings/holdings";
 import { maskUrls } from "../provider/redaction";
-
-/** One resource of an exported state: the parts the tools read. */
-export interface ExportedResource {
-  urn: string;
-  type: string;
-  id?: string;
-  custom?: boolean;
-  /** Pending deletion (a replacement that did not finish). */
-  delete?: boolean;
-  /** `<provider urn>::<provider id>`, for a custom resource. */
-  provider?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
-
-/** The deployment of an exported state. */
-export interface ExportedDeployment {
-  resources?: ExportedResource[];
-  pending_operations?: { type?: string; resource?: ExportedResource }[];
-}
 
 /** Which stack, where, and how long its export may take. */
 export interface ExportRequest {

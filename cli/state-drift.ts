@@ -14,13 +14,23 @@
  * own plugin reads; pending operations; a resource pending deletion) is left to the refresh.
  */
 import type { ForgeClient } from "../provider/client";
-import { clientFor, resolveConnection } from "../provider/client";
+import { clientFor } from "../provider/client";
+import { connectionOf } from "../provider/holdings/connection";
+import { holdingsOf, type Holding } from "../provider/holdings/holdings";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { engineState, IMPORTED_KEY } from "../provider/engine/bookkeeping";
 import { operationsOver } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
-import { alsoChangedFields, programValues, shownField, stateResources, type DriftedResource, type StateResource } from "./drift";
-import type { ExportedDeployment } from "./stack-export";
+import {
+  alsoChangedFields,
+  ignoringChanges,
+  programValues,
+  shownField,
+  stateResources,
+  type DriftedResource,
+  type StateResource,
+} from "./drift";
+import type { ExportedDeployment } from "../provider/holdings/holdings";
 
 /** Reads of one stack's resources at once (a refresh's engine reads several at a time too). */
 const READS_PER_STACK = 8;
@@ -99,29 +109,26 @@ export async function stateDrift(
   deployment: ExportedDeployment,
   reads: SharedReads,
   env: NodeJS.ProcessEnv = process.env,
+  workDir?: string,
 ): Promise<StateDrift> {
   const refresh = refreshNeeded(deployment);
   if (refresh) return { refresh };
-  const listed = deployment.resources ?? [];
-
   const resources = stateResources(deployment);
-  const clients = new Map<string, ForgeClient>();
-  const clientOf = (provider: string | undefined): ForgeClient => {
-    const urn = provider === undefined ? "" : provider.slice(0, provider.lastIndexOf("::"));
-    let client = clients.get(urn);
-    if (!client) clients.set(urn, (client = clientFor(resolveConnection(recordedConfig(resources.get(urn)), env))));
+  // Each resource on its own provider's connection and forge (provider/holdings); one read with `get` holds nothing to drift.
+  const clients = new Map<string, Promise<ForgeClient>>();
+  const clientOf = (holding: Holding): Promise<ForgeClient> => {
+    const key = `${holding.provider?.urn ?? ""}\0${holding.forge.url ?? ""}`;
+    let client = clients.get(key);
+    if (!client) clients.set(key, (client = connectionOf(holding, env, workDir).then(clientFor)));
     return client;
   };
-  const checked = listed.filter((resource) => resource.custom && parseTypeToken(resource.type) && resource.id);
+  const checked = holdingsOf(deployment).resources.filter((holding) => holding.role === "manages");
   const drifted: DriftedResource[] = [];
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < checked.length; index = next++) {
-      const exported = checked[index]!;
-      const found = await resourceDrift(
-        resources.get(exported.urn)!,
-        reads.operations(parseTypeToken(exported.type)!.name, clientOf(exported.provider)),
-      );
+      const holding = checked[index]!;
+      const found = await resourceDrift(resources.get(holding.urn)!, reads.operations(holding.kind, await clientOf(holding)));
       if (found) drifted.push(found);
     }
   };
@@ -143,20 +150,6 @@ export function refreshNeeded(deployment: ExportedDeployment): string | undefine
 }
 
 /**
- * The stack config a provider resource recorded, as the provider reads it (`get("forge:baseUrl")`):
- * the plugin's provider keeps `baseUrl`, the dynamic providers' `forge:baseUrl`.
- */
-function recordedConfig(provider: StateResource | undefined): { get(key: string): string | undefined } {
-  const inputs = provider?.inputs ?? {};
-  return {
-    get(key) {
-      const value = inputs[key] ?? inputs[key.slice(key.indexOf(":") + 1)];
-      return value === undefined || value === null ? undefined : typeof value === "string" ? value : JSON.stringify(value);
-    },
-  };
-}
-
-/**
  * One resource's drift, as cli/drift.ts's refresh reports it: the fields the program set that the
  * forge holds otherwise (secrets masked, after the others), and the fields the program does not
  * set that changed with them, named only (secrets left out: a refresh's events show them masked on
@@ -170,8 +163,8 @@ async function resourceDrift(resource: StateResource, operations: ResourceOperat
   const mark = parseTypeToken(resource.type)?.face === "plugin" ? resource.inputs[IMPORTED_KEY] : undefined;
   const read = await operations.read(resource.id, { ...engineState(before), ...(mark !== undefined ? { [IMPORTED_KEY]: mark } : {}) });
   if (!read.id) return { ...base, drift: "deleted", fields: [] };
-  const after = read.props as Record<string, unknown>;
   const set = programValues(resource.inputs, before);
+  const after = ignoringChanges(read.props as Record<string, unknown>, set, resource.ignoreChanges);
   const changed = operations.changedInputs(after, set);
   // Secret fields count only where the program set them (its applied inputs), as the refresh's second look does.
   const plain = changed.filter((field) => !resource.secrets.has(field));

@@ -6,7 +6,7 @@
  * Exit status, one meaning shared with forge-drift's: 0 nothing found; 1 an error (a stack whose
  * state could not be read, so the report is incomplete; a forge that cannot be listed; a drift
  * check that failed); else 2 drift, 4 unmanaged objects or objects held twice, 6 both (2 + 4);
- * else 3 a stack was locked or mid-run (what it may hold is withheld), else 0.
+ * else 3 a stack was locked or mid-run, or may hold objects of this forge (what it may hold is withheld), else 0.
  */
 import { z } from "zod";
 import type { FoundObject, Inventory } from "../provider/adopt/inventory";
@@ -106,7 +106,7 @@ export const unmanagedReportSchema = z.object({
     unread: z.number(),
     /** Stacks read that may hold more (a run held the lock, or creates were pending). */
     partial: z.number(),
-    /** Stacks of another forge, not read. */
+    /** Stacks read whose resources all talk to another forge: they hold nothing here. */
     elsewhere: z.number(),
     /** Objects the listings showed, of them held by a stack, and listed but gone when read by import id (not reported). */
     listed: z.number(),
@@ -127,8 +127,12 @@ export const unmanagedReportSchema = z.object({
       label: z.string(),
       workDir: z.string(),
       status: z.enum(["read", "partial", "unread", "elsewhere"]),
-      /** How many forge resources its state holds. */
+      /** How many objects of this forge its resources hold (a rotating resource holds two credentials). */
       resources: z.number(),
+      /** How many objects of this forge it may hold (a resource whose forge may be this one, a pending import): no verdict on them. */
+      possiblyHeld: z.number(),
+      /** Its resources on another forge (read from each resource's own provider, never the stack's config), and those forges. */
+      elsewhere: z.object({ resources: z.number(), forges: z.array(z.string()) }),
       message: z.string().optional(),
       durationMs: z.number(),
     }),
@@ -200,7 +204,7 @@ export function buildUnmanagedReport(run: UnmanagedRun): UnmanagedReport {
     durationMs: Date.now() - run.started,
     forge: run.forge,
     scope: run.scope,
-    complete: count("unread") === 0 && count("partial") === 0,
+    complete: count("unread") === 0 && count("partial") === 0 && inventory.possiblyHeld.length === 0,
     summary: {
       stacks: states.length,
       unread: count("unread"),
@@ -223,6 +227,8 @@ export function buildUnmanagedReport(run: UnmanagedRun): UnmanagedReport {
       workDir: state.workDir,
       status: state.status,
       resources: state.resources.length,
+      possiblyHeld: state.possibly.length,
+      elsewhere: { resources: state.elsewhere.count, forges: state.elsewhere.forges },
       ...(state.message !== undefined ? { message: state.message } : {}),
       durationMs: state.durationMs,
     })),
@@ -265,7 +271,7 @@ function reportObject(object: FoundObject): ReportObject {
 /**
  * The run's exit status: 1 when the report is incomplete because a stack could not be read (or
  * the drift check failed); else 2 for drift plus 4 for unmanaged objects, settings or objects held
- * twice (6 for both); else 3 when a stack was locked or mid-run; else 0.
+ * twice (6 for both); else 3 when a stack was locked or mid-run, or objects are possibly held; else 0.
  */
 export function unmanagedExit(report: UnmanagedReport): number {
   const drift = report.drift ? fleetExit(report.drift) : UNMANAGED_EXIT.clean;
@@ -273,7 +279,7 @@ export function unmanagedExit(report: UnmanagedReport): number {
   const found = report.summary.unmanaged + report.summary.settings + report.summary.heldTwice > 0;
   const drifted = drift === UNMANAGED_EXIT.drift;
   if (found || drifted) return (drifted ? UNMANAGED_EXIT.drift : 0) + (found ? UNMANAGED_EXIT.found : 0);
-  if (report.summary.partial > 0 || drift === UNMANAGED_EXIT.locked) return UNMANAGED_EXIT.locked;
+  if (report.summary.partial > 0 || report.summary.possiblyHeld > 0 || drift === UNMANAGED_EXIT.locked) return UNMANAGED_EXIT.locked;
   return UNMANAGED_EXIT.clean;
 }
 
@@ -307,10 +313,22 @@ function made(object: ReportObject): string {
   return `made${object.createdAt ? ` ${object.createdAt}` : ""}${object.createdBy ? ` by ${object.createdBy}` : ""}`;
 }
 
+/** What a stack's line adds to its count: why it is not read in full, what it may hold, what it holds on other forges. */
+function stackNote(stack: UnmanagedReport["stacks"][number]): string {
+  const notes = [
+    ...(stack.possiblyHeld > 0 ? [`${stack.possiblyHeld} possibly held`] : []),
+    ...(stack.elsewhere.resources > 0 && stack.status !== "elsewhere"
+      ? [`${plural(stack.elsewhere.resources, "resource")} on ${stack.elsewhere.forges.join(", ")}`]
+      : []),
+    ...(stack.message ? [stack.message.split("\n")[0]!] : []),
+  ];
+  return notes.join("; ");
+}
+
 /** Why a report is incomplete, one line per stack. */
 function incompleteLines(report: UnmanagedReport): string[] {
   return report.stacks
-    .filter((stack) => stack.status === "unread" || stack.status === "partial")
+    .filter((stack) => stack.status === "unread" || stack.status === "partial" || stack.possiblyHeld > 0)
     .map((stack) => `${stack.label}: ${(stack.message ?? "").split("\n")[0]}`);
 }
 
@@ -378,7 +396,7 @@ function text(report: UnmanagedReport): string {
   lines.push("", "Stacks:");
   for (const stack of report.stacks) {
     lines.push(
-      `  ${p(stack.label).padEnd(width)}  ${stack.status.padEnd(9)}  ${plural(stack.resources, "resource").padStart(13)}${stack.message ? `  ${p(stack.message.split("\n")[0]!)}` : ""}`,
+      `  ${p(stack.label).padEnd(width)}  ${stack.status.padEnd(9)}  ${plural(stack.resources, "object").padStart(11)}${stackNote(stack) ? `  ${p(stackNote(stack))}` : ""}`,
     );
   }
   if (report.drift) lines.push("", formatFleet(report.drift, "text").trimEnd());
@@ -458,11 +476,9 @@ function markdown(report: UnmanagedReport): string {
       ...report.skipped.map((skipped) => `- ${cell(skipped.what)}: ${cell(skipped.reason)}`),
       "",
     );
-  lines.push("### Stacks", "", "| Stack | Directory | Status | Resources | Note |", "|---|---|---|---|---|");
+  lines.push("### Stacks", "", "| Stack | Directory | Status | Objects held here | Note |", "|---|---|---|---|---|");
   for (const stack of report.stacks)
-    lines.push(
-      `| ${cell(stack.label)} | ${cell(stack.workDir)} | ${stack.status} | ${stack.resources} | ${cell((stack.message ?? "").split("\n")[0]!)} |`,
-    );
+    lines.push(`| ${cell(stack.label)} | ${cell(stack.workDir)} | ${stack.status} | ${stack.resources} | ${cell(stackNote(stack))} |`);
   lines.push("");
   if (report.drift) lines.push(formatFleet(report.drift, "markdown").trimEnd(), "");
   lines.push(`_forge-drift ${report.tool.version}, ${report.generatedAt}_`);

@@ -71,9 +71,12 @@ export async function findUnmanaged(search: UnmanagedSearch): Promise<UnmanagedF
         ...(search.concurrency !== undefined ? { concurrency: search.concurrency } : {}),
         ...(search.timeoutMs !== undefined ? { timeoutMs: search.timeoutMs } : {}),
       });
-      return states
-        .filter((state) => state.status !== "elsewhere")
-        .map((state) => ({ label: state.label, status: state.status as "read" | "partial" | "unread", resources: state.resources }));
+      return states.map((state) => ({
+        label: state.label,
+        status: state.status === "elsewhere" ? ("read" as const) : state.status,
+        resources: state.resources,
+        possibly: state.possibly,
+      }));
     },
     { ignore: rules, log: search.log, ...(search.concurrency !== undefined ? { concurrency: search.concurrency } : {}) },
   );

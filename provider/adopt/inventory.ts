@@ -24,7 +24,7 @@ import { formatId, parseId } from "../engine/ids";
 import { ResourceOperations } from "../engine/operations";
 import type { OperationContext } from "../engine/declaration";
 import { declarations, type DeclarationKey } from "../resources";
-import { parseTypeToken } from "../type-tokens";
+import { parseTypeToken, pluginToken as pluginTokenOf } from "../type-tokens";
 import type { AdoptEntry, AdoptScope } from "../adopt-entry/entry";
 import { sharingListings } from "../adopt-entry/find";
 import { inTurns } from "../engine/in-turns";
@@ -43,12 +43,15 @@ import {
 } from "./read";
 import { adoptEntries } from "./entries";
 
-/** One resource a stack's state holds, as its export shows it. */
+/** One object a resource of a stack holds (provider/holdings: a rotating resource holds its two credentials). */
 export interface HeldResource {
-  /** Its type token, of either face (`forge:index:GroupLabel`, `pulumi-nodejs:dynamic/forge:GroupLabel`). */
+  /** A type token of either face (`forge:index:GroupLabel`, `pulumi-nodejs:dynamic/forge:GroupLabel`). */
   type: string;
-  /** Its id: the import id of the object it holds. */
+  /** The object's kind, where it is not the token's (a rotating resource's credential is a `ClusterAgentToken`). */
+  kind?: string;
+  /** The import id of the object. */
   id: string;
+  /** The resource that holds it. */
   urn: string;
 }
 
@@ -62,7 +65,10 @@ export interface FleetMember {
    * `unread`: its state could not be read: it may hold anything.
    */
   status: "read" | "partial" | "unread";
+  /** What its resources hold on the forge listed. */
   resources: HeldResource[];
+  /** What it may hold there, and why (a resource whose forge may be this one, a pending import): no verdict on those objects. */
+  possibly?: (HeldResource & { why: string })[];
 }
 
 /** A resource of the fleet that holds an object. */
@@ -191,37 +197,45 @@ export function takeInventory(
       candidates.push({ ...found, importId, canonical });
     }
 
-    // What the fleet holds, by the same key.
+    // What the fleet holds, by the same key; and what a stack may hold (no verdict on those).
     const members = await fleet();
     const holders = new Map<string, Holder[]>();
+    const maybe = new Map<string, Set<string>>();
+    const canonicalOf = async (resource: HeldResource): Promise<{ canonical: string; kind: string } | undefined> => {
+      const kind = resource.kind ?? parseTypeToken(resource.type)?.name;
+      const key = kind === undefined ? undefined : keyOfName(kind);
+      if (!key) return undefined;
+      try {
+        return { canonical: await ids.canonical(declarationOf(key), parseId(declarationOf(key), resource.id)), kind: kind! };
+      } catch {
+        return undefined; // an id no object of the kind has: it holds nothing here
+      }
+    };
     for (const member of members) {
       if (member.status === "unread") continue;
       for (const resource of member.resources) {
-        const token = parseTypeToken(resource.type);
-        const key = token && keyOfName(token.name);
-        if (!key) continue;
-        let idState: State;
-        try {
-          idState = parseId(declarationOf(key), resource.id);
-        } catch {
-          continue; // an id no object of the kind has: it holds nothing here
-        }
-        const canonical = await ids.canonical(declarationOf(key), idState);
+        const found = await canonicalOf(resource);
+        if (!found) continue;
         const holder = {
           stack: member.label,
           resource: resource.urn.slice(resource.urn.lastIndexOf("::") + 2),
           id: resource.id,
-          type: resource.type,
+          type: resource.kind ? pluginTokenOf(resource.kind) : resource.type,
         };
-        holders.set(canonical, [...(holders.get(canonical) ?? []), holder]);
+        holders.set(found.canonical, [...(holders.get(found.canonical) ?? []), holder]);
+      }
+      for (const resource of member.possibly ?? []) {
+        const found = await canonicalOf(resource);
+        if (found) maybe.set(found.canonical, new Set([...(maybe.get(found.canonical) ?? []), member.label]));
       }
     }
     const heldTwice = [...holders.values()]
       .filter((held) => held.length > 1)
       .map((held) => ({ kind: parseTypeToken(held[0]!.type)!.name, importId: held[0]!.id, holders: held }))
       .sort((a, b) => a.kind.localeCompare(b.kind) || a.importId.localeCompare(b.importId));
-    // Stacks that may hold what their state does not show.
+    // Stacks that may hold anything their state does not show.
     const unsure = members.filter((member) => member.status !== "read").map((member) => member.label);
+    const mayHold = (canonical: string) => [...new Set([...unsure, ...(maybe.get(canonical) ?? [])])];
 
     const ruleMatchCounts = rules.map(() => 0);
     const firstRule = (subject: Parameters<typeof ruleMatches>[1]): number | undefined => {
@@ -249,8 +263,11 @@ export function takeInventory(
     };
     const outcomes = await inTurns(unheld, concurrency, async (candidate) => {
       const subject = { kind: declarationOf(candidate.key).name, scope: candidate.place.scope, path: candidate.place.path };
-      // A rule that names no name pattern decides before the read: nothing to verify.
-      const early = rules.some((rule) => !rule.name && ruleMatches(rule, subject)) ? firstRule(subject) : undefined;
+      // A rule that names no name pattern decides before the read, unless a stack may hold the object: nothing to verify.
+      const early =
+        mayHold(candidate.canonical).length === 0 && rules.some((rule) => !rule.name && ruleMatches(rule, subject))
+          ? firstRule(subject)
+          : undefined;
       if (early !== undefined) return { candidate, rule: early, object: undefined };
       try {
         return { candidate, ...(await reader.inspect(candidate)) };
@@ -275,13 +292,18 @@ export function takeInventory(
         continue;
       }
       const object = outcome.object;
+      // What a stack may hold gets no verdict: not the forge's own, not ignored, not unmanaged.
+      const by = mayHold(candidate.canonical);
+      if (by.length > 0) {
+        inventory.possiblyHeld.push({ ...object, by });
+        continue;
+      }
       if (outcome.why !== undefined) {
         inventory.forgeOwn.push({ ...object, why: outcome.why });
         continue;
       }
       const rule = firstRule({ kind: object.kind, scope: object.scope, path: object.path, name: object.name });
       if (rule !== undefined) inventory.ignored.push({ ...object, rule });
-      else if (unsure.length > 0) inventory.possiblyHeld.push({ ...object, by: unsure });
       else inventory.unmanaged.push(object);
     }
     uniqueNames([...inventory.unmanaged, ...inventory.possiblyHeld, ...inventory.forgeOwn, ...inventory.ignored]);

@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { routes } from "../../api/routes";
+import { settledListing } from "../engine/shared-listings";
 import { ForgeApiError, isNotFound, type ForgeClient } from "../client";
 import { sameValue, unwrapped } from "../engine/compare";
 import { inputKeys, resetValue, type AnyDeclaration, type State } from "../engine/declaration";
@@ -355,8 +356,20 @@ async function resolveScope(
   if (groupPaths.length > 0) {
     const rootRecords = await Promise.all(groupPaths.map((path) => found(client, routes.groups.get, { group: path }, `group ${path}`)));
     const roots = rootRecords.map((record) => String(record["full_path"]));
-    const allGroups = await client.list<Record<string, unknown>>(routes.groups.list, { all_available: true });
-    const allProjects = await client.list<Record<string, unknown>>(routes.projects.list, {});
+    // Instance-wide, offset-paginated listings: a project that leaves one between two pages (made
+    // private, deleted, moved) shifts one in scope onto a page already read, and it is on no page.
+    // Read until two readings agree, as every listing a verdict rests on (docs/ownership.md).
+    const byId = (record: Record<string, unknown>) => String(record["id"]);
+    const allGroups = await settledListing(
+      "the forge's groups",
+      () => client.list<Record<string, unknown>>(routes.groups.list, { all_available: true }),
+      byId,
+    );
+    const allProjects = await settledListing(
+      "the forge's projects",
+      () => client.list<Record<string, unknown>>(routes.projects.list, {}),
+      byId,
+    );
     const below = (path: string) => roots.some((root) => path === root || path.startsWith(`${root}/`));
     for (const group of [...rootRecords, ...allGroups]) note(index.groups, group, "full_path");
     for (const project of allProjects) note(index.projects, project, "path_with_namespace");

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import type { EnvHttpProxyAgent } from "undici";
 import { rememberSecrets } from "../redaction";
 import { BASE_URL_HINT, ForgeConfigError, TOKEN_HINT } from "./errors";
@@ -59,6 +60,15 @@ export const TRANSPORT_SETTINGS = {
   maxConnections: { config: "forge:maxConnections", env: "FORGE_MAX_CONNECTIONS", kind: "count" },
 } as const satisfies Record<keyof Transport, { config: string; env: string; kind: string }>;
 
+/**
+ * Where a relative file path of a setting (`forge:caBundle: certs/ca.pem`) starts: the Pulumi
+ * project's directory, where a run's provider works; default this process's directory. A tool
+ * that reads a stack from elsewhere (forge-drift's fleet) names the project's.
+ */
+export interface FileBase {
+  relativeTo?: string;
+}
+
 /** The part of a Pulumi config object that {@link resolveConnection} uses; `get` receives full keys such as `forge:token`. */
 export interface ConfigSource {
   /** Value of a full config key (`forge:baseUrl`, `forge:token`), or undefined when unset. */
@@ -82,7 +92,7 @@ export const TOKEN_ENV = "FORGE_TOKEN";
  * @param env - Environment to read (defaults to `process.env`).
  * @throws ForgeConfigError when the base URL or the token is missing, or the URL is not http(s).
  */
-export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): Connection {
+export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env, files: FileBase = {}): Connection {
   const rawBaseUrl = nonEmpty(config?.get(BASE_URL_CONFIG_KEY)) ?? nonEmpty(env[BASE_URL_ENV]);
   if (rawBaseUrl === undefined) {
     throw new ForgeConfigError(`No forge base URL is configured: ${BASE_URL_HINT}.`);
@@ -91,7 +101,7 @@ export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv 
   if (token === undefined) {
     throw new ForgeConfigError(`No forge token is configured: ${TOKEN_HINT}.`);
   }
-  const transport = resolveTransport(config, env);
+  const transport = resolveTransport(config, env, files);
   // The credentials are masked in whatever this process prints from now on, in every form (redaction.ts).
   rememberSecrets([token, transport.key]);
   return { baseUrl: normalizeBaseUrl(rawBaseUrl), token, ...(Object.keys(transport).length > 0 ? { transport } : {}) };
@@ -103,7 +113,7 @@ export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv 
  *
  * @throws ForgeConfigError naming the setting when a file cannot be read or a value is malformed.
  */
-export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): Transport {
+export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env, files: FileBase = {}): Transport {
   const transport: Transport = {};
   for (const [name, setting] of Object.entries(TRANSPORT_SETTINGS) as [keyof Transport, (typeof TRANSPORT_SETTINGS)[keyof Transport]][]) {
     const fromConfig = nonEmpty(config?.get(setting.config));
@@ -112,7 +122,7 @@ export function resolveTransport(config?: ConfigSource, env: NodeJS.ProcessEnv =
     const source = fromConfig !== undefined ? `stack config ${setting.config}` : `${setting.env}`;
     switch (setting.kind) {
       case "pem":
-        (transport as Record<string, unknown>)[name] = readPem(raw, source);
+        (transport as Record<string, unknown>)[name] = readPem(raw, source, files.relativeTo);
         break;
       case "boolean":
         if (!/^(true|false|1|0)$/i.test(raw)) throw new ForgeConfigError(`${source} must be true or false (${described(raw)}).`);
@@ -143,7 +153,7 @@ const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]+-----/;
  * itself; anything else must be the path of a readable file. An error names the setting and the
  * reason, never the value: a key pasted without its armour would otherwise be printed whole.
  */
-function readPem(value: string, source: string): string {
+function readPem(value: string, source: string, relativeTo: string | undefined): string {
   if (PEM_BEGIN.test(value)) return value;
   if (/[\r\n]/.test(value)) {
     throw new ForgeConfigError(
@@ -151,7 +161,7 @@ function readPem(value: string, source: string): string {
     );
   }
   try {
-    return readFileSync(value, "utf8");
+    return readFileSync(relativeTo === undefined ? value : resolvePath(relativeTo, value), "utf8");
   } catch (error) {
     throw new ForgeConfigError(
       `${source} holds no PEM block and names no readable file (${(error as NodeJS.ErrnoException).code ?? "unreadable"}; ${described(value)}): give a PEM file's path or its text.`,

@@ -39,6 +39,14 @@ export const CLAIM_KEY = "__createdAfter";
  *  yet (engine/imports.ts). */
 export const IMPORTED_KEY = "__importedAs";
 
+/**
+ * Where each resource's outputs record the forge it was made and last read on (the client's base
+ * URL): the tools that read exported states (forge-drift, forge-adopt --stacks-file,
+ * forge-recover) judge each resource on its own forge, whatever the stack's config or the
+ * environment of its last run said (provider/holdings).
+ */
+export const FORGE_KEY = "__forge";
+
 /** Keys the engine adds to the inputs it keeps; never user inputs. */
 export const RESERVED_KEYS = [CLAIM_KEY, IMPORTED_KEY];
 

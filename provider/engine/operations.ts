@@ -45,7 +45,16 @@ import { containsUnknown } from "./unknowns";
 import { AwaitError, awaitFinalState, progressSince } from "./wait";
 import { redactedError, rememberSecrets } from "../redaction";
 import { Rotations } from "./rotation";
-import { APPLIED_KEY, CLAIM_KEY, currentBookkeeping, digestKey, IMPORTED_KEY, RESTORE_KEY, withoutReserved } from "./bookkeeping";
+import {
+  FORGE_KEY,
+  APPLIED_KEY,
+  CLAIM_KEY,
+  currentBookkeeping,
+  digestKey,
+  IMPORTED_KEY,
+  RESTORE_KEY,
+  withoutReserved,
+} from "./bookkeeping";
 
 /** An object on the forge that a pending create may have made: its import id, when it was made
  *  (the forge's clock), and whether the forge records that another user made it. */
@@ -161,7 +170,20 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   }
 
   async create(inputs: State, options: CreateOptions = {}): Promise<Created> {
-    return this.masked([inputs], () => this.withListingsForgotten(() => this.createObject(inputs, options)));
+    return this.masked([inputs], async () => {
+      try {
+        const created = await this.withListingsForgotten(() => this.createObject(inputs, options));
+        return { ...created, outs: this.stamped(created.outs) };
+      } catch (error) {
+        if (error instanceof PartialCreateError) error.properties = this.stamped(error.properties);
+        throw error;
+      }
+    });
+  }
+
+  /** Outputs with the forge they were read on (bookkeeping.ts {@link FORGE_KEY}). */
+  private stamped(outs: State): State {
+    return { ...outs, [FORGE_KEY]: this.clientOf().baseUrl };
   }
 
   /**
@@ -236,6 +258,11 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   /** A read by the id alone (`props` empty: an import), or of an import no program has matched
    *  yet (`props` carries its mark), returns inputs marked (imports.ts). */
   async read(id: string, props: State): Promise<Found> {
+    const found = await this.readObject(id, props);
+    return found.id === "" ? found : { ...found, props: this.stamped(found.props) };
+  }
+
+  private async readObject(id: string, props: State): Promise<Found> {
     const bag = currentBookkeeping(props);
     const previous = withoutReserved(bag);
     const byIdAlone = Object.keys(previous).length === 0;
@@ -281,7 +308,10 @@ export class ResourceOperations implements Record<LifeCycleStep, (...args: never
   }
 
   async update(id: string, previous: State, news: State): Promise<Updated> {
-    return this.masked([previous, news], () => this.withListingsForgotten(() => this.updateObject(id, currentBookkeeping(previous), news)));
+    const updated = await this.masked([previous, news], () =>
+      this.withListingsForgotten(() => this.updateObject(id, currentBookkeeping(previous), news)),
+    );
+    return { ...updated, outs: this.stamped(updated.outs) };
   }
 
   private async updateObject(id: string, olds: State, news: State): Promise<Updated> {

@@ -5,9 +5,12 @@
  * listing; each stack reads with the connection its provider recorded; a state only the engine's
  * refresh can judge is said to be one.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SharedReads, stateDrift } from "../../cli/state-drift";
-import type { ExportedDeployment } from "../../cli/stack-export";
+import type { ExportedDeployment } from "../../provider/holdings/holdings";
 import { SECRET_SIG, SIG_KEY } from "../../provider/secret-marks";
 import { clientFor } from "../../provider/client";
 import { operationsOver } from "../../provider/composition-root";
@@ -169,5 +172,56 @@ describe("drift from exported states", () => {
     expect(await stateDrift({ resources: [...state.resources!, { ...label, delete: true }] }, new SharedReads(), {})).toEqual({
       refresh: "its state holds a resource pending deletion",
     });
+  });
+
+  it("reads a relative forge:caBundle from the stack's project directory, not the tool's (as the stack's own refresh does)", async () => {
+    const state = await labelStack("plugin", "relative-ca", world().user("root").token);
+    const project = mkdtempSync(join(tmpdir(), "forge-project-"));
+    try {
+      mkdirSync(join(project, "certs"));
+      // Any PEM: an http:// forge never reads it; what is tested is where the file is looked for.
+      writeFileSync(join(project, "certs", "ca.pem"), "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+      const provider = state.resources![1]!;
+      provider.inputs = { ...provider.inputs, caBundle: "certs/ca.pem" };
+      expect(await stateDrift(state, new SharedReads(), {}, project)).toEqual({ drifted: [] });
+      await expect(stateDrift(state, new SharedReads(), {})).rejects.toThrow(/forge:caBundle .*ENOENT/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it("does not call drift what the resource's ignoreChanges ignores (as `pulumi preview --refresh` shows nothing), and still what it does not", async () => {
+    const state = await labelStack("dynamic", "ignored-color", world().user("root").token);
+    const label = state.resources![2]!;
+    const token = world().user("root").token;
+    await fetch(`${world().emulator.url}/api/v4/groups/acme/labels/${String(label.outputs!["labelId"])}`, {
+      method: "PUT",
+      headers: { "PRIVATE-TOKEN": token, "content-type": "application/json" },
+      body: JSON.stringify({ color: "#00FF00" }),
+    });
+    label.ignoreChanges = ["color"];
+    expect(await stateDrift(state, new SharedReads(), {})).toEqual({ drifted: [] });
+    label.ignoreChanges = ["description"];
+    expect(await stateDrift(state, new SharedReads(), {})).toMatchObject({ drifted: [{ name: "team", fields: [{ field: "color" }] }] });
+  });
+
+  it("reads each resource on its own provider's forge, never the environment's; a `get` of another provider holds nothing to read", async () => {
+    const state = await labelStack("plugin", "two-forges", world().user("root").token);
+    const elsewhere = "http://127.0.0.1:9"; // nothing listens: a read there would fail
+    state.resources!.push({
+      urn: "urn:pulumi:two-forges::fleet::pulumi:providers:forge::default_0_1_0",
+      type: "pulumi:providers:forge",
+      custom: true,
+      id: "d1",
+      inputs: { baseUrl: elsewhere, token: secret("staging-token") },
+    });
+    const label = state.resources![2]!;
+    state.resources!.push({
+      ...label,
+      urn: `${label.urn}-read`,
+      external: true,
+      provider: "urn:pulumi:two-forges::fleet::pulumi:providers:forge::default_0_1_0::d1",
+    });
+    expect(await stateDrift(state, new SharedReads(), { FORGE_BASE_URL: elsewhere })).toEqual({ drifted: [] });
   });
 });

@@ -112,17 +112,43 @@ describe("what no stack of the fleet holds", () => {
 });
 
 describe("a fleet not read in full", () => {
-  it("withholds the verdict on what a stack not read may hold, and counts what a mid-run stack's state shows as held", async () => {
+  it("withholds the verdict on what a stack not read may hold (the forge's own and what an ignore rule allows too), and counts what a mid-run stack's state shows as held", async () => {
     const [mine, other] = [await label("acme/platform", "mine"), await label("acme/platform", "other")];
-    const result = await inventory({ groups: ["acme/platform"] }, [
-      stack("team/run", [held("forge:index:GroupLabel", `acme/platform:${mine}`)], "partial"),
-      stack("team/gone", [], "unread"),
-    ]);
+    const result = await inventory(
+      { groups: ["acme/platform"] },
+      [stack("team/run", [held("forge:index:GroupLabel", `acme/platform:${mine}`)], "partial"), stack("team/gone", [], "unread")],
+      [{ kind: "GroupLabel", reason: "labels are free" }],
+    );
     expect(result.unmanaged).toEqual([]);
+    // A stack not read may hold the group's settings at their defaults or the project's job token
+    // scope as well as a label: no verdict, not "the forge's own", not "ignored" (forge-adopt
+    // without --unmanaged would take those into a second stack).
     expect(result.possiblyHeld.map((object) => [object.kind, object.importId, object.by])).toEqual([
       ["GroupLabel", `acme/platform:${other}`, ["team/run", "team/gone"]],
+      ["GroupSettings", "acme/platform", ["team/run", "team/gone"]],
+      ["JobTokenScope", "acme/platform/deployer", ["team/run", "team/gone"]],
     ]);
+    expect(result.forgeOwn).toEqual([]);
+    expect(result.ignored).toEqual([]);
     expect(result.counts.held).toBe(1);
+  });
+
+  it("withholds the verdict on what a resource may hold: on a forge the state does not record, or pending an import", async () => {
+    const [one, two, three] = [await label("acme", "one"), await label("acme", "two"), await label("acme", "three")];
+    const maybe = (id: string, why: string) => ({ ...held("forge:index:GroupLabel", id), why });
+    const result = await inventory({ groups: ["acme"] }, [
+      {
+        label: "team/env",
+        status: "read",
+        resources: [],
+        possibly: [maybe(`acme:${one}`, "the state does not record its forge"), maybe(`acme:${two}`, "a killed run left it importing")],
+      },
+    ]);
+    expect(result.possiblyHeld.map((object) => [object.importId, object.by])).toEqual([
+      [`acme:${one}`, ["team/env"]],
+      [`acme:${two}`, ["team/env"]],
+    ]);
+    expect(ids(result.unmanaged.filter((object) => !object.setting))).toEqual([`GroupLabel acme:${three}`]);
   });
 
   it("does not report an object a listing shows and its read by import id does not find", async () => {
@@ -144,6 +170,36 @@ describe("a fleet not read in full", () => {
     await world().emulator.admin("/faults", { method: "DELETE" });
     expect(ids(result.unmanaged)).toEqual(["BroadcastMessage 1"]);
     expect(result.counts.gone).toBe(1);
+  });
+});
+
+describe("the scope's projects and subgroups", () => {
+  it("are read until two readings agree: a project in scope that slides onto a page already read is listed (its hand-made member reported), not skipped", async () => {
+    // The listing is newest first: acme/late, made before 100 projects of another group, is on page 2.
+    await world().emulator.admin("/projects", { method: "POST", json: { path: "late", namespace: "acme", creator: "olivia" } });
+    await world().emulator.admin("/groups", { method: "POST", json: { path: "others" } });
+    for (let index = 0; index < 100; index++)
+      await world().emulator.admin("/projects", {
+        method: "POST",
+        json: { path: `p${String(index).padStart(3, "0")}`, namespace: "others" },
+      });
+    await world()
+      .as("olivia")
+      .request(routes.projectMembers.create, { project: "acme/late", user_id: world().user("dev").id, access_level: 30 });
+    // The first reading's last page comes back without acme/late, as when a project on an earlier
+    // page leaves the listing between two pages and the rest slide up by one.
+    const pages = (await world().api.list<{ path_with_namespace: string }>(routes.projects.list, {})).length;
+    expect(pages).toBeGreaterThan(100);
+    await world().emulator.admin("/faults", {
+      method: "POST",
+      json: { method: "GET", path: "^/projects$", query: { page: "2" }, status: 200, body: [], times: 1 },
+    });
+    const result = await inventory({ groups: ["acme"] }, []);
+    await world().emulator.admin("/faults", { method: "DELETE" });
+    expect(result.places.map((place) => place.path)).toContain("acme/late");
+    expect(ids(result.unmanaged.filter((object) => object.kind === "ProjectMember"))).toContain(
+      `ProjectMember acme/late:${world().user("dev").id}`,
+    );
   });
 });
 
@@ -226,6 +282,8 @@ describe("the report", () => {
     label,
     status,
     resources: [],
+    possibly: [],
+    elsewhere: { count: 0, forges: [] },
     durationMs: 10,
     ...(message ? { message } : {}),
   });

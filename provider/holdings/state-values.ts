@@ -1,6 +1,6 @@
-/** Reading a stack's exported state in the CLIs. */
-import { rememberSecrets } from "../provider/redaction";
-import { SIG_KEY } from "../provider/secret-marks";
+/** The values of an exported state: secrets as the state stores them, decoded for comparisons (never for printing). */
+import { rememberSecrets } from "../redaction";
+import { SIG_KEY } from "../secret-marks";
 
 /** True for a secret as the state stores it, or anything holding one. */
 export function holdsSecret(value: unknown): boolean {
