@@ -62,7 +62,7 @@ export async function rotationsDue(
         type: resource.type,
         urn: resource.urn,
         dueAt,
-        reason: `current ${noun} made ${String(current["createdAt"])}, rotateAfter ${String(resource.outputs["rotateAfter"])}`,
+        reason: `current ${noun} issued ${String(current["issuedAt"] ?? current["createdAt"])}, rotateAfter ${String(resource.outputs["rotateAfter"])}`,
       });
     }
   }

@@ -5,8 +5,8 @@
  * credential's own declaration makes, reads and revokes each one, with its ownership rules
  * (recovery.ts). docs/guides/rotation.md says what users see; the decisions are commented here.
  *
- * - **When.** `rotateAfter` past `current`'s creation (the forge's `created_at`, or, for kinds
- *   whose record has none, the forge's clock when it answered the create) on the forge's clock
+ * - **When.** `rotateAfter` past `current`'s issue (`issuedAt`: the forge's clock when it
+ *   answered the create, as its `Date` header gives it), measured on the same clock
  *   (forge-time.ts); or a change of any input but the parent's (`keepers`, a token's name or
  *   description: the new credential carries them); or `current` revoked by hand. A change of the
  *   parent replaces the resource.
@@ -24,13 +24,13 @@
  * - **Nothing due, nothing written.** A diff with nothing due sends no request once the process
  *   knows the forge's clock; an update with nothing to rotate writes nothing.
  */
-import { isNotFound, type ForgeClient } from "../client";
+import { isAnswerLost, isNotFound, type ForgeClient } from "../client";
 import { inputKeys, outputKeys, recordIdOf, type AnyDeclaration, type State, type WireRecord } from "./declaration";
 import { forgeNow } from "./forge-time";
 import { formatId } from "./ids";
 import type { Created, Found, ProgressSink } from "./outcomes";
 import { project, recordKeyOf } from "./projection";
-import { inTurn } from "./recovery";
+import { inTurn, UnprovenCreateError } from "./recovery";
 import { parentId } from "./parents";
 import { pathParams } from "./requests";
 
@@ -137,12 +137,25 @@ export class RotatingState {
     return { id: formatId(this.of, props), props };
   }
 
-  /** The outputs of a credential the forge answered (what the slot keeps). */
-  fromOuts(outs: State, madeAt: string | undefined): Held {
+  /**
+   * The outputs of a credential the forge answered (what the slot keeps). `issuedAt`: when the
+   * forge answered its create, on the clock of the forge's answers (their `Date` header), which
+   * is also a kind's `createdAt` where its record has none.
+   */
+  fromOuts(outs: State, issuedAt: string | undefined): Held {
     const held: Held = {};
     for (const key of outputKeys(this.of)) if (outs[key] !== undefined) held[key] = outs[key];
-    if (held["createdAt"] === undefined && madeAt !== undefined) held["createdAt"] = madeAt;
+    if (issuedAt !== undefined) {
+      if (held["createdAt"] === undefined) held["createdAt"] = issuedAt;
+      held["issuedAt"] = issuedAt;
+    }
     return held;
+  }
+
+  /** When a held credential's age starts: its `issuedAt`, on the clock "now" is read on; a state written before slots kept it has only `createdAt`. */
+  private issuedAt(held: Held | undefined): number {
+    const text = held?.["issuedAt"] ?? held?.["createdAt"];
+    return typeof text === "string" ? Date.parse(text) : NaN;
   }
 
   /** The import id of a record of the parent's listing, and how messages name it. */
@@ -158,9 +171,8 @@ export class RotatingState {
 
   /** When the state's `current` is due (the forge's clock), if the resource has a schedule. */
   dueAt(state: State): number | undefined {
-    const current = this.held(state, "current");
     const after = typeof state["rotateAfter"] === "string" ? durationMs(state["rotateAfter"]) : undefined;
-    const made = typeof current?.["createdAt"] === "string" ? Date.parse(current["createdAt"]) : NaN;
+    const made = this.issuedAt(this.held(state, "current"));
     return after === undefined || !Number.isFinite(made) ? undefined : made + after;
   }
 
@@ -233,7 +245,7 @@ export class Rotations {
     const current = this.shape.held(olds, "current")!;
     return {
       why:
-        `rotation due since ${new Date(due).toISOString()} (current ${this.shape.noun} ${this.shape.idOf(current)} made ${String(current["createdAt"])}, ` +
+        `rotation due since ${new Date(due).toISOString()} (current ${this.shape.noun} ${this.shape.idOf(current)} issued ${String(current["issuedAt"] ?? current["createdAt"])}, ` +
         `rotateAfter ${String(news["rotateAfter"])}; the forge's clock reads ${new Date(now).toISOString()})`,
     };
   }
@@ -349,8 +361,10 @@ export class Rotations {
     try {
       made = await this.makeOne(desired);
     } catch (error) {
-      // Refused (the forge's limit) because another rotation's new one took the room: say so.
       const rivals = newcomers(await this.listing(desired).catch(() => []));
+      // The create's answer was lost: what the forge holds now may be this run's own credential.
+      if (error instanceof UnprovenCreateError || isAnswerLost(error)) throw this.lost(olds, desired, reason, rivals, already);
+      // Refused (the forge's limit) because another rotation's new one took the room: say so.
       if (rivals.length > 0)
         throw raced(
           rivals,
@@ -374,17 +388,44 @@ export class Rotations {
     return defined(outs);
   }
 
+  /**
+   * A rotation whose create's answer was lost: the credentials that appeared since may be this
+   * run's (its value then lost with the answer, so nobody can use it) or another rotation's.
+   * Nothing proves which, so nothing is revoked; the way out is forge-recover's, on the user's word.
+   */
+  private lost(olds: State, desired: State, reason: RotationReason, found: WireRecord[], already: string): RotationBlockedError {
+    const noun = this.shape.noun;
+    const one = found.length === 1;
+    const there =
+      found.length === 0
+        ? `; the forge shows no new ${noun}, so the create may not have happened`
+        : `, and the forge now holds ${found.map((record) => this.shape.describe(desired, record)).join(", ")}: this run may have made ${one ? "it" : "them"} (its value was only in the lost answer, so nobody can use ${one ? "it" : "them"}), or another rotation at the same time did`;
+    const way =
+      found.length === 0
+        ? "Run again."
+        : `If ${one ? "it is" : "one is"} this stack's, revoke it on your word: \`npx forge-recover --stack <stack> --revoke <resource name>=${this.importId(desired, found[0]!)}\` ` +
+          `checks that it is one a rotation of this resource may have made and revokes it; then run again. Until then the next rotation stops on ${one ? "it" : "them"}, and a destroy leaves ${one ? "it" : "them"} active.`;
+    return new RotationBlockedError(
+      `${this.subject(olds)} did not finish its rotation (${reason.why}): the answer to the create of its new ${noun} was lost${there}${already}. Nothing else was revoked. ${way}`,
+      found.map((record) => this.importId(desired, record)),
+    );
+  }
+
   /** A state without its inputs: an input the program dropped is gone from the next state. */
   private outputsOf(state: State): State {
     const inputs = inputKeys(this.shape.declaration);
     return Object.fromEntries(Object.entries(state).filter(([key]) => !inputs.includes(key)));
   }
 
-  /** Makes one credential with its own declaration (its ownership rules after a lost answer). */
+  /**
+   * Makes one credential with its own declaration (its ownership rules after a lost answer). Its
+   * age counts from the forge's clock as its answers give it (the `Date` header), the clock the
+   * schedule reads "now" on: a kind's own `created_at` comes from the forge's application, whose
+   * clock a proxy's header may be hours apart from (every up rotating, or none).
+   */
   private async makeOne(desired: State): Promise<Held> {
     const created = await this.single.create(this.shape.inputs(desired));
-    const needsTime = !outputKeys(this.shape.of).includes("createdAt");
-    return this.shape.fromOuts(created.outs, needsTime ? new Date(await this.now()).toISOString() : undefined);
+    return this.shape.fromOuts(created.outs, new Date(await this.now()).toISOString());
   }
 
   private async revoke(state: State, held: Held): Promise<void> {

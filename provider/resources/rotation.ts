@@ -63,7 +63,14 @@ export function rotating<I extends z.ZodRawShape, O extends z.ZodRawShape, S ext
   const visible = of.outputs.omit(Object.fromEntries(spec.secrets.map((key) => [key, true])) as never).extend({
     /** When it was made, on the forge's clock. */
     createdAt: z.string().describe(`When the ${noun} was made, on the forge's clock.`),
-  }) as unknown as z.ZodObject<Omit<O, S> & { createdAt: z.ZodString }>;
+    /** When the forge answered its create, on the clock of its answers: the rotation's age starts here. */
+    issuedAt: z
+      .string()
+      .optional()
+      .describe(
+        `When the forge answered the create of the ${noun}, on the clock its answers carry (their Date header): its age counts from here, against the same clock.`,
+      ),
+  }) as unknown as z.ZodObject<Omit<O, S> & { createdAt: z.ZodString; issuedAt: z.ZodOptional<z.ZodString> }>;
   const secretShape = Object.fromEntries(
     spec.secrets.flatMap((secret) => [
       [
@@ -98,7 +105,7 @@ export function rotating<I extends z.ZodRawShape, O extends z.ZodRawShape, S ext
       .string()
       .optional()
       .describe(
-        "When the current credential is due for rotation, on the forge's clock (`rotateAfter` after its creation); the first `up` after it rotates.",
+        "When the current credential is due for rotation, on the forge's clock (`rotateAfter` after its issue); the first `up` after it rotates.",
       ),
   });
   const wire = of.recordId === undefined ? "id" : typeof of.recordId === "string" ? "id" : of.recordId.wire;

@@ -8,9 +8,12 @@
  * forge-drift's "rotation due" section, before and after rotateAfter, from a state's outputs.
  */
 import { execFile } from "node:child_process";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { leftoverCredentials, revokeOnWord } from "../../cli/recover-rotation";
 import { formatRotationDue, rotationsDue } from "../../cli/rotation-due";
 import type { State } from "../../provider/engine/declaration";
 import { pulumiSdk } from "../../provider/pulumi-sdk";
@@ -56,6 +59,26 @@ async function up(face: Face, state: Written, sent: State, inputs: State): Promi
   return { state: await face.update(TYPE, state.id, state.outs, news), sent: news, rotated: true };
 }
 
+/**
+ * A forge whose answers carry a `Date` header `skewMs` off its application's clock, as a reverse
+ * proxy or an ingress on another machine writes it: everything else is the emulator's.
+ */
+async function skewedForge(target: string, skewMs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    const upstream = httpRequest(`${target}${request.url ?? "/"}`, { method: request.method, headers: request.headers }, (answer) => {
+      const headers = { ...answer.headers, date: new Date(Date.parse(String(answer.headers["date"])) + skewMs).toUTCString() };
+      response.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(response);
+    });
+    request.pipe(upstream);
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((closed) => server.close(() => closed())),
+  };
+}
+
 /** Messages the engine logs (Pulumi's log; at preview, the diff's). */
 function logged(): string[] {
   const messages: string[] = [];
@@ -74,7 +97,7 @@ for (const face of FACES) {
       const first = held(state.outs, "current")!;
       expect(await activeTokens(agentId)).toEqual([first]);
       expect(state.outs["rotationDueAt"]).toBe(
-        new Date(Date.parse((state.outs["current"] as State)["createdAt"] as string) + HOUR).toISOString(),
+        new Date(Date.parse((state.outs["current"] as State)["issuedAt"] as string) + HOUR).toISOString(),
       );
 
       // 59 minutes on: not due. The refresh's read (what `up --refresh` does) hears the forge's clock.
@@ -145,6 +168,29 @@ for (const face of FACES) {
       await face.delete(TYPE, state.id, state.outs);
     });
 
+    for (const skew of [2 * HOUR, -2 * HOUR])
+      it(`measures the age on one clock: with the Date header ${skew > 0 ? "two hours ahead of" : "two hours behind"} the forge's application, the token rotates after rotateAfter, not at every up nor never`, async () => {
+        const proxy = await skewedForge(world().emulator.url, skew);
+        process.env["FORGE_BASE_URL"] = proxy.url;
+        try {
+          const agentId = await newAgent(`skewed${skew > 0 ? "ahead" : "behind"}`);
+          const inputs = { project: "acme/web", agentId, name: "deploy", rotateAfter: "1h" };
+          const sent = await checked(face, TYPE, {}, inputs);
+          let state = await face.create(TYPE, sent);
+          expect(Date.parse(String((state.outs["current"] as State)["issuedAt"]))).toBeGreaterThan(Date.now() + skew - 60_000);
+          let step = await up(face, state, sent, inputs);
+          expect(step.rotated, "not due right after its create").toBe(false);
+          await advance(HOUR + 60_000);
+          state = await face.read(TYPE, state.id, state.outs);
+          step = await up(face, state, sent, inputs);
+          expect(step.rotated, "due an hour later").toBe(true);
+          await face.delete(TYPE, step.state.id, step.state.outs);
+        } finally {
+          world().actAs("root");
+          await proxy.close();
+        }
+      });
+
     it("refuses in check a rotateAfter past ten years, naming the field, before any request (its due time could not be computed)", async () => {
       const writes = await world().writeCount();
       for (const rotateAfter of ["100000000d", "3651d", `${"9".repeat(400)}h`]) {
@@ -181,12 +227,53 @@ for (const face of FACES) {
 
       await advance(31 * 60_000);
       const dueAt = String(created.outs["rotationDueAt"]);
-      const reason = `current token made ${String((created.outs["current"] as State)["createdAt"])}, rotateAfter 1h`;
+      const reason = `current token issued ${String((created.outs["current"] as State)["issuedAt"])}, rotateAfter 1h`;
       expect(await due()).toEqual([{ name: "agentTokens", type, urn: state[0]!.urn, dueAt, reason }]);
       expect(formatRotationDue("rotation", await due(), "text")).toBe(
         `Rotation due in stack rotation (not drift; the next pulumi up rotates): 1 resource\n  agentTokens (RotatingClusterAgentToken): due since ${dueAt} (${reason})\n`,
       );
       expect(warnings).toEqual([]);
+    });
+
+    it("a rotation whose create's answer is lost says this run may have made the new token and revokes nothing; forge-recover names it and revokes it on the user's word; the next rotation goes through", async () => {
+      const agentId = await newAgent("lost-answer");
+      const inputs = { project: "acme/web", agentId, name: "deploy", rotateAfter: "1h" };
+      const sent = await checked(face, TYPE, {}, inputs);
+      let state = await face.create(TYPE, sent);
+      const first = held(state.outs, "current")!;
+      await advance(HOUR + 60_000);
+      state = await face.read(TYPE, state.id, state.outs);
+      // The forge makes the token, and its answer never arrives.
+      await admin("/faults", "POST", { method: "POST", path: "/cluster_agents/\\d+/tokens$", after: true, drop: true, times: 1 });
+      const failure = await up(face, state, sent, inputs).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      await admin("/faults", "DELETE");
+      const tokens = await activeTokens(agentId);
+      const made = tokens.find((id) => id !== first)!;
+      expect(tokens).toEqual([first, made]);
+      const madeId = `acme/web:${agentId}:${made}`;
+      expect(failure).toMatch(
+        new RegExp(
+          `answer to the create of its new token was lost, and the forge now holds token ${made} \\(import id ${madeId}.*this run may have made it`,
+        ),
+      );
+      expect(failure).toContain(`--revoke <resource name>=${madeId}`);
+      expect(failure).not.toMatch(/another rotation at the same time made/);
+
+      // forge-recover's way out: the leftover is named; a token the resource holds is refused; the leftover is revoked on the word.
+      const holding = { name: "agentTokens", type: typeTokenOf(face.name, TYPE), outputs: state.outs };
+      const claimed = new Set([`ClusterAgentToken acme/web:${agentId}:${first}`]);
+      expect((await leftoverCredentials(holding, world().api, claimed)).map((leftover) => leftover.importId)).toEqual([madeId]);
+      await expect(revokeOnWord(holding, `acme/web:${agentId}:${first}`, world().api, claimed, false)).rejects.toThrow(/nothing revoked/);
+      expect(await revokeOnWord(holding, madeId, world().api, claimed, false)).toMatch(new RegExp(`^revoked token ${made} `));
+      expect(await activeTokens(agentId)).toEqual([first]);
+
+      const step = await up(face, state, sent, inputs);
+      expect(step.rotated).toBe(true);
+      expect(held(step.state.outs, "previous")).toBe(first);
+      await face.delete(TYPE, step.state.id, step.state.outs);
     });
 
     it("a token of the agent made by hand, after the resource's, blocks the rotation with an error naming its import id; nothing is revoked or made", async () => {
