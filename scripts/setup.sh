@@ -59,6 +59,8 @@ step "tsc"
 # once shadowed the lookups/ folder (require resolves the file first). The build takes seconds.
 rm -rf dist
 npx tsc -p tsconfig.json >&2
+# The declarations node10 projects read (package.json typesVersions): scripts/node10-types.ts.
+node dist/scripts/node10-types.js
 
 step "SDKs (Python, Go) from the plugin's schema"
 bash scripts/gen-sdks.sh >/dev/null
