@@ -10,9 +10,9 @@
  * the package to install.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
@@ -137,6 +137,25 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       expect(packed.manifest.dependencies).not.toHaveProperty(optional);
       expect(packed.manifest.peerDependenciesMeta?.[optional], optional).toEqual({ optional: true });
     }
+  });
+
+  it("every doc path a message or a shipped page names is in the package", () => {
+    const shipped = new Set(packed.files);
+    const missing: string[] = [];
+    for (const file of packed.files.filter((path) => path.endsWith(".md") || path.endsWith(".js"))) {
+      const text = readFileSync(join(REPO_ROOT, file), "utf8");
+      // A page's relative links to pages, from its folder; a page or a message's `docs/<...>.md`, from the package's root.
+      const linked = file.endsWith(".md")
+        ? [...text.matchAll(/\]\(([^)\s#:]+\.md)(?:#[^)]*)?\)/g)].map((match) =>
+            posix.normalize(posix.join(posix.dirname(file), match[1]!)),
+          )
+        : [];
+      const named = [...text.matchAll(/(?<![\w/.-])docs\/[\w./-]+\.md/g)].map((match) => match[0]);
+      for (const path of new Set([...linked, ...named])) if (!shipped.has(path)) missing.push(`${path} (named in ${file})`);
+    }
+    expect(missing).toEqual([]);
+    expect(shipped).toContain("docs/guides/pipelines-and-locks.md");
+    expect(packed.files.filter((path) => path.startsWith("docs/development/"))).toEqual([]);
   });
 
   it("up, a no-op preview with the installed policy pack that refreshes first, and destroy", async () => {
