@@ -10,7 +10,7 @@
  * the package to install.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { promisify } from "node:util";
@@ -282,6 +282,34 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       child.kill("SIGTERM");
     }
   });
+
+  it("the README's quick starts run one after the other on one forge, and the installed pack raises nothing on either", async () => {
+    const fromReadme = (block: { where: string }) => block.where.startsWith("README.md:");
+    const [typescript, ...moreTypescript] = docBlocks(REPO_ROOT).filter(fromReadme);
+    const [yaml, ...moreYaml] = docBlocks(REPO_ROOT, "yaml").filter((block) => fromReadme(block) && block.code.startsWith("name:"));
+    expect([moreTypescript, moreYaml]).toEqual([[], []]);
+    siblingProgram(project, join(tmp, "quick-typescript"), "quick-start-typescript", typescript!.code);
+    const yamlDir = join(tmp, "quick-yaml");
+    mkdirSync(yamlDir, { recursive: true });
+    writeFileSync(join(yamlDir, "Pulumi.yaml"), yaml!.code);
+    symlinkSync(join(project, "node_modules"), join(yamlDir, "node_modules"), "dir");
+    const stacks = [await consumerStack(join(tmp, "quick-typescript"), "dev", env), await consumerStack(yamlDir, "dev", env)];
+    try {
+      for (const stack of stacks) {
+        const raised: string[] = [];
+        await stack.preview({
+          policyPacks: [join(project, POLICY_PACK)],
+          onEvent: (event) => {
+            if (event.policyEvent) raised.push(`${event.policyEvent.policyName}: ${event.policyEvent.message}`);
+          },
+        });
+        expect(raised, stack.workspace.workDir).toEqual([]);
+        await stack.up();
+      }
+    } finally {
+      for (const stack of stacks.reverse()) await stack.destroy();
+    }
+  }, 240_000);
 
   describe("every TypeScript block of the README, CONTRIBUTING.md and docs/", () => {
     const blocks = docBlocks(REPO_ROOT);
