@@ -1,4 +1,4 @@
-/** Access levels of Document 1 (the numeric values are the wire format). */
+/** The API's access levels (the numeric values are the wire format). */
 export const AccessLevel = {
   NoAccess: 0,
   MinimalAccess: 5,

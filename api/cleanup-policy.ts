@@ -1,5 +1,5 @@
 /*
- * Virtual registry cleanup policies (Document 1, limits; Document 2, parameter rules). The
+ * Virtual registry cleanup policies (the API's limits; its parameter rules). The
  * defaults are not in the spec: they are the service's (a weekly run keeping entries downloaded
  * in the last 30 days, off until enabled, no notifications), used by the emulator for a POST
  * without them and by the provider as what dropping an input resets to.

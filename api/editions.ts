@@ -1,5 +1,5 @@
 /*
- * Editions: Document 1's availability table. A feature needs a lowest tier (licence) and exists
+ * Editions: the API's availability table. A feature needs a lowest tier (licence) and exists
  * on some offerings only. Provider declarations and emulator routes name the same entries, so
  * that the library's hints and its emulator's refusals cannot disagree.
  */

@@ -1,5 +1,5 @@
 /*
- * The settings `PUT /groups/:id` takes (Document 3), as one table: each field's allowed values,
+ * The settings `PUT /groups/:id` takes, as one table: each field's allowed values,
  * limits, and who may set it where (tier, offering, top-level groups, administrators). The
  * provider's GroupSettings schema and the emulator's validation both read it, so that the
  * library and its emulator cannot disagree; the emulator's refusals quote `GROUP_SETTING_RULE_WORDS`.
@@ -28,7 +28,7 @@ export const DEFAULT_BRANCH_PROTECTION_LEVELS = [0, 1, 2, 3, 4] as const;
 /** Roles of `default_branch_protection_defaults` entries: 0 no one, 30 Developer, 40 Maintainer (the service's). */
 export const BRANCH_PROTECTION_ACCESS_LEVELS = [0, 30, 40] as const;
 
-/** Limits of Document 1 and 3. */
+/** The API's limits. */
 export const UNIQUE_PROJECT_DOWNLOAD_LIMIT_MAX = 10_000;
 export const UNIQUE_PROJECT_DOWNLOAD_INTERVAL_MAX = 864_000;
 export const UNIQUE_PROJECT_DOWNLOAD_LIST_MAX = 100;
@@ -47,7 +47,7 @@ export interface GroupSettingRule extends Availability {
 export const GROUP_SETTING_RULES: Readonly<Record<string, GroupSettingRule>> = {
   prevent_sharing_groups_outside_hierarchy: { topLevelOnly: true },
   extra_shared_runners_minutes_limit: { adminOnly: true, tier: "premium", offerings: ["self-managed"] },
-  // Document 1: the Premium and Ultimate tiers add these three to the group record, so only
+  // The Premium and Ultimate tiers add these three to the group record, so only
   // there can they be set and read back.
   shared_runners_minutes_limit: { adminOnly: true, tier: "premium" },
   vendor_availability: { tier: "premium" },

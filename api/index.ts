@@ -7,11 +7,11 @@
 export { AccessLevel, roleName } from "./access-levels";
 export { CSS_COLORS, colorAsHex, isLabelColor } from "./css-colors";
 
-/** Document 1, "Limits": active tokens per cluster agent. */
+/** The API's limits: active tokens per cluster agent. */
 export const AGENT_TOKENS_MAX_ACTIVE = 2;
-/** Document 2: a receptive agent has at most one URL configuration. */
+/** A receptive agent has at most one URL configuration. */
 export const AGENT_URL_CONFIGURATIONS_MAX = 1;
-/** Document 1, "Limits": one virtual registry cleanup policy per top-level group. */
+/** The API's limits: one virtual registry cleanup policy per top-level group. */
 export const CLEANUP_POLICIES_PER_GROUP = 1;
 /** An installation has one primary Geo site. */
 export const GEO_PRIMARY_SITES_MAX = 1;
@@ -20,7 +20,7 @@ export const GEO_PRIMARY_SITES_MAX = 1;
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** Themes of banner broadcast messages (Document 2); `indigo` is the default. */
+/** Themes of banner broadcast messages; `indigo` is the default. */
 export const BROADCAST_THEMES = [
   "indigo",
   "light-indigo",
@@ -55,7 +55,7 @@ export const AGENT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const AGENT_NAME_MAX = 63;
 
 /**
- * A receptive agent's URL. Document 2 says only "agent URL"; the forge reaches the agent over
+ * A receptive agent's URL. The API reference says only "agent URL"; the forge reaches the agent over
  * gRPC, so the service takes `grpc://` (plain) or `grpcs://` (TLS) with a host, and nothing
  * around it.
  */
@@ -73,10 +73,10 @@ export function isAgentUrl(value: string): boolean {
 export const AGENT_TOKEN_NAME_MAX = 255;
 export const AGENT_TOKEN_DESCRIPTION_MAX = 1024;
 
-/** The repository kinds of storage moves (Document 2): each has `POST /<kind>_repository_storage_moves`. */
+/** The repository kinds of storage moves: each has `POST /<kind>_repository_storage_moves`. */
 export const STORAGE_MOVE_KINDS = ["project", "snippet", "group"] as const;
 
-/** How the forge authenticates to an instance cluster's API (Document 1); `rbac` is the default. */
+/** How the forge authenticates to an instance cluster's API; `rbac` is the default. */
 export const CLUSTER_AUTHORIZATION_TYPES = ["rbac", "abac", "unknown_authorization"] as const;
 
 /** An instance cluster's API URL: http or https with a host (the service refuses other schemes). */
@@ -84,13 +84,13 @@ export function isClusterApiUrl(url: string): boolean {
   return /^https?:\/\/[^\s/]+/.test(url);
 }
 
-/** The access levels of a project membership (Document 3): 0 No access to 50 Owner. */
+/** The access levels of a project membership: 0 No access to 50 Owner. */
 export const PROJECT_MEMBER_ACCESS_LEVELS = [0, 5, 10, 15, 20, 30, 40, 50] as const;
 
-/** Snippet visibilities (Document 1); `internal` does not exist on the hosted multi-tenant offering. */
+/** Snippet visibilities; `internal` does not exist on the hosted multi-tenant offering. */
 export const SNIPPET_VISIBILITIES = ["private", "internal", "public"] as const;
 
-/** The capacities a Geo site gets when none are given (Document 3, POST /geo_sites). */
+/** The capacities a Geo site gets when none are given (POST /geo_sites). */
 export const GEO_CAPACITY_DEFAULTS = {
   files_max_capacity: 10,
   repos_max_capacity: 25,

@@ -1,5 +1,5 @@
 /**
- * Group integrations: Document 3's table, transcribed once. The provider builds one resource per
+ * Group integrations: the API's table of group integrations, transcribed once. The provider builds one resource per
  * slug from it (inputs, write-only secrets, resets), the emulator its model of
  * `/groups/:id/integrations/<slug>`, the contract suite a row per slug, the policy pack its
  * checks, and the reference pages their field descriptions. Parameters are listed by wire name
@@ -12,7 +12,7 @@
 /** One body parameter of an integration's set-up (`PUT /groups/:id/integrations/<slug>`). */
 export interface IntegrationParameter {
   type: "string" | "boolean";
-  /** R in Document 3: every set-up must send it. */
+  /** R in Every set-up must send it. */
   required?: true;
   /** What the forge holds when the parameter is not given (and after a DELETE). */
   default?: string | boolean;
@@ -72,7 +72,7 @@ const ciEvents = {
 } as const;
 
 /**
- * The chat webhook's per-event pairs (Document 3): a switch and the webhook that receives that
+ * The chat webhook's per-event pairs: a switch and the webhook that receives that
  * event instead of `webhook`. Defaults of the switches are the service's column defaults.
  */
 export const CHAT_WEBHOOK_EVENT_PAIRS = [
@@ -114,7 +114,7 @@ const chatWebhookPairs = Object.fromEntries(
   };
 };
 
-/** Document 3's table, in its order. */
+/** The API's table of group integrations, in its order. */
 export const INTEGRATIONS = {
   "task-tracker": {
     slug: "task-tracker",
@@ -289,7 +289,7 @@ export const INTEGRATIONS = {
 
 export type IntegrationSlug = keyof typeof INTEGRATIONS;
 
-/** Every set-up also takes this one (Document 3). */
+/** Every set-up also takes this one. */
 export const USE_INHERITED_SETTINGS: IntegrationParameter = {
   type: "boolean",
   default: false,
@@ -297,7 +297,7 @@ export const USE_INHERITED_SETTINGS: IntegrationParameter = {
 };
 
 /**
- * The event flags of every integration record (Document 1, "Group integration (list entry)"),
+ * The event flags of every integration record (the API's group integration list entry),
  * with the real service's column defaults; an integration's own switches override them.
  * `vulnerability_events` is the higher-edition one.
  */

@@ -2,7 +2,7 @@
  * The API's endpoints as data, each written once and named (octokit's endpoint methods are the
  * model: `routes.groupLabels.create` names `POST /groups/:group/labels` as `rest.issues.create`
  * names `POST /repos/{owner}/{repo}/issues`): method, path template, the editions that have it
- * (Document 1's availability table), whether it answers anonymous callers, and deprecation.
+ * (the API's availability table), whether it answers anonymous callers, and deprecation.
  *
  * Nothing else writes a route: declarations, hooks, lookups, actions, forge-adopt and the CLIs
  * send `routes.<area>.<name>`, and the emulator registers its handlers under the same entries
@@ -21,7 +21,7 @@ import { INTEGRATIONS, type IntegrationSlug } from "./integrations";
 interface EndpointFacts {
   /** The editions that have it; absent: every edition. */
   readonly availability?: Availability;
-  /** Answers anonymous callers too (Document 1, Authentication rule 2). */
+  /** Answers anonymous callers too (the API's rule on reads without a token). */
   readonly anonymous?: true;
   /** Deprecated by the forge: what to use instead. */
   readonly deprecated?: string;
@@ -62,7 +62,7 @@ const CLUSTERS: EndpointFacts = {
 const ANONYMOUS: EndpointFacts = { anonymous: true };
 const BY_LABEL_ID: EndpointFacts = { deprecated: "address the label by its id: /groups/:id/labels/:label_id" };
 
-/** The set-up, read and disable of one integration slug of Document 3's table. */
+/** The set-up, read and disable of one integration slug of the API's table of group integrations. */
 interface IntegrationRoutes<S extends string> {
   get: Endpoint<"GET", `/groups/:group/integrations/${S}`>;
   set: Endpoint<"PUT", `/groups/:group/integrations/${S}`>;
@@ -215,7 +215,7 @@ export const routes = {
   },
   groupIntegrations: {
     list: GET("/groups/:group/integrations"),
-    /** One set-up, read and disable per slug of Document 3's table (api/integrations.ts). */
+    /** One set-up, read and disable per slug of the API's table of group integrations (api/integrations.ts). */
     bySlug: Object.fromEntries((Object.keys(INTEGRATIONS) as IntegrationSlug[]).map((slug) => [slug, integrationRoutes(slug)])) as {
       readonly [S in IntegrationSlug]: IntegrationRoutes<S>;
     },

@@ -1,5 +1,5 @@
 /**
- * The two faces of the engine compared (issue 20), in `npm run bench` (`BENCH_ONLY=plugin` for it
+ * The two faces of the engine compared, in `npm run bench` (`BENCH_ONLY=plugin` for it
  * alone): N group labels through the provider plugin from a TypeScript program
  * (`pulumi-forge/plugin`) and from a Pulumi YAML program, against the same labels through the
  * dynamic classes and N no-op dynamic resources (the engine's floor), one emulator, one run,

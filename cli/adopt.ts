@@ -16,7 +16,8 @@ import { parseTerraformState, readTerraformState, type TerraformState } from "..
 import { forgeFromEnv } from "./forge-connection";
 
 export const USAGE = `Usage: forge-adopt [--group <path>]... [--project <path>]... [--instance] [--snippets]
-                   [--language typescript|yaml] [--format program|list|pulumi-import] [--out <file> [--force]]
+                   [--language typescript|yaml] [--face plugin|dynamic] [--format program|list|pulumi-import]
+                   [--out <file> [--force]]
        forge-adopt --from-terraform <terraform.tfstate> [--language ...] [--format ...] [--out ...]
 
 Reads what exists on the forge and writes a Pulumi program that declares it, every resource
@@ -54,6 +55,10 @@ Output:
   --language <name>  typescript (default): an index.ts of the library's classes; yaml: a whole
                      Pulumi.yaml for the provider plugin (forge:index:<Name> resources, secrets
                      in its config: block), to write with --out Pulumi.yaml
+  --face <face>      with --language typescript: plugin (default), the classes of
+                     pulumi-forge/plugin, served by the provider plugin, which the project's
+                     Pulumi.yaml names (the program's header says how); dynamic, the classes of
+                     pulumi-forge, dynamic providers that need no plugin
   --plugin-path <dir>
                      with --language yaml: the plugin directory the program names (default
                      node_modules/pulumi-forge/plugin); "" for none (a plugin installed with
@@ -87,6 +92,7 @@ const argsSchema = z.object({
   force: z.boolean().default(false),
   list: z.boolean().default(false),
   language: z.enum(["typescript", "yaml"], { error: "--language is typescript or yaml" }).optional(),
+  face: z.enum(["plugin", "dynamic"], { error: "--face is plugin or dynamic" }).optional(),
   pluginPath: z.string().default(DEFAULT_PLUGIN_PATH),
   format: z.enum(["program", "list", "pulumi-import"], { error: "--format is program, list or pulumi-import" }).optional(),
   help: z.boolean().default(false),
@@ -108,9 +114,10 @@ const processIo: AdoptIo = {
 /** A mistake in the command line: exit status 2, with the usage. */
 class UsageError extends Error {}
 
-type Args = Omit<z.output<typeof argsSchema>, "format" | "language"> & {
+type Args = Omit<z.output<typeof argsSchema>, "format" | "language" | "face"> & {
   format: "program" | "list" | "pulumi-import";
   language: "typescript" | "yaml";
+  face: "plugin" | "dynamic";
 };
 
 function parse(argv: string[]): Args {
@@ -133,6 +140,7 @@ function parse(argv: string[]): Args {
         force: { type: "boolean" },
         list: { type: "boolean" },
         language: { type: "string" },
+        face: { type: "string" },
         "plugin-path": { type: "string" },
         format: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -171,7 +179,10 @@ function parse(argv: string[]): Args {
   if (format === "list" && args.out) throw new UsageError("--list writes no program: leave out --out");
   if (format !== "program" && args.language) throw new UsageError(`--language is the program's: --format ${format} writes none`);
   if (values["plugin-path"] !== undefined && args.language !== "yaml") throw new UsageError("--plugin-path goes with --language yaml");
-  return { ...args, format, language: args.language ?? "typescript" };
+  if (args.face !== undefined && format !== "program") throw new UsageError(`--face is the program's: --format ${format} writes none`);
+  if (args.face === "dynamic" && args.language === "yaml")
+    throw new UsageError("--face dynamic is TypeScript's: a YAML program is on the plugin");
+  return { ...args, format, language: args.language ?? "typescript", face: args.face ?? "plugin" };
 }
 
 /** The state file, read and checked; an error names the file, never what it holds. */
@@ -238,9 +249,9 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
       read = state === undefined ? await readForge(client, scope) : await readTerraformState(client, state, args.fromTerraform!);
     }
     const command =
-      args.fromTerraform === undefined
+      (args.fromTerraform === undefined
         ? `${scopeArguments(scope)}${fleetArguments(args)}`
-        : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`;
+        : `--from-terraform ${shellWord(args.fromTerraform) ?? args.fromTerraform}`) + (args.face === "dynamic" ? " --face dynamic" : "");
     // A file goes beside a program written to a file; the lists write none, so they list them all.
     const adoption = args.out || args.format !== "program" ? read : withoutFiles(read);
     // What the forge and the state say is shown, never sent to the terminal as it is (an ESC
@@ -270,7 +281,7 @@ export async function runAdoptCli(argv: string[], io: AdoptIo = processIo): Prom
               project: "forge-adopted",
               pluginPath: args.pluginPath || undefined,
             })
-          : renderProgram(adoption, command, rendered);
+          : renderProgram(adoption, command, { ...rendered, face: args.face });
     if (args.out) {
       const beside = resolve(dirname(args.out));
       const files = (args.format === "pulumi-import" ? [] : adoption.resources)

@@ -19,6 +19,7 @@ import { homedir, hostname, userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { maskUrls } from "../provider/redaction";
+import { requireOptional } from "../provider/optional-package";
 
 /** One holder of a stack's lock, as the CLI records it. */
 export interface LockHolder {
@@ -207,8 +208,8 @@ async function lockRowsInPostgres(url: URL, ref: StackRef, env: NodeJS.ProcessEn
   const keyPrefix = path.replace(/^\/+/, "") === "" ? "" : `${path.replace(/^\/+/, "").replace(/\/?$/, "/")}`;
   const sslmode = url.searchParams.get("sslmode") || env["PGSSLMODE"] || "require"; // lib/pq's default, as the CLI uses it
   const where = maskUrls(url.href);
-  // Loaded here: file-backend users never load the driver.
-  const { Client } = await import("pg");
+  // Loaded here, an optional peer dependency: file-backend users never need the driver.
+  const { Client } = requireOptional<typeof import("pg")>("pg");
   const query = async (ssl: false | Record<string, unknown>) => {
     const user = decodeURIComponent(url.username) || env["PGUSER"] || userInfo().username;
     // As libpq: the URL's userinfo, then its `password` parameter, then PGPASSWORD.

@@ -1,6 +1,25 @@
 #!/usr/bin/env bash
 # Everything the demo and the tests need, idempotent: Node >= 22, npm packages, the Pulumi CLI,
 # and the compiled library. Source it (`. scripts/setup.sh`) so that PATH carries over.
+#
+# Sourced, the work runs in a child bash under `set -euo pipefail`, and the calling shell takes
+# only its exports and the repository root as its directory: its own options stay as they were,
+# so a failing command later does not close an interactive terminal, and a failed set-up
+# returns 1 instead of exiting the shell.
+if [ "${BASH_SOURCE[0]}" != "$0" ] && [ -z "${FORGE_SETUP_EXPORTS:-}" ]; then
+  forge_setup_exports="$(mktemp)"
+  if FORGE_SETUP_EXPORTS="$forge_setup_exports" bash "${BASH_SOURCE[0]}"; then
+    . "$forge_setup_exports"
+    rm -f "$forge_setup_exports"
+    unset forge_setup_exports
+    cd "$FORGE_ROOT" && hash -r
+    return 0
+  fi
+  rm -f "$forge_setup_exports"
+  unset forge_setup_exports
+  echo "setup.sh: the set-up failed (above); this shell is unchanged" >&2
+  return 1
+fi
 set -euo pipefail
 FORGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export FORGE_ROOT
@@ -40,6 +59,16 @@ step "tsc"
 # once shadowed the lookups/ folder (require resolves the file first). The build takes seconds.
 rm -rf dist
 npx tsc -p tsconfig.json >&2
+# The declarations node10 projects read (package.json typesVersions): scripts/node10-types.ts.
+node dist/scripts/node10-types.js
 
 step "SDKs (Python, Go) from the plugin's schema"
 bash scripts/gen-sdks.sh >/dev/null
+
+# For the sourcing shell (above): what this run exported, as lines it sources.
+if [ -n "${FORGE_SETUP_EXPORTS:-}" ]; then
+  for name in FORGE_ROOT PATH npm_config_update_notifier npm_config_fund npm_config_audit \
+    PULUMI_SKIP_UPDATE_CHECK PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION; do
+    printf 'export %s=%q\n' "$name" "${!name}"
+  done >"$FORGE_SETUP_EXPORTS"
+fi

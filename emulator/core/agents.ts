@@ -51,7 +51,7 @@ export class AgentChildren<T extends AgentChild> extends Collection<T> {
   }
 
   /** The agent of the path, once the caller has `level` in its project. Below the agent,
-   *  Document 2 types `agent_id` "integer or string". */
+   *  The API types `agent_id` "integer or string". */
   agentOf(actor: Actor, path: AgentPath, level: number): AgentLink {
     return this.agents.require(actor, path.project, path.agentId, level, "integer or string");
   }

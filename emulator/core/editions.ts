@@ -5,7 +5,7 @@ import type { Database } from "./state";
 
 /**
  * The instance's edition (tier and offering, an instance setting) and the gate of the features
- * it lacks (Document 1's availability table). The spec does not show the answers; the emulator
+ * it lacks (the API's availability table). The spec does not show the answers; the emulator
  * gives the ones the service gives for the same situation elsewhere:
  * - a feature absent from the offering: 404 `{"error":"404 Not Found"}`, the unknown-route
  *   answer, before credentials are looked at, because the endpoint does not exist there;

@@ -69,9 +69,9 @@ export class Groups extends Collection<GroupRecord> {
   }
 
   /**
-   * The group record of `GET /groups/:id` (Document 1's Group): the core fields, the fields of
+   * The group record of `GET /groups/:id` (the API's group record): the core fields, the fields of
    * the listings, the Premium fields on a Premium or Ultimate instance, and every other setting
-   * `PUT /groups/:id` takes (the service returns them too; Document 1 does not list them), each
+   * `PUT /groups/:id` takes (the service returns them too; the API's group record does not list them), each
    * with the value the group has or the service's default. `privileged` (an Owner or an
    * administrator) adds `runners_token` and `enabled_git_access_protocol`. The projects,
    * statistics and custom attributes are the caller's to add.

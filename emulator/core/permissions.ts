@@ -9,7 +9,7 @@ const ADMIN_EFFECTIVE_LEVEL = AccessLevel.Admin;
 
 /**
  * Effective access and visibility. Effective access is the maximum over the direct
- * membership and the memberships in every ancestor group (Document 3, members rule 1).
+ * membership and the memberships in every ancestor group (the API's members rule 1).
  */
 export class Permissions {
   constructor(

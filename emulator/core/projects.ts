@@ -56,7 +56,7 @@ export class Projects extends Collection<ProjectRecord> {
     return `${this.database.baseUrl}/${this.pathWithNamespace(project)}`;
   }
 
-  /** The limited project record of Document 1 (allowlists and similar listings). */
+  /** The API's limited project record (allowlists and similar listings). */
   limited(project: ProjectRecord): Record<string, unknown> {
     const pathWithNamespace = this.pathWithNamespace(project);
     const host = new URL(this.database.baseUrl).host;

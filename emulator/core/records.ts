@@ -49,7 +49,7 @@ export interface GroupRecord {
   custom_attributes?: { key: string; value: string }[];
   /** The storage shard of the group's wiki repository (`default` when absent). */
   repository_storage?: string;
-  /** True while a repository storage move runs (Document 1: read-only until the move ends). */
+  /** True while a repository storage move runs (read-only until the move ends). */
   repository_read_only?: boolean;
   /** The settings `PUT /groups/:id` changed, by wire name; absent ones have the service's defaults. */
   settings?: Record<string, unknown>;
@@ -91,7 +91,7 @@ export interface ProjectRecord {
   shared_with_groups: ProjectGroupShare[];
   /** The repository storage shard (`default` when absent: older state files lack it). */
   repository_storage?: string;
-  /** True while a repository storage move runs (Document 1: read-only until the move ends). */
+  /** True while a repository storage move runs (read-only until the move ends). */
   repository_read_only?: boolean;
   /** Full paths the project had before it was moved; they answer with a redirect. */
   previous_paths?: string[];

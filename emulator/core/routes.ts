@@ -33,7 +33,7 @@ export interface RouteAnswer {
 export type SortDirection = "asc" | "desc";
 
 /**
- * The orderings a listing serves with keyset pagination (Document 1, Pagination): the sorts
+ * The orderings a listing serves with keyset pagination (the API's pagination rules): the sorts
  * allowed per `order_by`, the listing's own default ordering, and how to read an element's
  * value of an `order_by` field (default: the record's field of that name).
  */

@@ -22,7 +22,7 @@ export const paramInteger = () =>
 
 /**
  * A boolean: JSON `true`/`false`, or the words `true`/`false` (query strings and form bodies carry
- * text). Document 1 ("Null versus false"): the service treats `null` as false, so a null argument
+ * text). The API's rule "null versus false": the service treats `null` as false, so a null argument
  * is false, not "not given". Only true or false are to be sent: the service's framework would
  * also take `1`, `yes`, `on`, `t`, ..., but the emulator answers `<name> is invalid` to them, so
  * that a client tested against it keeps to what the spec lets it send.

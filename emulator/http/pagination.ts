@@ -2,7 +2,7 @@ import { ApiError, parameterError } from "../core/errors";
 import type { KeysetRule, SortDirection } from "../core/routes";
 import type { ApiResponse } from "./types";
 
-/** `per_page` when none is given, and the largest one honoured (Document 1, Limits). */
+/** `per_page` when none is given, and the largest one honoured (the API's limits). */
 const DEFAULT_PER_PAGE = 20;
 const MAX_PER_PAGE = 100;
 /** Above this many matches the service leaves out the totals and the last link. */

@@ -144,7 +144,7 @@ async function handleRequest(
       // The service authenticates first: a bad token is 401 even on a route the edition lacks.
       const actor = resolveActor(context.store.users, request.headers, input);
       caller.actor = actor;
-      // Document 1, Authentication rule 2: only the reads it lists work without a token.
+      // The API's rule on reads without a token: only the reads it lists work without one.
       if (!actor && !route.anonymous) throw unauthorized();
       if (route.availability) editions.requireOffering(route.availability);
       if (route.availability) editions.requireTier(route.availability, actor);

@@ -1,8 +1,8 @@
 /**
  * Token rotation under the forge's limit of active tokens per cluster agent (the limit itself is
  * the declaration's, enforced by rules/limits.ts): an agent at the limit can only replace a
- * token that is deleted before its replacement is created (spec document 1, "Limits" and
- * "States and transitions"; document 2, "Agent tokens").
+ * token that is deleted before its replacement is created (the API's limits and the agent
+ * token's states: deleting a token revokes it).
  */
 import { AGENT_TOKENS_MAX_ACTIVE } from "../../api";
 import { clusterAgentToken } from "../../provider/resources/cluster-agent-token";

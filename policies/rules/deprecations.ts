@@ -34,7 +34,7 @@ export const deprecatedEndpointsPolicy = resourcePolicy({
   },
 });
 
-/** Deprecated inputs of GroupSettings and what replaces each (Document 3, Document 1 "Versioning"). */
+/** Deprecated inputs of GroupSettings and what replaces each (the API's versioning rules). */
 const DEPRECATED_GROUP_SETTINGS: Record<string, string> = {
   defaultBranchProtection: "defaultBranchProtectionDefaults (who may push and merge, and force pushes)",
   emailsDisabled: "emailsEnabled (its opposite)",

@@ -2,7 +2,7 @@
  * What a security reviewer asks of a group's integrations: notifications and builds reached over
  * https, and TLS certificates verified. Both are advice: an internal service on plain http, or
  * behind a private CA, may be a decision someone made. The addresses and switches come from
- * Document 3's table (api/integrations.ts), so a slug added there is covered here.
+ * the API's table of group integrations (api/integrations.ts), so a slug added there is covered here.
  */
 import type { AnyDeclaration } from "../../provider/engine/declaration";
 import { toCamel } from "../../provider/engine/naming";

@@ -1,7 +1,7 @@
 /**
  * Nobody deploys to production alone: production environments and tiers have approvals (good
- * practice; spec document 2, "Protected environments", rule 6: with approval rules, deployers
- * wait for the approvers).
+ * practice; a protected environment with approval rules makes deployers wait for the
+ * approvers).
  */
 import { DEPLOYMENT_TIERS } from "../../api";
 import { groupProtectedEnvironment, projectProtectedEnvironment } from "../../provider/resources/protected-environment";

@@ -1,7 +1,7 @@
 /**
  * Secrets stay out of what others can read: broadcast messages, which anyone can read signed in
- * or not, whatever their targeting (spec document 2, "Broadcast messages"), public snippets
- * (listed and read without a token, Document 1, Authentication rule 2), and stack outputs,
+ * or not, whatever their targeting (`GET /broadcast_messages` takes no token), public snippets
+ * (listed and read without a token, the API's rule on reads without a token), and stack outputs,
  * where an agent token (shown by the forge only once) would be kept in plain text.
  */
 import { broadcastMessage } from "../../provider/resources/broadcast-message";

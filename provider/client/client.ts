@@ -26,7 +26,7 @@ export interface ListingPage<T> {
 
 /** Options of {@link ForgeClient.list}. */
 export interface ListOptions {
-  /** Keyset pagination in this ordering, where the listing serves it (Document 1, Pagination). */
+  /** Keyset pagination in this ordering, where the listing serves it (the API's pagination rules). */
   keyset?: { orderBy: string; sort: "asc" | "desc" };
 }
 

@@ -16,7 +16,7 @@ export function comparable(declaration: AnyDeclaration, field: string, value: un
 /** True when a desired value and a server value mean the same thing for this field. */
 export function sameValue(declaration: AnyDeclaration, field: string, desired: unknown, actual: unknown): boolean {
   if (isBlank(desired) && isBlank(actual)) return true;
-  // Document 1, "Null versus false": the service means false by a null boolean.
+  // The API's rule "null versus false": the service means false by a null boolean.
   if (isBooleanField(declaration, field)) [desired, actual] = [nullAsFalse(desired), nullAsFalse(actual)];
   return isDeepStrictEqual(comparable(declaration, field, desired), comparable(declaration, field, actual));
 }

@@ -466,7 +466,7 @@ export function engineKeys(declaration: AnyDeclaration): string[] {
 
 /**
  * The editions that have the resource: those of its create's endpoint in the spec's route table
- * (Document 1's availability table). Shown in the reference page, and named in the error of a
+ * (the API's availability table). Shown in the reference page, and named in the error of a
  * refusal an edition gap gives (403 for the tier, 404 for the offering).
  */
 export function availabilityOf(declaration: Pick<AnyDeclaration, "create">): Availability {

@@ -1,5 +1,5 @@
 /**
- * An ancestor's object is not its subgroup's (issue 34). Where the forge's reads under a group
+ * An ancestor's object is not its subgroup's. Where the forge's reads under a group
  * show its ancestors' objects too (`identity.inherited`: a group's labels), an object read through
  * `acme/platform` may be `acme`'s: the forge shows it there, but changes and deletes it only
  * through `acme`, and the identity is unique across the group and its ancestors, so the subgroup

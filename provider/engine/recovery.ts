@@ -136,8 +136,8 @@ export function recoveryPlan(declaration: AnyDeclaration, desired: State, reads:
 }
 
 /**
- * The look before a create through a listing the run's creates share (issue 28: 200 label creates
- * in about 210 requests, not 400; issue 36: at any size of the parent), for identities looked up
+ * The look before a create through a listing the run's creates share (200 label creates
+ * in about 210 requests, not 400, at any size of the parent), for identities looked up
  * in a listing. The forge refuses a
  * second object of an identity, so a listing a few seconds old that says "free" risks only that
  * refusal, which the create then checks with a fresh look; one that says "taken" is checked at

@@ -1,5 +1,5 @@
 /**
- * Reads of many objects under one parent share the parent's listing (issue 28): a refresh of a
+ * Reads of many objects under one parent share the parent's listing: a refresh of a
  * group's 200 labels reads the group's labels a page at a time, a few requests, instead of one
  * GET per label, which is what runs into a forge's rate limits. The listing is read lazily
  * ({@link PagedListings}): a page is fetched only when reads that missed the pages so far have
@@ -182,7 +182,7 @@ export const MISSES_PER_PAGE = 2;
 /**
  * What a shared listing says of one object: there (its record), or ask the forge. Never "gone":
  * an offset-paginated listing read while someone deletes or renames on an earlier page shifts,
- * and the objects that slide onto a page already read are on no page at all (issue 34). An object
+ * and the objects that slide onto a page already read are on no page at all. An object
  * missing from a listing, even a whole one, is read with its own GET.
  */
 export type ListingAnswer = { record: WireRecord } | "ask";
@@ -273,7 +273,7 @@ export const SETTLE_TRIES = 5;
  * one object (an allowlist entry, a client key) and for the search after a lost create's answer
  * (engine/recovery.ts). A single read of an offset-paginated listing proves nothing absent: a
  * deletion on a page already read shifts the next pages, and what slides onto the read page is
- * on no page (issue 34). Two reads one after the other that list the same objects are taken as
+ * on no page. Two reads one after the other that list the same objects are taken as
  * the forge's view: for both to miss one object, someone would have to shift the listing the same
  * way at the same point of each read. `first` is a listing the caller already read. A listing
  * that differs every time ({@link SETTLE_TRIES} reads) is an error: nothing is concluded from it.

@@ -13,7 +13,7 @@ const isoDatetime = z
   .refine((value) => !Number.isNaN(Date.parse(value)), { error: "is not an ISO 8601 datetime" })
   .optional();
 
-/** The filters of both credentials inventory listings (Document 3). */
+/** The filters of both credentials inventory listings. */
 const inventoryArgs = z.object({
   /** The top-level group: its id or full path. */
   group: groupRef,

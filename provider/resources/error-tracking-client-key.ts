@@ -42,7 +42,7 @@ export const errorTrackingClientKey = defineResource({
   idParts: ["project", "keyId"],
   // Keys have no name: after a lost answer, any new key of the project is a candidate (reported).
   identity: { none: "keys have no name", search: { list: routes.errorTrackingClientKeys.list, where: () => true } },
-  // The create takes no parameters (Document 2): `rotateOn` stays in the program.
+  // The create takes no parameters: `rotateOn` stays in the program.
   create: { route: routes.errorTrackingClientKeys.create, sends: "none" },
   // No single-key read in the spec: the key is found in the project's list.
   read: { list: routes.errorTrackingClientKeys.list, where: (record, state) => record["id"] === Number(state["keyId"]) },

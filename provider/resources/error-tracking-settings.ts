@@ -51,7 +51,7 @@ export const errorTrackingSettings = defineResource({
   identity: { fields: ["project"], describe: (state) => `the error tracking settings of project ${show(state["project"])}` },
   create: SETTINGS.set,
   read: SETTINGS.get,
-  // `active` is required on every PATCH (Document 2), whichever field changed.
+  // `active` is required on every PATCH, whichever field changed.
   update: { route: SETTINGS.update, always: ["active"] },
   // The forge cannot remove the settings: deleting turns error tracking off.
   delete: { route: SETTINGS.update, body: { active: false } },
@@ -61,7 +61,7 @@ export const errorTrackingSettings = defineResource({
   hooks: {
     /**
      * PATCH only changes settings that exist, and PUT only configures the integrated backend
-     * (Document 2): settings that exist are PATCHed (which also switches the backend), a project
+     *: settings that exist are PATCHed (which also switches the backend), a project
      * without any gets a PUT, with `integrated` true unless the program says otherwise.
      */
     async create(ctx: OperationContext, state: State): Promise<WireRecord> {

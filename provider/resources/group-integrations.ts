@@ -1,5 +1,5 @@
 /**
- * The sixteen group integrations of Document 3, one resource per slug, all interpreted from the
+ * The sixteen group integrations of the API, one resource per slug, all interpreted from the
  * one table in api/integrations.ts: each parameter becomes a typed input (camelCase here,
  * snake_case on the wire), credentials become write-only secrets, defaults become the resets of
  * inputs dropped from the program. Adding a slug to the table adds a resource.

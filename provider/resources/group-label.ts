@@ -66,7 +66,7 @@ export const groupLabel = defineResource({
     inherited: { parent: "group", ownOnly: { include_ancestor_groups: false } },
   },
   create: routes.groupLabels.create,
-  // A refresh of many labels reads their group's listing, a page per 100 labels (issue 28).
+  // A refresh of many labels reads their group's listing, a page per 100 labels.
   read: { route: routes.groupLabels.get, sharedListing: routes.groupLabels.list },
   update: { route: routes.groupLabels.update, names: { name: "new_name" } },
   delete: routes.groupLabels.delete,

@@ -182,7 +182,7 @@ export const projectMember = defineResource({
   // same membership, which must go before it is made again.
   deleteBeforeReplace: true,
   writeOnly: ["memberRoleId"],
-  // Document 3: an empty expiry clears it, a null custom role removes it.
+  // An empty expiry clears it, a null custom role removes it.
   resets: { expiresAt: null, memberRoleId: null },
   // A user by id or by username, in any case: the same user.
   normalize: {
@@ -237,7 +237,7 @@ export const projectMember = defineResource({
   notes: [
     'A promotion into a billable role that the forge queues for administrator approval (`enable_member_promotion_management`) is a warning, not a failure: the resource shows `membershipState: "awaiting"` and `grantedAccessLevel`, and later runs send nothing until an administrator decides. A rejected request shows as drift, and the next `up` asks again.',
     "Removal deletes the direct membership only (rule 3): access through the project's groups stays, and the provider warns when it does.",
-    "`memberRoleId` needs Ultimate. The PUT of a membership without `member_role_id` removes its custom role (Document 3): every update sends the value the program sets.",
+    "`memberRoleId` needs Ultimate. The PUT of a membership without `member_role_id` removes its custom role: every update sends the value the program sets.",
   ],
 });
 

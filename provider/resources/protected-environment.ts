@@ -86,7 +86,7 @@ export const groupProtectedEnvironment = defineResource({
   }),
   outputs: z.object({}),
   idParts: ["group", "name"],
-  // Document 2: only the group-level PUT takes required_approval_count.
+  // Only the group-level PUT takes required_approval_count.
   create: { route: routes.groupProtectedEnvironments.create, omit: ["requiredApprovalCount"] },
   read: routes.groupProtectedEnvironments.get,
   update: { route: routes.groupProtectedEnvironments.update, readBack: true },

@@ -1,5 +1,5 @@
 /**
- * The Pulumi package schema of the library, derived from the declarations (issue 20's second
+ * The Pulumi package schema of the library, derived from the declarations (the second
  * face): every resource with its inputs, outputs, required inputs, secrets, descriptions and
  * import id; every lookup and action as a function; the provider's configuration. Types come from the zod
  * schemas through zod's JSON Schema, mapped onto Pulumi's type system (object inputs become named

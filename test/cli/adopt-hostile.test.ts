@@ -1,5 +1,5 @@
 /**
- * forge-adopt keeps hostile text data, from both sources and in both languages (issue 34): the
+ * forge-adopt keeps hostile text data, from both sources and in both languages: the
  * emulator holds labels, a group description and a broadcast message made of the hostile strings
  * of test/support/hostile-text.ts (newlines, CR, U+2028/9, `*\/`, `#`, `${`, YAML indicators,
  * NUL, quotes, backslashes, ESC, bidi controls, 10 kB), and a Terraform state names them under

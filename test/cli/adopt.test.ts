@@ -110,8 +110,27 @@ describe("forge-adopt", () => {
     expect(program).not.toContain("new forge.Snippet(");
   });
 
-  it("type-checks as a program in a user's project", async () => {
-    expect(await typeCheckProgram(tmp, program)).toEqual({ code: 0, stdout: "" });
+  it("type-checks as a program in a user's project, on either face", async () => {
+    const dynamic = await adopt(["--group", "acme", "--instance", "--face", "dynamic"]);
+    expect(dynamic.code).toBe(0);
+    expect(await typeCheckProgram(tmp, [program, dynamic.stdout])).toEqual({ code: 0, stdout: "" });
+  }, 60_000);
+
+  it("writes the plugin face by default, the dynamic classes with --face dynamic, and says which in the header", async () => {
+    expect(program).toContain('\nimport * as forge from "pulumi-forge/plugin";\n');
+    expect(program).toContain("// Face: the provider plugin (the classes of pulumi-forge/plugin)");
+    expect(program).toContain("//   plugins: { providers: [{ name: forge, path: node_modules/pulumi-forge/plugin }] }");
+    const dynamic = (await adopt(["--group", "acme", "--instance", "--face", "dynamic"])).stdout;
+    expect(dynamic.split("\n")[1]).toBe("//   npx forge-adopt --group acme --instance --face dynamic");
+    expect(dynamic).toContain('\nimport * as forge from "pulumi-forge";\n');
+    expect(dynamic).toContain("// Face: the dynamic classes (pulumi-forge)");
+    expect(dynamic).toContain("`+ create`");
+    // The same declarations, only the module differs.
+    const body = (text: string) => text.slice(text.indexOf("\nimport * as forge")).replace(/from "[^"]+";/, "");
+    expect(body(dynamic)).toBe(body(program));
+    expect((await adopt(["--group", "acme", "--language", "yaml", "--face", "dynamic"])).code).toBe(2);
+    expect((await adopt(["--group", "acme", "--list", "--face", "plugin"])).code).toBe(2);
+    expect((await adopt(["--group", "acme", "--face", "native"])).code).toBe(2);
   }, 60_000);
 
   it("lists what it would declare without writing a program", async () => {

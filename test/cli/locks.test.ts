@@ -1,5 +1,5 @@
 /**
- * forge-recover and forge-drift during a live `pulumi up` (issue 27): a recovery or drift job that
+ * forge-recover and forge-drift during a live `pulumi up`: a recovery or drift job that
  * fires during a deploy must not judge the deploy's own pending creates and updates. On a file
  * backend and on PostgreSQL (a throwaway server), while the run holds the stack's lock both exit 3
  * naming the holder and change nothing; the run then finishes as if they had not run. The lock

@@ -1,5 +1,5 @@
 /**
- * A shifting page is not a deletion (issue 34), through the real engine on both faces. A stack's
+ * A shifting page is not a deletion, through the real engine on both faces. A stack's
  * ten labels sit on page 2 of their group's listing, behind a hundred labels of a person's. The
  * provider reads the stack's labels through the shared listing; the emulator holds the request
  * for page 2 while the person deletes 15 of her labels and renames 5 to the end, so the stack's

@@ -2,7 +2,8 @@
  * A user's project, made outside the repository: `npm pack` of the repository, then a Pulumi
  * TypeScript project shaped like `pulumi new typescript` makes it (CommonJS, the template's
  * tsconfig, `typescript` and `@types/node` as dev dependencies, no ts-node: the language host
- * falls back to the one @pulumi/pulumi vendors) with the tarball installed.
+ * falls back to the one @pulumi/pulumi vendors) with the tarball installed. The optional peer
+ * dependencies (`@pulumi/policy`, `pg`) are installed only when asked for, as a user adds them.
  *
  * Offline: npm needs registry metadata to resolve version ranges, and CI must not download
  * anything new, so the project gets a lock file made from the repository's own lock (the same
@@ -54,7 +55,7 @@ interface LockEntry {
 export interface PackedPackage {
   tarball: string;
   files: string[];
-  manifest: LockEntry & { name: string; version: string; bin?: Record<string, string> };
+  manifest: LockEntry & { name: string; version: string; bin?: Record<string, string>; exports?: Record<string, string> };
 }
 
 /** `npm pack` of the repository (scripts skipped: the suite's set-up has just built dist/). */
@@ -67,8 +68,11 @@ export async function packRepository(destination: string): Promise<PackedPackage
   return { tarball: join(destination, result.filename), files: result.files.map((file) => file.path), manifest };
 }
 
-/** A Pulumi TypeScript project in `dir` with the packed library installed offline. */
-export async function createConsumerProject(dir: string, packed: PackedPackage): Promise<void> {
+/**
+ * A Pulumi TypeScript project in `dir` with the packed library installed offline, and `also`
+ * (optional peers a user installs, such as `@pulumi/policy`) at the repository's versions.
+ */
+export async function createConsumerProject(dir: string, packed: PackedPackage, also: string[] = []): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const repoLock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
   const versionOf = (name: string) => {
@@ -77,7 +81,11 @@ export async function createConsumerProject(dir: string, packed: PackedPackage):
     return version;
   };
   const tarballSpec = `file:${packed.tarball}`;
-  const dependencies = { "@pulumi/pulumi": `^${versionOf("@pulumi/pulumi")}`, "pulumi-forge": tarballSpec };
+  const dependencies = {
+    "@pulumi/pulumi": `^${versionOf("@pulumi/pulumi")}`,
+    ...Object.fromEntries(also.map((name) => [name, `^${versionOf(name)}`])),
+    "pulumi-forge": tarballSpec,
+  };
   const devDependencies = Object.fromEntries(TEMPLATE_DEV_DEPENDENCIES.map((name) => [name, `^${versionOf(name)}`]));
   const manifest = { name: "forge-consumer", main: "index.ts", dependencies, devDependencies };
 
@@ -89,11 +97,11 @@ export async function createConsumerProject(dir: string, packed: PackedPackage):
       resolved: tarballSpec,
       integrity: packed.manifest.integrity,
       license: packed.manifest.license,
-      ...pick(packed.manifest, ["dependencies", "peerDependencies", "bin", "engines"]),
+      ...pick(packed.manifest, ["dependencies", "peerDependencies", "peerDependenciesMeta", "bin", "engines"]),
     },
   };
   const pending: Needed[] = [
-    ...["@pulumi/pulumi", ...TEMPLATE_DEV_DEPENDENCIES].map((name) => ({ from: "", name, optional: false })),
+    ...["@pulumi/pulumi", ...also, ...TEMPLATE_DEV_DEPENDENCIES].map((name) => ({ from: "", name, optional: false })),
     ...neededBy("node_modules/pulumi-forge", packed.manifest),
   ];
   while (pending.length > 0) {
@@ -115,15 +123,34 @@ export async function createConsumerProject(dir: string, packed: PackedPackage):
     JSON.stringify({ name: manifest.name, lockfileVersion: 3, requires: true, packages }, null, 2),
   );
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4));
-  writeFileSync(join(dir, "Pulumi.yaml"), "name: forge-consumer\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
+  writeFileSync(join(dir, "Pulumi.yaml"), pulumiYaml("forge-consumer"));
   await npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], dir);
 }
 
-/** Another program beside `project`, sharing its installed node_modules. */
+/**
+ * A TypeScript project's Pulumi.yaml, naming the installed package's plugin as the docs say (the
+ * plugin face needs it; a program on the dynamic classes alone never starts it).
+ */
+function pulumiYaml(name: string): string {
+  return [
+    `name: ${name}`,
+    "runtime:",
+    "  name: nodejs",
+    "  options:",
+    "    typescript: true",
+    "plugins:",
+    "  providers:",
+    "    - name: forge",
+    "      path: node_modules/pulumi-forge/plugin",
+    "",
+  ].join("\n");
+}
+
+/** Another program beside `project`, sharing its installed node_modules and its tsconfig.json (the template's). */
 export function siblingProgram(project: string, dir: string, name: string, program: string): void {
   mkdirSync(dir, { recursive: true });
   for (const file of ["package.json", "tsconfig.json"]) writeFileSync(join(dir, file), readFileSync(join(project, file)));
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
+  writeFileSync(join(dir, "Pulumi.yaml"), pulumiYaml(name));
   writeFileSync(join(dir, "index.ts"), program);
   symlinkSync(join(project, "node_modules"), join(dir, "node_modules"), "dir");
 }

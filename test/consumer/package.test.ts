@@ -4,11 +4,15 @@
  * that refreshes first, with the policy pack from node_modules/pulumi-forge/policies, `destroy`; a program
  * the installed pack stops; the `forge-emulator` bin; and every ```ts block of the README,
  * CONTRIBUTING.md and docs/ run as such a project's program against the emulator (type-checked, as users' are).
+ * That project has `@pulumi/policy` (an optional peer) installed; a second one has no optional
+ * peer: there a program importing every public entry point compiles with the template's
+ * tsconfig, unchanged, and runs, and the pack and a PostgreSQL backend's lock read fail naming
+ * the package to install.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
@@ -42,29 +46,54 @@ for (const name of ["a", "b", "c"]) {
 `;
 
 const POLICY_PACK = "node_modules/pulumi-forge/policies";
+
+/** The package's entry points as a user imports them: every subpath of `exports` but the aliases of files. */
+function publicEntryPoints(manifest: PackedPackage["manifest"]): string[] {
+  return Object.keys(manifest.exports ?? {})
+    .filter((subpath) => subpath !== "./package.json" && !subpath.startsWith("./dist/"))
+    .map((subpath) => `pulumi-forge${subpath.slice(1)}`);
+}
+
+/** A program that imports every entry point and declares a label on each face. */
+function entryPointsProgram(entryPoints: string[]): string {
+  return [
+    'import * as pulumi from "@pulumi/pulumi";',
+    ...entryPoints.map((entry, index) => `import * as entry${index} from "${entry}";`),
+    'import * as forge from "pulumi-forge";',
+    'import * as plugin from "pulumi-forge/plugin";',
+    "",
+    'const dynamicLabel = new forge.GroupLabel("dynamic", { group: "acme", name: "entry-points::dynamic", color: "red" });',
+    'const pluginLabel = new plugin.GroupLabel("plugin", { group: "acme", name: "entry-points::plugin", color: "blue" });',
+    "export const labelIds = pulumi.all([dynamicLabel.labelId, pluginLabel.labelId]);",
+    `export const exported = { ${entryPoints.map((entry, index) => `${JSON.stringify(entry)}: Object.keys(entry${index}).length`).join(", ")} };`,
+    "",
+  ].join("\n");
+}
 const execFileAsync = promisify(execFile);
 
 describe.skipIf(skipEngineTests())("the packed package in a user's project", () => {
   let emulator: RunningEmulator;
   let tmp: string;
   let project: string;
+  /** A project without the optional peers (`@pulumi/policy`, `pg`). */
+  let bare: string;
   let packed: PackedPackage;
   let env: Record<string, string>;
-  /** The user's tsc on the program, started early: it overlaps the CLI's operations. */
-  let typeCheck: Promise<unknown>;
+  /** The user's tsc on the entry points' program, with the template's tsconfig: started early, it overlaps the CLI's operations. */
+  let compiled: Promise<unknown>;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
     tmp = mkdtempSync(join(tmpdir(), "forge-consumer-"));
     project = join(tmp, "project");
+    bare = join(tmp, "bare");
     packed = await packRepository(tmp);
-    await createConsumerProject(project, packed);
+    await Promise.all([createConsumerProject(project, packed, ["@pulumi/policy"]), createConsumerProject(bare, packed)]);
     env = consumerEnv(tmp, { url: emulator.url, token: seedToken("root") });
-    siblingProgram(project, join(tmp, "typed"), "forge-consumer-typed", PROGRAM);
-    typeCheck = execFileAsync(join(project, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json", "--esModuleInterop"], {
-      cwd: join(tmp, "typed"),
-    });
-    typeCheck.catch(() => {}); // awaited by its test
+    siblingProgram(bare, join(tmp, "entry-points"), "forge-consumer-entry-points", entryPointsProgram(publicEntryPoints(packed.manifest)));
+    // `tsc -p tsconfig.json`, the template's, unchanged: no esModuleInterop, moduleResolution node (node10).
+    compiled = execFileAsync(join(bare, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], { cwd: join(tmp, "entry-points") });
+    compiled.catch(() => {}); // awaited by its test
   }, 180_000);
 
   afterAll(async () => {
@@ -88,6 +117,8 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       "dist/cli/forge-emulator.js",
       "dist/cli/forge-drift.js",
       "dist/cli/forge-adopt.js",
+      "dist/node10/provider/index.d.ts",
+      "dist/node10/provider/plugin/index.d.ts",
     ]) {
       expect(files, required).toContain(required);
     }
@@ -101,7 +132,29 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
     expect(unexpected).toEqual([]);
     expect(packed.manifest).not.toHaveProperty("private");
     expect(packed.manifest.peerDependencies).toHaveProperty("@pulumi/pulumi");
-    expect(packed.manifest.dependencies).toHaveProperty("@pulumi/policy");
+    // The policy pack's package and the PostgreSQL driver: optional peers, not installed with the package.
+    for (const optional of ["@pulumi/policy", "pg"]) {
+      expect(packed.manifest.dependencies).not.toHaveProperty(optional);
+      expect(packed.manifest.peerDependenciesMeta?.[optional], optional).toEqual({ optional: true });
+    }
+  });
+
+  it("every doc path a message or a shipped page names is in the package", () => {
+    const shipped = new Set(packed.files);
+    const missing: string[] = [];
+    for (const file of packed.files.filter((path) => path.endsWith(".md") || path.endsWith(".js"))) {
+      const text = readFileSync(join(REPO_ROOT, file), "utf8");
+      // A page's relative links to pages, from its folder; a page or a message's `docs/<...>.md`, from the package's root.
+      const linked = file.endsWith(".md")
+        ? [...text.matchAll(/\]\(([^)\s#:]+\.md)(?:#[^)]*)?\)/g)].map((match) =>
+            posix.normalize(posix.join(posix.dirname(file), match[1]!)),
+          )
+        : [];
+      const named = [...text.matchAll(/(?<![\w/.-])docs\/[\w./-]+\.md/g)].map((match) => match[0]);
+      for (const path of new Set([...linked, ...named])) if (!shipped.has(path)) missing.push(`${path} (named in ${file})`);
+    }
+    expect(missing).toEqual([]);
+    expect(shipped).toContain("docs/guides/pipelines-and-locks.md");
   });
 
   it("up, a no-op preview with the installed policy pack that refreshes first, and destroy", async () => {
@@ -167,8 +220,45 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
     expect(failure).toMatch(/mandatory/);
   }, 120_000);
 
-  it("type-checks with the user's tsc once esModuleInterop is on (zod's declarations need it; the README says so)", async () => {
-    await expect(typeCheck).resolves.toBeDefined();
+  it("a program importing every public entry point compiles with the template's tsconfig, unchanged, and runs", async () => {
+    const entryPoints = publicEntryPoints(packed.manifest);
+    expect(entryPoints).toEqual(
+      expect.arrayContaining(["pulumi-forge", "pulumi-forge/plugin", "pulumi-forge/drift", "pulumi-forge/emulator"]),
+    );
+    await expect(compiled, "tsc -p tsconfig.json").resolves.toBeDefined();
+    const stack = await consumerStack(join(tmp, "entry-points"), "dev", env);
+    try {
+      const up = await stack.up();
+      expect(up.outputs["labelIds"]?.value).toEqual([expect.any(Number), expect.any(Number)]);
+      const exported = up.outputs["exported"]?.value as Record<string, number>;
+      expect(Object.keys(exported).sort()).toEqual([...entryPoints].sort());
+      for (const entry of entryPoints) expect(exported[entry], entry).toBeGreaterThan(0);
+    } finally {
+      await stack.destroy();
+    }
+  }, 180_000);
+
+  it("without @pulumi/policy, the policy pack fails naming the package to install", async () => {
+    siblingProgram(bare, join(tmp, "no-policy"), "forge-consumer-no-policy", PROGRAM);
+    const stack = await consumerStack(join(tmp, "no-policy"), "dev", env);
+    const failure = await stack.preview({ policyPacks: [join(bare, POLICY_PACK)] }).then(
+      () => "the preview passed",
+      (error: unknown) => String(error),
+    );
+    expect(failure).toContain("npm install @pulumi/policy");
+  }, 120_000);
+
+  it("without pg, a tool reading a PostgreSQL backend's lock fails naming the package to install", async () => {
+    siblingProgram(bare, join(tmp, "no-pg"), "forge-consumer-no-pg", PROGRAM);
+    const failure = await execFileAsync(join(bare, "node_modules", ".bin", "forge-drift"), ["--stack", "dev"], {
+      cwd: join(tmp, "no-pg"),
+      env: { ...process.env, ...env, PULUMI_BACKEND_URL: "postgres://forge@127.0.0.1:9/forge?sslmode=disable" },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? "" }),
+    );
+    expect(failure.code).toBe(1);
+    expect(failure.stderr).toContain("npm install pg");
   }, 60_000);
 
   it("npx forge-emulator serves the API", async () => {
@@ -191,6 +281,34 @@ describe.skipIf(skipEngineTests())("the packed package in a user's project", () 
       child.kill("SIGTERM");
     }
   });
+
+  it("the README's quick starts run one after the other on one forge, and the installed pack raises nothing on either", async () => {
+    const fromReadme = (block: { where: string }) => block.where.startsWith("README.md:");
+    const [typescript, ...moreTypescript] = docBlocks(REPO_ROOT).filter(fromReadme);
+    const [yaml, ...moreYaml] = docBlocks(REPO_ROOT, "yaml").filter((block) => fromReadme(block) && block.code.startsWith("name:"));
+    expect([moreTypescript, moreYaml]).toEqual([[], []]);
+    siblingProgram(project, join(tmp, "quick-typescript"), "quick-start-typescript", typescript!.code);
+    const yamlDir = join(tmp, "quick-yaml");
+    mkdirSync(yamlDir, { recursive: true });
+    writeFileSync(join(yamlDir, "Pulumi.yaml"), yaml!.code);
+    symlinkSync(join(project, "node_modules"), join(yamlDir, "node_modules"), "dir");
+    const stacks = [await consumerStack(join(tmp, "quick-typescript"), "dev", env), await consumerStack(yamlDir, "dev", env)];
+    try {
+      for (const stack of stacks) {
+        const raised: string[] = [];
+        await stack.preview({
+          policyPacks: [join(project, POLICY_PACK)],
+          onEvent: (event) => {
+            if (event.policyEvent) raised.push(`${event.policyEvent.policyName}: ${event.policyEvent.message}`);
+          },
+        });
+        expect(raised, stack.workspace.workDir).toEqual([]);
+        await stack.up();
+      }
+    } finally {
+      for (const stack of stacks.reverse()) await stack.destroy();
+    }
+  }, 240_000);
 
   describe("every TypeScript block of the README, CONTRIBUTING.md and docs/", () => {
     const blocks = docBlocks(REPO_ROOT);

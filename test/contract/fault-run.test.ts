@@ -1,7 +1,7 @@
 /**
  * The soak's fault run (`npm run soak -- faults`), small and seeded: creates of the mix's four
  * kinds while 20% of their requests fail (answers lost after the work, dropped connections, 429,
- * 503), on both faces. The rule of issue 27 (docs/ownership.md) is checked create by create
+ * 503), on both faces. The rule of docs/ownership.md is checked create by create
  * against the emulator's log: exactly the creates whose answer was lost after the work fail, each
  * naming the one object that answer made and sending nothing more; every other create ends with
  * its object; the forge holds each resource's object once and nothing else (no orphan, no

@@ -685,7 +685,7 @@ export const fixtures: ContractFixture[] = [
     // refused by check before any request: test/unit/file-limits.test.ts.)
     apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
   },
-  // The sixteen group integrations: rows derived from Document 3's table.
+  // The sixteen group integrations: rows derived from the API's table of group integrations.
   ...integrationFixtures,
   {
     declaration: d.projectMember,

@@ -75,7 +75,7 @@ describe("GroupLabel", () => {
   });
 });
 
-describe("GroupLabel reads share their group's listing (issue 28)", () => {
+describe("GroupLabel reads share their group's listing", () => {
   it("a refresh of 200 labels reads their group a page at a time, sees each label's change and deletion, and a read after our own write is fresh", async () => {
     const api = world().api;
     const made: { id: number; name: string }[] = [];
@@ -140,7 +140,7 @@ async function refusedAndNamed(ops: ResourceOperations, name: string): Promise<v
   expect(after.filter((record) => record.name === name)).toEqual([expect.objectContaining({ color: "#00FF00" })]);
 }
 
-describe("GroupLabel creates share their group's listing for the look before each create (issue 28)", () => {
+describe("GroupLabel creates share their group's listing for the look before each create", () => {
   it("200 creates send about 210 requests, not 400; a label made by someone else after the listing is named, not duplicated; a name deleted in this process can be made again", async () => {
     const api = world().api;
     // A fresh provider process, as one `pulumi up` has: creates eight at a time, the engine's default on these machines.
@@ -179,7 +179,7 @@ describe("GroupLabel creates share their group's listing for the look before eac
   }, 120_000);
 });
 
-describe("GroupLabel creates under a group of 1,000 labels share one listing too (issue 36)", () => {
+describe("GroupLabel creates under a group of 1,000 labels share one listing too", () => {
   it("200 creates send about a tenth of a look each, not one; a label made by someone else after the listing is refused by the forge and named, never duplicated or taken over", async () => {
     const api = world().api;
     // Someone else's 1,000 labels: ten pages, well beyond the three the first creates read at once.

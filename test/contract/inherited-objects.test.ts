@@ -1,5 +1,5 @@
 /**
- * An ancestor's object is not its subgroup's (issue 34, part 9). A group's label reads show its
+ * An ancestor's object is not its subgroup's. A group's label reads show its
  * ancestors' labels too, and a name is unique across a group and its ancestors, but the forge
  * changes and deletes a label only through its own group. So a label of `acme` read through
  * `acme/platform` is named by its import id in `acme`, on both faces: a create of its name fails

@@ -1,5 +1,5 @@
 /**
- * The contract rows of the sixteen group integrations, derived from Document 3's table
+ * The contract rows of the sixteen group integrations, derived from the API's table of group integrations
  * (api/integrations.ts) rather than written sixteen times: sample values by parameter kind,
  * the required parameters as inputs, every optional one for the removal steps, a credential
  * rotated (or the required text changed) as the update, a readable setting changed by hand as
@@ -82,7 +82,7 @@ function integrationFixture(kind: IntegrationKind): ContractFixture {
       return toCamel(wire);
     },
     invalid: { inputs: (inputs) => ({ ...inputs, [toCamel(invalid[0])]: invalidValue(invalid[1]) }), property: toCamel(invalid[0]) },
-    // Document 1's roles: Maintainer of the group; a Developer is refused.
+    // The API's roles: Maintainer of the group; a Developer is refused.
     apiError: { inputs: async (inputs) => inputs, actAs: "dev", status: 403, message: "403 Forbidden" },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Ownership under races (issue 27): other pipelines, stacks and people write the same forge while
+ * Ownership under races: other pipelines, stacks and people write the same forge while
  * a create's answer is lost or slow. In each case the object someone else made survives byte for
  * byte, nothing is adopted or revoked on inference, and the error names the candidates.
  */

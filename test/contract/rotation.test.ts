@@ -1,5 +1,5 @@
 /**
- * Rotation (issue 38) on both faces against the emulator, its clock moved by its admin route:
+ * Rotation on both faces against the emulator, its clock moved by its admin route:
  * due and not due on the forge's clock, `current` and `previous` active on the forge after each
  * step (never more than the agent's two tokens), a token made by hand that blocks with its import
  * id, a token revoked by hand that refresh sees, and two racing rotations of which exactly one

@@ -1,5 +1,5 @@
 /**
- * A listing only ever says "here it is" (issue 34). Listings are offset-paginated: when someone
+ * A listing only ever says "here it is". Listings are offset-paginated: when someone
  * deletes or renames on a page already read, the next pages shift, and what slides onto the read
  * page is on no page at all. The emulator holds one page's request (a latency fault on its
  * `page` query) while another user deletes and renames on the pages before it; every read must

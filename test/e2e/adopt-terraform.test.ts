@@ -74,7 +74,7 @@ describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform st
     writeFileSync(stateFile, JSON.stringify(forge.state, null, 2));
     writeFileSync(join(dir, "Pulumi.yaml"), "name: adopted\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n");
     const seq = await lastSeq();
-    await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--out", join(dir, "index.ts")], {
+    await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--face", "dynamic", "--out", join(dir, "index.ts")], {
       env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
     });
     expect(await writes(seq), "forge-adopt only reads").toEqual([]);
@@ -149,7 +149,7 @@ describe("e2e: forge-adopt --from-terraform's program adopts what a Terraform st
       const stateFile = join(world.tmp, "hostile.tfstate");
       writeFileSync(stateFile, JSON.stringify(hostile.state));
       const seq = await lastSeq();
-      await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--out", join(dir, "index.ts")], {
+      await run(process.execPath, [ADOPT_BIN, "--from-terraform", stateFile, "--face", "dynamic", "--out", join(dir, "index.ts")], {
         env: { ...process.env, FORGE_BASE_URL: world.emulator.url, FORGE_TOKEN: ROOT_TOKEN },
       });
       const hostileStack = await world.stack("hostile", "hostile", dir);

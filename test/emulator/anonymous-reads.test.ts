@@ -6,7 +6,7 @@ const { api, admin } = useEmulator();
 const UNAUTHORIZED = '{"message":"401 Unauthorized"}';
 
 /**
- * Document 1, Authentication rule 2: without a token only broadcast message reads, a public
+ * The API's rule on reads without a token: only broadcast message reads, a public
  * group's read and the group listing work. Everything else answers 401, even when what it reads
  * is public.
  */

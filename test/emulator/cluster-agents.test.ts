@@ -137,7 +137,7 @@ describe("agent tokens", () => {
   });
 });
 
-describe("agent_id below an agent (Document 2: integer or string)", () => {
+describe("agent_id below an agent (the API types it integer or string)", () => {
   it("is looked up as given: text that is no agent's id is a missing agent, 404", async () => {
     const agent = await registerAgent();
     for (const below of ["tokens", "url_configurations"]) {

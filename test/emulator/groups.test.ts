@@ -3,7 +3,7 @@ import { useEmulator } from "./helpers";
 
 const { api } = useEmulator();
 
-/** Document 1's Group: core fields every reader gets (S1:168-177). */
+/** The API's group record: core fields every reader gets */
 const CORE_FIELDS = [
   "id",
   "name",
@@ -30,7 +30,7 @@ const CORE_FIELDS = [
 ];
 
 describe("GET /groups/:id", () => {
-  it("has every core field of Document 1's group", async () => {
+  it("has every core field of the API's group record", async () => {
     const res = await api("GET", "/groups/acme%2Fplatform", { as: "dev" });
     expect(res.status).toBe(200);
     for (const field of CORE_FIELDS) expect(res.body, field).toHaveProperty(field);

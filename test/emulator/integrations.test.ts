@@ -7,7 +7,7 @@ const BASE = "/groups/acme/integrations";
 const WEBHOOK = "https://chat.example.com/hooks/secret-token";
 
 describe("group integrations", () => {
-  it("serves the three routes of every slug of Document 3's table, and no other slug", async () => {
+  it("serves the three routes of every slug of the API's table of group integrations, and no other slug", async () => {
     for (const slug of Object.keys(INTEGRATIONS)) {
       expect((await api("GET", `${BASE}/${slug}`, { as: "max" })).body).toEqual({ message: "404 Integration Not Found" });
     }

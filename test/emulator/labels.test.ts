@@ -93,7 +93,7 @@ describe("group labels: roles", () => {
     expect(res.text).toBe('{"message":"404 Group Not Found"}');
   });
 
-  it("asks anonymous readers for credentials with 401, even in a public group (labels are not on Document 1's list)", async () => {
+  it("asks anonymous readers for credentials with 401, even in a public group (labels are not on the API's list of anonymous reads)", async () => {
     await createLabel("acme", { name: "seen", color: "red" });
     await admin("PUT", "/groups/acme", { visibility: "public" });
     expect((await api("GET", "/groups/acme")).status).toBe(200);

@@ -5,7 +5,7 @@ import { useEmulator } from "./helpers";
 
 const { api } = useEmulator();
 
-/** Document 1, "Null versus false": the service treats null as false; only true or false are to be sent. */
+/** The API's rule "null versus false": the service treats null as false; only true or false are to be sent. */
 describe("boolean request arguments", () => {
   const schema = z.object({ flag: paramBoolean().optional() });
 

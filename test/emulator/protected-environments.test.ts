@@ -28,7 +28,7 @@ describe("project protected environments", () => {
       group_id: null,
       group_inheritance_type: 0,
     });
-    // A user's entry reports the Maintainer level, an integer as Document 1 types it.
+    // A user's entry reports the Maintainer level, an integer as the API types it.
     expect(b).toMatchObject({ access_level: 40, access_level_description: "Dev Developer", user_id: 4 });
     expect(c).toMatchObject({ access_level_description: "Platform", group_id: 2, group_inheritance_type: 1 });
     expect(res.body.approval_rules).toEqual([
@@ -212,7 +212,7 @@ describe("group protected environments", () => {
   });
 });
 
-describe("required_approval_count (Document 2: a group-level PUT parameter only)", () => {
+describe("required_approval_count (a group-level PUT parameter only)", () => {
   const refused = '{"error":"required_approval_count does not have a valid value"}';
 
   it("is refused on POST at both levels and on the project-level PUT", async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 27's emulator findings: the admin gate does not trust the Host header (DNS rebinding), a
+ * The emulator's request gates: the admin gate does not trust the Host header (DNS rebinding), a
  * request that cannot be authorized is refused before its body is read, an avatar named outside
  * Latin-1 is served (its name encoded as HTTP allows), and snippet file paths that leave the
  * repository are refused.

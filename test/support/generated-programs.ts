@@ -29,7 +29,7 @@ function record(entries: [string, Value][]): Record<string, Value> {
   return result;
 }
 
-const ALLOWED_IMPORTS = new Set(["node:fs", "node:path", "@pulumi/pulumi", "pulumi-forge"]);
+const ALLOWED_IMPORTS = new Set(["node:fs", "node:path", "@pulumi/pulumi", "pulumi-forge", "pulumi-forge/plugin"]);
 
 /** The resources of a TypeScript program, in order; throws on a syntax error or on any statement or expression a generated program does not hold. */
 export function typescriptDeclarations(text: string): Declared[] {

@@ -15,7 +15,7 @@ import { parse } from "yaml";
 import { camel, markdownCode, printable, shellWord, typescript, yaml } from "../../provider/adopt/escape";
 import type { AdoptEntry } from "../../provider/adopt-entry/entry";
 import type { AdoptedResource, Adoption } from "../../provider/adopt/read";
-import { headerLines, renderProgram } from "../../provider/adopt/render";
+import { faceLines, headerLines, renderProgram } from "../../provider/adopt/render";
 import { renderYamlProgram } from "../../provider/adopt/render-yaml";
 import { adoptEntries, declarations } from "../../provider/resources";
 import { typescriptDeclarations, yamlDeclarations, type Declared, type Value } from "../support/generated-programs";
@@ -88,6 +88,7 @@ describe("a program rendered from hostile text", () => {
 
   it.each([
     ["TypeScript", () => renderProgram(adoption, command, OPTIONS), typescriptDeclarations],
+    ["TypeScript on the dynamic face", () => renderProgram(adoption, command, { ...OPTIONS, face: "dynamic" }), typescriptDeclarations],
     [
       "Pulumi YAML",
       () => renderYamlProgram(adoption, command, { ...OPTIONS, project: HOSTILE["yamlIndicators"]!, pluginPath: HOSTILE["newline"]! }),
@@ -101,10 +102,16 @@ describe("a program rendered from hostile text", () => {
 
   it("keeps each header line one comment line, in both languages", () => {
     const lines = headerLines(adoption, command, OPTIONS, "a difference");
-    const typescriptHeader = renderProgram(adoption, command, OPTIONS).split("\n");
+    for (const face of ["plugin", "dynamic"] as const) {
+      const typescriptLines = headerLines(adoption, command, OPTIONS, "a difference", faceLines(face));
+      const typescriptHeader = renderProgram(adoption, command, { ...OPTIONS, face }).split("\n");
+      expect(
+        typescriptHeader.slice(0, typescriptLines.length).every((line) => line.startsWith("//")),
+        face,
+      ).toBe(true);
+      expect(typescriptHeader[typescriptLines.length], face).toBe("");
+    }
     const yamlHeader = renderYamlProgram(adoption, command, { ...OPTIONS, project: "p" }).split("\n");
-    expect(typescriptHeader.slice(0, lines.length).every((line) => line.startsWith("//"))).toBe(true);
-    expect(typescriptHeader[lines.length]).toBe("");
     expect(yamlHeader.slice(0, lines.length).every((line) => line.startsWith("#"))).toBe(true);
     expect(yamlHeader[lines.length]).toBe("");
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { reconcile, sameValue } from "../../provider/engine/compare";
 import { declarations } from "../../provider/resources";
 
-/** Document 1, "Null versus false": a server null boolean means false. */
+/** The API's rule "null versus false": a server null boolean means false. */
 describe("comparing booleans with the server's null", () => {
   it("takes null as false for a boolean input or output", () => {
     expect(sameValue(declarations.broadcastMessage, "dismissable", false, null)).toBe(true);

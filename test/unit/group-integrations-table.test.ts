@@ -19,7 +19,7 @@ const kinds = Object.values(INTEGRATIONS);
 const byName = new Map(Object.values(groupIntegrations).map((declaration) => [declaration.name, declaration]));
 
 describe("the integrations table", () => {
-  it("holds the sixteen slugs of Document 3, and each is one resource named after its slug", () => {
+  it("holds the sixteen slugs of the API's table of group integrations, and each is one resource named after its slug", () => {
     expect(kinds.map((kind) => kind.slug)).toEqual([
       "task-tracker",
       "ticketing-suite",
@@ -45,7 +45,7 @@ describe("the integrations table", () => {
     expect(typeToken(byName.get("GroupIntegrationEmailsOnPush")!)).toBe("pulumi-nodejs:dynamic/forge:GroupIntegrationEmailsOnPush");
   });
 
-  it("makes every parameter an input in camelCase, required where Document 3 says R", () => {
+  it("makes every parameter an input in camelCase, required where the API's table of group integrations says R", () => {
     for (const kind of kinds) {
       const declaration = [...byName.values()].find((candidate) => candidate.create === routes.groupIntegrations.bySlug[kind.slug].set)!;
       expect(inputKeys(declaration)).toEqual(["group", "useInheritedSettings", ...Object.keys(kind.parameters).map(toCamel)]);

@@ -1,5 +1,8 @@
-/** Every test file is in exactly one layer; the engine suites fail without the CLI unless skipping was asked for. */
-import { readdirSync, statSync } from "node:fs";
+/**
+ * Every test file is in exactly one layer; the engine suites fail without the CLI unless skipping
+ * was asked for; CONTRIBUTING.md's table of the layers is `LAYERS`, row for row.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
 import { LAYERS } from "../layers";
@@ -38,4 +41,19 @@ it("runs an engine suite when the CLI is there, skips it only on request, and fa
   expect(engineTestDecision({}, true)).toBe("run");
   expect(engineTestDecision({ [SKIP_ENGINE_VARIABLE]: "1" }, false)).toBe("skip");
   expect(() => engineTestDecision({}, false)).toThrow(/not installed .* run `\. scripts\/setup\.sh`.* FORGE_SKIP_ENGINE_TESTS=1/);
+});
+
+it("CONTRIBUTING.md's table of the layers has one row per layer, in order, naming where each layer's files are", () => {
+  const text = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8");
+  const section = text.slice(text.indexOf("### The layers"), text.indexOf("\n### ", text.indexOf("### The layers") + 1));
+  const rows = section
+    .split("\n")
+    .filter((line) => /^\| `/.test(line))
+    .map((line) => line.split(" | ").map((cell) => cell.replace(/^\| /, "")));
+  expect(rows.map(([layer]) => layer)).toEqual(Object.keys(LAYERS).map((name) => `\`${name}\``));
+  for (const [layer, where] of rows) {
+    const named = [...where!.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).filter((path) => path.startsWith("test/"));
+    const included = LAYERS[layer!.slice(1, -1)]!.include.map((pattern) => pattern.replace(/\/\*\*\/\*\.test\.ts$/, ""));
+    expect(named, layer).toEqual(included);
+  }
 });

@@ -75,7 +75,7 @@ describe("reads share their parent's listing a page at a time", () => {
     }
   });
 
-  it("an object missing from a listing read to its end is asked of the forge, never taken for gone (issue 34); one read twice is asked again", async () => {
+  it("an object missing from a listing read to its end is asked of the forge, never taken for gone; one read twice is asked again", async () => {
     const listings = new PagedListings();
     const listing = scripted(50);
     expect(await listings.read("labels acme", "7", listing.pages, keyOf)).toBe("ask");
@@ -124,7 +124,7 @@ async function lookAll(listings: BurstListings, listing: ReturnType<typeof scrip
   return { answers, searched, requests: searched + listing.counts.pages };
 }
 
-describe("the looks before a burst of creates share their parent's listing at any size of the parent (issue 36)", () => {
+describe("the looks before a burst of creates share their parent's listing at any size of the parent", () => {
   it("a burst of 1,000 creates under a parent of 2,000 reads the parent once, about 0.1 requests a create", async () => {
     const listing = scripted(2000);
     const names = Array.from({ length: 1000 }, (_, index) => `new-${index}`);

@@ -20,7 +20,7 @@ const groupParams = z.object({
 /** At most this many projects, and as many shared projects, in a group record (S3). */
 const EMBEDDED_PROJECTS = 100;
 
-/** Document 3, `GET /groups`: every filter. */
+/** `GET /groups`: every filter. */
 const listGroupsParams = z.object({
   skip_groups: z
     .preprocess((value) => (typeof value === "string" ? value.split(",") : value), z.array(paramInteger(), { error: "is invalid" }))
@@ -59,7 +59,7 @@ const listProjectsParams = z.object({
 
 const USER_ORDERS = ["id", "name", "username", "created_at", "updated_at"] as const;
 
-/** `GET /users`: lookups by username or search, and the orderings of Document 1's keyset table. */
+/** `GET /users`: lookups by username or search, and the orderings of the API's keyset pagination table. */
 const listUsersParams = z.object({
   username: paramString().optional(),
   search: paramString().optional(),
@@ -69,7 +69,7 @@ const listUsersParams = z.object({
   sort: paramEnum(SORTS).optional(),
 });
 
-/** Groups: keyset only by name, ascending (Document 1, keyset table); offset default name asc. */
+/** Groups: keyset only by name, ascending (the API's keyset pagination table); offset default name asc. */
 export const GROUP_KEYSET: KeysetRule = { orders: { name: ["asc"] }, defaultOrder: { orderBy: "name", sort: "asc" } };
 
 /** Projects: keyset only by id; the listing's own default (created_at desc) has none. */
@@ -172,7 +172,7 @@ export class AccessReads {
 
   /**
    * `statistics=true` (administrators): the emulator stores no content, so every size is 0; the
-   * shape is Document 1's (`root_storage_statistics` for top-level groups only).
+   * shape is the API's group record (`root_storage_statistics` for top-level groups only).
    */
   private statistics(group: GroupRecord): Record<string, unknown> {
     const sizes = (names: string[]) => Object.fromEntries(names.map((name) => [name, 0]));
@@ -258,7 +258,7 @@ export class AccessReads {
     return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }
 
-  /** The embedded project records (Document 1) of the projects the caller can see, oldest first. */
+  /** The embedded project records of the projects the caller can see, oldest first. */
   private embedded(actor: Actor, belongs: (project: ProjectRecord) => boolean): Record<string, unknown>[] {
     return this.core.projects
       .list((project) => belongs(project) && this.core.permissions.canSeeProject(actor, project))

@@ -6,8 +6,8 @@ const route = routesOf<AccessReads>();
 
 /**
  * The caller, the group and project records clients resolve paths with, and the listings of
- * groups, projects and users (with keyset pagination where Document 1 allows it). Of these, only
- * the group reads work without a token (Document 1, Authentication rule 2).
+ * groups, projects and users (with keyset pagination where the API allows it). Of these, only
+ * the group reads work without a token (the API's rule on reads without a token).
  */
 export const accessRoutes = [
   route(routes.user.get, (r, access) => ok(access.currentUser(r.actor))),

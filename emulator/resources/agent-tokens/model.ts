@@ -7,7 +7,7 @@ import { ApiError, badRequest, recordNotFound } from "../../core/errors";
 import type { Actor } from "../../core/records";
 import { paramString, validate } from "../../core/validation";
 
-/** Limit of Document 1: at most two active tokens per agent. */
+/** The API's limit: at most two active tokens per agent. */
 
 /** Recognisable prefix of agent token secrets (like the service's own token prefixes). */
 const AGENT_TOKEN_PREFIX = "forgeagent-";
@@ -94,7 +94,7 @@ export class AgentTokens {
       agent_id: token.agent_id,
       status: token.status,
       created_at: token.created_at,
-      // Document 1 says "string (documented type)", but the service sends an integer, as it does
+      // The API reference says "string (documented type)", but the service sends an integer, as it does
       // for agents, and clients decode it so.
       created_by_user_id: token.created_by_user_id,
     };

@@ -16,7 +16,7 @@ const CLEANUP_POLICY_LEVEL = AccessLevel.Maintainer;
 
 const DAY_MS = 86_400_000;
 
-/** A group's cleanup policy (Document 1, "Cleanup policy (virtual registries)"). */
+/** A group's cleanup policy (the API's virtual registry cleanup policy record). */
 export interface CleanupPolicyRecord {
   group_id: number;
   next_run_at: string;

@@ -7,10 +7,10 @@ import { badRequest, recordNotFound, thingNotFound } from "../../core/errors";
 import type { Actor, ProjectRecord } from "../../core/records";
 import { integerPathParam, paramBoolean, validate } from "../../core/validation";
 
-/** Error tracking settings and client keys need Maintainer (Document 1, roles). */
+/** Error tracking settings and client keys need Maintainer (the API's roles). */
 const ERROR_TRACKING_LEVEL = AccessLevel.Maintainer;
 
-/** A project's error tracking settings (Document 1). The external backend's fields stay null:
+/** A project's error tracking settings. The external backend's fields stay null:
  *  the API cannot configure that backend, only switch it on or off. */
 export interface ErrorTrackingSettingsRecord {
   project_id: number;
@@ -21,7 +21,7 @@ export interface ErrorTrackingSettingsRecord {
   api_url: string | null;
 }
 
-/** A client key of a project (Document 1); its DSN is derived when it is shown. */
+/** A client key of a project; its DSN is derived when it is shown. */
 export interface ClientKeyRecord {
   id: number;
   project_id: number;
@@ -45,7 +45,7 @@ export class ErrorTracking {
   }
 
   /**
-   * PUT: "only with the integrated backend" (Document 2). It creates the settings when the
+   * PUT: "only with the integrated backend". It creates the settings when the
    * project has none, or overwrites them. Spec silent on `integrated=false`: the service cannot
    * configure the external backend through this endpoint, so it is refused with 400.
    */
@@ -70,7 +70,7 @@ export class ErrorTracking {
     return serializeSettings(this.settings.insert(record));
   }
 
-  /** PATCH: enables or disables settings that exist (Document 2); none: 404. */
+  /** PATCH: enables or disables settings that exist; none: 404. */
   patchSettings(actor: Actor, projectRef: string, input: Record<string, unknown>): Record<string, unknown> {
     const project = this.project(actor, projectRef);
     const record = this.requireSettings(project);
@@ -122,7 +122,7 @@ export class ErrorTracking {
     return record;
   }
 
-  /** The data source name SDKs send events to (Document 2, ingestion). */
+  /** The data source name SDKs send events to (the API's ingestion endpoint). */
   private serializeKey(key: ClientKeyRecord): Record<string, unknown> {
     const host = new URL(this.core.baseUrl).host;
     return {

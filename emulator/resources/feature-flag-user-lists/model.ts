@@ -6,7 +6,7 @@ import { ApiError, recordNotFound } from "../../core/errors";
 import type { Actor } from "../../core/records";
 import { paramString } from "../../core/validation";
 
-/** Feature flag user lists need Developer, for reads and writes alike (Document 1, roles). */
+/** Feature flag user lists need Developer, for reads and writes alike (the API's roles). */
 const USER_LIST_LEVEL = AccessLevel.Developer;
 
 /** A stored user list. `iid` numbers the lists of one project; paths use it, not `id`. */

@@ -117,7 +117,7 @@ export class Features {
         throw badRequest("A percentage cannot be combined with feature_group, user, group, namespace, project or repository");
       const key = params.key ?? "percentage_of_time";
       record[key] = value === 0 ? null : value;
-      // Document 1: a boolean gate `false` and the percentage gate exist afterwards.
+      // A boolean gate `false` and the percentage gate exist afterwards.
       record.boolean = false;
     } else if (targets.actors.length === 0 && targets.groups.length === 0) {
       Object.assign(record, { boolean: value, percentage_of_time: null, percentage_of_actors: null, actors: [], groups: [] });
@@ -131,7 +131,7 @@ export class Features {
     return serialize(record);
   }
 
-  /** DELETE /features/:name: the same answer whether or not the feature existed (Document 1). */
+  /** DELETE /features/:name: the same answer whether or not the feature existed. */
   delete(actor: Actor, name: string): void {
     this.core.permissions.requireAdmin(actor);
     const record = this.features.find((feature) => feature.name === name);

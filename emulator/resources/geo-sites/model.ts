@@ -8,7 +8,7 @@ import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "..
 
 const SYNC_TYPES = ["namespaces", "shards"] as const;
 
-/** A replication site of a self-managed installation (Document 1, Geo replication site). */
+/** A replication site of a self-managed installation (the API's Geo replication site record). */
 export interface GeoSiteRecord {
   id: number;
   name: string;
@@ -31,7 +31,7 @@ export interface GeoSiteRecord {
   repairs: number;
 }
 
-/** The defaults of Document 3's POST table (and the service's 90-day reverification). */
+/** The defaults of the table of POST /geo_sites (and the service's 90-day reverification). */
 const DEFAULTS = {
   enabled: true,
   ...GEO_CAPACITY_DEFAULTS,
@@ -73,7 +73,7 @@ const createParams = z.object({
 });
 const updateParams = z.object(writable);
 
-/** The replicable kinds whose counters a status carries (Document 1, Geo site status). */
+/** The replicable kinds whose counters a status carries (the API's Geo site status). */
 const REPLICABLE_KINDS = [
   "ci_secure_files",
   "container_repositories",

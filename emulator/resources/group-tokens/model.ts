@@ -6,7 +6,7 @@ import { ApiError, badRequest } from "../../core/errors";
 import type { Actor, GroupRecord } from "../../core/records";
 import { paramBoolean, paramDatetime, paramEnum, paramString, validate } from "../../core/validation";
 
-/** The token kinds `POST /groups/:id/tokens/revoke` takes (Document 3). */
+/** The token kinds `POST /groups/:id/tokens/revoke` takes. */
 export const GROUP_TOKEN_KINDS = ["personal", "group_access", "project_access", "group_deploy", "feed"] as const;
 type TokenKind = (typeof GROUP_TOKEN_KINDS)[number];
 
@@ -47,7 +47,7 @@ const SORTS = [
   "name_desc",
 ] as const;
 
-/** The filters of both inventory listings (Document 3, Credentials inventory). */
+/** The filters of both inventory listings (the credentials inventory listings). */
 const inventoryParams = z.object({
   created_after: paramDatetime().optional(),
   created_before: paramDatetime().optional(),
@@ -180,7 +180,7 @@ export class GroupTokens {
     return token.expires_at !== null && Date.parse(`${token.expires_at}T00:00:00Z`) <= this.core.clock.now();
   }
 
-  /** Document 1, Personal access token (credentials inventory). */
+  /** The API's personal access token record (credentials inventory). */
   private inventoryRecord(token: GroupTokenRecord): Record<string, unknown> {
     return {
       id: token.id,
@@ -196,7 +196,7 @@ export class GroupTokens {
     };
   }
 
-  /** Document 1, Token revocation result; the holder's username (a bot's for access and deploy tokens). */
+  /** The API's token revocation result; the holder's username (a bot's for access and deploy tokens). */
   private revocationResult(token: GroupTokenRecord): Record<string, unknown> {
     const user = token.user_id === null ? undefined : this.core.users.byId(token.user_id);
     const username =

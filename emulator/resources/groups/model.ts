@@ -9,7 +9,7 @@ import { sortBy } from "../../core/sort";
 import { paramBoolean, paramEnum, paramIntegerOf, paramString, validate } from "../../core/validation";
 import { applyGroupSettings } from "./settings";
 
-/** A release of a project (Document 1, Group release); the spec has no endpoint that makes one. */
+/** A release of a project (the API's group release record); the spec has no endpoint that makes one. */
 export interface ReleaseRecord {
   id: number;
   project_id: number;
@@ -34,7 +34,7 @@ export interface LdapSyncRecord {
 const SORTS = ["asc", "desc"] as const;
 const MEMBER_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
 
-/** `GET /groups/:id/projects` (Document 3). */
+/** `GET /groups/:id/projects`. */
 const groupProjectsParams = z.object({
   active: paramBoolean().optional(),
   archived: paramBoolean().optional(),
@@ -54,7 +54,7 @@ const groupProjectsParams = z.object({
   with_custom_attributes: paramBoolean().optional(),
 });
 
-/** `GET /groups/:id/releases` (Document 3). */
+/** `GET /groups/:id/releases`. */
 const releasesParams = z.object({ sort: paramEnum(SORTS).optional(), simple: paramBoolean().optional() });
 
 /** An uploaded file as the multipart parser gives it. */
@@ -65,7 +65,7 @@ interface Upload {
 }
 
 /**
- * The group operations of Document 3 besides the reads of `access`: `PUT /groups/:id` (settings
+ * The group operations of the API besides the reads of `access`: `PUT /groups/:id` (settings
  * and avatar), the avatar download, the group's projects and releases, and LDAP sync.
  */
 export class GroupManagement {

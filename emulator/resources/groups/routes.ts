@@ -6,7 +6,7 @@ const route = routesOf<GroupManagement>();
 
 /**
  * `PUT /groups/:id` (settings and avatar), the avatar download and the group's projects (both
- * anonymous for public groups, Document 1 rule 2), its releases, and LDAP sync (202).
+ * anonymous for public groups, the API's rule on reads without a token), its releases, and LDAP sync (202).
  */
 export const groupRoutes = [
   route(routes.groups.update, (r, groups) => ok(groups.update(r.actor, r.params.group, r.input))),

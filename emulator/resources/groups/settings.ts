@@ -36,7 +36,7 @@ const integerList = z.preprocess(
   z.array(paramInteger(), { error: "is invalid" }),
 );
 
-/** `PUT /groups/:id` (Document 3), every parameter but `avatar` (an upload, see the model). */
+/** `PUT /groups/:id`, every parameter but `avatar` (an upload, see the model). */
 export const groupSettingsParams = z.object({
   name: paramString().optional(),
   path: paramString().optional(),

@@ -51,7 +51,7 @@ const platformCreate = z.object(
 );
 
 // PUT: every name optional, no default applies, and `authorization_type` is not a parameter
-// (Document 2): like the service's framework, the emulator ignores what is not declared.
+//: like the service's framework, the emulator ignores what is not declared.
 const platformUpdate = z.object({
   api_url: paramString().optional(),
   token: paramString().optional(),
@@ -143,7 +143,7 @@ export class InstanceClusters {
     if (platform.token !== undefined) cluster.platform.token = platform.token;
     if (platform.ca_cert !== undefined) cluster.platform.ca_cert = platform.ca_cert;
     if (platform.namespace !== undefined) cluster.platform.namespace = platform.namespace;
-    // The update answer carries `project: null` (Document 1).
+    // The update answer carries `project: null`.
     return { ...this.serialize(cluster), project: null };
   }
 

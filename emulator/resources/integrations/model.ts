@@ -14,7 +14,7 @@ import { modelValidationError, thingNotFound } from "../../core/errors";
 import type { Actor, GroupRecord } from "../../core/records";
 import { paramBoolean, paramEnum, paramString, validate } from "../../core/validation";
 
-/** Document 1's roles table: group integrations need Maintainer in the group, reads included. */
+/** The API's roles table: group integrations need Maintainer in the group, reads included. */
 const INTEGRATION_LEVEL = AccessLevel.Maintainer;
 
 /**
@@ -70,7 +70,7 @@ export class Integrations {
     private readonly integrations: Collection<IntegrationRecord>,
   ) {}
 
-  /** The active integrations of a group, as list entries (Document 1), by id. */
+  /** The active integrations of a group, as list entries, by id. */
   list(actor: Actor, groupRef: string): Record<string, unknown>[] {
     const group = this.group(actor, groupRef);
     return this.integrations.list((record) => record.group_id === group.id && record.active).map((record) => this.listEntry(record));
@@ -106,7 +106,7 @@ export class Integrations {
         values: defaults(kind),
       });
     for (const wire of Object.keys(kind.parameters)) if (params[wire] !== undefined) record.values[wire] = params[wire]!;
-    // A deprecated switch without effect keeps its default (Document 3: verification always on).
+    // A deprecated switch without effect keeps its default (verification is always on).
     for (const [wire, parameter] of Object.entries(kind.parameters))
       if (parameter.deprecated) record.values[wire] = parameter.default ?? null;
     if (params["use_inherited_settings"] !== undefined) record.inherited = params["use_inherited_settings"] as boolean;
@@ -115,7 +115,7 @@ export class Integrations {
     return this.serialize(record);
   }
 
-  /** Disables the integration and resets its settings (Document 3); the record stays, inactive. */
+  /** Disables the integration and resets its settings; the record stays, inactive. */
   disable(actor: Actor, groupRef: string, slug: string): void {
     const record = this.require(this.group(actor, groupRef), slug);
     record.values = defaults(kindOf(slug));
@@ -139,11 +139,11 @@ export class Integrations {
     return record;
   }
 
-  /** Document 1's list entry: identity, state and the event flags. */
+  /** The API's list entry: identity, state and the event flags. */
   private listEntry(record: IntegrationRecord): Record<string, unknown> {
     const kind = kindOf(record.slug);
     const { vulnerability_events: _higherEdition, ...common } = EVENT_FLAG_DEFAULTS;
-    // Document 1: vulnerability_events only in the higher edition (Ultimate).
+    // Vulnerability_events only in the higher edition (Ultimate).
     const events: Record<string, boolean> = this.core.editions.current().tier === "ultimate" ? { ...EVENT_FLAG_DEFAULTS } : { ...common };
     for (const [wire, parameter] of Object.entries(kind.parameters)) if (parameter.event) events[wire] = record.values[wire] === true;
     return {

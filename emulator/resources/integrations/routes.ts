@@ -5,7 +5,7 @@ import type { Integrations } from "./model";
 
 const route = routesOf<Integrations>();
 
-/** The three routes of every slug in Document 3's table, and the listing of active ones (not paginated). */
+/** The three routes of every slug in the API's table of group integrations, and the listing of active ones (not paginated). */
 export const integrationRoutes: Route<Integrations>[] = [
   route(routes.groupIntegrations.list, (r, integrations) => ok(integrations.list(r.actor, r.params.group))),
   ...(Object.keys(INTEGRATIONS) as IntegrationSlug[]).flatMap((slug) => [

@@ -36,7 +36,7 @@ interface Allowlist {
   listed(id: number): Record<string, unknown> | undefined;
   /**
    * The project allowlist: a project always reaches itself, so it refuses its own project as a
-   * target (already allowed, never removable). The listing leaves it out: Document 2 lists the
+   * target (already allowed, never removable). The listing leaves it out: the API lists the
    * allowlisted project records, the entries added, and says nothing of the source.
    */
   holdsSource: boolean;
@@ -168,7 +168,7 @@ export class JobTokenScopes {
   }
 
   /**
-   * `outbound_enabled`, as Document 1 defines it: whether this project's job tokens can reach
+   * `outbound_enabled`, as the API defines it: whether this project's job tokens can reach
    * other projects, that is whether some other project lets them in (its allowlist is off, or
    * lists this project or a group above it). The deprecated outbound restriction cannot be set
    * through this API, so nothing else limits them.
@@ -193,7 +193,7 @@ export class JobTokenScopes {
 
   /**
    * The scope record, created on first use. New projects start with the allowlist disabled
-   * (the first state of Document 1's transition table).
+   * (the first state of the API's transition table).
    */
   private scopeOf(project: ProjectRecord): JobTokenScopeRecord {
     return (

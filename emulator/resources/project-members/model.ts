@@ -64,7 +64,7 @@ interface MemberRow {
 }
 
 /**
- * Project members (Document 3). Direct memberships live on the project record (core: every
+ * Project members. Direct memberships live on the project record (core: every
  * resource checks roles against them); this model adds the rules of the members endpoints:
  * the effective level through ancestors and invited groups (rules 1 and 2), removal of direct
  * members only (rule 3) and the promotion queue (rule 4, kept in its own collection).
@@ -152,7 +152,7 @@ export class ProjectMembers {
 
   /**
    * `PUT /projects/:id/members/:user_id`. `access_level` is required. `member_role_id` absent
-   * removes every custom role, null removes the custom role (Document 3): the same here, since
+   * removes every custom role, null removes the custom role: the same here, since
    * a membership has one role at most.
    */
   update(actor: Actor, path: ProjectPath, userId: string, input: Record<string, unknown>): Record<string, unknown> {
@@ -361,7 +361,7 @@ export class ProjectMembers {
   }
 
   /**
-   * The member record of Document 1. `membership_state` (`active` or `awaiting`) is the state the
+   * The API's member record. `membership_state` (`active` or `awaiting`) is the state the
    * `state` filter selects by: the spec names the values, the service names the field so.
    */
   private serialize(row: MemberRow, seatInfo = false): Record<string, unknown> {

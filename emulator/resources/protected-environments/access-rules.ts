@@ -37,7 +37,7 @@ export type ElementLevel = "project" | "group";
  */
 export const notTakenHere = () => z.undefined({ error: "does not have a valid value" });
 
-/** One element's fields; group_inheritance_type only at project level (Document 2, rule 2). */
+/** One element's fields; group_inheritance_type only at project level (the protected environments' rule 2). */
 function accessRuleFields(level: ElementLevel) {
   return z.object({
     id: paramInteger().optional(),

@@ -38,7 +38,7 @@ export interface ProtectedEnvironmentRecord {
 
 /**
  * Request bodies. `required_approval_count` is a parameter of the group-level PUT alone
- * (Document 2): POST at either level and the project-level PUT refuse it.
+ *: POST at either level and the project-level PUT refuse it.
  */
 const createParams = (level: ProtectionScope) =>
   z.object({
@@ -112,7 +112,7 @@ export class ProtectedEnvironments {
     return this.serialize(record, "full");
   }
 
-  /** Nested-attribute update; the answer's shape follows rule 5 of Document 2. */
+  /** Nested-attribute update; the answer's shape follows the protected environments' rule 5. */
   update(actor: Actor, scope: ProtectionScope, ownerRef: string, name: string, params: Params): Record<string, unknown> {
     const owner = this.requireOwner(actor, scope, ownerRef);
     const record = this.find(owner, name);
@@ -173,7 +173,7 @@ export class ProtectedEnvironments {
   /**
    * The model's rules on a record as it would be saved: at least one deploy access level, a
    * required_approval_count of 0 or more, required_approvals above 0 (the service's model
-   * validations, which the spec leaves out), and rule 3 of Document 2 for each element.
+   * validations, which the spec leaves out), and the protected environments' rule 3 for each element.
    */
   private recordProblems(owner: Owner, record: ProtectedEnvironmentRecord): RecordProblem[] {
     const problems: RecordProblem[] = [];
@@ -194,7 +194,7 @@ export class ProtectedEnvironments {
   }
 
   /**
-   * Rule 3 of Document 2. Group level: users must be members of the group with Maintainer or
+   * The protected environments' rule 3. Group level: users must be members of the group with Maintainer or
    * above, groups must be subgroups. Project level: users must have access to the project,
    * groups must have the project shared with them.
    */
@@ -250,7 +250,7 @@ export class ProtectedEnvironments {
     };
     const deploy = record.deploy_access_levels.map((e) => ({
       id: e.id,
-      // Document 1 types a deploy access level's level as an integer: the service reports the
+      // The API types a deploy access level's level as an integer: the service reports the
       // Maintainer level for a user's or a group's entry (approval rules may carry null).
       access_level: e.access_level ?? (e.user_id != null || e.group_id != null ? AccessLevel.Maintainer : null),
       access_level_description: describeElement(e, nameOf),

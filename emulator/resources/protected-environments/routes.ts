@@ -21,7 +21,7 @@ function routesAt(
     route(endpoints.update, (r, environments) => ok(environments.update(r.actor, scope, owner(r), r.params.name, r.input))),
     route(endpoints.delete, (r, environments) => {
       environments.delete(r.actor, scope, owner(r), r.params.name);
-      // Document 2: the group-level DELETE answers 200 (no body is documented, none is sent).
+      // The group-level DELETE answers 200 (no body is documented, none is sent).
       return scope === "group" ? { status: 200 } : noContent();
     }),
   ];

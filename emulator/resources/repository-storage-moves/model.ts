@@ -16,7 +16,7 @@ const STORAGES = ["default", "secondary"] as const;
 export type MoveKind = (typeof STORAGE_MOVE_KINDS)[number];
 
 /**
- * The states a move goes through. Document 1 shows `finished` and says moves are reported in
+ * The states a move goes through. The API shows `finished` and says moves are reported in
  * progress or failed; the names in between are the service's (its storage moves API):
  * scheduled, started, replicated, then finished, or failed.
  */
@@ -54,7 +54,7 @@ interface Container {
  * until it ends. Moves advance when they are read and by a timer at their end, so that
  * `GET /projects?repository_storage=` sees the repository leave the source without a read here.
  *
- * Read-only (Document 1) is the `repository_read_only` flag of the project or group record. In
+ * Read-only is the `repository_read_only` flag of the project or group record. In
  * the service it refuses writes to the repository itself: pushes ("The repository is temporarily
  * read-only. Please try again later."), commits, files, branches, tags, wiki pages. The emulator
  * serves none of those; its project-level writes (job token scope, protected environments,

@@ -6,7 +6,7 @@ import { type MoveKind, type RepositoryStorageMoves } from "./model";
 const route = routesOf<RepositoryStorageMoves>();
 
 /**
- * Per kind: the bulk POST of Document 2 (202 `{"message":"202 Accepted"}`, api-semantics.md),
+ * Per kind: the bulk POST (`POST /<kind>_repository_storage_moves`, 202 `{"message":"202 Accepted"}`, api-semantics.md),
  * and the service's reads of moves the spec does not show (a listing, newest first, and one move).
  */
 function kindRoutes(kind: MoveKind): Route<RepositoryStorageMoves>[] {

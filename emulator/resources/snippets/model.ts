@@ -219,7 +219,7 @@ export class Snippets {
     return title;
   }
 
-  /** `internal` is unavailable on the hosted multi-tenant offering (Document 1, Snippet). */
+  /** `internal` is unavailable on the hosted multi-tenant offering (the API's snippet record). */
   private visibility(visibility: SnippetVisibility): SnippetVisibility {
     if (visibility === "internal" && this.core.editions.current().offering === "hosted") {
       throw modelValidationError("visibility_level", "internal is not allowed on this instance");
@@ -312,7 +312,7 @@ function checkFilePath(path: string, param: string): void {
 }
 
 /**
- * Per-file actions in order (Document 3, PUT /snippets/:id): `create` a new path, `update` the
+ * Per-file actions in order (PUT /snippets/:id): `create` a new path, `update` the
  * content of an existing one, `delete` one, `move` one from `previous_path` to `file_path` (new
  * content optional). Any failing action fails the whole update; a snippet keeps one file at least.
  */
