@@ -26,9 +26,13 @@ export class Permissions {
     return level;
   }
 
-  /** Membership-derived level in a project: project members, its namespace and ancestors, and shares. */
+  /**
+   * Membership-derived level in a project: project members, its group and the group's ancestors,
+   * and shares. A personal namespace's user owns its projects.
+   */
   projectMemberLevel(userId: number, project: ProjectRecord): number {
-    let level = this.groupMemberLevel(userId, this.projects.namespaceOf(project));
+    const { group, user } = this.projects.namespaceOf(project);
+    let level = group ? this.groupMemberLevel(userId, group) : user.id === userId ? AccessLevel.Owner : AccessLevel.NoAccess;
     for (const m of project.members) if (m.user_id === userId) level = Math.max(level, m.access_level);
     for (const share of project.shared_with_groups) {
       const group = this.groups.byId(share.group_id);

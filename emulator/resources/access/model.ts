@@ -95,11 +95,6 @@ export class AccessReads {
     };
   }
 
-  /** `GET /user`: the caller, so that clients can check their credentials. */
-  currentUser(actor: Actor): Record<string, unknown> {
-    return this.core.users.current(this.core.permissions.requireUser(actor));
-  }
-
   /**
    * `GET /groups/:id` (no auth for public groups): the group record, with its projects and the
    * projects shared with it unless `with_projects=false`, and its custom attributes for an
