@@ -131,8 +131,24 @@ export const routes = {
     list: GET("/projects"),
     get: GET("/projects/:project", LIBRARY_READ),
     create: POST("/projects", SET_UP),
+    update: PUT("/projects/:project", SET_UP),
     delete: DELETE("/projects/:project", SET_UP),
+    archive: POST("/projects/:project/archive", SET_UP),
+    unarchive: POST("/projects/:project/unarchive", SET_UP),
+    /** Gives a group access to the project (Document 3, project members rule 5: "a separate share operation"). */
+    share: POST("/projects/:project/share", SET_UP),
+    unshare: DELETE("/projects/:project/share/:groupId", SET_UP),
   },
+  /** A project's environments: what a protected environment's name is for (Document 2 protects names; it has no environment endpoints). */
+  projectEnvironments: {
+    list: GET("/projects/:project/environments", SET_UP),
+    get: GET("/projects/:project/environments/:environmentId", SET_UP),
+    create: POST("/projects/:project/environments", SET_UP),
+    stop: POST("/projects/:project/environments/:environmentId/stop", SET_UP),
+    delete: DELETE("/projects/:project/environments/:environmentId", SET_UP),
+  },
+  /** The instance's application settings (administrators): clients read defaults there before making a project. */
+  applicationSettings: { get: GET("/application/settings", SET_UP) },
   groupLabels: {
     list: GET("/groups/:group/labels"),
     create: POST("/groups/:group/labels"),

@@ -58,8 +58,8 @@ type SomeResource = ResourceDescriptor<string, Record<string, unknown[]>, unknow
 
 type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 
-/** Every resource's collections, as one object type. */
-type ResourceCollections = UnionToIntersection<Resource["collections"]>;
+/** Every resource's collections (and outside-spec/'s), as one object type. */
+type ResourceCollections = UnionToIntersection<Resource["collections"]> & (typeof outsideSpec)["collections"];
 
 /** The whole state of the emulated instance (the state file's content). */
 export type EmulatorState = StateData<ResourceCollections>;
@@ -84,7 +84,11 @@ const resources: readonly SomeResource[] = RESOURCES as readonly SomeResource[];
 
 /** Fresh empty collections of every resource. */
 function allCollections(): ResourceCollections {
-  return Object.assign({}, ...resources.map((resource) => structuredClone(resource.collections))) as ResourceCollections;
+  return Object.assign(
+    {},
+    ...resources.map((resource) => structuredClone(resource.collections)),
+    structuredClone(outsideSpec.collections),
+  ) as ResourceCollections;
 }
 
 /** A state with nothing in it. */

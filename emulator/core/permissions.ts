@@ -97,6 +97,19 @@ export class Permissions {
     return this.checked(actor, minLevel, "Project", visible, visible && this.projectLevel(actor, visible));
   }
 
+  /**
+   * The `permissions` of a project record (the caller's): their direct membership of the project
+   * (`project_access`) and their membership of its group or the nearest group above it where they
+   * have one (`group_access`), each `{access_level, notification_level}` or null.
+   */
+  projectPermissions(actor: Actor, project: ProjectRecord): Record<string, unknown> {
+    const access = (level: number | undefined) => (level ? { access_level: level, notification_level: 3 } : null);
+    const direct = actor ? project.members.find((member) => member.user_id === actor.id)?.access_level : undefined;
+    const group = this.projects.groupOf(project);
+    const inGroup = actor && group ? this.groupMemberLevel(actor.id, group) : 0;
+    return { project_access: access(direct), group_access: access(inGroup) };
+  }
+
   /** Any signed-in user; 401 otherwise. */
   requireUser(actor: Actor): UserRecord {
     if (!actor) throw unauthorized();

@@ -110,6 +110,7 @@ export class Projects extends Collection<ProjectRecord> {
    */
   serialize(project: ProjectRecord): Record<string, unknown> {
     const settings = projectSettings(project.settings);
+    const { user: owner } = this.namespaceOf(project);
     const premium = tierIncludes(this.database.state.settings.tier, "premium");
     return {
       ...this.limited(project),
@@ -117,8 +118,15 @@ export class Projects extends Collection<ProjectRecord> {
       issues_enabled: project.issues_enabled ?? settings["issues_enabled"],
       merge_requests_enabled: project.merge_requests_enabled ?? settings["merge_requests_enabled"],
       visibility: project.visibility,
+      // A personal project's record names its namespace's user.
+      ...(owner ? { owner: this.users.basic(owner) } : {}),
       creator_id: project.creator_id ?? null,
       archived: project.archived ?? false,
+      // Made through the API, never imported: clients wait on an import unless it says `none`.
+      import_status: "none",
+      import_url: null,
+      import_type: null,
+      import_error: null,
       ...(premium
         ? { marked_for_deletion_at: project.marked_for_deletion_on ?? null, marked_for_deletion_on: project.marked_for_deletion_on ?? null }
         : {}),
@@ -131,7 +139,7 @@ export class Projects extends Collection<ProjectRecord> {
           group_name: group?.name ?? null,
           group_full_path: group ? this.groups.fullPath(group) : null,
           group_access_level: share.group_access_level,
-          expires_at: null,
+          expires_at: share.expires_at ?? null,
         };
       }),
     };

@@ -85,6 +85,8 @@ export interface GroupAvatar {
 interface ProjectGroupShare {
   group_id: number;
   group_access_level: number;
+  /** `YYYY-MM-DD`; absent or null when the share does not expire. */
+  expires_at?: string | null;
 }
 
 /** A project, in a group or in a user's personal namespace. */

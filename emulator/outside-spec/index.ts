@@ -1,6 +1,8 @@
 import type { Core } from "../core/core";
 import type { Route } from "../core/routes";
+import { Collection } from "../core/collection";
 import { type GroupSettingsWriter, type OutsideSpec, ServiceEndpoints } from "./model";
+import { type EnvironmentRecord, ProjectChanges } from "./projects";
 import { outsideSpecRoutes } from "./routes";
 
 /**
@@ -10,6 +12,12 @@ import { outsideSpecRoutes } from "./routes";
  */
 export const outsideSpec = {
   name: "outsideSpec",
-  model: (core: Core, groupSettings: GroupSettingsWriter): OutsideSpec => ({ endpoints: new ServiceEndpoints(core, groupSettings), core }),
+  /** State of its own: projects' environments (the key is the state file's). */
+  collections: { environments: [] as EnvironmentRecord[] },
+  model: (core: Core, groupSettings: GroupSettingsWriter): OutsideSpec => ({
+    endpoints: new ServiceEndpoints(core, groupSettings),
+    projects: new ProjectChanges(core, new Collection<EnvironmentRecord>(core, "environments")),
+    core,
+  }),
   routes: outsideSpecRoutes as readonly Route<OutsideSpec>[],
 } as const;

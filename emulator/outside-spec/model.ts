@@ -6,6 +6,7 @@ import { ApiError, badRequest, forbidden, modelValidationError, thingNotFound } 
 import { makeGroup, makeProject, makeUser, removeGroup, removeProject, removeUser } from "../core/lifecycle";
 import { projectSettingParams, projectSettingsOf } from "../core/project-settings";
 import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../core/records";
+import type { ProjectChanges } from "./projects";
 import { integerPathParam, paramBoolean, paramInteger, paramString, requireAtLeastOne, validate } from "../core/validation";
 
 /*
@@ -92,9 +93,10 @@ function groupSaveError(error: unknown): unknown {
   return new ApiError(400, { message: `Failed to save group {${fields.join(", ")}}` });
 }
 
-/** What the routes of this folder are handed: the endpoints' model, and core for GraphQL's reads. */
+/** What the routes of this folder are handed: the endpoints' models, and core for GraphQL's reads. */
 export interface OutsideSpec {
   endpoints: ServiceEndpoints;
+  projects: ProjectChanges;
   core: Core;
 }
 
@@ -118,6 +120,35 @@ export class ServiceEndpoints {
       revision: "emulator",
       kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
       enterprise,
+    };
+  }
+
+  /**
+   * `GET /application/settings`: administrators. The defaults clients read before making a
+   * project or a group (the service's record has many more settings; these are the ones the
+   * emulator's projects and groups follow).
+   */
+  applicationSettings(actor: Actor): Record<string, unknown> {
+    this.core.permissions.requireAdmin(actor);
+    return {
+      default_branch_protection: 2,
+      default_branch_protection_defaults: {
+        allowed_to_push: [{ access_level: AccessLevel.Maintainer }],
+        allow_force_push: false,
+        allowed_to_merge: [{ access_level: AccessLevel.Maintainer }],
+      },
+      default_project_creation: 2,
+      default_project_visibility: "private",
+      default_group_visibility: "private",
+      default_snippet_visibility: "private",
+      default_projects_limit: 100_000,
+      default_branch_name: "main",
+      signup_enabled: false,
+      require_two_factor_authentication: false,
+      restricted_visibility_levels: [],
+      delayed_project_deletion: this.delayedDeletion(),
+      delayed_group_deletion: this.delayedDeletion(),
+      deletion_adjourned_period: 7,
     };
   }
 
@@ -257,7 +288,7 @@ export class ServiceEndpoints {
     const { issues_enabled: issues, merge_requests_enabled: mergeRequests } = projectSettingsOf(params);
     if (typeof issues === "boolean") project.issues_enabled = issues;
     if (typeof mergeRequests === "boolean") project.merge_requests_enabled = mergeRequests;
-    return this.projectRecord(project, actor);
+    return this.project(project, actor);
   }
 
   /**
@@ -278,9 +309,9 @@ export class ServiceEndpoints {
     removeProject(this.core, project);
   }
 
-  /** The record `POST /projects` answers: the project record (administrators also see its storage). */
-  private projectRecord(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = this.core.projects.serialize(project);
+  /** The project record these endpoints answer with, as `GET /projects/:id` gives it (administrators also see its storage). */
+  project(project: ProjectRecord, actor: Actor): Record<string, unknown> {
+    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
     return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }
 

@@ -1,5 +1,5 @@
 import { routes } from "../../api/routes";
-import { created, noContent, ok, type RouteAnswer, routesOf } from "../core/routes";
+import { created, noContent, ok, paged, type RouteAnswer, routesOf } from "../core/routes";
 import { answerGraphql } from "./graphql";
 import type { OutsideSpec } from "./model";
 
@@ -33,5 +33,32 @@ export const outsideSpecRoutes = [
     endpoints.deleteProject(r.actor, r.params.project, r.input);
     return accepted();
   }),
+  route(routes.projects.update, (r, { endpoints, projects }) =>
+    ok(endpoints.project(projects.update(r.actor, r.params.project, r.input), r.actor)),
+  ),
+  route(routes.projects.archive, (r, { endpoints, projects }) =>
+    created(endpoints.project(projects.setArchived(r.actor, r.params.project, true), r.actor)),
+  ),
+  route(routes.projects.unarchive, (r, { endpoints, projects }) =>
+    created(endpoints.project(projects.setArchived(r.actor, r.params.project, false), r.actor)),
+  ),
+  route(routes.projects.share, (r, { projects }) => created(projects.share(r.actor, r.params.project, r.input))),
+  route(routes.projects.unshare, (r, { projects }) => {
+    projects.unshare(r.actor, r.params.project, r.params.groupId);
+    return noContent();
+  }),
+  route(routes.projectEnvironments.list, (r, { projects }) => paged(projects.listEnvironments(r.actor, r.params.project))),
+  route(routes.projectEnvironments.get, (r, { projects }) =>
+    ok(projects.getEnvironment(r.actor, r.params.project, r.params.environmentId)),
+  ),
+  route(routes.projectEnvironments.create, (r, { projects }) => created(projects.createEnvironment(r.actor, r.params.project, r.input))),
+  route(routes.projectEnvironments.stop, (r, { projects }) =>
+    ok(projects.stopEnvironment(r.actor, r.params.project, r.params.environmentId)),
+  ),
+  route(routes.projectEnvironments.delete, (r, { projects }) => {
+    projects.deleteEnvironment(r.actor, r.params.project, r.params.environmentId);
+    return noContent();
+  }),
+  route(routes.applicationSettings.get, (r, { endpoints }) => ok(endpoints.applicationSettings(r.actor))),
   route(routes.graphql.query, (r, { core }) => answerGraphql(core, r.actor, r.input)),
 ];

@@ -38,9 +38,20 @@ describe("the route table's entries outside the spec", () => {
         "graphql.query",
         "groups.create",
         "groups.delete",
+        "applicationSettings.get",
+        "projectEnvironments.create",
+        "projectEnvironments.delete",
+        "projectEnvironments.get",
+        "projectEnvironments.list",
+        "projectEnvironments.stop",
+        "projects.archive",
         "projects.create",
         "projects.delete",
         "projects.get",
+        "projects.share",
+        "projects.unarchive",
+        "projects.unshare",
+        "projects.update",
         "repositoryStorageMoves.group.get",
         "repositoryStorageMoves.group.list",
         "repositoryStorageMoves.project.get",
@@ -285,6 +296,77 @@ describe("projects", () => {
     const personal = (await api("POST", "/projects", { as: "dev", json: { name: "mine" } })).body;
     expect((await api("DELETE", `/projects/${personal.id}`, { as: "dev" })).status).toBe(202);
     expect((await api("GET", `/projects/${personal.id}`, { as: "dev" })).status).toBe(404);
+  });
+});
+
+describe("a project's settings, archiving, shares and environments", () => {
+  it("PUT /projects/:id: Maintainers change the record's fields and settings; a taken path is refused", async () => {
+    expect((await api("PUT", "/projects/1", { as: "dev", json: { description: "x" } })).status).toBe(403);
+    const res = await api("PUT", "/projects/1", {
+      as: "max",
+      json: { description: "Web", merge_method: "rebase_merge", topics: ["a"], ci_forward_deployment_enabled: false },
+    });
+    expect(res.body).toMatchObject({
+      description: "Web",
+      merge_method: "rebase_merge",
+      topics: ["a"],
+      ci_forward_deployment_enabled: false,
+    });
+    expect((await api("GET", "/projects/1", { as: "max" })).body.merge_method).toBe("rebase_merge");
+    expect((await api("PUT", "/projects/1", { as: "max", json: { path: "api" } })).text).toBe(
+      '{"message":{"path":["has already been taken"]}}',
+    );
+    expect((await api("PUT", "/projects/1", { as: "max", json: { merge_method: "squash" } })).text).toBe(
+      '{"error":"merge_method does not have a valid value"}',
+    );
+  });
+
+  it("POST /projects/:id/archive and /unarchive: Owners; listings filter on it", async () => {
+    expect((await api("POST", "/projects/2/archive", { as: "max" })).status).toBe(403);
+    expect((await api("POST", "/projects/2/archive", { as: "olivia" })).body.archived).toBe(true);
+    const archived = (await api("GET", "/groups/acme/projects?archived=true", { as: "olivia" })).body;
+    expect(archived.map((project: { id: number }) => project.id)).toEqual([2]);
+    expect((await api("POST", "/projects/2/unarchive", { as: "olivia" })).body.archived).toBe(false);
+  });
+
+  it("POST /projects/:id/share gives a group access, which the spec's endpoints then count", async () => {
+    const group = (await api("POST", "/groups", { as: "dev", json: { name: "Partners", path: "partners", visibility: "internal" } })).body;
+    const shared = await api("POST", "/projects/2/share", { as: "max", json: { group_id: group.id, group_access: 40 } });
+    expect(shared.status).toBe(201);
+    expect(shared.body).toMatchObject({ project_id: 2, group_id: group.id, group_access: 40, expires_at: null });
+    expect((await api("POST", "/projects/2/share", { as: "max", json: { group_id: group.id, group_access: 30 } })).status).toBe(409);
+    // Project level: a group the project is shared with is assignable (Document 2, rule 3).
+    const environment = await api("POST", "/projects/2/protected_environments", {
+      as: "max",
+      json: { name: "production", deploy_access_levels: [{ group_id: group.id }] },
+    });
+    expect(environment.status).toBe(201);
+    expect((await api("DELETE", `/projects/2/share/${group.id}`, { as: "max" })).status).toBe(204);
+    expect((await api("DELETE", `/projects/2/share/${group.id}`, { as: "max" })).text).toBe('{"message":"404 Group Link Not Found"}');
+  });
+
+  it("environments: Developers make and stop them; only a stopped one is deleted", async () => {
+    const made = await api("POST", "/projects/1/environments", {
+      as: "dev",
+      json: { name: "review/feature-x", external_url: "https://x.example" },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name: "review/feature-x", slug: "review-feature-x", tier: "development", state: "available" });
+    expect((await api("POST", "/projects/1/environments", { as: "dev", json: { name: "review/feature-x" } })).status).toBe(400);
+    expect((await api("POST", "/projects/1/environments", { as: "rita", json: { name: "qa" } })).status).toBe(403);
+    expect((await api("DELETE", `/projects/1/environments/${made.body.id}`, { as: "dev" })).status).toBe(403);
+    expect((await api("POST", `/projects/1/environments/${made.body.id}/stop`, { as: "dev" })).body.state).toBe("stopped");
+    expect((await api("DELETE", `/projects/1/environments/${made.body.id}`, { as: "dev" })).status).toBe(204);
+    expect((await api("GET", `/projects/1/environments/${made.body.id}`, { as: "dev" })).text).toBe('{"message":"404 Not found"}');
+  });
+
+  it("GET /application/settings: administrators read the defaults projects and groups follow", async () => {
+    expect((await api("GET", "/application/settings", { as: "olivia" })).status).toBe(403);
+    expect((await api("GET", "/application/settings", { as: "root" })).body).toMatchObject({
+      default_branch_protection: 2,
+      default_project_visibility: "private",
+      delayed_project_deletion: true,
+    });
   });
 });
 

@@ -248,7 +248,7 @@ export class AccessReads {
   }
 
   private serializeProject(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = this.core.projects.serialize(project);
+    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
     // Administrators see where the repository is stored (storage moves poll by it).
     return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }
