@@ -78,6 +78,12 @@ describe("GET /api/v4/ and unknown routes", () => {
     }
     expect((await fetch(`${emulator().url}/api/v4/`)).status).toBe(404);
   });
+
+  it("carries the rate-limit headers a client reads there when a budget is set", async () => {
+    await admin("PUT", "/rate-limit", { limit: 600 });
+    const res = await fetch(`${emulator().url}/api/v4/`, { headers: { "PRIVATE-TOKEN": "forge-root-token" } });
+    expect([res.status, res.headers.get("ratelimit-limit")]).toEqual([404, "600"]);
+  });
 });
 
 describe("GET /version", () => {
