@@ -25,6 +25,14 @@ interface EndpointFacts {
   readonly anonymous?: true;
   /** Deprecated by the forge: what to use instead. */
   readonly deprecated?: string;
+  /**
+   * Not an endpoint of the spec: the service has it and clients rely on it (a version check, the
+   * caller's record, a test suite's fixtures), so the emulator serves it as the service does.
+   * What it is there for.
+   */
+  readonly outsideSpec?: string;
+  /** What the template is relative to when it is not `/api/v4`: the service's GraphQL endpoint is `/api/graphql`. */
+  readonly base?: "/api";
 }
 
 /** One endpoint of the API: an entry of {@link routes}. As text (`${endpoint}`): `GET /groups/:group`. */
@@ -61,6 +69,10 @@ const CLUSTERS: EndpointFacts = {
 };
 const ANONYMOUS: EndpointFacts = { anonymous: true };
 const BY_LABEL_ID: EndpointFacts = { deprecated: "address the label by its id: /groups/:id/labels/:label_id" };
+/** The service's endpoints that clients and test suites call before the spec's (emulator/outside-spec/). */
+const SET_UP: EndpointFacts = { outsideSpec: "the service's set-up endpoint: clients and test suites call it before the spec's endpoints" };
+/** Reads the library itself needs that the spec does not list. */
+const LIBRARY_READ: EndpointFacts = { outsideSpec: "the service's read the library relies on (the spec shows no such endpoint)" };
 
 /** The set-up, read and disable of one integration slug of the API's table of group integrations. */
 interface IntegrationRoutes<S extends string> {
@@ -76,19 +88,36 @@ function integrationRoutes<S extends string>(slug: S): IntegrationRoutes<S> {
 
 /** The bulk moves of one kind of repository (`/<kind>_repository_storage_moves`). */
 function storageMoves<const P extends string>(path: P, availability: Availability) {
-  return { schedule: POST(path, { availability }), list: GET(path, { availability }), get: GET(`${path}/:moveId`, { availability }) };
+  // The spec shows the bulk schedule only ("the operation that lists or reads moves: not shown").
+  return {
+    schedule: POST(path, { availability }),
+    list: GET(path, { availability, ...LIBRARY_READ }),
+    get: GET(`${path}/:moveId`, { availability, ...LIBRARY_READ }),
+  };
 }
 
 /**
- * Every endpoint of the spec (and the documented extras the library relies on, such as the moves
- * listing), by area and name.
+ * Every endpoint of the spec, and the service's endpoints outside it that the library or a
+ * client's set-up relies on (marked `outsideSpec`: the caller's record, the version, creating and
+ * deleting users, groups and projects, GraphQL's current user, the moves listing), by area and name.
  */
 export const routes = {
-  user: { get: GET("/user") },
-  users: { list: GET("/users") },
+  /** `GET /version` and its newer name `GET /metadata`: the release and edition the instance runs. */
+  version: { get: GET("/version", SET_UP), metadata: GET("/metadata", SET_UP) },
+  user: { get: GET("/user", SET_UP) },
+  users: {
+    list: GET("/users"),
+    get: GET("/users/:userId", { ...SET_UP, anonymous: true }),
+    create: POST("/users", SET_UP),
+    delete: DELETE("/users/:userId", SET_UP),
+  },
+  /** `POST /api/graphql`: the emulator answers the `currentUser` query alone. */
+  graphql: { query: POST("/graphql", { ...SET_UP, base: "/api", anonymous: true }) },
   groups: {
     list: GET("/groups", ANONYMOUS),
     get: GET("/groups/:group", ANONYMOUS),
+    create: POST("/groups", SET_UP),
+    delete: DELETE("/groups/:group", SET_UP),
     update: PUT("/groups/:group"),
     avatar: GET("/groups/:group/avatar", ANONYMOUS),
     projects: GET("/groups/:group/projects", ANONYMOUS),
@@ -100,8 +129,26 @@ export const routes = {
   },
   projects: {
     list: GET("/projects"),
-    get: GET("/projects/:project"),
+    get: GET("/projects/:project", LIBRARY_READ),
+    create: POST("/projects", SET_UP),
+    update: PUT("/projects/:project", SET_UP),
+    delete: DELETE("/projects/:project", SET_UP),
+    archive: POST("/projects/:project/archive", SET_UP),
+    unarchive: POST("/projects/:project/unarchive", SET_UP),
+    /** Gives a group access to the project (the project members' rule that a group is given access by "a separate share operation"). */
+    share: POST("/projects/:project/share", SET_UP),
+    unshare: DELETE("/projects/:project/share/:groupId", SET_UP),
   },
+  /** A project's environments: what a protected environment's name is for (the spec protects environments by name and has no environment endpoints). */
+  projectEnvironments: {
+    list: GET("/projects/:project/environments", SET_UP),
+    get: GET("/projects/:project/environments/:environmentId", SET_UP),
+    create: POST("/projects/:project/environments", SET_UP),
+    stop: POST("/projects/:project/environments/:environmentId/stop", SET_UP),
+    delete: DELETE("/projects/:project/environments/:environmentId", SET_UP),
+  },
+  /** The instance's application settings (administrators): clients read defaults there before making a project. */
+  applicationSettings: { get: GET("/application/settings", SET_UP) },
   groupLabels: {
     list: GET("/groups/:group/labels"),
     create: POST("/groups/:group/labels"),

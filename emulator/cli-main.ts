@@ -6,7 +6,10 @@ import { OFFERINGS, TIERS } from "../api/editions";
 import { editionLabel } from "./core/editions";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./index";
 
-export const USAGE = `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--rate-limit <requests>/<seconds>] [--request-log-size <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
+export const USAGE = `usage: forge-emulator [--port <n>] [--host <address>] [--state <file>] [--tier ${TIERS.join("|")}] [--offering ${OFFERINGS.join("|")}] [--storage-move-ms <n>] [--forge-version <x.y.z>] [--rate-limit <requests>/<seconds>] [--request-log-size <n>] [--tls-cert <pem file> --tls-key <pem file>]`;
+
+/** A release number as `GET /version` reports it, without the edition's suffix. */
+const RELEASE = /^\d+\.\d+\.\d+$/;
 
 /** Turns command-line arguments into emulator options; throws with the usage on bad input. */
 export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
@@ -17,6 +20,7 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
     tier?: string;
     offering?: string;
     "storage-move-ms"?: string;
+    "forge-version"?: string;
     "rate-limit"?: string;
     "request-log-size"?: string;
     "tls-cert"?: string;
@@ -32,6 +36,7 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
         tier: { type: "string" },
         offering: { type: "string" },
         "storage-move-ms": { type: "string" },
+        "forge-version": { type: "string" },
         "rate-limit": { type: "string" },
         "request-log-size": { type: "string" },
         "tls-cert": { type: "string" },
@@ -56,6 +61,11 @@ export function parseCliArgs(argv: readonly string[]): EmulatorOptions {
   if (moveMs !== undefined) {
     if (!/^\d+$/.test(moveMs)) throw new Error(`invalid --storage-move-ms ${moveMs}: a number of milliseconds\n${USAGE}`);
     options.storageMoveMs = Number(moveMs);
+  }
+  const version = values["forge-version"];
+  if (version !== undefined) {
+    if (!RELEASE.test(version)) throw new Error(`invalid --forge-version ${version}: a release such as 17.11.0\n${USAGE}`);
+    options.version = version;
   }
   const rateLimit = values["rate-limit"];
   if (rateLimit !== undefined) {

@@ -33,6 +33,12 @@ export interface EmulatorOptions {
   offering?: Offering;
   /** How long a repository storage move takes, in ms (default 1000). Given, it overrides a loaded state's. */
   storageMoveMs?: number;
+  /**
+   * The release `GET /version` reports (default `17.11.0`; `-ee` is added on a paid tier), for a
+   * client that checks it. Nothing else changes: the endpoints are the spec's whatever it says.
+   * Given, it overrides a loaded state's.
+   */
+  version?: string;
   /** A budget of API requests per window for each caller: 429 past it, RateLimit-* headers on every answer. Off by default. */
   rateLimit?: RateLimitSettings;
   /** How many API requests the request log keeps (a ring buffer); default 10 000. */
@@ -88,6 +94,7 @@ async function listen(
     ...(options.tier !== undefined ? { tier: options.tier } : {}),
     ...(options.offering !== undefined ? { offering: options.offering } : {}),
     ...(options.storageMoveMs !== undefined ? { storage_move_ms: options.storageMoveMs } : {}),
+    ...(options.version !== undefined ? { version: options.version } : {}),
   };
   Object.assign(store.state.settings, startSettings);
   const context: EmulatorContext = {

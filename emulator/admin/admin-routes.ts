@@ -5,10 +5,10 @@ import { OFFERINGS, TIERS } from "../../api/editions";
 import { ApiError, forbidden, modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
 import { VISIBILITIES, type UserRecord } from "../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";
-import { AccessLevel } from "../../api";
 import type { Store } from "../registry";
 import { headerToken } from "../http/auth";
 import type { ApiResponse } from "../http/types";
+import { makeGroup as makeGroupIn, makeProject as makeProjectIn } from "../core/lifecycle";
 import { seedInfo, seedState } from "./seed";
 
 /** Path prefix of the admin endpoints (outside /api/v4; an administrator's token, same site only). */
@@ -54,6 +54,9 @@ const settingsParams = z.object({
   storage_move_error: paramString().optional(),
   tier: paramEnum(TIERS).optional(),
   offering: paramEnum(OFFERINGS).optional(),
+  version: paramString()
+    .pipe(z.string().regex(/^\d+\.\d+\.\d+$/, { error: "is invalid" }))
+    .optional(),
 });
 const date = paramString()
   .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "is invalid" }))
@@ -241,16 +244,6 @@ function creatorOf(store: Store, creator: number | string | undefined): UserReco
   return user;
 }
 
-/** What a group or project made out of band starts with: its names, private, made now; and its creator's Owner membership, made with it. */
-function madeNow(store: Store, params: { path: string; name?: string | undefined; creator?: number | string | undefined }) {
-  const creator = creatorOf(store, params.creator);
-  const created = store.clock.iso();
-  return {
-    record: { name: params.name ?? params.path, path: params.path, visibility: "private" as const, created_at: created },
-    owner: { user_id: creator.id, access_level: AccessLevel.Owner, created_at: created, created_by_id: creator.id },
-  };
-}
-
 /**
  * `POST /__emulator/groups` `{path, name?, parent?, creator?}`: a group made out of band, as a
  * person makes one in the UI; its creator (root by default) becomes its Owner, as on the forge.
@@ -258,12 +251,14 @@ function madeNow(store: Store, params: { path: string; name?: string | undefined
 function makeGroup(store: Store, params: z.output<typeof newGroupParams>): unknown {
   const parent = params.parent === undefined ? undefined : store.groups.byRef(String(params.parent));
   if (params.parent !== undefined && !parent) throw thingNotFound("Group");
-  const parentId = parent?.id ?? null;
-  if (store.groups.all().some((group) => group.parent_id === parentId && group.path.toLowerCase() === params.path.toLowerCase())) {
-    throw modelValidationError("path", "has already been taken");
-  }
-  const { record, owner } = madeNow(store, params);
-  const group = store.groups.insert({ id: store.nextId("group"), ...record, description: "", parent_id: parentId, members: [owner] });
+  const group = makeGroupIn(store, {
+    name: params.name ?? params.path,
+    path: params.path,
+    parentId: parent?.id ?? null,
+    visibility: "private",
+    description: "",
+    creator: creatorOf(store, params.creator),
+  });
   return { id: group.id, full_path: store.groups.fullPath(group) };
 }
 
@@ -276,6 +271,7 @@ function makeGroup(store: Store, params: z.output<typeof newGroupParams>): unkno
 function makeProject(store: Store, params: z.output<typeof newProjectParams>): unknown {
   const namespace = store.groups.byRef(String(params.namespace));
   if (!namespace) throw thingNotFound("Namespace");
+  const creator = creatorOf(store, params.creator);
   if (
     store.projects
       .all()
@@ -283,20 +279,16 @@ function makeProject(store: Store, params: z.output<typeof newProjectParams>): u
   ) {
     throw modelValidationError("path", "has already been taken");
   }
-  const { record, owner } = madeNow(store, params);
-  const project = store.projects.insert({
-    id: store.nextId("project"),
-    ...record,
+  const project = makeProjectIn(store, {
+    name: params.name ?? params.path,
+    path: params.path,
+    namespaceId: namespace.id,
+    visibility: "private",
     description: null,
-    namespace_id: namespace.id,
-    default_branch: "main",
-    topics: [],
-    last_activity_at: record.created_at,
-    members: [{ ...owner, expires_at: null, member_role_id: null }],
-    shared_with_groups: [],
-    creator_id: owner.user_id,
+    creator,
+    defaultBranch: "main",
   });
-  return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), creator_id: owner.user_id };
+  return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), creator_id: creator.id };
 }
 
 /** `PUT /__emulator/groups/:id` `{visibility?}`. */

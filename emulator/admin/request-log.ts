@@ -9,6 +9,13 @@ interface LoggedRequest {
   status: number;
   /** Username of the caller, or null when anonymous or unknown. */
   user: string | null;
+  /** The entry of the route table (api/routes.ts) that served it (`groupLabels.create`); null when no route did. */
+  route?: string | null;
+  /**
+   * Parameters the endpoint does not declare, which the emulator ignored as the service does
+   * (wire names: `deploy_access_levels[0][group_inheritance_type]`); absent when none.
+   */
+  ignored?: string[];
 }
 
 /** How many requests the log keeps unless told otherwise. */

@@ -21,9 +21,13 @@ const SEED_USERS: { username: string; name: string; admin: boolean; acmeLevel?: 
   { username: "nomad", name: "Nomad Outsider", admin: false },
 ];
 
+/** Namespace ids of the seeded users' personal namespaces come after the seeded groups' (1 and 2): namespaces share one sequence. */
+const FIRST_PERSONAL_NAMESPACE = 3;
+
 /**
  * The fixed seed of docs/contracts.md: users root (administrator), olivia, max, dev, rita, gus
- * (Owner to Guest of `acme`) and nomad (no membership); groups `acme` and `acme/platform`;
+ * (Owner to Guest of `acme`) and nomad (no membership), each with a personal namespace (ids 3 to
+ * 9, in that order); groups `acme` and `acme/platform`;
  * projects `acme/web`, `acme/api`, `acme/platform/deployer`. Everything is private, so that
  * nomad and anonymous callers see 404s. `acme/web` is shared with `acme/platform` (Developer)
  * so that project-level protected environments have an assignable group.
@@ -39,6 +43,7 @@ export function seedState(): EmulatorState {
     admin: seed.admin,
     token: seedToken(seed.username),
     created_at: SEED_TIME,
+    namespace_id: FIRST_PERSONAL_NAMESPACE + index,
   }));
   const acmeMembers: Membership[] = SEED_USERS.flatMap((seed, index) =>
     seed.acmeLevel === undefined ? [] : [{ user_id: index + 1, access_level: seed.acmeLevel }],
@@ -74,7 +79,13 @@ export function seedState(): EmulatorState {
   state.projects = [web, project(2, "API", "api", 1), project(3, "Deployer", "deployer", 2)];
   state.releases = seedReleases();
   state.group_tokens = seedGroupTokens();
-  state.sequences = { user: users.length, group: 2, project: 3, release: state.releases.length, group_token: state.group_tokens.length };
+  state.sequences = {
+    user: users.length,
+    group: FIRST_PERSONAL_NAMESPACE + users.length - 1,
+    project: 3,
+    release: state.releases.length,
+    group_token: state.group_tokens.length,
+  };
   return state;
 }
 

@@ -104,6 +104,11 @@ export class Agents {
     return children;
   }
 
+  /** Removes every agent of a project (the project is gone) with whatever lives below them. */
+  removeOfProject(projectId: number): void {
+    for (const agent of this.records.list((candidate) => candidate.project_id === projectId)) this.remove(agent);
+  }
+
   /** Removes the registration together with whatever lives below it. */
   remove(agent: AgentLink): void {
     this.records.remove(agent);

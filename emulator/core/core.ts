@@ -25,7 +25,7 @@ export class Core extends Database {
     super(state);
     this.users = new Users(this);
     this.groups = new Groups(this);
-    this.projects = new Projects(this, this.groups);
+    this.projects = new Projects(this, this.groups, this.users);
     this.permissions = new Permissions(this.groups, this.projects);
     this.agents = new Agents(this, this.permissions);
     this.editions = new Editions(this);

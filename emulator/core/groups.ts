@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Collection } from "./collection";
+import { withServiceNames } from "./service-names";
 import { GROUP_SETTING_DEFAULTS, GROUP_SETTING_RULES } from "../../api/group-settings";
 import { tierIncludes } from "../../api/editions";
 import type { GroupRecord } from "./records";
@@ -14,6 +15,9 @@ export function findByRef<T>(records: Collection<T>, ref: string, fullPath: (rec
   const wanted = ref.toLowerCase();
   return records.find((record) => fullPath(record).toLowerCase() === wanted);
 }
+
+/** Group fields whose wire names are the service's product names (core/service-names.ts). */
+export const GROUP_SERVICE_NAMES = ["vendor_features_enabled", "lock_vendor_features_enabled", "vendor_availability"] as const;
 
 /** Group tree navigation and serialization. */
 export class Groups extends Collection<GroupRecord> {
@@ -109,7 +113,7 @@ export class Groups extends Collection<GroupRecord> {
     }
     if (premium) record["marked_for_deletion_on"] = group.marked_for_deletion_on ?? null;
     if (options.privileged) Object.assign(record, { runners_token: runnersToken(group), enabled_git_access_protocol: protocol });
-    return record;
+    return withServiceNames(record, GROUP_SERVICE_NAMES);
   }
 
   /** Every setting of the group by wire name: what `PUT /groups/:id` set over the defaults. */

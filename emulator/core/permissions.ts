@@ -26,9 +26,13 @@ export class Permissions {
     return level;
   }
 
-  /** Membership-derived level in a project: project members, its namespace and ancestors, and shares. */
+  /**
+   * Membership-derived level in a project: project members, its group and the group's ancestors,
+   * and shares. A personal namespace's user owns its projects.
+   */
   projectMemberLevel(userId: number, project: ProjectRecord): number {
-    let level = this.groupMemberLevel(userId, this.projects.namespaceOf(project));
+    const { group, user } = this.projects.namespaceOf(project);
+    let level = group ? this.groupMemberLevel(userId, group) : user.id === userId ? AccessLevel.Owner : AccessLevel.NoAccess;
     for (const m of project.members) if (m.user_id === userId) level = Math.max(level, m.access_level);
     for (const share of project.shared_with_groups) {
       const group = this.groups.byId(share.group_id);
@@ -91,6 +95,19 @@ export class Permissions {
     if (moved && this.canSeeProject(actor, moved)) throw new ProjectMoved(ref, this.projects.pathWithNamespace(moved));
     const visible = project && this.canSeeProject(actor, project) ? project : undefined;
     return this.checked(actor, minLevel, "Project", visible, visible && this.projectLevel(actor, visible));
+  }
+
+  /**
+   * The `permissions` of a project record (the caller's): their direct membership of the project
+   * (`project_access`) and their membership of its group or the nearest group above it where they
+   * have one (`group_access`), each `{access_level, notification_level}` or null.
+   */
+  projectPermissions(actor: Actor, project: ProjectRecord): Record<string, unknown> {
+    const access = (level: number | undefined) => (level ? { access_level: level, notification_level: 3 } : null);
+    const direct = actor ? project.members.find((member) => member.user_id === actor.id)?.access_level : undefined;
+    const group = this.projects.groupOf(project);
+    const inGroup = actor && group ? this.groupMemberLevel(actor.id, group) : 0;
+    return { project_access: access(direct), group_access: access(inGroup) };
   }
 
   /** Any signed-in user; 401 otherwise. */

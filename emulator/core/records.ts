@@ -13,6 +13,18 @@ export interface UserRecord {
   admin: boolean;
   token: string;
   created_at: string;
+  /** The id of the user's personal namespace (namespaces share one sequence with groups); absent in state files written before namespaces. */
+  namespace_id?: number;
+  /** How many personal projects the user may make (`POST /users` `projects_limit`; the service's default 100000). */
+  projects_limit?: number;
+  /** May make top-level groups (the service's default true). */
+  can_create_group?: boolean;
+  /** An external user (sees only what they are a member of). */
+  external?: boolean;
+  /** An administrator's note on the user. */
+  note?: string | null;
+  /** The e-mail shown on the user's profile; none unless set. */
+  public_email?: string | null;
 }
 
 /** The caller of a request: a user, or null when anonymous. */
@@ -73,17 +85,21 @@ export interface GroupAvatar {
 interface ProjectGroupShare {
   group_id: number;
   group_access_level: number;
+  /** `YYYY-MM-DD`; absent or null when the share does not expire. */
+  expires_at?: string | null;
 }
 
-/** A project. It always lives in a group namespace here (no personal namespaces). */
+/** A project, in a group or in a user's personal namespace. */
 export interface ProjectRecord {
   id: number;
   name: string;
   path: string;
   description: string | null;
+  /** A group's id, or a user's personal namespace id (`UserRecord.namespace_id`). */
   namespace_id: number;
   visibility: Visibility;
-  default_branch: string;
+  /** Null while the repository is empty (a project made without `initialize_with_readme`). */
+  default_branch: string | null;
   topics: string[];
   created_at: string;
   last_activity_at: string;
@@ -99,6 +115,8 @@ export interface ProjectRecord {
   archived?: boolean;
   /** Marked for deletion (Premium's delayed deletion): not `active`. */
   marked_for_deletion_on?: string | null;
+  /** The settings of the project record (`POST /projects`), by wire name; absent ones have the service's defaults. */
+  settings?: Record<string, unknown>;
   /** Feature switches the listings filter on (`with_issues_enabled`, ...); on when absent. */
   issues_enabled?: boolean;
   merge_requests_enabled?: boolean;

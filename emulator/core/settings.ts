@@ -1,5 +1,11 @@
 import { type Edition, HIGHEST_SELF_MANAGED } from "../../api/editions";
 
+/**
+ * The release the emulator reports unless told otherwise (`GET /version`): the spec states release
+ * 17.0's rules and plans for 18.0, so a 17 release.
+ */
+export const DEFAULT_REPORTED_VERSION = "17.11.0";
+
 /** Instance-wide application settings the emulated endpoints depend on. */
 export interface InstanceSettings extends Edition {
   /** When on, every project's job token allowlist is enforced and cannot be disabled. */
@@ -12,6 +18,11 @@ export interface InstanceSettings extends Edition {
   storage_move_ms: number;
   /** When not empty, repository storage moves end `failed` with this error message. */
   storage_move_error: string;
+  /**
+   * The release `GET /version` reports (`17.11.0`; `-ee` is added on a paid tier). It changes
+   * nothing else: the emulator serves the spec's endpoints whatever it reports.
+   */
+  version: string;
 }
 
 /**
@@ -27,6 +38,7 @@ export function defaultSettings(): InstanceSettings {
     // Long enough to see a move in progress, short enough for a test to wait for it.
     storage_move_ms: 1_000,
     storage_move_error: "",
+    version: DEFAULT_REPORTED_VERSION,
     ...HIGHEST_SELF_MANAGED,
   };
 }

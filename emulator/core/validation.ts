@@ -90,8 +90,109 @@ export function withoutUnacceptedNulls(schema: z.ZodType, params: unknown): unkn
   );
 }
 
+/*
+ * Parameters nobody declared. The service's framework drops a parameter its endpoint does not
+ * declare and answers as if it had not been sent; the emulator does the same (zod objects strip
+ * unknown keys) and tells the request log which ones it dropped. While a request is handled (the
+ * handlers are synchronous), every `validate` of its input notes the names its schema declares
+ * and the nested names it dropped; what is left of the input afterwards was ignored.
+ */
+interface ParameterAudit {
+  input: Record<string, unknown>;
+  declared: Set<string>;
+  droppedNested: Set<string>;
+}
+
+let audit: ParameterAudit | undefined;
+
+/**
+ * Runs `handle` over a request's `input` and returns, beside its outcome, the parameters no
+ * schema declared (wire names: `required_approval_count`, `deploy_access_levels[0][group_inheritance_type]`),
+ * less `known` (names the HTTP layer reads itself, path parameters).
+ */
+export function auditParameters<T>(
+  input: Record<string, unknown>,
+  known: ReadonlySet<string>,
+  handle: () => T,
+): { outcome: { value: T } | { error: unknown }; ignored: string[] } {
+  const previous = audit;
+  const current: ParameterAudit = { input, declared: new Set(), droppedNested: new Set() };
+  audit = current;
+  let outcome: { value: T } | { error: unknown };
+  try {
+    outcome = { value: handle() };
+  } catch (error) {
+    outcome = { error };
+  } finally {
+    audit = previous;
+  }
+  const topLevel = Object.keys(input).filter((name) => !current.declared.has(name) && !known.has(name));
+  return { outcome, ignored: [...topLevel, ...current.droppedNested] };
+}
+
+/** Counts parameters as declared for the request being handled: a name taken under another (the service's wire name of a spec's name). */
+export function declareParameters(names: Iterable<string>): void {
+  for (const name of names) audit?.declared.add(name);
+}
+
+/** One wrapper less (optional, nullable, default, a preprocess or a transform); undefined when none. */
+function unwrapped(schema: z.ZodType): z.ZodType | undefined {
+  const def: Record<string, unknown> = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  if (def["innerType"] instanceof z.ZodType) return def["innerType"];
+  if (def["type"] !== "pipe") return undefined;
+  const side = def["in"] instanceof z.ZodTransform ? def["out"] : def["in"];
+  return side instanceof z.ZodType ? side : undefined;
+}
+
+/** The first schema of `kind` inside wrappers. */
+function inside<T extends z.ZodType>(schema: z.ZodType, kind: abstract new (...args: never[]) => T): T | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (let depth = 0; depth < 8 && current; depth += 1) {
+    if (current instanceof kind) return current;
+    current = unwrapped(current);
+  }
+  return undefined;
+}
+
+const objectSchemaOf = (schema: z.ZodType) => inside(schema, z.ZodObject);
+const arrayElementOf = (schema: z.ZodType) => inside(schema, z.ZodArray)?.element as z.ZodType | undefined;
+
+/** Notes, for the request being handled, the names `schema` declares and the nested ones it drops. */
+function noteParameters(schema: z.ZodType, params: unknown): void {
+  if (!audit || typeof params !== "object" || params === null || Array.isArray(params)) return;
+  const object = objectSchemaOf(schema);
+  if (!object) return;
+  const input = audit.input;
+  // The request's own parameters (or a copy of some of them, renamed ones aside): its declared names count.
+  const entries = Object.entries(params);
+  const ofRequest =
+    entries.some(([name, value]) => input[name] === value) && entries.every(([name, value]) => !(name in input) || input[name] === value);
+  const shape = object.shape as Record<string, z.ZodType>;
+  if (ofRequest) for (const name of Object.keys(shape)) audit.declared.add(name);
+  for (const [name, value] of Object.entries(params)) {
+    if (shape[name]) noteNested(shape[name], value, name, audit.droppedNested, 0);
+  }
+}
+
+function noteNested(schema: z.ZodType, value: unknown, name: string, dropped: Set<string>, depth: number): void {
+  if (depth > 4 || typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    const element = arrayElementOf(schema);
+    if (element) value.forEach((item, index) => noteNested(element, item, `${name}[${index}]`, dropped, depth + 1));
+    return;
+  }
+  const object = objectSchemaOf(schema);
+  if (!object) return;
+  const shape = object.shape as Record<string, z.ZodType>;
+  for (const [key, inner] of Object.entries(value)) {
+    if (shape[key]) noteNested(shape[key], inner, `${name}[${key}]`, dropped, depth + 1);
+    else dropped.add(`${name}[${key}]`);
+  }
+}
+
 /** Parses `params` or throws the 400 `{"error": "..."}` the service answers with. */
 export function validate<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  noteParameters(schema, params);
   const result = schema.safeParse(withoutUnacceptedNulls(schema, params));
   if (result.success) return result.data;
   const messages = result.error.issues.map((issue) => {

@@ -5,6 +5,7 @@ import { ADMIN_PREFIX, authorizeAdminRequest, handleAdminRequest } from "../admi
 import type { FaultInjector, FiredFault } from "../admin/faults";
 import type { EmulatorContext } from "../context";
 import { ApiError, ProjectMoved, routeNotFound, unauthorized } from "../core/errors";
+import { auditParameters } from "../core/validation";
 import type { Actor } from "../core/records";
 import { routeTable, type StoreRoute } from "../registry";
 import { headerToken, resolveActor } from "./auth";
@@ -15,13 +16,21 @@ import { parseBody, readBody } from "./request-body";
 import { pathSegments, Router } from "./router";
 import type { ApiResponse } from "./types";
 
-const API_PREFIX = ["api", "v4"];
+/** The REST API's prefix; a route table entry with a `base` (GraphQL's `/api`) has its own. */
+const API_PREFIX = "/api/v4";
+/**
+ * Parameters the HTTP layer reads itself on every route (pagination, credentials, `sudo`), and
+ * `id`, which clients send beside the path's `:id` (the spec lists it among the parameters):
+ * never reported as ignored.
+ */
+const HTTP_LAYER_PARAMETERS = ["page", "per_page", "pagination", "cursor", "id_after", "id_before", "private_token", "sudo", "id"];
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Creates the server of the emulator (not yet listening): HTTPS with `tls`, HTTP otherwise. */
 export function createEmulatorServer(context: EmulatorContext, tls?: { cert: string; key: string }): Server {
   const router = new Router<StoreRoute>();
-  router.addAll(routeTable().map((route) => ({ method: route.method, path: route.path, handler: route })));
+  // Routes match the whole path: `/api/v4/groups/:group`, `/api/graphql`.
+  router.addAll(routeTable().map((route) => ({ method: route.method, path: `${route.base ?? API_PREFIX}${route.path}`, handler: route })));
   const listener = (request: IncomingMessage, response: ServerResponse) => {
     handleRequest(context, router, request, response).catch((error: unknown) => {
       console.error("emulator: unhandled error", error);
@@ -92,12 +101,13 @@ async function handleRequest(
     );
     return;
   }
-  if (segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) {
+  if (segments[0] !== "api") {
     send(response, errorResponse(routeNotFound()));
     return;
   }
 
-  const apiSegments = segments.slice(2);
+  // What faults match: the path below /api/v4 (below /api for GraphQL).
+  const apiSegments = segments[1] === "v4" ? segments.slice(2) : segments.slice(1);
   let query: Record<string, unknown>;
   try {
     query = parseUrlEncoded(url.search.slice(1));
@@ -130,15 +140,16 @@ async function handleRequest(
     }
   }
 
-  // Filled in by the handler below once the token is resolved; read for the log afterwards.
-  const caller: { actor: Actor } = { actor: null };
+  // Filled in by the handler below once the token is resolved and the route found; read for the log afterwards.
+  const caller: { actor: Actor; route: string | null; ignored: string[] } = { actor: null, route: null, ignored: [] };
   let result = answer(
     () => {
       const body = parseBody(raw, request.headers["content-type"]);
       // HEAD is GET without the body (Node leaves the body out of a HEAD answer).
-      const match = router.match(method === "HEAD" ? "GET" : method, apiSegments);
+      const match = router.match(method === "HEAD" ? "GET" : method, segments);
       if (!match) throw routeNotFound();
       const route = match.handler;
+      caller.route = route.name;
       const { editions } = context.store;
       const input = { ...query, ...body };
       // The service authenticates first: a bad token is 401 even on a route the edition lacks.
@@ -148,7 +159,11 @@ async function handleRequest(
       if (!actor && !route.anonymous) throw unauthorized();
       if (route.availability) editions.requireOffering(route.availability);
       if (route.availability) editions.requireTier(route.availability, actor);
-      const answer = route.handler({ params: match.params, input, actor }, context.store);
+      const known = new Set([...HTTP_LAYER_PARAMETERS, ...Object.keys(match.params)]);
+      const audited = auditParameters(input, known, () => route.handler({ params: match.params, input, actor }, context.store));
+      caller.ignored = audited.ignored;
+      if ("error" in audited.outcome) throw audited.outcome.error;
+      const answer = audited.outcome.value;
       if (!answer.paged) return { status: answer.status, body: answer.body, ...(answer.headers ? { headers: answer.headers } : {}) };
       const items = answer.body as unknown[];
       return answer.keyset && query.pagination === "keyset"
@@ -169,7 +184,15 @@ async function handleRequest(
   const lostAnswer = fault?.after ? await applyFault(fault, context.faults, request, response) : undefined;
   if (lostAnswer === undefined) send(response, throttle ? { ...result, headers: { ...result.headers, ...throttle.headers } } : result);
   const status = lostAnswer ?? result.status;
-  context.log.record({ method, path: url.pathname, query, status, user: caller.actor?.username ?? null });
+  context.log.record({
+    method,
+    path: url.pathname,
+    query,
+    status,
+    user: caller.actor?.username ?? null,
+    route: caller.route,
+    ...(caller.ignored.length > 0 ? { ignored: caller.ignored } : {}),
+  });
 }
 
 /**
@@ -210,11 +233,11 @@ function gateBeforeBody(
   const unlimited = { bodyLimit: MAX_BODY_BYTES };
   const hasBody =
     (headers["content-length"] !== undefined && headers["content-length"] !== "0") || headers["transfer-encoding"] !== undefined;
-  if (!hasBody || segments[0] !== API_PREFIX[0] || segments[1] !== API_PREFIX[1]) return unlimited;
+  if (!hasBody || segments[0] !== "api") return unlimited;
   const token = headerToken(headers) ?? (url.searchParams.get("private_token") || undefined);
   if (token !== undefined && context.store.users.byToken(token)) return unlimited;
   // HEAD is routed as GET (handleRequest).
-  const route = router.match(method === "HEAD" ? "GET" : method, segments.slice(2))?.handler;
+  const route = router.match(method === "HEAD" ? "GET" : method, segments)?.handler;
   if (!route) return { refusal: errorResponse(routeNotFound()), bodyLimit: 0 };
   if (!route.anonymous || token !== undefined) return { refusal: errorResponse(unauthorized()), bodyLimit: 0 };
   return { bodyLimit: MAX_ANONYMOUS_BODY_BYTES };

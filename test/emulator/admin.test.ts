@@ -63,13 +63,33 @@ describe("request log", () => {
     await api("GET", "/user");
     const log = (await admin("GET", "/requests")).body;
     expect(log).toEqual([
-      { seq: expect.any(Number), method: "GET", path: "/api/v4/groups/acme/labels", query: { search: "x" }, status: 200, user: "dev" },
-      { seq: expect.any(Number), method: "GET", path: "/api/v4/user", query: {}, status: 401, user: null },
+      {
+        seq: expect.any(Number),
+        method: "GET",
+        path: "/api/v4/groups/acme/labels",
+        query: { search: "x" },
+        status: 200,
+        user: "dev",
+        route: "groupLabels.list",
+      },
+      { seq: expect.any(Number), method: "GET", path: "/api/v4/user", query: {}, status: 401, user: null, route: "user.get" },
     ]);
     const since = (await admin("GET", `/requests?since=${log[0].seq}`)).body;
     expect(since.map((e: { path: string }) => e.path)).toEqual(["/api/v4/user"]);
     expect((await admin("DELETE", "/requests")).status).toBe(204);
     expect((await admin("GET", "/requests")).body).toEqual([]);
+  });
+
+  it("names the parameters an endpoint ignored, as the service drops what an endpoint does not declare; no route is null", async () => {
+    const json = { name: "ignored", color: "#ff0000", colour: "red", labels: { priority: 1 } };
+    const made = await api("POST", "/groups/acme/labels?page=1&utm=x", { as: "max", json });
+    expect(made.status).toBe(201);
+    await api("GET", "/groups/acme/nothing-here", { as: "max" });
+    const log = (await admin("GET", "/requests")).body;
+    expect(log.map((entry: { route: string | null; ignored?: string[] }) => [entry.route, entry.ignored])).toEqual([
+      ["groupLabels.create", ["utm", "colour", "labels"]],
+      [null, undefined],
+    ]);
   });
 });
 
@@ -191,6 +211,7 @@ describe("settings", () => {
       storage_move_error: "",
       tier: "ultimate",
       offering: "self-managed",
+      version: "17.11.0",
     });
   });
 });
@@ -199,7 +220,8 @@ describe("groups and projects made out of band", () => {
   it("makes a group and a project as a person does in the UI: the project's creator is recorded and becomes its Owner, a direct member made with it", async () => {
     const group = await admin("POST", "/groups", { path: "tools", parent: "acme", creator: "olivia" });
     expect(group.status).toBe(201);
-    expect(group.body).toEqual({ id: 3, full_path: "acme/tools" });
+    // Namespaces share one sequence: the seeded users' personal namespaces are 3 to 9.
+    expect(group.body).toEqual({ id: 10, full_path: "acme/tools" });
     const made = await admin("POST", "/projects", { path: "cli", namespace: "acme/tools", creator: "olivia" });
     expect(made.body).toEqual({ id: 4, path_with_namespace: "acme/tools/cli", creator_id: 2 });
     const project = (await api("GET", "/projects/acme%2Ftools%2Fcli", { as: "olivia" })).body;

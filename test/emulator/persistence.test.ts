@@ -87,6 +87,7 @@ describe("state file", () => {
       storage_move_error: "",
       tier: "ultimate",
       offering: "self-managed",
+      version: "17.11.0",
     });
     await emulator.close();
   });

@@ -4,7 +4,7 @@ import { createStore } from "../../emulator/registry";
 import { AccessLevel } from "../../api";
 import { type SeedUser, useEmulator } from "./helpers";
 
-const { api } = useEmulator();
+const { api, admin } = useEmulator();
 const PROJECT_ENVS = "/projects/acme%2Fweb/protected_environments";
 const GROUP_ENVS = "/groups/acme/protected_environments";
 
@@ -212,20 +212,20 @@ describe("group protected environments", () => {
   });
 });
 
-describe("required_approval_count (a group-level PUT parameter only)", () => {
-  const refused = '{"error":"required_approval_count does not have a valid value"}';
-
-  it("is refused on POST at both levels and on the project-level PUT", async () => {
+describe("required_approval_count (a field of every protected environment)", () => {
+  it("is taken on POST at both levels and on the project-level PUT, as the service takes it", async () => {
     const json = { name: "production", deploy_access_levels: [{ access_level: 40 }], required_approval_count: 1 };
     for (const base of [PROJECT_ENVS, GROUP_ENVS]) {
       const res = await api("POST", base, { as: "max", json });
-      expect(res.status).toBe(400);
-      expect(res.text).toBe(refused);
+      expect(res.status).toBe(201);
+      expect(res.body.required_approval_count).toBe(1);
+      expect((await api("GET", `${base}/production`, { as: "max" })).body.required_approval_count).toBe(1);
     }
-    await api("POST", PROJECT_ENVS, { as: "max", json: { name: "production", deploy_access_levels: [{ access_level: 40 }] } });
-    const put = await api("PUT", `${PROJECT_ENVS}/production`, { as: "max", json: { required_approval_count: 1 } });
-    expect(put.status).toBe(400);
-    expect(put.text).toBe(refused);
+    const put = await api("PUT", `${PROJECT_ENVS}/production`, { as: "max", json: { required_approval_count: 2 } });
+    expect(put.status).toBe(200);
+    expect(put.body.required_approval_count).toBe(2);
+    const log = (await admin("GET", "/requests")).body as { ignored?: string[] }[];
+    expect(log.filter((entry) => entry.ignored !== undefined)).toEqual([]);
   });
 
   it("is taken by the group-level PUT, not below 0", async () => {
@@ -239,20 +239,25 @@ describe("required_approval_count (a group-level PUT parameter only)", () => {
 });
 
 describe("element rules", () => {
-  it("refuses group_inheritance_type in group-level elements, deploy levels and approval rules alike", async () => {
+  it("ignores group_inheritance_type in group-level elements (not a parameter there) and logs it", async () => {
     const deploy = await api("POST", GROUP_ENVS, {
       as: "max",
       json: { name: "production", deploy_access_levels: [{ access_level: 40, group_inheritance_type: 1 }] },
     });
-    expect(deploy.status).toBe(400);
-    expect(deploy.text).toBe('{"error":"deploy_access_levels[0][group_inheritance_type] does not have a valid value"}');
-    await api("POST", GROUP_ENVS, { as: "max", json: { name: "production", deploy_access_levels: [{ access_level: 40 }] } });
+    expect(deploy.status).toBe(201);
+    expect(deploy.body.deploy_access_levels[0].access_level).toBe(40);
     const approval = await api("PUT", `${GROUP_ENVS}/production`, {
       as: "max",
-      json: { approval_rules: [{ access_level: 40, group_inheritance_type: 0 }] },
+      json: { approval_rules: [{ access_level: 40, group_inheritance_type: 1 }] },
     });
-    expect(approval.status).toBe(400);
-    expect(approval.text).toBe('{"error":"approval_rules[0][group_inheritance_type] does not have a valid value"}');
+    expect(approval.status).toBe(200);
+    // Group-level update answers carry the element's group_inheritance_type (a field of every element): the default, not what was sent.
+    expect(approval.body.approval_rules[0]).toMatchObject({ access_level: 40, group_inheritance_type: 0 });
+    const log = (await admin("GET", "/requests")).body as { method: string; ignored?: string[] }[];
+    expect(log.filter((entry) => entry.method !== "GET").map((entry) => entry.ignored)).toEqual([
+      ["deploy_access_levels[0][group_inheritance_type]"],
+      ["approval_rules[0][group_inheritance_type]"],
+    ]);
   });
 
   it("refuses a create element that names nobody, even with an id", async () => {

@@ -29,6 +29,16 @@ export function boundaryViolations(graph: ImportGraph): string[] {
       if (file.startsWith("emulator/core/") && !isPackage(target) && !inCoreOrApi(target)) {
         violations.push(`${edge}: core knows no resource, registry or HTTP`);
       }
+      if (
+        file.startsWith("emulator/outside-spec/") &&
+        !isPackage(target) &&
+        !inCoreOrApi(target) &&
+        !target.startsWith("emulator/outside-spec/")
+      ) {
+        violations.push(
+          `${edge}: outside-spec/ imports only its own folder, core/ and api/ (a resource's model reaches it through the registry)`,
+        );
+      }
       const resource = resourceOf(file);
       if (resource === undefined || isPackage(target)) continue;
       const own = target.startsWith(`emulator/resources/${resource}/`);
@@ -73,6 +83,7 @@ describe("the import checks themselves", () => {
       ["emulator/resources/labels/routes.ts", ["emulator/http/types.ts", "test/emulator/helpers.ts"]],
       ["emulator/core/core.ts", ["emulator/resources/labels/model.ts", "node:fs", "api/index.ts"]],
       ["api/index.ts", ["provider/engine/ids.ts", "zod"]],
+      ["emulator/outside-spec/model.ts", ["emulator/resources/groups/model.ts", "emulator/core/core.ts", "graphql"]],
     ]);
     expect(boundaryViolations(graph)).toEqual([
       "emulator/http/server.ts -> provider/client/index.ts: the emulator imports only api/ and its own code",
@@ -84,6 +95,7 @@ describe("the import checks themselves", () => {
       "emulator/resources/labels/routes.ts -> test/emulator/helpers.ts: a resource imports only its own folder, core/ and api/",
       "emulator/core/core.ts -> emulator/resources/labels/model.ts: core knows no resource, registry or HTTP",
       "api/index.ts -> provider/engine/ids.ts: api/ is neutral and imports nothing outside itself",
+      "emulator/outside-spec/model.ts -> emulator/resources/groups/model.ts: outside-spec/ imports only its own folder, core/ and api/ (a resource's model reaches it through the registry)",
     ]);
   });
 });

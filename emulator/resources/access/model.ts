@@ -95,11 +95,6 @@ export class AccessReads {
     };
   }
 
-  /** `GET /user`: the caller, so that clients can check their credentials. */
-  currentUser(actor: Actor): Record<string, unknown> {
-    return this.core.users.current(this.core.permissions.requireUser(actor));
-  }
-
   /**
    * `GET /groups/:id` (no auth for public groups): the group record, with its projects and the
    * projects shared with it unless `with_projects=false`, and its custom attributes for an
@@ -253,7 +248,7 @@ export class AccessReads {
   }
 
   private serializeProject(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = this.core.projects.serialize(project);
+    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
     // Administrators see where the repository is stored (storage moves poll by it).
     return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AccessLevel } from "../../../api";
 import type { Collection } from "../../core/collection";
+import { withServiceNames } from "../../core/service-names";
 import type { Core } from "../../core/core";
 import { badRequest, recordNotFound, thingNotFound } from "../../core/errors";
 import type { Actor, ProjectRecord } from "../../core/records";
@@ -125,16 +126,17 @@ export class ErrorTracking {
   /** The data source name SDKs send events to (the API's ingestion endpoint). */
   private serializeKey(key: ClientKeyRecord): Record<string, unknown> {
     const host = new URL(this.core.baseUrl).host;
-    return {
+    const record = {
       id: key.id,
       active: key.active,
       public_key: key.public_key,
       vendor_dsn: `https://${key.public_key}@${host}/errortracking/api/v1/projects/${key.project_id}`,
     };
+    return withServiceNames(record, ["vendor_dsn"]);
   }
 }
 
 function serializeSettings(record: ErrorTrackingSettingsRecord): Record<string, unknown> {
   const { project_id: _projectId, ...settings } = record;
-  return settings;
+  return withServiceNames(settings, ["vendor_external_url"]);
 }

@@ -5,6 +5,8 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
 import { type Actor, type ProjectRecord, VISIBILITIES } from "../../core/records";
+import { GROUP_SERVICE_NAMES } from "../../core/groups";
+import { withSpecNames } from "../../core/service-names";
 import { sortBy } from "../../core/sort";
 import { paramBoolean, paramEnum, paramIntegerOf, paramString, validate } from "../../core/validation";
 import { applyGroupSettings } from "./settings";
@@ -80,7 +82,7 @@ export class GroupManagement {
     const group = this.core.permissions.requireGroup(actor, groupRef, AccessLevel.Owner);
     const { avatar, ...settings } = input;
     const upload = avatar === undefined ? undefined : this.avatarOf(avatar);
-    applyGroupSettings(this.core, actor, group, settings);
+    applyGroupSettings(this.core, actor, group, withSpecNames(settings, GROUP_SERVICE_NAMES));
     if (upload === null) delete group.avatar;
     else if (upload) group.avatar = { filename: upload.filename, content_type: upload.contentType, data: upload.data.toString("base64") };
     return this.core.groups.serialize(group, { privileged: true });

@@ -4,6 +4,7 @@ import type { Collection } from "../../core/collection";
 import type { Core } from "../../core/core";
 import { modelValidationError, recordNotFound } from "../../core/errors";
 import type { Actor } from "../../core/records";
+import { withServiceNames, withSpecNames } from "../../core/service-names";
 import { integerPathParam, paramBoolean, paramEnum, paramInteger, paramString, validate } from "../../core/validation";
 
 /** The platform part of a cluster: how the forge reaches the cluster's API. */
@@ -30,6 +31,12 @@ export interface ClusterRecord {
   user_id: number;
   platform: PlatformRecord;
 }
+
+/** The platform's product name, as the service's answers write `platform_type`. */
+const PLATFORM_TYPE = "kubernetes";
+/** Request parameters and record fields whose wire names are the service's product names (core/service-names.ts). */
+const CLUSTER_PARAMETER_NAMES = ["platform_vendor_attributes"] as const;
+const CLUSTER_RECORD_NAMES = ["platform_vendor", "provider_vendor"] as const;
 
 /** Blank optional text is "no value": the service stores nil for it. */
 const optionalText = () =>
@@ -95,7 +102,7 @@ export class InstanceClusters {
 
   add(actor: Actor, input: Record<string, unknown>): Record<string, unknown> {
     const user = this.core.permissions.requireAdmin(actor);
-    const params = validate(createParams, input);
+    const params = validate(createParams, withSpecNames(input, CLUSTER_PARAMETER_NAMES));
     const platform = params.platform_vendor_attributes;
     this.checkName(params.name);
     const record: ClusterRecord = {
@@ -123,7 +130,7 @@ export class InstanceClusters {
 
   update(actor: Actor, clusterId: string, input: Record<string, unknown>): Record<string, unknown> {
     const cluster = this.require(actor, clusterId);
-    const params = validate(updateParams, input);
+    const params = validate(updateParams, withSpecNames(input, CLUSTER_PARAMETER_NAMES));
     const platform: Partial<z.output<typeof platformUpdate>> = params.platform_vendor_attributes ?? {};
     const touchesConnection = [params.name, platform.api_url, platform.ca_cert, platform.token].some((value) => value !== undefined);
     if (touchesConnection && cluster.provider_type !== "user") throw modelValidationError("base", "Cannot modify managed cluster");
@@ -177,7 +184,7 @@ export class InstanceClusters {
     const user = this.core.users.byId(cluster.user_id);
     const project = cluster.management_project_id === null ? undefined : this.core.projects.byId(cluster.management_project_id);
     const { token: _token, ...platform } = cluster.platform;
-    return {
+    const record = {
       id: cluster.id,
       name: cluster.name,
       created_at: cluster.created_at,
@@ -185,7 +192,8 @@ export class InstanceClusters {
       enabled: cluster.enabled,
       domain: cluster.domain,
       provider_type: cluster.provider_type,
-      platform_type: "vendor",
+      // The spec's conventions: "written as the product name in responses".
+      platform_type: PLATFORM_TYPE,
       environment_scope: cluster.environment_scope,
       cluster_type: "instance_type",
       user: user ? this.core.users.basic(user) : null,
@@ -193,5 +201,6 @@ export class InstanceClusters {
       provider_vendor: null,
       management_project: project ? this.core.projects.configProject(project) : null,
     };
+    return withServiceNames(record, CLUSTER_RECORD_NAMES);
   }
 }

@@ -174,8 +174,8 @@ export class JobTokenScopes {
    * through this API, so nothing else limits them.
    */
   private reachesOtherProjects(source: ProjectRecord): boolean {
-    const { projects, groups } = this.core;
-    const sourceGroups = groups.selfAndAncestors(projects.namespaceOf(source)).map((group) => group.id);
+    const { projects } = this.core;
+    const sourceGroups = projects.groupsAbove(source).map((group) => group.id);
     return projects.all().some((target) => {
       if (target.id === source.id) return false;
       const scope = this.scopes.find((s) => s.project_id === target.id);

@@ -303,7 +303,7 @@ export class ProjectMembers {
    *  naming the inherited level and the group, as the service does. */
   private checkNotBelowInherited(project: ProjectRecord, userId: number, level: number): void {
     let inherited: { level: number; group: string } | undefined;
-    for (const group of this.core.groups.selfAndAncestors(this.core.projects.namespaceOf(project))) {
+    for (const group of this.core.projects.groupsAbove(project)) {
       const membership = group.members.find((member) => member.user_id === userId);
       if (membership && (!inherited || membership.access_level > inherited.level))
         inherited = { level: membership.access_level, group: this.core.groups.fullPath(group) };
@@ -322,7 +322,7 @@ export class ProjectMembers {
       const current = best.get(membership.user_id);
       if (!current || membership.access_level > current.access_level) best.set(membership.user_id, membership);
     };
-    for (const group of this.core.groups.selfAndAncestors(this.core.projects.namespaceOf(project))) group.members.forEach(offer);
+    for (const group of this.core.projects.groupsAbove(project)) group.members.forEach(offer);
     project.members.forEach(offer);
     const permissions = this.core.permissions;
     const inProject = actor !== null && (actor.admin || permissions.projectMemberLevel(actor.id, project) > AccessLevel.NoAccess);

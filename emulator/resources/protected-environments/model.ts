@@ -12,7 +12,6 @@ import {
   checkEntityKeys,
   createElements,
   describeElement,
-  notTakenHere,
 } from "./access-rules";
 
 /**
@@ -37,21 +36,23 @@ export interface ProtectedEnvironmentRecord {
 }
 
 /**
- * Request bodies. `required_approval_count` is a parameter of the group-level PUT alone
- *: POST at either level and the project-level PUT refuse it.
+ * Request bodies. The spec lists `required_approval_count` only for the group-level PUT, but it
+ * is a field of every protected environment, and the service takes it at either level on create
+ * and update (its newer releases declare it there; older ones drop it rather than refuse the
+ * request): the emulator takes it everywhere.
  */
 const createParams = (level: ProtectionScope) =>
   z.object({
     name: level === "group" ? paramEnum(DEPLOYMENT_TIERS) : paramString(),
     deploy_access_levels: accessRuleListParams(level),
     approval_rules: accessRuleListParams(level).optional(),
-    required_approval_count: notTakenHere().optional(),
+    required_approval_count: paramInteger().optional(),
   });
 const updateParams = (level: ProtectionScope) =>
   z.object({
     deploy_access_levels: accessRuleListParams(level).optional(),
     approval_rules: accessRuleListParams(level).optional(),
-    required_approval_count: level === "group" ? paramInteger().optional() : notTakenHere().optional(),
+    required_approval_count: paramInteger().optional(),
   });
 const PARAMS = {
   create: { project: createParams("project"), group: createParams("group") },
@@ -102,7 +103,7 @@ export class ProtectedEnvironments {
       scope,
       owner_id: owner.scope === "project" ? owner.project.id : owner.group.id,
       name: input.name,
-      required_approval_count: 0,
+      required_approval_count: input.required_approval_count ?? 0,
       deploy_access_levels: createElements(input.deploy_access_levels, this.idSource("deploy_access_level"), false),
       approval_rules: createElements(input.approval_rules ?? [], this.idSource("approval_rule"), true),
     };
