@@ -74,6 +74,13 @@ describe("group integrations", () => {
       ["emails-on-push", { recipients: "a@example.com", disable_diffs: "yes" }, 400, { error: "disable_diffs is invalid" }],
       ["external-wiki", { external_wiki_url: "wiki.example.com" }, 400, { message: { external_wiki_url: ["must be a valid URL"] } }],
       ["external-wiki", { external_wiki_url: "  " }, 400, { message: { external_wiki_url: ["can't be blank"] } }],
+      // The rule the provider's check applies: what the emulator takes, a program can declare.
+      [
+        "emails-on-push",
+        { recipients: "ops@example.com, dev" },
+        400,
+        { message: { recipients: ["must be e-mail addresses separated by whitespace"] } },
+      ],
     ];
     for (const [slug, body, status, answer] of cases) {
       expect(await api("PUT", `${BASE}/${slug}`, { as: "max", json: body }), slug).toMatchObject({ status, body: answer });

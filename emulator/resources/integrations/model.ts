@@ -87,10 +87,14 @@ export class Integrations {
     for (const [wire, parameter] of Object.entries(kind.parameters)) {
       const value = params[wire];
       if (typeof value !== "string") continue;
-      // The service's model validations: required text cannot be blank, addresses must be ones.
+      // The service's model validations: required text cannot be blank, and a value of a format
+      // (an address, e-mail recipients, key:value lines, a branch list) must be one. The same rule
+      // the provider's check applies (api/integrations.ts), so that what the emulator takes a
+      // program can declare, and an adopted object previews clean.
       if (parameter.required && value.trim() === "") throw modelValidationError(wire, "can't be blank");
-      if (parameter.format === "url" && value.trim() !== "" && !INTEGRATION_FORMATS.url.holds(value))
-        throw modelValidationError(wire, "must be a valid URL");
+      const format = parameter.format && INTEGRATION_FORMATS[parameter.format];
+      if (format && value.trim() !== "" && !format.holds(value))
+        throw modelValidationError(wire, parameter.format === "url" ? "must be a valid URL" : `must be ${format.rule}`);
     }
     const now = this.core.clock.iso();
     const record =
