@@ -33,6 +33,7 @@ export async function checkFromExport(
   timeoutMs: number,
   envVars?: Record<string, string>,
   exported: () => void = () => undefined,
+  forgeProblem: (deployment: ExportedDeployment) => Promise<string | undefined> = async () => undefined,
 ): Promise<ExportedOutcome> {
   const ended = new AbortController();
   const env = { ...process.env, ...envVars };
@@ -55,6 +56,10 @@ export async function checkFromExport(
     try {
       const first = await read();
       if ("status" in first) return first;
+      // A forge of its resources that is down fails the stack at once, not after a retry budget.
+      step = "the forges of its resources were being reached";
+      const problem = await forgeProblem(first);
+      if (problem) return { status: "error", message: problem };
       const refresh = refreshNeeded(first);
       if (refresh) return { status: "refresh", why: refresh };
       exported();

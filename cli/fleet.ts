@@ -18,7 +18,9 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
 import { markdownCode } from "../provider/adopt/escape";
-import { BASE_URL_CONFIG_KEY, BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
+import { BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
+import { holdingsOf, type ExportedDeployment } from "../provider/holdings/holdings";
+import { exportDeployment } from "./stack-export";
 import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
 import { checkFromExport } from "./fleet-exports";
 import { SharedReads } from "./state-drift";
@@ -177,9 +179,16 @@ function stackSetting(target: FleetStack, setting: { config: string; env: string
   return env[setting.env] || undefined;
 }
 
-/** The forge a stack talks to (`forge:baseUrl`, FORGE_BASE_URL); undefined when nothing says (the refresh then decides). */
-export function forgeUrlOf(target: FleetStack, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return stackSetting(target, { config: BASE_URL_CONFIG_KEY, env: BASE_URL_ENV }, env);
+/**
+ * The forges a state's resources talk to (provider/holdings): each resource's recorded forge, else
+ * its provider's recorded address, else the environment's FORGE_BASE_URL, as a refresh would take it.
+ */
+function forgesOf(deployment: ExportedDeployment, env: NodeJS.ProcessEnv): string[] {
+  const urls = holdingsOf(deployment)
+    .resources.filter((holding) => holding.role === "manages")
+    .map((holding) => holding.forge.url ?? env[BASE_URL_ENV])
+    .filter((url): url is string => url !== undefined && url !== "");
+  return [...new Set(urls)];
 }
 
 /** Whether the stack reaches its forge through a proxy: its proxy settings, or the proxy variables undici honours. */
@@ -249,18 +258,22 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
   const { stacks } = uniqueStacks(named);
   const env = { ...process.env, ...options.envVars };
   const reachable = options.reachable ?? tcpReachable;
-  // Each forge once, however many stacks use it.
+  // Each forge once, however many stacks use it: the forges the stack's resources talk to, each
+  // on its own provider's connection (provider/holdings), not the stack's config alone.
   const forges = new Map<string, Promise<string | undefined>>();
-  const forgeProblem = (target: FleetStack): Promise<string | undefined> => {
-    const url = forgeUrlOf(target, env);
+  const forgeProblem = async (target: FleetStack, deployment: ExportedDeployment): Promise<string | undefined> => {
     // Behind a proxy a direct connection says nothing: the refresh goes through the proxy.
-    if (url === undefined || (!options.reachable && proxied(target, env))) return Promise.resolve(undefined);
-    if (!forges.has(url))
-      forges.set(
-        url,
-        reachable(url).then((why) => (why ? `the forge ${url} cannot be reached (${why}): drift not checked` : undefined)),
-      );
-    return forges.get(url)!;
+    if (!options.reachable && proxied(target, env)) return undefined;
+    for (const url of forgesOf(deployment, env)) {
+      if (!forges.has(url))
+        forges.set(
+          url,
+          reachable(url).then((why) => (why ? `the forge ${url} cannot be reached (${why}): drift not checked` : undefined)),
+        );
+      const problem = await forges.get(url)!;
+      if (problem) return problem;
+    }
+    return undefined;
   };
 
   const results: StackResult[] = new Array(stacks.length);
@@ -311,7 +324,7 @@ const STACK_PROCESS = join(__dirname, "fleet-stack.js");
 
 async function checkOne(
   target: FleetStack,
-  forgeProblem: (target: FleetStack) => Promise<string | undefined>,
+  forgeProblem: (target: FleetStack, deployment: ExportedDeployment) => Promise<string | undefined>,
   options: FleetOptions,
   reads: SharedReads,
   exported: () => void,
@@ -327,14 +340,23 @@ async function checkOne(
     drifted,
     ...(message !== undefined ? { message } : {}),
   });
-  const problem = await forgeProblem(target);
-  if (problem) return result("error", [], problem);
   let timeoutMs = options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS;
   if (!options.refresh) {
-    const checked = await checkFromExport(target, reads, timeoutMs, options.envVars, exported);
+    const checked = await checkFromExport(target, reads, timeoutMs, options.envVars, exported, (deployment) =>
+      forgeProblem(target, deployment),
+    );
     if (checked.status !== "refresh")
       return "drifted" in checked ? result(checked.status, checked.drifted) : result(checked.status, [], checked.message);
     timeoutMs = Math.max(1, timeoutMs - (Date.now() - started));
+  } else {
+    // The forges its resources talk to, from its state (one export without secrets), before a refresh spends its retry budget on one that is down.
+    const deployment = await exportDeployment({
+      stack: target.stack,
+      workDir: target.workDir,
+      env: { ...process.env, ...options.envVars },
+    }).catch(() => undefined);
+    const problem = deployment && (await forgeProblem(target, deployment));
+    if (problem) return result("error", [], problem);
   }
   // `detached`: a session of its own (setsid), which everything the check starts stays in. Its
   // stderr is this process's (the lock reader's warnings); it writes nothing else. `advanced`:

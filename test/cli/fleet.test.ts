@@ -16,7 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshFailure } from "../../cli/drift";
 import {
   fleetExit,
-  forgeUrlOf,
   proxied,
   formatFleet,
   readFleetFile,
@@ -53,17 +52,6 @@ describe("the fleet's parts", () => {
     expect(readFleetFile(join(dir, "fleet.json"))).toEqual([{ stack: "a", workDir: dir }]);
     writeFileSync(join(dir, "bad.yaml"), "- cwd: x\n");
     expect(() => readFleetFile(join(dir, "bad.yaml"))).toThrow("bad.yaml: entry 1 has no stack name");
-  });
-
-  it("finds a stack's forge in its settings, the project's, then FORGE_BASE_URL", () => {
-    writeFileSync(join(dir, "Pulumi.yaml"), "name: p\nruntime: nodejs\nconfig:\n  forge:baseUrl: https://project.example\n");
-    writeFileSync(join(dir, "Pulumi.prod.yaml"), "config:\n  forge:baseUrl: https://prod.example\n");
-    expect(forgeUrlOf({ stack: "prod", workDir: dir }, {})).toBe("https://prod.example");
-    expect(forgeUrlOf({ stack: "dev", workDir: dir }, {})).toBe("https://project.example");
-    expect(forgeUrlOf({ stack: "dev", workDir: join(dir, "nowhere") }, { FORGE_BASE_URL: "https://env.example" })).toBe(
-      "https://env.example",
-    );
-    expect(forgeUrlOf({ stack: "dev", workDir: join(dir, "nowhere") }, {})).toBeUndefined();
   });
 
   it("knows a stack that reaches its forge through a proxy (its settings, FORGE_*, or the variables undici honours), whose forge it does not try directly", () => {
@@ -396,21 +384,30 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
     expect((await names()).some((name) => name.startsWith("fleet-team-3"))).toBe(false);
   }, 300_000);
 
-  it("repeated --stack checks each stack named; a stack whose forge cannot be reached is an error without a refresh", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, "127.0.0.1", () => {
-        const { port: free } = server.address() as { port: number };
-        server.close(() => resolve(free));
-      });
-    });
+  it("repeated --stack checks each stack named; a stack whose resources' forge cannot be reached is an error without a refresh", async () => {
+    // A stack whose label was made on a forge that has gone away since.
+    const gone = await startEmulator({ port: 0 });
     await project.ok(["stack", "init", "gone"]);
-    await project.ok(["config", "set", "--stack", "gone", "forge:baseUrl", `http://127.0.0.1:${port}`]);
+    await project.ok([
+      "config",
+      "set-all",
+      "--stack",
+      "gone",
+      "--plaintext",
+      `forge:baseUrl=${gone.url}`,
+      "--plaintext",
+      "label=fleet-gone",
+    ]);
+    await project.ok(["config", "set", "--stack", "gone", "--secret", "forge:token", seedToken("root")]);
+    await project.ok(["up", "--yes", "--skip-preview", "--stack", "gone"]);
+    await gone.close();
     const run = await drift("--stack", "team-0", "--stack", "gone", "--format", "markdown");
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
     expect(run.stdout).toContain("## Drift over 2 stacks: 0 drifted, 1 clean, 1 failed, 0 locked");
     expect(run.stdout).toMatch(
-      /\| `gone` \| .* \| error \| the forge http:\/\/127\.0\.0\.1:\d+ cannot be reached \(127\.0\.0\.1:\d+: connect ECONNREFUSED/,
+      /\| `gone` \| .* \| error \| `the forge http:\/\/127\.0\.0\.1:\d+ cannot be reached \(127\.0\.0\.1:\d+: connect ECONNREFUSED/,
     );
+    await project.ok(["stack", "rm", "--yes", "--force", "--stack", "gone"]);
   }, 300_000);
 
   it.skipIf(process.platform !== "linux")(
