@@ -272,7 +272,7 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("what no stack of 
       const run = await bin(DRIFT_BIN, "--unmanaged", "--stacks-file", unread, ...scope);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
       expect(run.stdout).toMatch(/^INCOMPLETE: /m);
-      expect(run.stdout).toMatch(/^ {2}team-c\/tset +unread +0 resources +its state could not be read: /m);
+      expect(run.stdout).toMatch(/^ {2}team-c\/tset +unread +0 objects +its state could not be read: /m);
       expect(run.stdout).not.toContain("Unmanaged objects");
       // Team C's label, which the stack that was not read holds, is only possibly held.
       expect(run.stdout).toMatch(/^Possibly held[^\n]*\n(?: {2}[^\n]*\n)*? {2}GroupLabel {2}fleet {2}c-own /m);
