@@ -58,8 +58,7 @@ export async function readStackState(target: FleetStack, options: ExportOptions 
     const why = signal.aborted ? `no answer in ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
     return { status: "unread", message: `its state could not be read: ${why}` };
   }
-  if (lock)
-    return { status: "partial", holdings, message: `a run holds its lock, and may be making objects its state does not show yet: ${lock}` };
+  if (lock) return { status: "partial", holdings, message: lock };
   if (holdings.notInFull.length > 0) {
     const count = holdings.notInFull.length;
     return {
@@ -179,7 +178,12 @@ export async function onForge(
   return { held, possibly, elsewhere };
 }
 
-/** Who holds the stack's lock, or undefined when nobody does or it cannot be read here (a backend this tool does not read). */
+/**
+ * Why the stack may hold more than its state shows because of its lock: a run holds it, or it
+ * could not be read (a database that does not answer, the `pg` package missing), and then a run
+ * may be under way. Undefined when nobody holds it, or where the backend keeps its locks out of
+ * this tool's reach (Pulumi Cloud, object stores: what their runs make is in the state as they go).
+ */
 async function lockOf(target: FleetStack, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const backend = backendUrlOf(target.workDir, env);
   const parts = target.stack.split("/");
@@ -188,8 +192,11 @@ async function lockOf(target: FleetStack, env: NodeJS.ProcessEnv): Promise<strin
   if (!backend.url || !project) return undefined;
   try {
     const status = await readStackLock({ backendUrl: backend.url, project, stack: parts[parts.length - 1]!, env, workDir: target.workDir });
-    return status.state === "held" ? describeLock(target.stack, status.holders).split("\n")[0] : undefined;
-  } catch {
-    return undefined;
+    return status.state === "held"
+      ? `a run holds its lock, and may be making objects its state does not show yet: ${describeLock(target.stack, status.holders).split("\n")[0]}`
+      : undefined;
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return `its lock could not be read (${why}): a run may be making objects its state does not show yet`;
   }
 }
