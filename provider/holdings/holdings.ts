@@ -26,7 +26,7 @@ import type { AnyDeclaration, State } from "../engine/declaration";
 import { FORGE_KEY } from "../engine/bookkeeping";
 import { RotatingState } from "../engine/rotation";
 import { parseTypeToken, type Face } from "../type-tokens";
-import { SIG_KEY } from "../secret-marks";
+import { holdsSecret } from "./state-values";
 
 /** A resource as `pulumi stack export` writes it: the fields read here. */
 export interface ExportedResource {
@@ -157,9 +157,7 @@ export function objectsHeld(declaration: AnyDeclaration, id: string, outputs: Re
 
 /** Outputs with secret values left out (an export without `--show-secrets` holds them as ciphertext): the ids are never secret. */
 function plainVisible(outputs: Record<string, unknown>): State {
-  return Object.fromEntries(
-    Object.entries(outputs).filter(([, value]) => !(typeof value === "object" && value !== null && SIG_KEY in value)),
-  );
+  return Object.fromEntries(Object.entries(outputs).filter(([, value]) => !holdsSecret(value)));
 }
 
 /** The base URL a provider resource recorded: the plugin's `baseUrl`, the dynamic provider's stack config `forge:baseUrl`. */
