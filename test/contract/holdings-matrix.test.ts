@@ -198,6 +198,12 @@ for (const face of FACES) {
       expect(inventory.heldTwice).toEqual([]);
       expect(inventory.counts.held).toBeGreaterThanOrEqual(heldHere.length);
 
+      // The `get` stack beside the managed one: what the managed stack holds is held once, not twice.
+      const both = await takeInventory(world().api, SCOPE, async () => [...fleet, await member("team/reader", stacks.reader, a)], {
+        log: () => {},
+      });
+      expect(both.heldTwice).toEqual([]);
+
       const readers = [await member("team/reader", stacks.reader, a)];
       const unheld = await takeInventory(world().api, SCOPE, async () => readers, { log: () => {} });
       expect(unheld.counts.held).toBe(0);
