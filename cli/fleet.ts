@@ -349,14 +349,21 @@ async function checkOne(
       return "drifted" in checked ? result(checked.status, checked.drifted) : result(checked.status, [], checked.message);
     timeoutMs = Math.max(1, timeoutMs - (Date.now() - started));
   } else {
-    // The forges its resources talk to, from its state (one export without secrets), before a refresh spends its retry budget on one that is down.
-    const deployment = await exportDeployment({
-      stack: target.stack,
-      workDir: target.workDir,
-      env: { ...process.env, ...options.envVars },
-    }).catch(() => undefined);
+    // The forges its resources talk to, from its state (one export without secrets), before a
+    // refresh spends its retry budget on one that is down; within the stack's bound. A state that
+    // cannot be exported is the refresh's to report.
+    const signal = AbortSignal.timeout(timeoutMs);
+    const env = { ...process.env, ...options.envVars };
+    const deployment = await exportDeployment({ stack: target.stack, workDir: target.workDir, env, signal }).catch(() => undefined);
+    if (signal.aborted)
+      return result(
+        "timeout",
+        [],
+        `timed out after ${Math.round(timeoutMs / 1000)} s (--timeout), drift not checked: its state's export was ended`,
+      );
     const problem = deployment && (await forgeProblem(target, deployment));
     if (problem) return result("error", [], problem);
+    timeoutMs = Math.max(1, timeoutMs - (Date.now() - started));
   }
   // `detached`: a session of its own (setsid), which everything the check starts stays in. Its
   // stderr is this process's (the lock reader's warnings); it writes nothing else. `advanced`:
@@ -391,7 +398,7 @@ async function checkOne(
         why: `no answer from the backend in ${LOCK_READ_MS / 1000} s`,
       })),
     ]);
-    return result("timeout", [], timeoutMessage(target, timeoutMs, ended, lock));
+    return result("timeout", [], timeoutMessage(target, options.timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS, ended, lock));
   }
   // Whatever the check left running (a plugin its CLI did not stop) ends with it.
   if (sessionMembers(child.pid).length > 0) await endSession(child.pid, KILL_GRACE_MS);
