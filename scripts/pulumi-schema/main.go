@@ -131,6 +131,9 @@ type namer struct {
 	properties map[string]bool
 	functions  map[string]string
 	types      map[string]bool
+	// onlyOwn: a function's description names its records' keys, which stay camelCase (they are the
+	// keys of the map it answers): only its own arguments are renamed there.
+	onlyOwn bool
 }
 
 func newNamer(pkg *schema.Package, language string) *namer {
@@ -188,7 +191,7 @@ func (n *namer) property(name string) string {
 // renames: whether a lone word is a property's name: one of the description's own properties, or
 // any property's when it cannot be a plain word (camelCase).
 func (n *namer) renames(word string, own map[string]bool) bool {
-	return n.properties[word] && (own[word] || strings.ToLower(word) != word)
+	return n.properties[word] && (own[word] || !n.onlyOwn && strings.ToLower(word) != word)
 }
 
 // A name in inline code: one identifier, or a path from a resource or function (`ClusterAgent.agentId`,
@@ -313,6 +316,7 @@ func renameInDocs(pkg *schema.Package, language string) {
 			}
 		}
 	}
+	n.onlyOwn = true
 	for _, f := range pkg.Functions {
 		var own map[string]bool
 		if f.Inputs != nil {
