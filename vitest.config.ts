@@ -5,6 +5,11 @@ import { LAYERS } from "./test/layers";
 // FORGE_SKIP_ENGINE_TESTS=1 leaves the engine layers out (scripts/test.sh says so); without it,
 // an engine suite on a machine without the Pulumi CLI fails with how to install it.
 const skipEngine = process.env["FORGE_SKIP_ENGINE_TESTS"] === "1";
+// An optional layer (test/layers.ts) runs only when asked for: FORGE_LANGUAGE_TESTS=1 (npm run
+// test:languages) or its name after --project.
+const asked = (name: string) =>
+  process.env["FORGE_LANGUAGE_TESTS"] === "1" ||
+  process.argv.some((arg, index) => arg === `--project=${name}` || (arg === name && process.argv[index - 1] === "--project"));
 
 export default defineConfig({
   test: {
@@ -21,7 +26,7 @@ export default defineConfig({
     // The provider's declaring files, loaded per type in a build, through vitest's imports here.
     setupFiles: ["test/support/declaring-files.ts"],
     projects: Object.entries(LAYERS)
-      .filter(([, layer]) => !(skipEngine && layer.engine))
+      .filter(([name, layer]) => !(skipEngine && layer.engine) && (!layer.optional || asked(name)))
       .map(([name, layer]) => ({
         extends: true,
         test: { name, include: layer.include, ...(layer.exclude ? { exclude: layer.exclude } : {}) },

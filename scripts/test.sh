@@ -7,4 +7,7 @@ set -euo pipefail
 if [ "${FORGE_SKIP_ENGINE_TESTS:-}" = "1" ]; then
   echo "test.sh: FORGE_SKIP_ENGINE_TESTS=1: the engine layers (e2e, consumer, cli, gitops) are not run" >&2
 fi
+if [ "$#" -eq 0 ] && [ "${FORGE_LANGUAGE_TESTS:-}" != "1" ]; then
+  echo "test.sh: the optional languages layer (Python and Go programs through their language hosts) is not run: npm run test:languages runs it" >&2
+fi
 npx vitest run "$@"

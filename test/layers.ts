@@ -8,6 +8,11 @@ export interface Layer {
   exclude?: string[];
   /** Drives the real Pulumi CLI: skipped only with FORGE_SKIP_ENGINE_TESTS=1, failing without the CLI otherwise. */
   engine: boolean;
+  /**
+   * Left out of the default run (it needs tools the set-up does not build): run only when asked,
+   * `npm run test:languages` (FORGE_LANGUAGE_TESTS=1) or `--project <layer>`.
+   */
+  optional?: boolean;
 }
 
 export const LAYERS: Record<string, Layer> = {
@@ -22,4 +27,5 @@ export const LAYERS: Record<string, Layer> = {
   consumer: { include: ["test/consumer/**/*.test.ts"], engine: true },
   cli: { include: ["test/cli/**/*.test.ts", "test/connection/https-stack.test.ts"], engine: true },
   gitops: { include: ["test/gitops/**/*.test.ts"], engine: true },
+  languages: { include: ["test/languages/**/*.test.ts"], engine: true, optional: true },
 };

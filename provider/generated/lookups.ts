@@ -176,7 +176,7 @@ export const getVirtualRegistryCleanupPolicy = lookup(l.getVirtualRegistryCleanu
 export type GetVirtualRegistryCleanupPolicyArgs = z.input<typeof l.getVirtualRegistryCleanupPolicy.args>;
 
 /**
- * The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).
+ * The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them: in a program, the answer is a secret output (the plugin's functions, and `.output()` in TypeScript).
  *
  * `GET /projects/:project/error_tracking/client_keys`, every page, as an array of records. `await listErrorTrackingClientKeys({...})`, or `listErrorTrackingClientKeys.output({...})` with Pulumi inputs.
  */
@@ -293,7 +293,7 @@ export const listGroupIntegrations = lookup(l.listGroupIntegrations);
 export type ListGroupIntegrationsArgs = z.input<typeof l.listGroupIntegrations.args>;
 
 /**
- * The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: "awaiting"`).
+ * The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups, queued promotions included (`membershipState: "awaiting"`).
  *
  * `GET /projects/:project/members`, every page, as an array of records. `await listProjectMembers({...})`, or `listProjectMembers.output({...})` with Pulumi inputs.
  */

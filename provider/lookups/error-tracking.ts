@@ -7,7 +7,7 @@ export const errorTrackingLookups = [
   defineLookup({
     name: "listErrorTrackingClientKeys",
     summary:
-      "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them (`.output()` answers a secret).",
+      "The error tracking client keys of a project, each with its public key and DSN (`vendorDsn`), secret as the resource keeps them: in a program, the answer is a secret output (the plugin's functions, and `.output()` in TypeScript).",
     route: routes.errorTrackingClientKeys.list,
     args: z.object({
       /** The project: its id or full path. */

@@ -9,7 +9,7 @@ export const projectMemberLookups = [
   defineLookup({
     name: "listProjectMembers",
     summary:
-      'The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups (rules 1 and 2), queued promotions included (`membershipState: "awaiting"`).',
+      'The members of a project: its direct members, or with `all: true` everyone with access, each once at the highest level they hold through the project, its groups and invited groups, queued promotions included (`membershipState: "awaiting"`).',
     route: routes.projectMembers.list,
     routeBy: { arg: "all", routes: { true: routes.projectMembers.listAll } },
     args: z

@@ -89,7 +89,7 @@ export const broadcastMessage = defineResource({
   outputs: z.object({
     /** The message's id. */
     messageId: serverId,
-    /** Whether it is showing now (between startsAt and endsAt). */
+    /** Whether it is showing now (between `startsAt` and `endsAt`). */
     active: z.boolean(),
   }),
   recordId: "messageId",

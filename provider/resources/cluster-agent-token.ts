@@ -77,7 +77,7 @@ export const rotatingClusterAgentToken = rotating(clusterAgentToken, {
   noun: "token",
   secrets: ["token"],
   notes: [
-    "A rotation (`rotateAfter` past on the forge's clock, a change of `keepers`, `name` or `description`) revokes `previous`, makes a new token and keeps the old `current` as `previous`: the agent never has more than its two tokens. docs/guides/rotation.md says how, and what stops it.",
+    "A rotation (`rotateAfter` past on the forge's clock, a change of `keepers`, `name` or `description`) revokes `previous`, makes a new token and keeps the old `current` as `previous`: the agent never has more than its two tokens. The rotation guide (docs/guides/rotation.md) says how, and what stops it.",
     "It revokes only tokens it made. A token of the agent that it does not hold (a person's, another pipeline's) stops the rotation with an error naming its import id, before anything is revoked.",
     "`currentToken` and `previousToken` are secret outputs, kept encrypted in state. It cannot be imported: a token's value is shown only at its creation.",
   ],

@@ -28,7 +28,7 @@ export const clusterAgent = defineResource({
     /** When it was registered. */
     createdAt: z.string(),
     /** The user who registered it. */
-    createdByUserId: z.number(),
+    createdByUserId: z.number().int(),
   }),
   recordId: "agentId",
   idParts: ["project", "agentId"],

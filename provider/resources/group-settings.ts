@@ -254,13 +254,13 @@ export const groupSettings = defineResource({
     ),
   outputs: z.object({
     /** The group's id. */
-    groupId: z.number(),
+    groupId: z.number().int(),
     /** The group's full path after the settings. */
     fullPath: z.string(),
     /** The group's full name. */
     fullName: z.string(),
     /** The parent group's id; null for a top-level group. */
-    parentId: z.number().nullable(),
+    parentId: z.number().int().nullable(),
     /** The group's web address. */
     webUrl: z.string(),
   }),

@@ -120,7 +120,7 @@ export const instanceCluster = defineResource({
   normalize: { platformVendorAttributes: platformMeaning, domain: (value) => (value === "" ? null : value) },
   resets: { domain: "", environmentScope: "*", managementProjectId: null, enabled: true, managed: true },
   notes: [
-    "Deprecated by the forge: certificate-based clusters are being removed in favour of cluster agents (`ClusterAgent`); its endpoints are marked deprecated in the route table (api/routes.ts) and the policy `deprecated-endpoints` says so at preview.",
+    "Deprecated by the forge: certificate-based clusters are being removed in favour of cluster agents (`ClusterAgent`); its endpoints are deprecated and the policy `deprecated-endpoints` says so at preview.",
     "Deleting the cluster disconnects it; what runs inside the cluster is not removed.",
     "`platformVendorAttributes.authorizationType` cannot be changed on an existing cluster: a change replaces it.",
   ],

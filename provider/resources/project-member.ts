@@ -153,10 +153,10 @@ export const projectMember = defineResource({
     name: z.string(),
     /** The user's profile page. */
     webUrl: z.string(),
-    /** `active`, or `awaiting` while a promotion waits for an administrator's approval (rule 4). */
+    /** `active`, or `awaiting` while a promotion waits for an administrator's approval. */
     membershipState: z.enum(["active", "awaiting"]),
     /** The level the forge grants now: lower than `accessLevel` while a promotion waits; absent for a new member who waits. */
-    grantedAccessLevel: z.number().optional(),
+    grantedAccessLevel: z.literal(PROJECT_MEMBER_ACCESS_LEVELS).optional(),
     /** The forge's notice while a promotion waits for approval. */
     queuedNotice: z.string().optional(),
     /** When the membership was made. */
@@ -236,7 +236,7 @@ export const projectMember = defineResource({
   },
   notes: [
     'A promotion into a billable role that the forge queues for administrator approval (`enable_member_promotion_management`) is a warning, not a failure: the resource shows `membershipState: "awaiting"` and `grantedAccessLevel`, and later runs send nothing until an administrator decides. A rejected request shows as drift, and the next `up` asks again.',
-    "Removal deletes the direct membership only (rule 3): access through the project's groups stays, and the provider warns when it does.",
+    "Removal deletes the direct membership only: access through the project's groups stays, and the provider warns when it does.",
     "`memberRoleId` needs Ultimate. The PUT of a membership without `member_role_id` removes its custom role: every update sends the value the program sets.",
   ],
 });

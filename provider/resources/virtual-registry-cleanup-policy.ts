@@ -83,17 +83,17 @@ export const virtualRegistryCleanupPolicy = defineResource({
   }),
   outputs: z.object({
     /** The group's id. */
-    groupId: z.number(),
+    groupId: z.number().int(),
     /** When the next run is due. */
     nextRunAt: z.string(),
     /** When the last run happened; null before the first. */
     lastRunAt: z.string().nullable(),
     /** Bytes the last run deleted. */
-    lastRunDeletedSize: z.number(),
+    lastRunDeletedSize: z.number().int(),
     /** Cache entries the last run deleted. */
-    lastRunDeletedEntriesCount: z.number(),
+    lastRunDeletedEntriesCount: z.number().int(),
     /** Per registry type, what the last run deleted (`deletedEntriesCount`, `deletedSize`); empty before the first run. */
-    lastRunDetailedMetrics: z.record(z.string(), z.object({ deletedEntriesCount: z.number(), deletedSize: z.number() })),
+    lastRunDetailedMetrics: z.record(z.string(), z.object({ deletedEntriesCount: z.number().int(), deletedSize: z.number().int() })),
     /** The policy's status, such as `scheduled`. */
     status: z.string(),
     /** Why the last run failed; null when it did not. */

@@ -63,8 +63,15 @@ export interface EnumTypeSpec {
 
 export interface PackageSchema {
   name: string;
+  displayName: string;
   version: string;
   description: string;
+  keywords: string[];
+  homepage: string;
+  repository: string;
+  license: string;
+  publisher: string;
+  meta: { supportPack: boolean };
   config: { variables: Record<string, TypeSpec> };
   provider: { description: string; inputProperties: Record<string, TypeSpec> };
   resources: Record<
@@ -75,11 +82,77 @@ export interface PackageSchema {
       required: string[];
       inputProperties: Record<string, TypeSpec>;
       requiredInputs: string[];
+      /** Every property, optional: what `get(name, id, state)` of an SDK filters by (Go's `<Name>State`). */
+      stateInputs: ObjectTypeSpec;
     }
   >;
   functions: Record<string, { description: string; inputs: ObjectTypeSpec; outputs: ObjectTypeSpec }>;
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   language: Record<string, unknown>;
+}
+
+/**
+ * The project's repository, where its SDKs are published from. The Go SDK's module sits under it
+ * (`sdk/go`, with the package `forge` inside), as Pulumi's own providers lay theirs out; until a
+ * release publishes it there, a program points the path at a local copy with a `replace`
+ * directive (docs/guides/other-languages.md).
+ */
+export const REPOSITORY = "https://github.com/pulumi-forge/pulumi-forge";
+/** The Go SDK's import path; its module is the folder above (`…/sdk/go`). */
+export const GO_IMPORT_PATH = "github.com/pulumi-forge/pulumi-forge/sdk/go/forge";
+
+/** What each connection setting does, for the schema's configuration (every language's `Config` and docs). */
+const TRANSPORT_DESCRIPTIONS: Record<keyof typeof TRANSPORT_SETTINGS, string> = {
+  ca: "PEM certificates trusted besides the system's roots (a private CA): a file path, or the PEM text itself.",
+  cert: "The client certificate (PEM, a path or the text) for forges that ask for one (mutual TLS).",
+  key: "The private key (PEM, a path or the text) of the client certificate.",
+  insecure: "Skip certificate verification. Insecure: anyone on the path can read the token; the provider warns.",
+  httpProxy: "The proxy for http:// forges; by default HTTP_PROXY.",
+  httpsProxy: "The proxy for https:// forges; by default HTTPS_PROXY, then the HTTP proxy.",
+  noProxy: "Hosts reached without the proxy, in NO_PROXY's syntax (`forge.internal,.corp.example,10.0.0.1:8443`); by default NO_PROXY.",
+  timeoutMs: "How long one request may wait for the response's headers, then for each part of its body, in milliseconds.",
+  retryBudgetMs: "How long one request may keep retrying (backoff with jitter) before it fails, in milliseconds (default 60000).",
+  maxConnections: "The most requests in flight to the forge at once, per host (default 16); more wait in line.",
+};
+
+/** The Python package's README (PyPI's page of it, and `pip show`). */
+function pythonReadme(version: string): string {
+  return [
+    "# pulumi_forge",
+    "",
+    "Declare a forge (a self-hosted source-hosting platform, REST API `/api/v4`) as code with Pulumi, from Python:",
+    "every object of the API as a typed resource, read-only endpoints as functions, drift caught by `pulumi refresh`.",
+    "",
+    `This is the Python SDK of the provider plugin \`pulumi-resource-forge\` ${version}, generated from its schema;`,
+    "the plugin itself comes with the npm package `pulumi-forge` (it runs on Node.js 22.19 or later).",
+    "",
+    "## Set-up",
+    "",
+    "```sh",
+    "pip install <this package's folder or wheel>    # brings pulumi from PyPI",
+    `pulumi plugin install resource forge ${version} --file pulumi-resource-forge-v${version}.tar.gz`,
+    "pulumi config set forge:baseUrl https://forge.example.com",
+    "pulumi config set --secret forge:token <token>",
+    "```",
+    "",
+    "## Example",
+    "",
+    "```python",
+    "import pulumi",
+    "import pulumi_forge as forge",
+    "",
+    'bug = forge.GroupLabel("bug", group="acme", name="type::bug", color="#D9534F")',
+    'member = forge.ProjectMember("jane", project="acme/web", user="jane", access_level=forge.ProjectMemberAccessLevel.MAINTAINER)',
+    'pulumi.export("bugLabelId", bug.label_id)',
+    "```",
+    "",
+    "Fields whose values the API lists take the SDK's enums (`forge.ProjectMemberAccessLevel.MAINTAINER`, or",
+    '`forge.ProjectMemberAccessLevel(40)`). The functions (`forge.get_group(group="acme")`) answer the forge\'s record',
+    'as a dict with the API\'s field names in camelCase (`result["fullPath"]`).',
+    "",
+    `Guide: ${REPOSITORY}/blob/main/docs/guides/other-languages.md`,
+    "",
+  ].join("\n");
 }
 
 /** Whether a type of the schema is an enum. */
@@ -189,8 +262,20 @@ function enumTypeNames(uses: readonly EnumUse[]): (use: EnumUse) => string {
       .filter(([, all]) => new Set(all.map(signature)).size === 1 && new Set(all.map((use) => use.place.owner)).size > 1)
       .map(([field]) => field),
   );
-  const nameOf = (use: EnumUse) =>
-    shared.has(use.place.field) ? capitalized(use.place.field) : `${capitalized(use.place.owner)}${capitalized(use.place.field)}`;
+  // A field named after another of its owner with the same values takes that one's type
+  // (`grantedAccessLevel` is a `ProjectMemberAccessLevel`).
+  const baseField = (use: EnumUse): string =>
+    uses.find(
+      (other) =>
+        other.place.owner === use.place.owner &&
+        other.place.field !== use.place.field &&
+        use.place.field.endsWith(capitalized(other.place.field)) &&
+        signature(other) === signature(use),
+    )?.place.field ?? use.place.field;
+  const nameOf = (use: EnumUse) => {
+    const field = baseField(use);
+    return shared.has(field) ? capitalized(field) : `${capitalized(use.place.owner)}${capitalized(field)}`;
+  };
   const signatures = new Map<string, string>();
   for (const use of uses) {
     const name = nameOf(use);
@@ -308,6 +393,11 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A value that is never absent and never null. */
+function alwaysSet(schema: z.ZodType): boolean {
+  return !schema.safeParse(undefined).success && !schema.safeParse(null).success;
+}
+
 /** The JSON Schema of one field, as the program writes it (input) or the state holds it (output). */
 function fieldSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
@@ -363,12 +453,15 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
   for (const declaration of options.declarations) {
     const secrets = new Set(declaredSecrets(declaration));
     const property = (key: string, schema: z.ZodType, io: "input" | "output") => {
-      const spec = mapper.map(fieldSchema(schema, io), `${declaration.name}${capitalized(key)}`, {
+      const json = fieldSchema(schema, io);
+      const spec = mapper.map(json, `${declaration.name}${capitalized(key)}`, {
         owner: declaration.name,
         field: key,
         path: key,
       });
-      const description = options.describe?.(declaration, key) || spec.description;
+      // The field's own description (fields built from data, such as the integrations') before the
+      // reference's words, which may come from another resource's field of the same name.
+      const description = json.description || options.describe?.(declaration, key) || spec.description;
       return { ...spec, ...(description ? { description } : {}), ...(secrets.has(key) ? { secret: true } : {}) };
     };
     const inputs = inputKeys(declaration);
@@ -379,15 +472,20 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
       outputKeys(declaration).map((key) => [key, property(key, declaration.outputs.shape[key] as z.ZodType, "output")]),
     );
     const requiredInputs = inputs.filter((key) => !(declaration.inputs.shape[key] as z.ZodType).safeParse(undefined).success);
+    const properties = { ...inputProperties, ...outputProperties };
     resources[pluginToken(declaration.name)] = {
       description: resourceDescription(declaration),
-      properties: { ...inputProperties, ...outputProperties },
-      required: [
-        ...requiredInputs,
-        ...outputKeys(declaration).filter((key) => !(declaration.outputs.shape[key] as z.ZodType).safeParse(undefined).success),
-      ],
+      properties,
+      // An output the forge may answer null for (a top-level group's parent) is not required: the
+      // SDKs then type it optional (a pointer in Go, `Optional` in Python) rather than a zero value.
+      required: [...requiredInputs, ...outputKeys(declaration).filter((key) => alwaysSet(declaration.outputs.shape[key] as z.ZodType))],
       inputProperties,
       requiredInputs,
+      stateInputs: {
+        type: "object",
+        description: `What an existing ${declaration.name} is read with: every property, each optional.`,
+        properties,
+      },
     };
   }
   const functions: PackageSchema["functions"] = {};
@@ -418,26 +516,69 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
       action.secretArgs,
     );
   }
-  const settings = Object.values(TRANSPORT_SETTINGS).map(({ config, kind }) => [config.slice(`${PACKAGE}:`.length), kind] as const);
   const configType = (kind: string): TypeSpec =>
     kind === "boolean" ? { type: "boolean" } : kind === "milliseconds" || kind === "count" ? { type: "integer" } : { type: "string" };
   const variables: Record<string, TypeSpec> = {
-    baseUrl: { type: "string", description: "The forge's address, without /api/v4 (or FORGE_BASE_URL)." },
-    token: { type: "string", secret: true, description: "The access token (or FORGE_TOKEN); never stored in state." },
+    baseUrl: { type: "string", description: "The forge's address, without /api/v4 (or the FORGE_BASE_URL environment variable)." },
+    token: {
+      type: "string",
+      secret: true,
+      description: "The access token (or the FORGE_TOKEN environment variable); never stored in state.",
+    },
     ...Object.fromEntries(
-      settings.map(([name, kind]) => [name, { ...configType(kind), ...(name === "clientKey" ? { secret: true } : {}) }]),
+      Object.entries(TRANSPORT_SETTINGS).map(([setting, { config, env, kind }]) => [
+        config.slice(`${PACKAGE}:`.length),
+        {
+          ...configType(kind),
+          description: `${TRANSPORT_DESCRIPTIONS[setting as keyof typeof TRANSPORT_SETTINGS]} Or the ${env} environment variable.`,
+          ...(setting === "key" ? { secret: true } : {}),
+        },
+      ]),
     ),
   };
   const schema: PackageSchema = {
     name: PACKAGE,
+    displayName: "Forge",
     version: options.version,
     description: "Declare a forge (a self-hosted source-hosting platform, REST API /api/v4) as code.",
+    keywords: ["pulumi", "forge", "gitops", "category/infrastructure", "kind/native"],
+    homepage: REPOSITORY,
+    repository: REPOSITORY,
+    license: "Apache-2.0",
+    publisher: "pulumi-forge",
+    // supportPack: every generator writes the schema's version into its SDK (the plugin version
+    // each resource asks the engine for) and Go's generator writes the module's go.mod.
+    meta: { supportPack: true },
     config: { variables },
     provider: { description: "The forge provider: the connection of its resources.", inputProperties: variables },
     resources,
     functions,
     types: mapper.types,
-    language: { nodejs: { packageName: "@pulumi-forge/sdk" }, python: { packageName: "pulumi_forge" } },
+    language: {
+      nodejs: { packageName: "@pulumi-forge/sdk", respectSchemaVersion: true },
+      python: {
+        packageName: "pulumi_forge",
+        // pulumi 3.259 (the oldest release this package is tested with) needs Python 3.10.
+        pythonRequires: ">=3.10",
+        requires: { pulumi: ">=3.259.0,<4.0.0" },
+        readme: pythonReadme(options.version),
+        respectSchemaVersion: true,
+      },
+      go: { importBasePath: GO_IMPORT_PATH, respectSchemaVersion: true },
+      csharp: { respectSchemaVersion: true },
+    },
   };
-  return { schema, enums: mapper.enums };
+  return { schema: linkedDocs(schema), enums: mapper.enums };
+}
+
+/**
+ * The schema with every mention of a page of the docs (`docs/guides/rotation.md`) as its address
+ * in the repository: an SDK's reader has no checkout to open it in.
+ */
+function linkedDocs<T>(value: T): T {
+  if (typeof value === "string") return value.replace(/(?<![\w/.:-])docs\/([\w./-]+\.md)/g, `${REPOSITORY}/blob/main/docs/$1`) as T;
+  if (Array.isArray(value)) return value.map(linkedDocs) as T;
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, key === "readme" ? entry : linkedDocs(entry)])) as T;
+  return value;
 }

@@ -13,10 +13,11 @@ import { idFormat } from "../../provider/engine/ids";
 import { declarations } from "../../provider/resources";
 import { actionDeclarations } from "../../provider/actions";
 import { lookupDeclarations } from "../../provider/lookups/registry";
-import { isEnumType, type PackageSchema, type TypeSpec } from "../../scripts/generate/schema";
+import { GO_IMPORT_PATH, isEnumType, REPOSITORY, type PackageSchema, type TypeSpec } from "../../scripts/generate/schema";
 import { pluginToken } from "../../provider/type-tokens";
 
 const pkg = JSON.parse(readFileSync(join(__dirname, "../../provider/plugin/schema.json"), "utf8")) as PackageSchema;
+const { version } = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string };
 const all = Object.values(declarations) as AnyDeclaration[];
 
 /** Every `$ref` of a type spec, at any depth. */
@@ -130,5 +131,70 @@ describe("the package schema", () => {
     expect(pkg.resources[pluginToken("BroadcastMessage")]!.inputProperties["targetAccessLevels"]!.items!.$ref).toBe(
       `#/types/${pluginToken("BroadcastMessageTargetAccessLevel")}`,
     );
+  });
+
+  it("carries the package's version into every SDK, a real Go module path, and the Python package's details", () => {
+    expect(pkg.version).toBe(version);
+    // supportPack: each generator writes the version each resource asks the engine for.
+    expect(pkg.meta.supportPack).toBe(true);
+    const language = pkg.language as Record<string, Record<string, unknown>>;
+    for (const name of ["nodejs", "python", "go", "csharp"]) expect(language[name]?.["respectSchemaVersion"], name).toBe(true);
+    expect(language["go"]?.["importBasePath"]).toBe(GO_IMPORT_PATH);
+    expect(GO_IMPORT_PATH.startsWith(`${REPOSITORY.replace("https://", "")}/`)).toBe(true);
+    expect(pkg.repository).toBe(REPOSITORY);
+    // pulumi 3.259, the oldest release the SDK is tested with, needs Python 3.10.
+    expect(language["python"]).toMatchObject({ pythonRequires: ">=3.10", requires: { pulumi: ">=3.259.0,<4.0.0" } });
+    expect(language["python"]?.["readme"]).toContain("import pulumi_forge as forge");
+  });
+
+  it("types every whole number `integer`: no zod schema of a resource, lookup or action is a plain `number`", () => {
+    /** Paths of the JSON Schema where a number may be fractional (a list of whole values is an integer enum). */
+    const numbers = (json: unknown, path: string): string[] => {
+      if (!json || typeof json !== "object") return [];
+      const { type: here, enum: values, const: value } = json as { type?: unknown; enum?: unknown[]; const?: unknown };
+      const whole = (values ?? (value === undefined ? undefined : [value]))?.every((entry) => Number.isInteger(entry));
+      const own = !whole && (here === "number" || (Array.isArray(here) && here.includes("number"))) ? [path] : [];
+      return [...own, ...Object.entries(json).flatMap(([key, value]) => numbers(value, `${path}.${key}`))];
+    };
+    const found: string[] = [];
+    const walk = (owner: string, schema: z.ZodType, io: "input" | "output") =>
+      found.push(...numbers(z.toJSONSchema(schema, { io, unrepresentable: "any" }), `${owner}(${io})`));
+    for (const declaration of all) {
+      walk(declaration.name, declaration.inputs, "input");
+      walk(declaration.name, declaration.outputs, "output");
+    }
+    for (const lookup of Object.values(lookupDeclarations)) walk(lookup.name, lookup.args, "input");
+    for (const action of actionDeclarations) walk(action.name, action.args, "input");
+    expect(found).toEqual([]);
+    expect(numbers(pkg, "schema")).toEqual([]);
+  });
+
+  it("leaves out of `required` the outputs the forge may answer null, and lets every property filter a read (state inputs)", () => {
+    const settings = pkg.resources[pluginToken("GroupSettings")]!;
+    expect(settings.properties["parentId"]?.type).toBe("integer");
+    expect(settings.required).not.toContain("parentId");
+    expect(settings.required).toContain("groupId");
+    for (const [token, resource] of Object.entries(pkg.resources))
+      expect(Object.keys(resource.stateInputs.properties), token).toEqual(Object.keys(resource.properties));
+    expect(pkg.resources[pluginToken("ProjectMember")]!.properties["grantedAccessLevel"]?.$ref).toBe(
+      `#/types/${pluginToken("ProjectMemberAccessLevel")}`,
+    );
+  });
+
+  it("describes every config setting, and cites nothing a user cannot open", () => {
+    for (const [name, variable] of Object.entries(pkg.config.variables)) expect(variable.description, name).toBeTruthy();
+    const descriptions: string[] = [];
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === "object")
+        for (const [key, entry] of Object.entries(value)) {
+          if (key === "description" && typeof entry === "string") descriptions.push(entry);
+          else collect(entry);
+        }
+    };
+    collect(pkg);
+    expect(descriptions.length).toBeGreaterThan(500);
+    const internal = /\(rules? \d|\brules? \d+ and \d|Document \d|\b[\w-]+\/[\w./-]+\.ts\b|(?<!blob\/main\/)\bdocs\/[\w/-]+\.md/;
+    expect(descriptions.filter((text) => internal.test(text))).toEqual([]);
   });
 });
