@@ -23,17 +23,20 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as grpc from "@grpc/grpc-js";
 import * as providerRpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { routes } from "../api/routes";
 import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import type { TimingLine } from "../provider/plugin/timings";
+import { EXECUTABLE as HOST_EXECUTABLE } from "../test/support/plugin-under-test";
 import { PULUMI_ROOT, REPO_ROOT } from "../test/support/pulumi-paths";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
@@ -394,9 +397,42 @@ function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void
   }
 }
 
-/** A plugin started as the engine starts it: milliseconds to its port line, and to its answer of
- *  GetPluginInfo, the first request the engine and the YAML host send, with the version it answers. */
-async function pluginStart(launcher: string): Promise<{ port: number; answer: number; version: string }> {
+/** A request of the provider protocol, by the SDK's client (grpc-js, as the engine's gRPC would). */
+function unary<T>(client: providerRpc.ResourceProviderClient, method: string, request: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const call = (client as unknown as Record<string, (r: unknown, done: (e: grpc.ServiceError | null, v: T) => void) => void>)[method]!;
+    call.call(client, request, (error, value) => (error && error.code !== grpc.status.UNIMPLEMENTED ? reject(error) : resolve(value)));
+  });
+}
+
+/** What a plugin's first Check holds: the type and inputs of one label of the bench's programs, and its configuration. */
+interface FirstCheck {
+  urn: string;
+  news: Record<string, unknown>;
+  config: Record<string, string>;
+}
+
+const FORGE_FIRST_CHECK: FirstCheck = {
+  urn: "urn:pulumi:bench::start::forge:index:GroupLabel::label-0",
+  news: { group: "acme", name: "bench-0", color: "#aa0000" },
+  config: { "forge:config:baseUrl": "http://127.0.0.1:1", "forge:config:token": seedToken("root") },
+};
+const PEER_FIRST_CHECK: FirstCheck = {
+  urn: "urn:pulumi:bench::start::gitlab:index/groupLabel:GroupLabel::label-0",
+  news: { group: "acme", name: "bench-0", color: "#aa0000" },
+  config: { "gitlab:config:baseUrl": "http://127.0.0.1:1/api/v4/", "gitlab:config:token": seedToken("root") },
+};
+
+/**
+ * A plugin started as the engine starts the one it deploys with, timed from the spawn: to its port
+ * line; to its answer of GetPluginInfo; and to its first answered Check, after the engine's
+ * Handshake (with a loader's address, as the engine's own provider gets), GetPluginInfo,
+ * CheckConfig, DiffConfig and Configure, in the engine's order. The version it answers, too.
+ */
+async function pluginStart(
+  launcher: string,
+  first: FirstCheck = FORGE_FIRST_CHECK,
+): Promise<{ port: number; answer: number; check: number; version: string }> {
   const started = performance.now();
   const child = spawn(launcher, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"] });
   try {
@@ -411,20 +447,57 @@ async function pluginStart(launcher: string): Promise<{ port: number; answer: nu
     });
     const portMs = performance.now() - started;
     const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const version = await new Promise<string>((resolve, reject) =>
-      client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info.getVersion()))),
-    );
+    const handshake = new providerPb.ProviderHandshakeRequest().setEngineAddress("127.0.0.1:1").setLoaderTarget("127.0.0.1:1");
+    await unary(client, "handshake", handshake);
+    const info = await unary<{ getVersion(): string }>(client, "getPluginInfo", new Empty());
     const answerMs = performance.now() - started;
+    const config = Struct.fromJavaScript({});
+    await unary(
+      client,
+      "checkConfig",
+      new providerPb.CheckRequest().setUrn("urn:pulumi:bench::start::pulumi:providers:x::default").setNews(config),
+    );
+    await unary(
+      client,
+      "diffConfig",
+      new providerPb.DiffRequest().setUrn("urn:pulumi:bench::start::pulumi:providers:x::default").setNews(config),
+    );
+    const configure = new providerPb.ConfigureRequest().setAcceptsecrets(true).setAcceptresources(true);
+    for (const [key, value] of Object.entries(first.config)) configure.getVariablesMap().set(key, value);
+    await unary(client, "configure", configure);
+    const check = new providerPb.CheckRequest()
+      .setUrn(first.urn)
+      .setOlds(Struct.fromJavaScript({}))
+      .setNews(Struct.fromJavaScript(first.news as never));
+    const checked = await unary<{ getFailuresList(): unknown[] }>(client, "check", check);
+    const checkMs = performance.now() - started;
+    if (checked.getFailuresList().length > 0) throw new Error(`${launcher}: the first Check failed`);
     client.close();
-    return { port: portMs, answer: answerMs, version };
+    return { port: portMs, answer: answerMs, check: checkMs, version: info.getVersion() };
   } finally {
     child.kill();
   }
 }
 
-/** How long a command takes to start: a plugin to its port line and its first answer (ours, the
- *  baseline's and the peer's when given), a CLI to its usage; against Node doing nothing. */
-export async function startupTimes(rounds = 5): Promise<void> {
+/** The plugins whose start the bench times: our executable (when built) and Node launcher, the baseline's, the peer's, and BENCH_START_EXTRA=<label>=<path>,... */
+function startedPlugins(): [label: string, path: string, first: FirstCheck][] {
+  const plugins: [string, string, FirstCheck][] = [];
+  if (existsSync(HOST_EXECUTABLE)) plugins.push(["pulumi-resource-forge, executable", HOST_EXECUTABLE, FORGE_FIRST_CHECK]);
+  plugins.push(["pulumi-resource-forge, Node launcher", join(REPO_ROOT, "plugin", "pulumi-resource-forge"), FORGE_FIRST_CHECK]);
+  if (PLUGIN_BASELINE)
+    plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge"), FORGE_FIRST_CHECK]);
+  for (const extra of (process.env["BENCH_START_EXTRA"] ?? "").split(",").filter(Boolean)) {
+    const [label, path] = extra.split("=") as [string, string];
+    plugins.push([label, path, FORGE_FIRST_CHECK]);
+  }
+  if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY, PEER_FIRST_CHECK]);
+  return plugins;
+}
+
+/** How long a command takes to start: a plugin to its port line, its first answer and its first
+ *  answered Check (ours, the baseline's and the peer's when given), a CLI to its usage; against
+ *  Node doing nothing. BENCH_START_ROUNDS rounds, interleaved (default 12). */
+export async function startupTimes(rounds = Number(process.env["BENCH_START_ROUNDS"] ?? "12")): Promise<void> {
   const bin = (name: string) => join(__dirname, "..", "cli", `${name}.js`);
   const firstOutput = (command: string, args: string[]) =>
     new Promise<number>((resolve, reject) => {
@@ -442,24 +515,31 @@ export async function startupTimes(rounds = 5): Promise<void> {
     ["forge-recover --help", process.execPath, [bin("forge-recover"), "--help"]],
     ["forge-adopt --help", process.execPath, [bin("forge-adopt"), "--help"]],
   ];
-  const plugins: [string, string][] = [["pulumi-resource-forge", join(PLUGIN_DIR, "pulumi-resource-forge")]];
-  if (PLUGIN_BASELINE) plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge")]);
-  if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY]);
-  // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
+  const plugins = startedPlugins();
+  // A first start fills Node's compile cache (provider/compile-cache.ts) and the page cache: not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
-  for (const [, launcher] of plugins) await pluginStart(launcher);
+  for (const [, launcher, first] of plugins) await pluginStart(launcher, first);
   const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));
-  const starts = new Map<string, { port: number; answer: number }[]>(plugins.map(([label]) => [label, []]));
+  const starts = new Map<string, { port: number; answer: number; check: number }[]>(plugins.map(([label]) => [label, []]));
   for (let round = 0; round < rounds; round += 1) {
     for (const [label, command, args] of commands) times.get(label)!.push(await firstOutput(command, args));
-    for (const [label, launcher] of plugins) starts.get(label)!.push(await pluginStart(launcher));
+    for (const [label, launcher, first] of round % 2 === 0 ? plugins : [...plugins].reverse()) {
+      starts.get(label)!.push(await pluginStart(launcher, first));
+    }
   }
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`\nstart-up, median of ${rounds} interleaved rounds (goal: plugin and CLIs <= 0.3 s on a quiet machine)`);
-  for (const [label, list] of times) console.log(`  ${label}: ${s(median(list))}`);
+  const ms = (value: number) => `${Math.round(value)} ms`;
+  console.log(`\nstart-up, median of ${rounds} interleaved rounds (load average ${loadavg()[0]!.toFixed(1)})`);
+  for (const [label, list] of times) console.log(`  ${label}: ${ms(median(list))}`);
+  console.log(
+    "| plugin | to its port line | to its first answer (GetPluginInfo) | to its first answered Check | first Check to the peer's |",
+  );
+  console.log("|---|---|---|---|---|");
+  const peer = starts.get("pulumi-resource-gitlab (the peer)");
   for (const [label, list] of starts) {
+    const check = median(list.map((one) => one.check));
+    const ratio = peer ? `${(check / median(peer.map((one) => one.check))).toFixed(2)}x` : "-";
     console.log(
-      `  ${label}: to its port line ${s(median(list.map((one) => one.port)))}, to its first answer (GetPluginInfo) ${s(median(list.map((one) => one.answer)))}`,
+      `| ${label} | ${ms(median(list.map((one) => one.port)))} | ${ms(median(list.map((one) => one.answer)))} | ${ms(check)} | ${ratio} |`,
     );
   }
 }
