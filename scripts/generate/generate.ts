@@ -7,6 +7,7 @@
  * `npm run generate` compiles and runs it; test/unit/generated-files.test.ts fails when a
  * committed file differs from what it writes.
  */
+import { protocolModule } from "./protocol";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -285,6 +286,7 @@ export function generatedFiles(): Map<string, string> {
     ["provider/generated/resources.ts", resourcesModule()],
     ["provider/generated/lookups.ts", lookupsModule()],
     ["provider/plugin/resources.ts", pluginResourcesModule()],
+    ["provider/plugin/wire/protocol.ts", protocolModule(root)],
   ]);
   files.set("provider/plugin/schema.json", `${JSON.stringify(pluginSchema(), null, 2)}\n`);
   for (const [name, text] of referencePages()) files.set(`docs/reference/${name}`, text);
