@@ -36,7 +36,7 @@ import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import type { TimingLine } from "../provider/plugin/timings";
-import { EXECUTABLE as HOST_EXECUTABLE } from "../test/support/plugin-under-test";
+import { EXECUTABLE_DIR, EXECUTABLE as HOST_EXECUTABLE, HOST_PLATFORM } from "../test/support/plugin-under-test";
 import { PULUMI_ROOT, REPO_ROOT } from "../test/support/pulumi-paths";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
@@ -52,7 +52,11 @@ const PARALLEL_SOURCE = PULUMI_PARALLEL > 0 ? "PULUMI_PARALLEL" : "pulumi up's d
 /** BENCH_PLUGIN_INSTALL=1: our plugin and the peer installed in the world's PULUMI_HOME, their YAML programs without a `plugins` block. */
 const INSTALL = process.env["BENCH_PLUGIN_INSTALL"] === "1";
 
-const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
+/** The plugin the faces run: the executable of this platform when built (scripts/plugin-build.sh), else the Node launcher. */
+const PLUGIN_UNDER_BENCH = existsSync(HOST_EXECUTABLE) ? EXECUTABLE_DIR : PLUGIN_DIR;
+const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_UNDER_BENCH}\n`;
+/** The Node launcher's face (the plugin as it ran before the executable, and where there is none). */
+const NODE_PLUGIN_LABEL = "plugin (YAML), Node";
 /** The block of our face's YAML programs: none when the plugin is installed. */
 const yamlPluginBlock = INSTALL ? "" : pluginBlock;
 
@@ -182,6 +186,16 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
       managed: plugin,
       open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
     },
+    ...(PLUGIN_UNDER_BENCH === PLUGIN_DIR
+      ? []
+      : [
+          {
+            label: NODE_PLUGIN_LABEL,
+            managed: plugin,
+            open: (world: BenchWorld, name: string, n: number) =>
+              world.project(name, { "Pulumi.yaml": yamlProgram(name, n, providerBlock("forge", PLUGIN_DIR)) }, {}),
+          },
+        ]),
     // What a Node plugin cannot go under: node:http2 and no work of its own (node-floor-plugin.ts).
     {
       label: NODE_FLOOR_LABEL,
@@ -349,9 +363,9 @@ export async function preparePluginMode(world: BenchWorld): Promise<void> {
     return;
   }
   const home = world.env["PULUMI_HOME"]!;
-  const out = mkdtempSync(join(tmpdir(), "forge-plugin-archive-"));
-  try {
-    const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-archive.sh"), "", out])).trim().split("\n").pop()!;
+  {
+    // The executable's archive of this platform (scripts/plugin-build.sh), as pipelines install it.
+    const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), HOST_PLATFORM])).trim().split("\n").pop()!;
     const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
     const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
     if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
@@ -375,8 +389,6 @@ export async function preparePluginMode(world: BenchWorld): Promise<void> {
         plugins.map(([name, version, file]) => `${name} ${version} from ${file}`).join(", ") +
         "; the YAML programs of our face and the peer have no plugins block, the TypeScript face and the baseline keep theirs",
     );
-  } finally {
-    rmSync(out, { recursive: true, force: true });
   }
 }
 
@@ -571,6 +583,9 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
   }
   if (of(PEER_LABEL)) {
     console.log(`plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${ratios("plugin (YAML)", PEER_LABEL)}`);
+  }
+  if (of(NODE_PLUGIN_LABEL)) {
+    console.log(`plugin (YAML), the executable, to ${NODE_PLUGIN_LABEL}: ${ratios("plugin (YAML)", NODE_PLUGIN_LABEL)}`);
   }
   if (of(NODE_FLOOR_LABEL)) {
     console.log(
