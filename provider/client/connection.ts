@@ -1,3 +1,4 @@
+import { rootCertificates } from "node:tls";
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { EnvHttpProxyAgent } from "undici";
@@ -284,7 +285,7 @@ export function undiciPackage(): typeof import("undici") {
 /** TLS options for undici's connector: extra trusted CAs on top of Node's roots, a client certificate, the insecure switch. */
 function tlsOptions(transport: Transport): Record<string, unknown> {
   return {
-    ...(transport.ca ? { ca: [...process.getBuiltinModule("node:tls").rootCertificates, transport.ca] } : {}),
+    ...(transport.ca ? { ca: [...rootCertificates, transport.ca] } : {}),
     ...(transport.cert ? { cert: transport.cert } : {}),
     ...(transport.key ? { key: transport.key } : {}),
     ...(transport.insecure ? { rejectUnauthorized: false } : {}),
