@@ -56,7 +56,7 @@ const INSTALL = process.env["BENCH_PLUGIN_INSTALL"] === "1";
 const PLUGIN_UNDER_BENCH = existsSync(HOST_EXECUTABLE) ? EXECUTABLE_DIR : PLUGIN_DIR;
 const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_UNDER_BENCH}\n`;
 /** The Node launcher's face (the plugin as it ran before the executable, and where there is none). */
-const NODE_PLUGIN_LABEL = "plugin (YAML), Node";
+const NODE_PLUGIN_LABEL = "Node plugin (YAML)";
 /** The block of our face's YAML programs: none when the plugin is installed. */
 const yamlPluginBlock = INSTALL ? "" : pluginBlock;
 
@@ -363,33 +363,31 @@ export async function preparePluginMode(world: BenchWorld): Promise<void> {
     return;
   }
   const home = world.env["PULUMI_HOME"]!;
-  {
-    // The executable's archive of this platform (scripts/plugin-build.sh), as pipelines install it.
-    const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), HOST_PLATFORM])).trim().split("\n").pop()!;
-    const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
-    const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
-    if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
-    for (const [name, version, file] of plugins) {
-      // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
-      await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
-      const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
-      if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
-    }
-    // The engine caches an installed plugin's schema at its first operation, which starts the
-    // plugin twice: a one-label preview per plugin here, so that every measured operation starts it once.
-    for (const [name] of plugins) {
-      const config = name === "gitlab" ? peerConfig(world) : {};
-      const type = name === "gitlab" ? "gitlab:index:GroupLabel" : "forge:index:GroupLabel";
-      const warm = await world.project(`warm-${name}`, { "Pulumi.yaml": yamlProgram(`warm-${name}`, 1, "", type) }, config);
-      await warm.preview();
-      console.log(schemaCached(world, name, `a one-label preview before the rounds`));
-    }
-    console.log(
-      `\nplugin mode: installed (BENCH_PLUGIN_INSTALL=1) into PULUMI_HOME ${home}: ` +
-        plugins.map(([name, version, file]) => `${name} ${version} from ${file}`).join(", ") +
-        "; the YAML programs of our face and the peer have no plugins block, the TypeScript face and the baseline keep theirs",
-    );
+  // The executable's archive of this platform (scripts/plugin-build.sh), as pipelines install it.
+  const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), HOST_PLATFORM])).trim().split("\n").pop()!;
+  const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
+  if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
+  for (const [name, version, file] of plugins) {
+    // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
+    await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
+    const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
+    if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
   }
+  // The engine caches an installed plugin's schema at its first operation, which starts the
+  // plugin twice: a one-label preview per plugin here, so that every measured operation starts it once.
+  for (const [name] of plugins) {
+    const config = name === "gitlab" ? peerConfig(world) : {};
+    const type = name === "gitlab" ? "gitlab:index:GroupLabel" : "forge:index:GroupLabel";
+    const warm = await world.project(`warm-${name}`, { "Pulumi.yaml": yamlProgram(`warm-${name}`, 1, "", type) }, config);
+    await warm.preview();
+    console.log(schemaCached(world, name, `a one-label preview before the rounds`));
+  }
+  console.log(
+    `\nplugin mode: installed (BENCH_PLUGIN_INSTALL=1) into PULUMI_HOME ${home}: ` +
+      plugins.map(([name, version, file]) => `${name} ${version} from ${file}`).join(", ") +
+      "; the YAML programs of our face and the peer have no plugins block, the TypeScript face and the baseline keep theirs",
+  );
 }
 
 /** The plugin's own time per resource (median over rounds), against the issue's goals: check + diff <= 2 ms, create <= 3 ms. */
