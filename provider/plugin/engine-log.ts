@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { redact } from "../redaction";
 import { unaryClient, type UnaryClient } from "./wire/grpc";
 import { encodeMessage } from "./wire/protobuf";
-import { ENGINE_SERVICE, ENUMS, MESSAGES } from "./wire/protocol";
+import { ENGINE_SERVICE, ENUMS, MESSAGES, type ENGINE_METHODS } from "./wire/protocol";
 
 /** A message's level, as the provider's progress sink says it (engine/outcomes.ts). */
 type Level = "warning" | "error" | undefined;
@@ -74,7 +74,9 @@ export function engineLog(address: () => string | undefined): EngineLog {
       urn: context?.urn ?? "",
     });
     // The engine gone (a cancelled run): the message has nowhere to go but stderr.
-    const sent = client.engine.call("Log", request).catch(() => void process.stderr.write(`${text}\n`));
+    const sent = client.engine
+      .call("Log" satisfies keyof typeof ENGINE_METHODS, request)
+      .catch(() => void process.stderr.write(`${text}\n`));
     context?.pending.push(sent);
   }) as EngineLog;
   log.close = () => client?.engine.close();
