@@ -300,7 +300,7 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
       );
       delete process.env["FORGE_PLUGIN_TIMINGS"];
       for (const key of Object.keys(face.env ?? {})) delete process.env[key];
-      if (face.label.startsWith("plugin")) {
+      if (face.label.startsWith("plugin") || face.label === NODE_PLUGIN_LABEL) {
         own.set(face.label, [
           ...(own.get(face.label) ?? []),
           Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>,

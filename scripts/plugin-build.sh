@@ -8,10 +8,12 @@
 # for linux-amd64, linux-arm64, darwin-amd64, darwin-arm64 and windows-amd64, all built here (cross-built
 # from any of them). Prints the archives' paths last, one a line; progress goes to stderr.
 #
-#   bash scripts/plugin-build.sh [--host] [<os>-<arch> ...]
+#   bash scripts/plugin-build.sh [--host] [--out <dir>] [<os>-<arch> ...]
 #
 # --host: the executable of this machine's platform alone, no archive, no package (what
-# scripts/setup.sh builds for the tests). dist/ must be built (npm run build).
+# scripts/setup.sh builds for the tests). --out: another directory than dist/plugin (a test's
+# own, so that the executable the other tests run is never rebuilt under them). dist/ must be
+# built (npm run build).
 #
 # Built with Bun's `bun build --compile` (docs/development/plugin-executable.md says why Bun and
 # not Node's single executable applications): the compiled plugin (dist/provider/plugin/start.js)
@@ -62,9 +64,12 @@ bun_binary() {
 host="$(host_platform)"
 only_host=0
 platforms=()
-for arg in "$@"; do
+while [ $# -gt 0 ]; do
+  arg="$1"
+  shift
   case "$arg" in
     --host) only_host=1 ;;
+    --out) OUT="$(mkdir -p "$1" && cd "$1" && pwd)"; shift ;;
     -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) bun_package "$arg" >/dev/null || { log "error: no executable for $arg (the platforms: ${ALL[*]})"; exit 2; }; platforms+=("$arg") ;;
   esac
@@ -95,13 +100,15 @@ archives=()
 for platform in "${platforms[@]}"; do
   exe="$(exe_name "$platform")"
   dir="$OUT/$platform"
-  rm -rf "$dir" && mkdir -p "$dir"
+  mkdir -p "$dir"
   # --external @pulumi/pulumi: the plugin never loads the SDK (provider/pulumi-sdk.ts is for programs).
   # No .env or bunfig.toml of the directory the engine starts it in is read.
   "$bun" build "$stage/entry.js" --compile --bytecode --minify --target="$(bun_target "$platform")" \
     --compile-executable-path="$(bun_binary "$platform")" --external @pulumi/pulumi \
-    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/$exe" >"$stage/build.log" 2>&1 ||
+    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/.$exe.building" >"$stage/build.log" 2>&1 ||
     { cat "$stage/build.log" >&2; exit 1; }
+  # Renamed into place: a plugin that the engine starts meanwhile is the old file or the new, whole.
+  mv -f "$dir/.$exe.building" "$dir/$exe"
   log "$platform: $(du -h "$dir/$exe" | cut -f1) $dir/$exe"
   [ "$only_host" = 1 ] && continue
 

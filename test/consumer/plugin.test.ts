@@ -81,14 +81,16 @@ describe.skipIf(skipEngineTests())("the provider plugin installed as users insta
     tmp = mkdtempSync(join(tmpdir(), "forge-plugin-install-"));
     const packed = await packRepository(tmp);
     const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env["PATH"] ?? ""}` };
-    const built = await execFileAsync("bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), HOST_PLATFORM], {
+    // Into a directory of this test's: the executable the other layers run stays as it is.
+    const out = join(tmp, "plugin");
+    const built = await execFileAsync("bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), "--out", out, HOST_PLATFORM], {
       env,
       maxBuffer: 16 * 1024 * 1024,
     });
     archive = built.stdout.trim().split("\n").pop()!;
     // pulumi-forge as published (naming the five platforms' packages as optional dependencies), and
     // this platform's package: npm installs it alone, and skips the others (their os and cpu differ).
-    const npmDir = join(REPO_ROOT, "dist", "plugin", "npm");
+    const npmDir = join(out, "npm");
     const published = join(npmDir, `pulumi-forge-${version}.tgz`);
     const manifest = JSON.parse(
       (await execFileAsync("tar", ["xzOf", published, "package/package.json"])).stdout,
