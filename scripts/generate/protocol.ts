@@ -11,16 +11,29 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import * as jspb from "google-protobuf";
-import * as anyPb from "google-protobuf/google/protobuf/any_pb";
-import * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
-import * as structPb from "google-protobuf/google/protobuf/struct_pb";
-import * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import * as enginePb from "@pulumi/pulumi/proto/engine_pb";
-import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
-import * as providerRpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import * as statusPb from "@pulumi/pulumi/proto/status_pb";
+import type * as jspbModule from "google-protobuf";
+import type * as anyModule from "google-protobuf/google/protobuf/any_pb";
+import type * as engineRpcModule from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as engineModule from "@pulumi/pulumi/proto/engine_pb";
+import type * as providerRpcModule from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as providerModule from "@pulumi/pulumi/proto/provider_pb";
+import type * as statusModule from "@pulumi/pulumi/proto/status_pb";
+
+// Node's `require`, not `import`: the stubs fill their exports at run time (`goog.object.extend`),
+// which an ES namespace (vitest's, for the test of generated files) does not see, and the classes
+// must be the very ones the service definitions name.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const jspb = require("google-protobuf") as typeof jspbModule;
+const anyPb = require("google-protobuf/google/protobuf/any_pb") as typeof anyModule;
+const emptyPb = require("google-protobuf/google/protobuf/empty_pb") as Record<string, unknown>;
+const structPb = require("google-protobuf/google/protobuf/struct_pb") as Record<string, unknown>;
+const engineRpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineRpcModule;
+const enginePb = require("@pulumi/pulumi/proto/engine_pb") as typeof engineModule;
+const pluginPb = require("@pulumi/pulumi/proto/plugin_pb") as Record<string, unknown>;
+const providerRpc = require("@pulumi/pulumi/proto/provider_grpc_pb") as typeof providerRpcModule;
+const providerPb = require("@pulumi/pulumi/proto/provider_pb") as typeof providerModule;
+const statusPb = require("@pulumi/pulumi/proto/status_pb") as typeof statusModule;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** A field's kind, as the plugin's codec (provider/plugin/wire/protobuf.ts) reads and writes it. */
 type Kind = "string" | "strings" | "varint" | "varints" | "double" | "bytes" | "struct" | "message" | "messages" | "stringMap" | "map";
