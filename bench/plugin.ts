@@ -497,8 +497,11 @@ function startedPlugins(): [label: string, path: string, first: FirstCheck][] {
   if (PLUGIN_BASELINE)
     plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge"), FORGE_FIRST_CHECK]);
   for (const extra of (process.env["BENCH_START_EXTRA"] ?? "").split(",").filter(Boolean)) {
-    const [label, path] = extra.split("=") as [string, string];
-    plugins.push([label, path, FORGE_FIRST_CHECK]);
+    // The path follows the last "=", so a label may hold one; a comma ends the entry.
+    const at = extra.lastIndexOf("=");
+    if (at <= 0 || at === extra.length - 1)
+      throw new Error(`BENCH_START_EXTRA: "${extra}" is not <label>=<path> (labels hold no comma)`);
+    plugins.push([extra.slice(0, at), extra.slice(at + 1), FORGE_FIRST_CHECK]);
   }
   if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY, PEER_FIRST_CHECK]);
   return plugins;
