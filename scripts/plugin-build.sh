@@ -42,6 +42,22 @@ npm_os() { case "$1" in windows-*) echo win32 ;; *) echo "${1%-*}" ;; esac; }
 npm_cpu() { case "$1" in *-amd64) echo x64 ;; *-arm64) echo arm64 ;; esac; }
 exe_name() { case "$1" in windows-*) echo pulumi-resource-forge.exe ;; *) echo pulumi-resource-forge ;; esac; }
 
+# Fails unless the file is an executable of the platform by its header (ELF, Mach-O or PE, and the
+# machine): a cross-built executable cannot be run here, so this is what checks it.
+check_header() {
+  node -e '
+    const fs = require("fs");
+    const [platform, file] = process.argv.slice(1);
+    const b = fs.readFileSync(file).subarray(0, 4096);
+    const elf = b.readUInt32BE(0) === 0x7f454c46 && b[4] === 2 && { 0x3e: "amd64", 0xb7: "arm64" }[b.readUInt16LE(18)];
+    const macho = b.readUInt32LE(0) === 0xfeedfacf && { 0x01000007: "amd64", 0x0100000c: "arm64" }[b.readUInt32LE(4)];
+    const peAt = b.readUInt16BE(0) === 0x4d5a ? b.readUInt32LE(0x3c) : -1;
+    const pe = peAt > 0 && b.readUInt32BE(peAt) === 0x50450000 && { 0x8664: "amd64", 0xaa64: "arm64" }[b.readUInt16LE(peAt + 4)];
+    const found = elf ? `linux-${elf}` : macho ? `darwin-${macho}` : pe ? `windows-${pe}` : "not an executable";
+    if (found !== platform) { console.error(`plugin-build: ${file}: ${found}, not ${platform}`); process.exit(1); }
+  ' "$1" "$2"
+}
+
 # The Bun runtime of a platform, from the npm registry (npm pack: no install scripts, any os/cpu).
 bun_binary() {
   local package dir bin
@@ -105,10 +121,12 @@ for platform in "${platforms[@]}"; do
   # No .env or bunfig.toml of the directory the engine starts it in is read.
   "$bun" build "$stage/entry.js" --compile --bytecode --minify --target="$(bun_target "$platform")" \
     --compile-executable-path="$(bun_binary "$platform")" --external @pulumi/pulumi \
-    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/.$exe.building" >"$stage/build.log" 2>&1 ||
+    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/.building.$exe" >"$stage/build.log" 2>&1 ||
     { cat "$stage/build.log" >&2; exit 1; }
+  # (The temporary name ends as the executable's does: Bun appends .exe to a Windows one that does not.)
+  check_header "$platform" "$dir/.building.$exe"
   # Renamed into place: a plugin that the engine starts meanwhile is the old file or the new, whole.
-  mv -f "$dir/.$exe.building" "$dir/$exe"
+  mv -f "$dir/.building.$exe" "$dir/$exe"
   log "$platform: $(du -h "$dir/$exe" | cut -f1) $dir/$exe"
   [ "$only_host" = 1 ] && continue
 
