@@ -146,6 +146,8 @@ for platform in "${platforms[@]}"; do
     const [name, version, os, cpu, exe, out] = process.argv.slice(1);
     const manifest = { name, version, description: `The pulumi-forge provider plugin (pulumi-resource-forge) as one executable for ${os}-${cpu}`,
       license: "Apache-2.0", os: [os], cpu: [cpu], files: [exe, "LICENSE"], preferUnplugged: true };
+    // Linux executables are built on glibc: npm (9.4 and later) skips the package on musl.
+    if (os === "linux") manifest.libc = ["glibc"];
     require("fs").writeFileSync(out, JSON.stringify(manifest, null, 2) + "\n");
   ' "$package" "$version" "$(npm_os "$platform")" "$(npm_cpu "$platform")" "$exe" "$stage/$package/package.json"
   (cd "$stage/$package" && npm pack --silent --pack-destination "$OUT/npm" >/dev/null)
