@@ -23,17 +23,20 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import * as grpc from "@grpc/grpc-js";
 import * as providerRpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { routes } from "../api/routes";
 import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import type { TimingLine } from "../provider/plugin/timings";
+import { EXECUTABLE_DIR, EXECUTABLE as HOST_EXECUTABLE, HOST_PLATFORM } from "../test/support/plugin-under-test";
 import { PULUMI_ROOT, REPO_ROOT } from "../test/support/pulumi-paths";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
 import { FORGE_PROGRAM, PLUGIN_DIR, type BenchWorld } from "./stacks";
@@ -49,7 +52,11 @@ const PARALLEL_SOURCE = PULUMI_PARALLEL > 0 ? "PULUMI_PARALLEL" : "pulumi up's d
 /** BENCH_PLUGIN_INSTALL=1: our plugin and the peer installed in the world's PULUMI_HOME, their YAML programs without a `plugins` block. */
 const INSTALL = process.env["BENCH_PLUGIN_INSTALL"] === "1";
 
-const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`;
+/** The plugin the faces run: the executable of this platform when built (scripts/plugin-build.sh), else the Node launcher. */
+const PLUGIN_UNDER_BENCH = existsSync(HOST_EXECUTABLE) ? EXECUTABLE_DIR : PLUGIN_DIR;
+const pluginBlock = `plugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_UNDER_BENCH}\n`;
+/** The Node launcher's face (the plugin as it ran before the executable, and where there is none). */
+const NODE_PLUGIN_LABEL = "Node plugin (YAML)";
 /** The block of our face's YAML programs: none when the plugin is installed. */
 const yamlPluginBlock = INSTALL ? "" : pluginBlock;
 
@@ -179,6 +186,16 @@ function allFaces(floorProgram: string, plugin: (type: string) => boolean): Face
       managed: plugin,
       open: (world, name, n) => world.project(name, { "Pulumi.yaml": yamlProgram(name, n) }, {}),
     },
+    ...(PLUGIN_UNDER_BENCH === PLUGIN_DIR
+      ? []
+      : [
+          {
+            label: NODE_PLUGIN_LABEL,
+            managed: plugin,
+            open: (world: BenchWorld, name: string, n: number) =>
+              world.project(name, { "Pulumi.yaml": yamlProgram(name, n, providerBlock("forge", PLUGIN_DIR)) }, {}),
+          },
+        ]),
     // What a Node plugin cannot go under: node:http2 and no work of its own (node-floor-plugin.ts).
     {
       label: NODE_FLOOR_LABEL,
@@ -283,7 +300,7 @@ export async function pluginFaces(world: BenchWorld, n: number, rounds: number, 
       );
       delete process.env["FORGE_PLUGIN_TIMINGS"];
       for (const key of Object.keys(face.env ?? {})) delete process.env[key];
-      if (face.label.startsWith("plugin")) {
+      if (face.label.startsWith("plugin") || face.label === NODE_PLUGIN_LABEL) {
         own.set(face.label, [
           ...(own.get(face.label) ?? []),
           Object.fromEntries(OPS.map((op) => [op, ownTimePerResource(fileOf(op), n)])) as Record<Op, OwnTime>,
@@ -346,35 +363,31 @@ export async function preparePluginMode(world: BenchWorld): Promise<void> {
     return;
   }
   const home = world.env["PULUMI_HOME"]!;
-  const out = mkdtempSync(join(tmpdir(), "forge-plugin-archive-"));
-  try {
-    const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-archive.sh"), "", out])).trim().split("\n").pop()!;
-    const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
-    const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
-    if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
-    for (const [name, version, file] of plugins) {
-      // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
-      await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
-      const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
-      if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
-    }
-    // The engine caches an installed plugin's schema at its first operation, which starts the
-    // plugin twice: a one-label preview per plugin here, so that every measured operation starts it once.
-    for (const [name] of plugins) {
-      const config = name === "gitlab" ? peerConfig(world) : {};
-      const type = name === "gitlab" ? "gitlab:index:GroupLabel" : "forge:index:GroupLabel";
-      const warm = await world.project(`warm-${name}`, { "Pulumi.yaml": yamlProgram(`warm-${name}`, 1, "", type) }, config);
-      await warm.preview();
-      console.log(schemaCached(world, name, `a one-label preview before the rounds`));
-    }
-    console.log(
-      `\nplugin mode: installed (BENCH_PLUGIN_INSTALL=1) into PULUMI_HOME ${home}: ` +
-        plugins.map(([name, version, file]) => `${name} ${version} from ${file}`).join(", ") +
-        "; the YAML programs of our face and the peer have no plugins block, the TypeScript face and the baseline keep theirs",
-    );
-  } finally {
-    rmSync(out, { recursive: true, force: true });
+  // The executable's archive of this platform (scripts/plugin-build.sh), as pipelines install it.
+  const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), HOST_PLATFORM])).trim().split("\n").pop()!;
+  const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
+  if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
+  for (const [name, version, file] of plugins) {
+    // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
+    await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
+    const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
+    if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
   }
+  // The engine caches an installed plugin's schema at its first operation, which starts the
+  // plugin twice: a one-label preview per plugin here, so that every measured operation starts it once.
+  for (const [name] of plugins) {
+    const config = name === "gitlab" ? peerConfig(world) : {};
+    const type = name === "gitlab" ? "gitlab:index:GroupLabel" : "forge:index:GroupLabel";
+    const warm = await world.project(`warm-${name}`, { "Pulumi.yaml": yamlProgram(`warm-${name}`, 1, "", type) }, config);
+    await warm.preview();
+    console.log(schemaCached(world, name, `a one-label preview before the rounds`));
+  }
+  console.log(
+    `\nplugin mode: installed (BENCH_PLUGIN_INSTALL=1) into PULUMI_HOME ${home}: ` +
+      plugins.map(([name, version, file]) => `${name} ${version} from ${file}`).join(", ") +
+      "; the YAML programs of our face and the peer have no plugins block, the TypeScript face and the baseline keep theirs",
+  );
 }
 
 /** The plugin's own time per resource (median over rounds), against the issue's goals: check + diff <= 2 ms, create <= 3 ms. */
@@ -394,9 +407,42 @@ function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void
   }
 }
 
-/** A plugin started as the engine starts it: milliseconds to its port line, and to its answer of
- *  GetPluginInfo, the first request the engine and the YAML host send, with the version it answers. */
-async function pluginStart(launcher: string): Promise<{ port: number; answer: number; version: string }> {
+/** A request of the provider protocol, by the SDK's client (grpc-js, as the engine's gRPC would). */
+function unary<T>(client: providerRpc.ResourceProviderClient, method: string, request: unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const call = (client as unknown as Record<string, (r: unknown, done: (e: grpc.ServiceError | null, v: T) => void) => void>)[method]!;
+    call.call(client, request, (error, value) => (error && error.code !== grpc.status.UNIMPLEMENTED ? reject(error) : resolve(value)));
+  });
+}
+
+/** What a plugin's first Check holds: the type and inputs of one label of the bench's programs, and its configuration. */
+interface FirstCheck {
+  urn: string;
+  news: Record<string, unknown>;
+  config: Record<string, string>;
+}
+
+const FORGE_FIRST_CHECK: FirstCheck = {
+  urn: "urn:pulumi:bench::start::forge:index:GroupLabel::label-0",
+  news: { group: "acme", name: "bench-0", color: "#aa0000" },
+  config: { "forge:config:baseUrl": "http://127.0.0.1:1", "forge:config:token": seedToken("root") },
+};
+const PEER_FIRST_CHECK: FirstCheck = {
+  urn: "urn:pulumi:bench::start::gitlab:index/groupLabel:GroupLabel::label-0",
+  news: { group: "acme", name: "bench-0", color: "#aa0000" },
+  config: { "gitlab:config:baseUrl": "http://127.0.0.1:1/api/v4/", "gitlab:config:token": seedToken("root") },
+};
+
+/**
+ * A plugin started as the engine starts the one it deploys with, timed from the spawn: to its port
+ * line; to its answer of GetPluginInfo; and to its first answered Check, after the engine's
+ * Handshake (with a loader's address, as the engine's own provider gets), GetPluginInfo,
+ * CheckConfig, DiffConfig and Configure, in the engine's order. The version it answers, too.
+ */
+async function pluginStart(
+  launcher: string,
+  first: FirstCheck = FORGE_FIRST_CHECK,
+): Promise<{ port: number; answer: number; check: number; version: string }> {
   const started = performance.now();
   const child = spawn(launcher, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "ignore"] });
   try {
@@ -411,20 +457,60 @@ async function pluginStart(launcher: string): Promise<{ port: number; answer: nu
     });
     const portMs = performance.now() - started;
     const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const version = await new Promise<string>((resolve, reject) =>
-      client.getPluginInfo(new Empty(), (error, info) => (error ? reject(error) : resolve(info.getVersion()))),
-    );
+    const handshake = new providerPb.ProviderHandshakeRequest().setEngineAddress("127.0.0.1:1").setLoaderTarget("127.0.0.1:1");
+    await unary(client, "handshake", handshake);
+    const info = await unary<{ getVersion(): string }>(client, "getPluginInfo", new Empty());
     const answerMs = performance.now() - started;
+    const config = Struct.fromJavaScript({});
+    await unary(
+      client,
+      "checkConfig",
+      new providerPb.CheckRequest().setUrn("urn:pulumi:bench::start::pulumi:providers:x::default").setNews(config),
+    );
+    await unary(
+      client,
+      "diffConfig",
+      new providerPb.DiffRequest().setUrn("urn:pulumi:bench::start::pulumi:providers:x::default").setNews(config),
+    );
+    const configure = new providerPb.ConfigureRequest().setAcceptsecrets(true).setAcceptresources(true);
+    for (const [key, value] of Object.entries(first.config)) configure.getVariablesMap().set(key, value);
+    await unary(client, "configure", configure);
+    const check = new providerPb.CheckRequest()
+      .setUrn(first.urn)
+      .setOlds(Struct.fromJavaScript({}))
+      .setNews(Struct.fromJavaScript(first.news as never));
+    const checked = await unary<{ getFailuresList(): unknown[] }>(client, "check", check);
+    const checkMs = performance.now() - started;
+    if (checked.getFailuresList().length > 0) throw new Error(`${launcher}: the first Check failed`);
     client.close();
-    return { port: portMs, answer: answerMs, version };
+    return { port: portMs, answer: answerMs, check: checkMs, version: info.getVersion() };
   } finally {
     child.kill();
   }
 }
 
-/** How long a command takes to start: a plugin to its port line and its first answer (ours, the
- *  baseline's and the peer's when given), a CLI to its usage; against Node doing nothing. */
-export async function startupTimes(rounds = 5): Promise<void> {
+/** The plugins whose start the bench times: our executable (when built) and Node launcher, the baseline's, the peer's, and BENCH_START_EXTRA=<label>=<path>,... */
+function startedPlugins(): [label: string, path: string, first: FirstCheck][] {
+  const plugins: [string, string, FirstCheck][] = [];
+  if (existsSync(HOST_EXECUTABLE)) plugins.push(["pulumi-resource-forge, executable", HOST_EXECUTABLE, FORGE_FIRST_CHECK]);
+  plugins.push(["pulumi-resource-forge, Node launcher", join(REPO_ROOT, "plugin", "pulumi-resource-forge"), FORGE_FIRST_CHECK]);
+  if (PLUGIN_BASELINE)
+    plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge"), FORGE_FIRST_CHECK]);
+  for (const extra of (process.env["BENCH_START_EXTRA"] ?? "").split(",").filter(Boolean)) {
+    // The path follows the last "=", so a label may hold one; a comma ends the entry.
+    const at = extra.lastIndexOf("=");
+    if (at <= 0 || at === extra.length - 1)
+      throw new Error(`BENCH_START_EXTRA: "${extra}" is not <label>=<path> (labels hold no comma)`);
+    plugins.push([extra.slice(0, at), extra.slice(at + 1), FORGE_FIRST_CHECK]);
+  }
+  if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY, PEER_FIRST_CHECK]);
+  return plugins;
+}
+
+/** How long a command takes to start: a plugin to its port line, its first answer and its first
+ *  answered Check (ours, the baseline's and the peer's when given), a CLI to its usage; against
+ *  Node doing nothing. BENCH_START_ROUNDS rounds, interleaved (default 12). */
+export async function startupTimes(rounds = Number(process.env["BENCH_START_ROUNDS"] ?? "12")): Promise<void> {
   const bin = (name: string) => join(__dirname, "..", "cli", `${name}.js`);
   const firstOutput = (command: string, args: string[]) =>
     new Promise<number>((resolve, reject) => {
@@ -442,24 +528,31 @@ export async function startupTimes(rounds = 5): Promise<void> {
     ["forge-recover --help", process.execPath, [bin("forge-recover"), "--help"]],
     ["forge-adopt --help", process.execPath, [bin("forge-adopt"), "--help"]],
   ];
-  const plugins: [string, string][] = [["pulumi-resource-forge", join(PLUGIN_DIR, "pulumi-resource-forge")]];
-  if (PLUGIN_BASELINE) plugins.push(["pulumi-resource-forge, baseline", join(PLUGIN_BASELINE, "plugin", "pulumi-resource-forge")]);
-  if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY]);
-  // A first start fills Node's compile cache (provider/compile-cache.ts): not counted.
+  const plugins = startedPlugins();
+  // A first start fills Node's compile cache (provider/compile-cache.ts) and the page cache: not counted.
   for (const [, command, args] of commands) await firstOutput(command, args);
-  for (const [, launcher] of plugins) await pluginStart(launcher);
+  for (const [, launcher, first] of plugins) await pluginStart(launcher, first);
   const times = new Map<string, number[]>(commands.map(([label]) => [label, []]));
-  const starts = new Map<string, { port: number; answer: number }[]>(plugins.map(([label]) => [label, []]));
+  const starts = new Map<string, { port: number; answer: number; check: number }[]>(plugins.map(([label]) => [label, []]));
   for (let round = 0; round < rounds; round += 1) {
     for (const [label, command, args] of commands) times.get(label)!.push(await firstOutput(command, args));
-    for (const [label, launcher] of plugins) starts.get(label)!.push(await pluginStart(launcher));
+    for (const [label, launcher, first] of round % 2 === 0 ? plugins : [...plugins].reverse()) {
+      starts.get(label)!.push(await pluginStart(launcher, first));
+    }
   }
-  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`\nstart-up, median of ${rounds} interleaved rounds (goal: plugin and CLIs <= 0.3 s on a quiet machine)`);
-  for (const [label, list] of times) console.log(`  ${label}: ${s(median(list))}`);
+  const ms = (value: number) => `${Math.round(value)} ms`;
+  console.log(`\nstart-up, median of ${rounds} interleaved rounds (load average ${loadavg()[0]!.toFixed(1)})`);
+  for (const [label, list] of times) console.log(`  ${label}: ${ms(median(list))}`);
+  console.log(
+    "| plugin | to its port line | to its first answer (GetPluginInfo) | to its first answered Check | first Check to the peer's |",
+  );
+  console.log("|---|---|---|---|---|");
+  const peer = starts.get("pulumi-resource-gitlab (the peer)");
   for (const [label, list] of starts) {
+    const check = median(list.map((one) => one.check));
+    const ratio = peer ? `${(check / median(peer.map((one) => one.check))).toFixed(2)}x` : "-";
     console.log(
-      `  ${label}: to its port line ${s(median(list.map((one) => one.port)))}, to its first answer (GetPluginInfo) ${s(median(list.map((one) => one.answer)))}`,
+      `| ${label} | ${ms(median(list.map((one) => one.port)))} | ${ms(median(list.map((one) => one.answer)))} | ${ms(check)} | ${ratio} |`,
     );
   }
 }
@@ -491,6 +584,9 @@ function report(n: number, rounds: number, results: Map<string, Measured>, loop:
   }
   if (of(PEER_LABEL)) {
     console.log(`plugin (YAML) to ${PEER_LABEL} (goal: <= 1.00x in every phase): ${ratios("plugin (YAML)", PEER_LABEL)}`);
+  }
+  if (of(NODE_PLUGIN_LABEL)) {
+    console.log(`plugin (YAML), the executable, to ${NODE_PLUGIN_LABEL}: ${ratios("plugin (YAML)", NODE_PLUGIN_LABEL)}`);
   }
   if (of(NODE_FLOOR_LABEL)) {
     console.log(

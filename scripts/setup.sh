@@ -62,6 +62,11 @@ npx tsc -p tsconfig.json >&2
 # The declarations node10 projects read (package.json typesVersions): scripts/node10-types.ts.
 node dist/scripts/node10-types.js
 
+step "the provider plugin's executable for this machine"
+# What the engine layers run (test/support/plugin-under-test.ts); Bun from the npm registry, cached.
+# A platform without one runs them on the Node launcher (FORGE_TEST_PLUGIN=node).
+bash scripts/plugin-build.sh --host >&2 || echo "setup.sh: no executable of the plugin for this machine: run the tests with FORGE_TEST_PLUGIN=node" >&2
+
 step "SDKs (Python, Go) from the plugin's schema"
 bash scripts/gen-sdks.sh >/dev/null
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { normalizeBaseUrl, openAgent, type Connection, type Transport } from "./connection";
@@ -271,7 +272,7 @@ const MAX_CACHED = 16;
 
 /** Short SHA-256 fingerprint of a token, safe to print or use as a key. */
 export function tokenFingerprint(token: string): string {
-  return process.getBuiltinModule("node:crypto").createHash("sha256").update(token).digest("hex").slice(0, 16);
+  return createHash("sha256").update(token).digest("hex").slice(0, 16);
 }
 
 /**

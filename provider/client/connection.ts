@@ -1,3 +1,4 @@
+import { rootCertificates } from "node:tls";
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { EnvHttpProxyAgent } from "undici";
@@ -242,7 +243,8 @@ export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAg
   });
 }
 
-/** Where undici keeps its proxy-aware agent, a module of its own (undici has no exports map). */
+/** Where undici keeps its proxy-aware agent, a module of its own (undici has no exports map). Each
+ *  `require` below names its module literally, so that a bundler (the plugin's executable) sees it. */
 export const UNDICI_AGENT_MODULE = "undici/lib/dispatcher/env-http-proxy-agent.js";
 
 /** The environment's proxy settings, as undici's EnvHttpProxyAgent reads them. */
@@ -262,19 +264,28 @@ function envHttpProxyAgentClass(transport: Transport): typeof EnvHttpProxyAgent 
   if (!proxied) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return require(UNDICI_AGENT_MODULE) as typeof EnvHttpProxyAgent;
+      return require("undici/lib/dispatcher/env-http-proxy-agent.js") as typeof EnvHttpProxyAgent;
     } catch {
       // the whole package, below
     }
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require("undici") as typeof import("undici")).EnvHttpProxyAgent;
+  return undiciPackage().EnvHttpProxyAgent;
+}
+
+/**
+ * undici's whole package, by its index's path: a bare `require("undici")` in the plugin's
+ * executable (Bun) is the runtime's own undici, whose agents lack `compose`.
+ */
+export function undiciPackage(): typeof import("undici") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("undici/index.js") as typeof import("undici");
 }
 
 /** TLS options for undici's connector: extra trusted CAs on top of Node's roots, a client certificate, the insecure switch. */
 function tlsOptions(transport: Transport): Record<string, unknown> {
   return {
-    ...(transport.ca ? { ca: [...process.getBuiltinModule("node:tls").rootCertificates, transport.ca] } : {}),
+    ...(transport.ca ? { ca: [...rootCertificates, transport.ca] } : {}),
     ...(transport.cert ? { cert: transport.cert } : {}),
     ...(transport.key ? { key: transport.key } : {}),
     ...(transport.insecure ? { rejectUnauthorized: false } : {}),

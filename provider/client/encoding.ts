@@ -1,4 +1,5 @@
 import type { FormData } from "undici";
+import { undiciPackage } from "./connection";
 import { fillTemplate, isPlainObject, type HttpMethod } from "./route";
 
 /** The result of applying the placement rule to one call. */
@@ -92,8 +93,7 @@ export function encodeQuery(params: Record<string, unknown>): string {
  * Uint8Array, Blob) become file parts; a `File` keeps its name, other binaries are named after their key.
  */
 export function toFormData(params: Record<string, unknown>): FormData {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const form = new (require("undici") as typeof import("undici")).FormData();
+  const form = new (undiciPackage().FormData)();
   for (const [segments, value] of flatten(params)) {
     const key = renderKey(segments, false);
     if (typeof value === "string") {

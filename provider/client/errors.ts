@@ -1,8 +1,8 @@
+import { STATUS_CODES } from "node:http";
 import { redact } from "../redaction";
 
-/** The status line's text of a code (`Not Found`). node:http is loaded at the first error, not
- *  with the client: a provider process that only previews never sends a request. */
-const statusText = (status: number): string | undefined => process.getBuiltinModule("node:http").STATUS_CODES[status];
+/** The status line's text of a code (`Not Found`). */
+const statusText = (status: number): string | undefined => STATUS_CODES[status];
 
 /** How to set the token; shared by configuration errors and 401 answers so users see one wording. */
 export const TOKEN_HINT = "set the FORGE_TOKEN environment variable, or run `pulumi config set --secret forge:token <token>`";

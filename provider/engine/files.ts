@@ -3,6 +3,7 @@
  * the SHA-256 of its content, so an unchanged file is no diff wherever it is read from, and a
  * changed file is an update even under the same path.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { File } from "node:buffer";
@@ -18,7 +19,7 @@ function readInput(path: string): Buffer {
 
 /** The SHA-256 of a file's content, `sha256:<hex>`. */
 export function fileDigest(content: Buffer): string {
-  return `sha256:${process.getBuiltinModule("node:crypto").createHash("sha256").update(content).digest("hex")}`;
+  return `sha256:${createHash("sha256").update(content).digest("hex")}`;
 }
 
 /**

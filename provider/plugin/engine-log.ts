@@ -12,7 +12,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { redact } from "../redaction";
 import { unaryClient, type UnaryClient } from "./wire/grpc";
-import { encode } from "./wire/protobuf";
+import { encodeMessage } from "./wire/protobuf";
+import { ENGINE_SERVICE, ENUMS, MESSAGES, type ENGINE_METHODS } from "./wire/protocol";
 
 /** A message's level, as the provider's progress sink says it (engine/outcomes.ts). */
 type Level = "warning" | "error" | undefined;
@@ -38,7 +39,8 @@ export async function inCall<T>(urn: string, step: () => Promise<T>): Promise<T>
 }
 
 /** LogSeverity of pulumirpc's engine.proto. */
-const SEVERITY = { info: 1, warning: 2, error: 3 } as const;
+const { INFO, WARNING, ERROR } = ENUMS["pulumirpc.LogSeverity"];
+const SEVERITY = { info: INFO, warning: WARNING, error: ERROR } as const;
 
 /** What the plugin says through the engine: `log(message, level)`, a progress sink. */
 export interface EngineLog {
@@ -63,13 +65,18 @@ export function engineLog(address: () => string | undefined): EngineLog {
     // `Attach` may move the engine: a new address, a new connection.
     if (client?.target !== target) {
       client?.engine.close();
-      client = { target, engine: unaryClient(target, "pulumirpc.Engine") };
+      client = { target, engine: unaryClient(target, ENGINE_SERVICE) };
     }
     const context = calls.getStore();
-    // LogRequest: severity 1, message 2, urn 3.
-    const request = encode({ 1: { varint: SEVERITY[level ?? "info"] }, 2: { string: text }, 3: { string: context?.urn ?? "" } });
+    const request = encodeMessage(MESSAGES["pulumirpc.LogRequest"], {
+      severity: SEVERITY[level ?? "info"],
+      message: text,
+      urn: context?.urn ?? "",
+    });
     // The engine gone (a cancelled run): the message has nowhere to go but stderr.
-    const sent = client.engine.call("Log", request).catch(() => void process.stderr.write(`${text}\n`));
+    const sent = client.engine
+      .call("Log" satisfies keyof typeof ENGINE_METHODS, request)
+      .catch(() => void process.stderr.write(`${text}\n`));
     context?.pending.push(sent);
   }) as EngineLog;
   log.close = () => client?.engine.close();

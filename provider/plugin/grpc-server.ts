@@ -15,16 +15,19 @@
  * of the state's inputs (engine/imports.ts, engine/bookkeeping.ts), and the provider's messages
  * reach the engine's log under their resource (engine-log.ts).
  *
- * Field numbers are those of pulumirpc's provider.proto and plugin.proto, and google.rpc.Status's
- * (the SDK's 3.259 stubs); test/contract/plugin-server.test.ts speaks to this server with the
- * SDK's own client and stubs.
+ * Messages are read and written by field name: the numbers and kinds come from wire/protocol.ts,
+ * generated from the pinned SDK's stubs of provider.proto, plugin.proto and google.rpc.Status (`npm
+ * run generate`), so that a protocol change fails the build or the generated files' test, not a
+ * user's run; test/contract/plugin-server.test.ts speaks to this server with the SDK's own client
+ * and stubs.
  */
 import type * as provider from "@pulumi/pulumi/provider";
 import { IMPORTED_KEY } from "../engine/bookkeeping";
 import { inCall } from "./engine-log";
 import { TIMED_METHODS, timedHandler } from "./timings";
 import { CallFailure, GrpcStatus, serveUnary, type UnaryHandler, type UnaryServer } from "./wire/grpc";
-import { decode, encode, type MessagePlan, type Values } from "./wire/protobuf";
+import { decode, encodeMessage, planOf, type MessagePlan, type Values } from "./wire/protobuf";
+import { ENUMS, MESSAGES, PROVIDER_SERVICE, type PROVIDER_METHODS } from "./wire/protocol";
 
 /** The stack's configuration, as `Configure` sends it: the provider's arguments and the stack's variables. */
 export interface ProviderConfiguration {
@@ -49,28 +52,27 @@ export interface ProviderService {
 
 /** The requests' fields this server reads. */
 const REQUESTS = {
-  Handshake: { 9: ["loaderTarget", "string"] },
-  GetSchema: { 1: ["version", "varint"] },
-  Configure: { 1: ["variables", "stringMap"], 2: ["args", "struct"] },
-  Check: { 1: ["urn", "string"], 2: ["olds", "struct"], 3: ["news", "struct"] },
-  Diff: { 1: ["id", "string"], 2: ["urn", "string"], 3: ["olds", "struct"], 4: ["news", "struct"] },
-  Create: { 1: ["urn", "string"], 2: ["properties", "struct"] },
-  Read: { 1: ["id", "string"], 2: ["urn", "string"], 3: ["properties", "struct"], 4: ["inputs", "struct"] },
-  Update: { 1: ["id", "string"], 2: ["urn", "string"], 3: ["olds", "struct"], 4: ["news", "struct"] },
-  Delete: { 1: ["id", "string"], 2: ["urn", "string"], 3: ["properties", "struct"], 5: ["oldInputs", "struct"] },
-  Invoke: { 1: ["tok", "string"], 2: ["args", "struct"] },
-  Attach: { 1: ["address", "string"] },
-} as const satisfies Record<string, MessagePlan>;
+  Handshake: planOf(MESSAGES["pulumirpc.ProviderHandshakeRequest"], ["loaderTarget"]),
+  GetSchema: planOf(MESSAGES["pulumirpc.GetSchemaRequest"], ["version"]),
+  Configure: planOf(MESSAGES["pulumirpc.ConfigureRequest"], ["variables", "args"]),
+  Check: planOf(MESSAGES["pulumirpc.CheckRequest"], ["urn", "olds", "news"]),
+  Diff: planOf(MESSAGES["pulumirpc.DiffRequest"], ["id", "urn", "olds", "news"]),
+  Create: planOf(MESSAGES["pulumirpc.CreateRequest"], ["urn", "properties"]),
+  Read: planOf(MESSAGES["pulumirpc.ReadRequest"], ["id", "urn", "properties", "inputs"]),
+  Update: planOf(MESSAGES["pulumirpc.UpdateRequest"], ["id", "urn", "olds", "news"]),
+  Delete: planOf(MESSAGES["pulumirpc.DeleteRequest"], ["id", "urn", "properties", "oldInputs"]),
+  Invoke: planOf(MESSAGES["pulumirpc.InvokeRequest"], ["tok", "args"]),
+  Attach: planOf(MESSAGES["pulumirpc.PluginAttach"], ["address"]),
+} as const satisfies Partial<Record<keyof typeof PROVIDER_METHODS, MessagePlan>>;
 
-/** DiffResponse.DiffChanges. */
-const DIFF_UNKNOWN = 0;
-const DIFF_NONE = 1;
-const DIFF_SOME = 2;
+const { DIFF_UNKNOWN, DIFF_NONE, DIFF_SOME } = ENUMS["pulumirpc.DiffResponse.DiffChanges"];
 const EMPTY = new Uint8Array(0);
 
-/** Check failures as repeated CheckFailure messages (property 1, reason 2). */
+/** Check failures as repeated CheckFailure messages. */
 const failuresOf = (failures: provider.CheckFailure[] | undefined) =>
-  (failures ?? []).map((failure) => encode({ 1: { string: failure.property }, 2: { string: failure.reason } }));
+  (failures ?? []).map((failure) =>
+    encodeMessage(MESSAGES["pulumirpc.CheckFailure"], { property: failure.property, reason: failure.reason }),
+  );
 
 /** A failed call as the SDK's server reported it: UNKNOWN with the error's message, its stack in the plugin's log. */
 function plainError(error: unknown): CallFailure {
@@ -86,11 +88,17 @@ function writeError(error: unknown): CallFailure {
   const failure = error as { message?: string; id?: string; properties?: Values; reasons?: string[] };
   const message = failure.message ?? String(error);
   if (!failure.id) return new CallFailure(GrpcStatus.UNKNOWN, message);
-  // ErrorResourceInitFailed: id 1, properties 2, reasons 3; in an Any (type_url 1, value 2); in a
-  // google.rpc.Status (code 1, message 2, details 3).
-  const detail = encode({ 1: { string: failure.id }, 2: { struct: failure.properties ?? {} }, 3: { strings: failure.reasons ?? [] } });
-  const packed = encode({ 1: { string: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed" }, 2: { messages: [detail] } });
-  const status = encode({ 1: { varint: GrpcStatus.UNKNOWN }, 2: { string: message }, 3: { messages: [packed] } });
+  // An ErrorResourceInitFailed, packed in an Any, in a google.rpc.Status's details.
+  const detail = encodeMessage(MESSAGES["pulumirpc.ErrorResourceInitFailed"], {
+    id: failure.id,
+    properties: failure.properties ?? {},
+    reasons: failure.reasons ?? [],
+  });
+  const packed = encodeMessage(MESSAGES["google.protobuf.Any"], {
+    typeUrl: "type.googleapis.com/pulumirpc.ErrorResourceInitFailed",
+    value: detail,
+  });
+  const status = encodeMessage(MESSAGES["google.rpc.Status"], { code: GrpcStatus.UNKNOWN, message, details: [packed] });
   return new CallFailure(GrpcStatus.UNKNOWN, message, status);
 }
 
@@ -118,18 +126,16 @@ const unimplemented =
   };
 
 /** The service's handlers, by method name: the methods the engine calls of this plugin. */
-export function providerHandlers(service: ProviderService): Record<string, UnaryHandler> {
+export function providerHandlers(service: ProviderService): Partial<Record<keyof typeof PROVIDER_METHODS, UnaryHandler>> {
   const withImportMark = (properties: Values, inputs: Values | undefined): Values => {
     const mark = inputs?.[IMPORTED_KEY];
     return mark === undefined ? properties : { ...properties, [IMPORTED_KEY]: mark };
   };
-  const handlers: Record<string, UnaryHandler> = {
-    // PluginInfo: version 1.
-    GetPluginInfo: method({}, () => encode({ 1: { string: service.version } })),
-    // GetSchemaResponse: schema 1.
+  const handlers: Partial<Record<keyof typeof PROVIDER_METHODS, UnaryHandler>> = {
+    GetPluginInfo: method({}, () => encodeMessage(MESSAGES["pulumirpc.PluginInfo"], { version: service.version })),
     GetSchema: method(REQUESTS.GetSchema, (request) => {
       if ((request.version ?? 0) !== 0) throw new Error(`unsupported schema version ${request.version}`);
-      return encode({ 1: { string: service.schema } });
+      return encodeMessage(MESSAGES["pulumirpc.GetSchemaResponse"], { schema: service.schema });
     }),
     // Answered UNIMPLEMENTED, as before the handshake was read (the engine then configures the
     // plugin as it always did), but read: only the engine's own provider of a deployment is handed
@@ -142,54 +148,58 @@ export function providerHandlers(service: ProviderService): Record<string, Unary
     }),
     CheckConfig: unimplemented("CheckConfig"),
     DiffConfig: unimplemented("DiffConfig"),
-    // ConfigureResponse: acceptSecrets 1, supportsPreview 2, acceptResources 3, acceptOutputs 4.
     Configure: method(REQUESTS.Configure, (request) => {
       service.configure({ args: request.args ?? {}, variables: request.variables ?? {} });
-      return encode({ 1: { varint: 1 }, 3: { varint: 1 }, 4: { varint: 1 } });
+      return encodeMessage(MESSAGES["pulumirpc.ConfigureResponse"], {
+        acceptsecrets: true,
+        supportspreview: false,
+        acceptresources: true,
+        acceptoutputs: true,
+      });
     }),
-    // CheckResponse: inputs 1, failures 2.
     Check: method(REQUESTS.Check, ({ urn = "", olds = {}, news = {} }) =>
       inCall(urn, async () => {
         const result = await service.provider().check!(urn, olds, news);
-        return encode({ 1: { struct: result.inputs ?? news }, 2: { messages: failuresOf(result.failures) } });
+        return encodeMessage(MESSAGES["pulumirpc.CheckResponse"], { inputs: result.inputs ?? news, failures: failuresOf(result.failures) });
       }),
     ),
-    // DiffResponse: replaces 1, deleteBeforeReplace 3, changes 4.
     Diff: method(REQUESTS.Diff, ({ id = "", urn = "", olds = {}, news = {} }) =>
       inCall(urn, async () => {
         const result = await service.provider().diff!(id, urn, olds, news);
         const changes = result.changes === true ? DIFF_SOME : result.changes === false ? DIFF_NONE : DIFF_UNKNOWN;
-        return encode({ 1: { strings: result.replaces ?? [] }, 3: { varint: result.deleteBeforeReplace ? 1 : 0 }, 4: { varint: changes } });
+        return encodeMessage(MESSAGES["pulumirpc.DiffResponse"], {
+          replaces: result.replaces ?? [],
+          deletebeforereplace: result.deleteBeforeReplace ?? false,
+          changes,
+        });
       }),
     ),
-    // CreateResponse: id 1, properties 2.
     Create: method(
       REQUESTS.Create,
       ({ urn = "", properties = {} }) =>
         inCall(urn, async () => {
           const result = await service.provider().create!(urn, properties);
-          return encode({ 1: { string: result.id }, 2: { struct: result.outs ?? {} } });
+          return encodeMessage(MESSAGES["pulumirpc.CreateResponse"], { id: result.id, properties: result.outs ?? {} });
         }),
       writeError,
     ),
-    // ReadResponse: id 1, properties 2, inputs 3. `pulumi import` reads with the id alone: no properties at all.
+    // `pulumi import` reads with the id alone: no properties at all.
     Read: method(REQUESTS.Read, ({ id = "", urn = "", properties = {}, inputs }) =>
       inCall(urn, async () => {
         const result = await service.provider().read!(id, urn, withImportMark(properties, inputs));
-        return encode({
-          1: { string: result.id ?? "" },
-          2: { struct: result.props ?? {} },
-          3: result.inputs === undefined ? undefined : { struct: result.inputs },
+        return encodeMessage(MESSAGES["pulumirpc.ReadResponse"], {
+          id: result.id ?? "",
+          properties: result.props ?? {},
+          inputs: result.inputs,
         });
       }),
     ),
-    // UpdateResponse: properties 1.
     Update: method(
       REQUESTS.Update,
       ({ id = "", urn = "", olds = {}, news = {} }) =>
         inCall(urn, async () => {
           const result = (await service.provider().update!(id, urn, olds, news)) ?? {};
-          return encode({ 1: { struct: result.outs ?? {} } });
+          return encodeMessage(MESSAGES["pulumirpc.UpdateResponse"], { properties: result.outs ?? {} });
         }),
       writeError,
     ),
@@ -199,10 +209,9 @@ export function providerHandlers(service: ProviderService): Record<string, Unary
         return EMPTY;
       }),
     ),
-    // InvokeResponse: return 1, failures 2.
     Invoke: method(REQUESTS.Invoke, async ({ tok = "", args = {} }) => {
       const result = await service.provider().invoke!(tok, args);
-      return encode({ 1: { struct: result.outputs ?? {} }, 2: { messages: failuresOf(result.failures) } });
+      return encodeMessage(MESSAGES["pulumirpc.InvokeResponse"], { return: result.outputs ?? {}, failures: failuresOf(result.failures) });
     }),
     Cancel: () => EMPTY,
     Attach: method(REQUESTS.Attach, ({ address = "" }) => {
@@ -213,7 +222,7 @@ export function providerHandlers(service: ProviderService): Record<string, Unary
   const timings = process.env["FORGE_PLUGIN_TIMINGS"];
   if (timings) {
     for (const timed of TIMED_METHODS) {
-      const name = timed[0]!.toUpperCase() + timed.slice(1);
+      const name = (timed[0]!.toUpperCase() + timed.slice(1)) as keyof typeof PROVIDER_METHODS;
       handlers[name] = timedHandler(timed, handlers[name]!, timings);
     }
   }
@@ -222,5 +231,5 @@ export function providerHandlers(service: ProviderService): Record<string, Unary
 
 /** Serves `service` on a free port of loopback. */
 export function listen(service: ProviderService): Promise<UnaryServer> {
-  return serveUnary("pulumirpc.ResourceProvider", providerHandlers(service));
+  return serveUnary(PROVIDER_SERVICE, providerHandlers(service));
 }

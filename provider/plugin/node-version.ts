@@ -1,6 +1,6 @@
 /**
  * The plugin's first module: on a Node older than the package supports, it says so and exits,
- * before anything that needs a newer Node loads (`process.getBuiltinModule`, the compile cache).
+ * before anything that needs a newer Node loads (the compile cache, the undici it ships with).
  * Kept to syntax that any Node in use parses. The launcher once asked `node --version` first: a
  * second process at every start, 6 to 10 ms of each of an operation's plugin starts.
  */

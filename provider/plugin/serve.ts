@@ -33,15 +33,11 @@ export interface PluginIdentity {
   schema: string;
 }
 
-/** A module of this package, loaded when a request first needs it. */
-function lateRequire<T>(path: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path) as T;
-}
-
 /** The provider's configuration as the runtime reads stack config: `get("forge:baseUrl")`. */
 export function configOf(configuration: ProviderConfiguration): StackConfigReader {
-  const { reveal } = lateRequire<typeof import("./face")>("./face");
+  // Loaded at the first Configure, with the provider.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { reveal } = require("./face") as typeof import("./face");
   const args = reveal(configuration.args).plain;
   const variables = configuration.variables;
   return {

@@ -54,9 +54,36 @@ const declaringFile: Record<string, string> = {
   VirtualRegistryCleanupPolicy: "virtual-registry-cleanup-policy",
 };
 
-/** Loads a declaring file: Node's `require` of the build; test/support/declaring-files.ts gives vitest's (TypeScript sources). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-let loadFile = (file: string): ResourceModule => require(`./${file}`) as ResourceModule;
+/** Each declaring file's `require`, written out so that a bundler (the plugin's executable) sees every file. */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const requireFile: Record<string, () => ResourceModule> = {
+  "broadcast-message": () => require("./broadcast-message") as ResourceModule,
+  "cluster-agent": () => require("./cluster-agent") as ResourceModule,
+  "cluster-agent-token": () => require("./cluster-agent-token") as ResourceModule,
+  "cluster-agent-url-configuration": () => require("./cluster-agent-url-configuration") as ResourceModule,
+  "error-tracking-client-key": () => require("./error-tracking-client-key") as ResourceModule,
+  "error-tracking-settings": () => require("./error-tracking-settings") as ResourceModule,
+  "feature": () => require("./feature") as ResourceModule,
+  "feature-flag-user-list": () => require("./feature-flag-user-list") as ResourceModule,
+  "geo-site": () => require("./geo-site") as ResourceModule,
+  "group-avatar": () => require("./group-avatar") as ResourceModule,
+  "group-integrations": () => require("./group-integrations") as ResourceModule,
+  "group-label": () => require("./group-label") as ResourceModule,
+  "group-label-subscription": () => require("./group-label-subscription") as ResourceModule,
+  "group-settings": () => require("./group-settings") as ResourceModule,
+  "instance-cluster": () => require("./instance-cluster") as ResourceModule,
+  "job-token-scope": () => require("./job-token-scope") as ResourceModule,
+  "job-token-scope-allowlist": () => require("./job-token-scope-allowlist") as ResourceModule,
+  "project-member": () => require("./project-member") as ResourceModule,
+  "protected-environment": () => require("./protected-environment") as ResourceModule,
+  "repository-storage-move": () => require("./repository-storage-move") as ResourceModule,
+  "snippet": () => require("./snippet") as ResourceModule,
+  "virtual-registry-cleanup-policy": () => require("./virtual-registry-cleanup-policy") as ResourceModule,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** Loads a declaring file: `require` of the build; test/support/declaring-files.ts gives vitest's (TypeScript sources). */
+let loadFile = (file: string): ResourceModule => requireFile[file]!();
 
 /** Loads the declaring files with `load` from now on (the test suite's set-up: Node's `require` cannot load TypeScript). */
 export function useDeclaringFileLoader(load: (file: string) => ResourceModule): void {

@@ -7,6 +7,7 @@
  * `npm run generate` compiles and runs it; test/unit/generated-files.test.ts fails when a
  * committed file differs from what it writes.
  */
+import { protocolModule } from "./protocol";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -228,9 +229,15 @@ export function byNameModule(): string {
     ...names.sort(([a], [b]) => a.localeCompare(b)).map(([name, file]) => `  ${name}: "${file}",`),
     "};",
     "",
-    "/** Loads a declaring file: Node's `require` of the build; test/support/declaring-files.ts gives vitest's (TypeScript sources). */",
-    "// eslint-disable-next-line @typescript-eslint/no-require-imports",
-    "let loadFile = (file: string): ResourceModule => require(`./${file}`) as ResourceModule;",
+    "/** Each declaring file's `require`, written out so that a bundler (the plugin's executable) sees every file. */",
+    "/* eslint-disable @typescript-eslint/no-require-imports */",
+    "const requireFile: Record<string, () => ResourceModule> = {",
+    ...[...new Set(names.map(([, file]) => file))].sort().map((file) => `  "${file}": () => require("./${file}") as ResourceModule,`),
+    "};",
+    "/* eslint-enable @typescript-eslint/no-require-imports */",
+    "",
+    "/** Loads a declaring file: `require` of the build; test/support/declaring-files.ts gives vitest's (TypeScript sources). */",
+    "let loadFile = (file: string): ResourceModule => requireFile[file]!();",
     "",
     "/** Loads the declaring files with `load` from now on (the test suite's set-up: Node's `require` cannot load TypeScript). */",
     "export function useDeclaringFileLoader(load: (file: string) => ResourceModule): void {",
@@ -279,6 +286,7 @@ export function generatedFiles(): Map<string, string> {
     ["provider/generated/resources.ts", resourcesModule()],
     ["provider/generated/lookups.ts", lookupsModule()],
     ["provider/plugin/resources.ts", pluginResourcesModule()],
+    ["provider/plugin/wire/protocol.ts", protocolModule(root)],
   ]);
   files.set("provider/plugin/schema.json", `${JSON.stringify(pluginSchema(), null, 2)}\n`);
   for (const [name, text] of referencePages()) files.set(`docs/reference/${name}`, text);

@@ -11,7 +11,8 @@
  * dependency the package declares that the repository's lock does not hold fails here, by name.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -51,6 +52,15 @@ interface LockEntry {
   [key: string]: unknown;
 }
 
+/** A platform's package of the plugin's executable (scripts/plugin-build.sh: dist/plugin/npm/pulumi-forge-<os>-<cpu>-<version>.tgz). */
+export interface PlatformPackage {
+  name: string;
+  version: string;
+  tarball: string;
+  os: string[];
+  cpu: string[];
+}
+
 /** The packed tarball: its path and the files it holds. */
 export interface PackedPackage {
   tarball: string;
@@ -72,7 +82,12 @@ export async function packRepository(destination: string): Promise<PackedPackage
  * A Pulumi TypeScript project in `dir` with the packed library installed offline, and `also`
  * (optional peers a user installs, such as `@pulumi/policy`) at the repository's versions.
  */
-export async function createConsumerProject(dir: string, packed: PackedPackage, also: string[] = []): Promise<void> {
+export async function createConsumerProject(
+  dir: string,
+  packed: PackedPackage,
+  also: string[] = [],
+  platformPackages: PlatformPackage[] = [],
+): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const repoLock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
   const versionOf = (name: string) => {
@@ -97,9 +112,24 @@ export async function createConsumerProject(dir: string, packed: PackedPackage, 
       resolved: tarballSpec,
       integrity: packed.manifest.integrity,
       license: packed.manifest.license,
-      ...pick(packed.manifest, ["dependencies", "peerDependencies", "peerDependenciesMeta", "bin", "engines"]),
+      ...pick(packed.manifest, ["dependencies", "optionalDependencies", "peerDependencies", "peerDependenciesMeta", "bin", "engines"]),
     },
   };
+  // The platform's executable, as npm installs pulumi-forge's optional dependency from the registry.
+  for (const platform of platformPackages) {
+    packages[`node_modules/${platform.name}`] = {
+      version: platform.version,
+      resolved: `file:${platform.tarball}`,
+      // Another platform's package is skipped by its os and cpu, never read: only this one's tarball is built.
+      ...(existsSync(platform.tarball)
+        ? { integrity: `sha512-${createHash("sha512").update(readFileSync(platform.tarball)).digest("base64")}` }
+        : {}),
+      license: "Apache-2.0",
+      os: platform.os,
+      cpu: platform.cpu,
+      optional: true,
+    };
+  }
   const pending: Needed[] = [
     ...["@pulumi/pulumi", ...also, ...TEMPLATE_DEV_DEPENDENCIES].map((name) => ({ from: "", name, optional: false })),
     ...neededBy("node_modules/pulumi-forge", packed.manifest),

@@ -10,10 +10,14 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { seedToken } from "../../emulator";
+import { assertPluginBuilt, NODE_PLUGIN_DIR, PLUGIN_DIR_UNDER_TEST } from "../support/plugin-under-test";
 import { PULUMI_ROOT, REPO_ROOT } from "../support/pulumi-paths";
 
-/** The repository's plugin directory: the launcher users point `plugins.providers` at. */
-export const PLUGIN_DIR = join(REPO_ROOT, "plugin");
+/** The plugin the engine layers run (test/support/plugin-under-test.ts): the executable of this
+ *  platform, or the Node launcher with FORGE_TEST_PLUGIN=node. */
+export const PLUGIN_DIR = PLUGIN_DIR_UNDER_TEST;
+/** The repository's Node launcher: what `plugins.providers` names in an npm install. */
+export { NODE_PLUGIN_DIR };
 
 export interface CliResult {
   code: number;
@@ -55,6 +59,7 @@ export interface CliProjectOptions {
 
 /** Makes the project and its stack `test`, with the given config. */
 export async function cliProject(options: CliProjectOptions): Promise<CliProject> {
+  assertPluginBuilt();
   const work = mkdtempSync(join(tmpdir(), `forge-${options.name}-`));
   const dir = join(work, "program");
   for (const sub of ["backend", "home"]) mkdirSync(join(work, sub));

@@ -1,7 +1,8 @@
 /**
  * The provider plugin through the real engine: a program that declares `forge:index:*` resources
  * with the classes of `pulumi-forge/plugin` (no dynamic provider), the plugin found through `plugins.providers` in
- * Pulumi.yaml (the repository's launcher, plugin/pulumi-resource-forge), its connection from the
+ * Pulumi.yaml (the repository's launcher, plugin/pulumi-resource-forge, on Node: the engine layers'
+ * other programs run the executable, test/support/plugin-under-test.ts), its connection from the
  * provider configuration (`forge:baseUrl`, secret `forge:token`). up, a no-op preview, a secret
  * input kept out of the state in plain text, `pulumi import`, a missing token, destroy leaving
  * nothing of the stack's (an import no program matched is let go); a failing preview without the secret, and a same-named label made by hand that neither
@@ -11,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
-import { cliProject, PLUGIN_DIR, type CliProject } from "./cli-project";
+import { cliProject, NODE_PLUGIN_DIR, type CliProject } from "./cli-project";
 import { engineTestDecision, pulumiInstalled, REPO_ROOT } from "./harness";
 
 const SECRET_DESCRIPTION = "plugin-secret-description-7f3a";
@@ -31,7 +32,7 @@ beforeAll(async () => {
     name: "plugin",
     nodeModules: true,
     from: {
-      "Pulumi.yaml": `name: forge-plugin\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${PLUGIN_DIR}\n`,
+      "Pulumi.yaml": `name: forge-plugin\nruntime: nodejs\nplugins:\n  providers:\n    - name: forge\n      path: ${NODE_PLUGIN_DIR}\n`,
       // The typed classes of pulumi-forge/plugin (the same arguments as the dynamic ones).
       "index.js": `const pulumi = require("@pulumi/pulumi");
 const forge = require("pulumi-forge/plugin");

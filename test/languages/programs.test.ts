@@ -1,7 +1,7 @@
 /**
  * The optional `languages` layer (`npm run test:languages`): a Python and a Go program on the
  * generated SDKs (test/languages/programs) through their Pulumi language hosts, the real CLI and the
- * provider plugin installed as users install it (`pulumi plugin install`, no `plugins.providers`
+ * provider plugin installed as users install it (its executable through `pulumi plugin install`, no `plugins.providers`
  * path), against the emulator: up, a clean preview, a change made by hand caught by a refresh that
  * expects none, up --refresh repairing it, `pulumi import` of an object made by hand (the generated
  * code in the program's language), destroy deleting everything the program made; the agent's token
@@ -21,6 +21,7 @@ import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { cliProject, rootApi, type CliProject } from "../e2e/cli-project";
 import { engineTestDecision, pulumiInstalled, REPO_ROOT } from "../e2e/harness";
 import { GO_ENV, goProgram, PROGRAMS, pythonEnvironment, VENV } from "../e2e/sdk-setup";
+import { assertPluginBuilt, EXECUTABLE_DIR, PLUGIN_BUILD } from "../support/plugin-under-test";
 
 /** The folder of the language hosts; PATH is searched without it. */
 const HOSTS_VARIABLE = "FORGE_LANGUAGE_HOSTS";
@@ -53,14 +54,19 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   work = mkdtempSync(join(tmpdir(), "forge-languages-"));
   execFileSync("bash", [join(REPO_ROOT, "scripts", "gen-sdks.sh"), join(work, "sdks")], { stdio: "ignore" });
-  // The plugin as `pulumi plugin install --file <folder>` takes it: its executable, running this checkout's build.
-  plugin = join(work, "plugin");
-  mkdirSync(plugin);
-  writeFileSync(
-    join(plugin, "pulumi-resource-forge"),
-    `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, "dist", "provider", "plugin", "main.js")}" "$@"\n`,
-  );
-  chmodSync(join(plugin, "pulumi-resource-forge"), 0o755);
+  // The plugin as `pulumi plugin install --file <folder>` takes it: the executable users of these
+  // languages install (FORGE_TEST_PLUGIN=node: a folder whose pulumi-resource-forge runs this
+  // checkout's build on Node).
+  assertPluginBuilt();
+  plugin = PLUGIN_BUILD === "executable" ? EXECUTABLE_DIR : join(work, "plugin");
+  if (PLUGIN_BUILD === "node") {
+    mkdirSync(plugin);
+    writeFileSync(
+      join(plugin, "pulumi-resource-forge"),
+      `#!/bin/sh\nexec "${process.execPath}" "${join(REPO_ROOT, "dist", "provider", "plugin", "main.js")}" "$@"\n`,
+    );
+    chmodSync(join(plugin, "pulumi-resource-forge"), 0o755);
+  }
 }, 900_000);
 
 afterAll(async () => {

@@ -106,7 +106,7 @@ function unframe(body: Buffer): Buffer {
 }
 
 /** Serves `handlers` (by method name) as `service` on a free port of loopback. */
-export function serveUnary(service: string, handlers: Record<string, UnaryHandler>): Promise<UnaryServer> {
+export function serveUnary(service: string, handlers: Readonly<Record<string, UnaryHandler | undefined>>): Promise<UnaryServer> {
   const server = createServer();
   const sessions = new Set<Http2Session>();
   const prefix = `/${service}/`;

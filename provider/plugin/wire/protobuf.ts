@@ -5,10 +5,13 @@
  * object per value and convert it again (google-protobuf's `toJavaScript`): a fifth of the
  * plugin's time in a large preview (docs/performance.md).
  *
- * A message is read by a plan: each field number the plugin uses, with its kind. Fields it does
- * not use are skipped, as any protobuf reader skips unknown fields.
+ * A message is read by a plan: each field the plugin uses, by its name in the generated protocol
+ * (protocol.ts, from the pinned SDK's stubs: {@link planOf}), with its number and kind. Fields it
+ * does not use are skipped, as any protobuf reader skips unknown fields. A message is written by
+ * field name too ({@link encodeMessage}): no field number is written by hand.
  */
 import { Reader, Writer } from "./bytes";
+import type { ProtocolField } from "./protocol";
 
 /** A property bag: what a `Struct` holds. */
 export type Values = Record<string, unknown>;
@@ -143,7 +146,7 @@ function writeStructBody(writer: Writer, values: Values): void {
 }
 
 /** The kinds of field a plan reads. */
-export type FieldKind = "string" | "struct" | "varint" | "strings" | "stringMap" | "bytes";
+export type FieldKind = "string" | "struct" | "varint" | "strings" | "stringMap" | "bytes" | "message";
 
 /** A message's plan: the JavaScript name and kind of each field number the plugin uses. */
 export type MessagePlan = Record<number, readonly [name: string, kind: FieldKind]>;
@@ -157,6 +160,8 @@ interface KindValues {
   stringMap: Record<string, string>;
   /** A length-delimited field's bytes, undecoded. */
   bytes: Uint8Array;
+  /** A message field's bytes, undecoded. */
+  message: Uint8Array;
 }
 
 /** What a plan reads: each named field's value. */
@@ -215,6 +220,7 @@ export function decode<P extends MessagePlan>(plan: P, bytes: Uint8Array): Decod
         readStringEntry(reader, reader.uint32() + reader.pos, (out[name] ??= {}) as Record<string, string>);
         break;
       case "bytes":
+      case "message":
         out[name] = reader.bytes();
         break;
     }
@@ -251,4 +257,74 @@ export function encode(fields: Record<number, FieldValue | undefined>): Uint8Arr
     }
   }
   return writer.finish();
+}
+
+/** A generated message's fields (protocol.ts `MESSAGES`): name to [number, kind, type]. */
+type MessageTable = Readonly<Record<string, ProtocolField>>;
+
+/** The plan that reads the fields `names` of a generated message (a name the SDK no longer has fails the build). */
+export function planOf<T extends MessageTable, const N extends keyof T & string>(
+  table: T,
+  names: readonly N[],
+): { [K in N as T[K][0]]: readonly [K, T[K][1] & FieldKind] } {
+  const plan: Record<number, readonly [string, string]> = {};
+  for (const name of names) {
+    const [number, kind] = table[name]!;
+    if (!["string", "struct", "varint", "strings", "stringMap", "bytes", "message"].includes(kind)) {
+      throw new Error(`protobuf: field ${name} is a ${kind}, which the plugin does not read`);
+    }
+    plan[number] = [name, kind];
+  }
+  return plan as never;
+}
+
+/** What a field of each kind is written from. */
+interface WrittenValues {
+  string: string;
+  struct: Values;
+  varint: number | boolean;
+  strings: readonly string[];
+  /** An already encoded message. */
+  message: Uint8Array;
+  bytes: Uint8Array;
+  /** Already encoded messages. */
+  messages: readonly Uint8Array[];
+}
+
+/** The fields of a generated message that the plugin writes, by name, each from its kind's value. */
+export type MessageValues<T extends MessageTable> = {
+  [K in keyof T as T[K][1] extends keyof WrittenValues ? K : never]?: T[K][1] extends keyof WrittenValues ? WrittenValues[T[K][1]] : never;
+};
+
+/** The bytes of a generated message with `values` by field name, as {@link encode} writes them. */
+export function encodeMessage<T extends MessageTable>(table: T, values: MessageValues<T>): Uint8Array {
+  const fields: Record<number, FieldValue | undefined> = {};
+  for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    const [number, kind] = table[name]!;
+    switch (kind) {
+      case "string":
+        fields[number] = { string: value as string };
+        break;
+      case "struct":
+        fields[number] = { struct: value as Values };
+        break;
+      case "varint":
+        fields[number] = { varint: typeof value === "boolean" ? (value ? 1 : 0) : (value as number) };
+        break;
+      case "strings":
+        fields[number] = { strings: value as string[] };
+        break;
+      case "message":
+      case "bytes":
+        fields[number] = { messages: [value as Uint8Array] };
+        break;
+      case "messages":
+        fields[number] = { messages: value as Uint8Array[] };
+        break;
+      default:
+        throw new Error(`protobuf: field ${name} is a ${kind}, which the plugin does not write`);
+    }
+  }
+  return encode(fields);
 }
