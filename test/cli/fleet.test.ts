@@ -518,7 +518,8 @@ describe.skipIf(skipEngineTests() || pgMissing !== undefined)("forge-drift over 
         const commands = [...seen].join("\n");
         for (const part of [
           /\bpulumi-language-nodejs\b/,
-          /provider\/plugin\/main\.js/,
+          // The plugin face's process: the executable (dist/plugin/<platform>/), or the Node plugin with FORGE_TEST_PLUGIN=node.
+          /dist\/plugin\/[a-z0-9]+-[a-z0-9]+\/pulumi-resource-forge\b|provider\/plugin\/main\.js/,
           /dynamic-provider/,
           /\bpulumi refresh --preview-only\b/,
         ])
