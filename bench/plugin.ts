@@ -499,8 +499,7 @@ function startedPlugins(): [label: string, path: string, first: FirstCheck][] {
   for (const extra of (process.env["BENCH_START_EXTRA"] ?? "").split(",").filter(Boolean)) {
     // The path follows the last "=", so a label may hold one; a comma ends the entry.
     const at = extra.lastIndexOf("=");
-    if (at <= 0 || at === extra.length - 1)
-      throw new Error(`BENCH_START_EXTRA: "${extra}" is not <label>=<path> (labels hold no comma)`);
+    if (at <= 0 || at === extra.length - 1) throw new Error(`BENCH_START_EXTRA: "${extra}" is not <label>=<path> (labels hold no comma)`);
     plugins.push([extra.slice(0, at), extra.slice(at + 1), FORGE_FIRST_CHECK]);
   }
   if (PEER_BINARY) plugins.push(["pulumi-resource-gitlab (the peer)", PEER_BINARY, PEER_FIRST_CHECK]);
