@@ -6,9 +6,9 @@
  * the CA, through a refusing proxy, or at a sign-in page, the error says what to fix and where.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { connect, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -16,32 +16,9 @@ import { parseCliArgs } from "../../emulator/cli-main";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { ForgeClient, ForgeConfigError, ForgeNetworkError, ForgeNotApiError, resolveConnection } from "../../provider/client";
 import { hasOpenssl, makeCertificates } from "./certificates";
+import { startConnectProxy } from "./proxy";
 
 const TOKEN = seedToken("root");
-
-/** A forward proxy on loopback: CONNECT tunnels (or a refusal), counted by target. */
-async function startProxy(refuse = false): Promise<{ url: string; tunnels: string[]; server: Server }> {
-  const tunnels: string[] = [];
-  const server = createHttpServer((_request, response) => response.writeHead(405).end());
-  server.on("connect", (request, client, head) => {
-    tunnels.push(request.url ?? "");
-    if (refuse) {
-      client.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    const [host, port] = (request.url ?? "").split(":");
-    const upstream = connect(Number(port), host!, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on("error", () => client.destroy());
-    client.on("error", () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server };
-}
 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 
@@ -107,7 +84,7 @@ describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
   });
 
   it("goes through an HTTPS proxy from the environment or the config, and around it for NO_PROXY hosts", async () => {
-    const proxy = await startProxy();
+    const proxy = await startConnectProxy();
     closers.push(() => new Promise((resolve) => proxy.server.close(resolve)));
     const target = emulator.url.replace("https://", "");
     const saved = { ...process.env };
@@ -133,7 +110,7 @@ describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
   });
 
   it("a proxy that refuses the tunnel is an error naming the URL and the proxy settings", async () => {
-    const proxy = await startProxy(true);
+    const proxy = await startConnectProxy(true);
     closers.push(() => new Promise((resolve) => proxy.server.close(resolve)));
     const failure = (await whoAmI({ FORGE_CA_BUNDLE: certs.ca }, { "forge:httpsProxy": proxy.url }).catch(
       (error: unknown) => error,

@@ -7,9 +7,9 @@
  * test/connection/tls-and-proxies.test.ts's.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import { connect, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,30 +17,11 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { conceal } from "../../provider/plugin/face";
 import { hasOpenssl, makeCertificates, type Certificates } from "../connection/certificates";
+import { startConnectProxy } from "../connection/proxy";
 import { pluginBuilds, startPluginProcess, struct, type PluginProcess } from "./support/plugin-process";
 
 const TOKEN = seedToken("root");
 const urn = (name: string) => `urn:pulumi:test::forge::forge:index:GroupLabel::${name}`;
-
-/** A forward proxy on loopback: CONNECT tunnels, counted by target. */
-async function startProxy(): Promise<{ url: string; tunnels: string[]; server: Server }> {
-  const tunnels: string[] = [];
-  const server = createHttpServer((_request, response) => response.writeHead(405).end());
-  server.on("connect", (request, client, head) => {
-    tunnels.push(request.url ?? "");
-    const [host, port] = (request.url ?? "").split(":");
-    const upstream = connect(Number(port), host!, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on("error", () => client.destroy());
-    client.on("error", () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, tunnels, server };
-}
 
 /** An HTTPS front of the (plain HTTP) emulator that asks for a client certificate signed by the CA. */
 async function startMutualTlsFront(certs: Certificates, emulator: RunningEmulator): Promise<{ url: string; server: Server }> {
@@ -110,7 +91,7 @@ describe.skipIf(!hasOpenssl).each(pluginBuilds())("the plugin's connections, %s"
   }
 
   it("trusts the CA of forge:caBundle and goes through the proxy of forge:httpsProxy", async () => {
-    const proxy = await startProxy();
+    const proxy = await startConnectProxy();
     closers.push(() => new Promise((resolve) => proxy.server.close(resolve)));
     const plugin = await configured({ baseUrl: tlsEmulator.url, caBundle: readFileSync(certs.ca, "utf8"), httpsProxy: proxy.url });
     expect(await createLabel(plugin, "through-proxy")).toMatch(/^acme:\d+$/);
