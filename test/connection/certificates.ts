@@ -1,6 +1,6 @@
 /** A throwaway PKI for the connection tests, made with openssl on the spot (no network). */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Whether the openssl command is there (the tests that need it are skipped otherwise). */
@@ -52,5 +52,16 @@ export function makeCertificates(dir: string): Certificates {
     serverKey: path("server.key"),
     clientCert: path("client.pem"),
     clientKey: path("client.key"),
+  };
+}
+
+/** A server's TLS options that ask every client for a certificate signed by the test's CA. */
+export function mutualTlsOptions(certs: Certificates) {
+  return {
+    cert: readFileSync(certs.serverCert),
+    key: readFileSync(certs.serverKey),
+    ca: readFileSync(certs.ca),
+    requestCert: true,
+    rejectUnauthorized: true,
   };
 }

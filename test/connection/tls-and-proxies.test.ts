@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseCliArgs } from "../../emulator/cli-main";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { ForgeClient, ForgeConfigError, ForgeNetworkError, ForgeNotApiError, resolveConnection } from "../../provider/client";
-import { hasOpenssl, makeCertificates } from "./certificates";
+import { hasOpenssl, makeCertificates, mutualTlsOptions } from "./certificates";
 import { startConnectProxy } from "./proxy";
 
 const TOKEN = seedToken("root");
@@ -121,15 +121,8 @@ describe.skipIf(!hasOpenssl)("connections over TLS and proxies", () => {
   });
 
   it("presents the client certificate and key to a forge that asks for one", async () => {
-    const server = createHttpsServer(
-      {
-        cert: readFileSync(certs.serverCert),
-        key: readFileSync(certs.serverKey),
-        ca: readFileSync(certs.ca),
-        requestCert: true,
-        rejectUnauthorized: true,
-      },
-      (_request, response) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ username: "mtls" })),
+    const server = createHttpsServer(mutualTlsOptions(certs), (_request, response) =>
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ username: "mtls" })),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise((resolve) => server.close(resolve)));

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { seedToken, startEmulator, type RunningEmulator } from "../../emulator";
 import { conceal } from "../../provider/plugin/face";
-import { hasOpenssl, makeCertificates, type Certificates } from "../connection/certificates";
+import { hasOpenssl, makeCertificates, mutualTlsOptions, type Certificates } from "../connection/certificates";
 import { startConnectProxy } from "../connection/proxy";
 import { pluginBuilds, startPluginProcess, struct, type PluginProcess } from "./support/plugin-process";
 
@@ -26,25 +26,16 @@ const urn = (name: string) => `urn:pulumi:test::forge::forge:index:GroupLabel::$
 /** An HTTPS front of the (plain HTTP) emulator that asks for a client certificate signed by the CA. */
 async function startMutualTlsFront(certs: Certificates, emulator: RunningEmulator): Promise<{ url: string; server: Server }> {
   const target = new URL(emulator.url);
-  const server = createHttpsServer(
-    {
-      cert: readFileSync(certs.serverCert),
-      key: readFileSync(certs.serverKey),
-      ca: readFileSync(certs.ca),
-      requestCert: true,
-      rejectUnauthorized: true,
-    },
-    (request, response) => {
-      const forwarded = httpRequest(
-        { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
-        (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        },
-      );
-      request.pipe(forwarded);
-    },
-  );
+  const server = createHttpsServer(mutualTlsOptions(certs), (request, response) => {
+    const forwarded = httpRequest(
+      { host: target.hostname, port: target.port, path: request.url, method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    request.pipe(forwarded);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
