@@ -9,8 +9,8 @@ import { automation } from "./automation";
 import { markdownCode } from "../provider/adopt/escape";
 import { declaredSecrets } from "../provider/engine/declaration";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { clientFor, type ForgeClient } from "../provider/client";
-import { connectionOf } from "../provider/holdings/connection";
+import type { ForgeClient } from "../provider/client";
+import { clientsOf } from "../provider/holdings/connection";
 import { holdingsOf, type ExportedDeployment } from "../provider/holdings/holdings";
 import { operations, operationsOver } from "../provider/composition-root";
 import { parseTypeToken } from "../provider/type-tokens";
@@ -147,13 +147,10 @@ export async function afterRefresh(
 ): Promise<RotationDue[]> {
   const resources = stateResources(deployment);
   const holdings = new Map(holdingsOf(deployment).resources.map((holding) => [holding.urn, holding]));
-  const clients = new Map<string, Promise<ForgeClient>>();
+  const clientOf = clientsOf(env, workDir);
   const clientOfResource = (urn: string): Promise<ForgeClient> => {
     const holding = holdings.get(urn);
-    if (!holding) return Promise.reject(new Error(`${urn} is no forge resource of the state`));
-    let client = clients.get(urn);
-    if (!client) clients.set(urn, (client = connectionOf(holding, env, workDir).then(clientFor)));
-    return client;
+    return holding ? clientOf(holding) : Promise.reject(new Error(`${urn} is no forge resource of the state`));
   };
   const checked = [...resources.values()].filter(
     (resource) => !gone.has(resource.urn) && resource.managedSecrets.length > 0 && holdings.get(resource.urn)?.role === "manages",

@@ -42,9 +42,9 @@ import type { PendingCandidate } from "../provider/engine/operations";
 import type { Standing } from "../provider/engine/outcomes";
 import { evidenceFields } from "../provider/engine/evidence";
 import { operationsOver } from "../provider/composition-root";
-import { clientFor, type ForgeClient } from "../provider/client";
+import type { ForgeClient } from "../provider/client";
 import type { ResourceOperations } from "../provider/engine/operations";
-import { connectionOf } from "../provider/holdings/connection";
+import { clientsOf } from "../provider/holdings/connection";
 import {
   heldObjects,
   holdingsOf,
@@ -317,14 +317,7 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
   // What the stack holds, on which forge, and what is pending: the one holdings model.
   const holdings = holdingsOf((await stack.exportStack()).deployment as ExportedDeployment);
   // Each resource is read on its own provider's connection: a stack may talk to two forges.
-  const clients = new Map<string, Promise<ForgeClient>>();
-  const clientOf = (subject: Pick<Holding, "name" | "forge" | "provider">): Promise<ForgeClient> => {
-    const key = `${subject.provider?.urn ?? ""}\0${subject.forge.url ?? ""}`;
-    let client = clients.get(key);
-    if (!client)
-      clients.set(key, (client = connectionOf(subject, process.env, options.workDir).then((connection) => clientFor(connection))));
-    return client;
-  };
+  const clientOf = clientsOf(process.env, options.workDir);
   const over = async (kind: string, subject: Pick<Holding, "name" | "forge" | "provider">) => operationsOver(kind, await clientOf(subject));
   const inState = new Set(holdings.resources.map((resource) => resource.urn));
   const pending: (PendingCreate & { operation: PendingOperation })[] = holdings.pending.flatMap((operation) =>

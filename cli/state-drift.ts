@@ -14,9 +14,8 @@
  * own plugin reads; pending operations; a resource pending deletion) is left to the refresh.
  */
 import type { ForgeClient } from "../provider/client";
-import { clientFor } from "../provider/client";
-import { connectionOf } from "../provider/holdings/connection";
-import { holdingsOf, type Holding } from "../provider/holdings/holdings";
+import { clientsOf } from "../provider/holdings/connection";
+import { holdingsOf } from "../provider/holdings/holdings";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { engineState, IMPORTED_KEY } from "../provider/engine/bookkeeping";
 import { operationsOver } from "../provider/composition-root";
@@ -115,13 +114,7 @@ export async function stateDrift(
   if (refresh) return { refresh };
   const resources = stateResources(deployment);
   // Each resource on its own provider's connection and forge (provider/holdings); one read with `get` holds nothing to drift.
-  const clients = new Map<string, Promise<ForgeClient>>();
-  const clientOf = (holding: Holding): Promise<ForgeClient> => {
-    const key = `${holding.provider?.urn ?? ""}\0${holding.forge.url ?? ""}`;
-    let client = clients.get(key);
-    if (!client) clients.set(key, (client = connectionOf(holding, env, workDir).then(clientFor)));
-    return client;
-  };
+  const clientOf = clientsOf(env, workDir);
   const checked = holdingsOf(deployment).resources.filter((holding) => holding.role === "manages");
   const drifted: DriftedResource[] = [];
   let next = 0;

@@ -7,7 +7,7 @@
  * talk to two forges. forge-drift (one stack's secrets, a fleet from exports, rotation due) and
  * forge-recover use it.
  */
-import { resolveConnection, type Connection } from "../client";
+import { clientFor, resolveConnection, type Connection, type ForgeClient } from "../client";
 import type { ConfigSource } from "../client/connection";
 import { compareForges } from "./forge-address";
 import type { Holding } from "./holdings";
@@ -64,4 +64,26 @@ export async function connectionOf(
       );
   }
   return connection;
+}
+
+/** What a resource of a state is read with: its provider's settings and its recorded forge. */
+type Subject = Pick<Holding, "name" | "forge" | "provider">;
+
+/**
+ * One client per provider and forge of a state, made at its first use ({@link connectionOf}):
+ * the resources of one provider share it, and their settings' files are read once. A connection
+ * that fails says so for each resource asked for, by its own name.
+ */
+export function clientsOf(env: NodeJS.ProcessEnv, workDir?: string): (subject: Subject) => Promise<ForgeClient> {
+  const clients = new Map<string, Promise<ForgeClient>>();
+  return (subject) => {
+    const key = `${subject.provider?.urn ?? ""}\0${subject.forge.url ?? ""}`;
+    let client = clients.get(key);
+    if (!client) {
+      client = connectionOf(subject, env, workDir).then((connection) => clientFor(connection));
+      clients.set(key, client);
+    }
+    // The first resource's failure is re-made for this one, so that its message names it.
+    return client.catch(() => connectionOf(subject, env, workDir).then((connection) => clientFor(connection)));
+  };
 }
