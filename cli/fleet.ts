@@ -19,7 +19,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { parse as parseYaml } from "yaml";
 import { markdownCode } from "../provider/adopt/escape";
 import { BASE_URL_ENV, TRANSPORT_SETTINGS } from "../provider/client/connection";
-import { holdingsOf, type ExportedDeployment } from "../provider/holdings/holdings";
+import { recordedConfig } from "../provider/holdings/connection";
+import { holdingsOf, type ExportedDeployment, type Holding } from "../provider/holdings/holdings";
 import { exportDeployment } from "./stack-export";
 import { detectDrift, formatDrift, refreshFailure, type DriftedResource } from "./drift";
 import { checkFromExport } from "./fleet-exports";
@@ -180,12 +181,19 @@ function stackSetting(target: FleetStack, setting: { config: string; env: string
 }
 
 /**
- * The forges a state's resources talk to (provider/holdings): each resource's recorded forge, else
- * its provider's recorded address, else the environment's FORGE_BASE_URL, as a refresh would take it.
+ * The forges whose reachability says something of a state's refresh (provider/holdings): each
+ * resource's recorded forge, else its provider's recorded address, else the environment's
+ * FORGE_BASE_URL, as a refresh would take it; but not a forge that the resource's own provider
+ * reaches through its proxy (`forge:httpsProxy`, `forge:httpProxy` recorded), where a direct
+ * connection says nothing.
  */
-function forgesOf(deployment: ExportedDeployment, env: NodeJS.ProcessEnv): string[] {
+export function forgesToProbe(deployment: ExportedDeployment, env: NodeJS.ProcessEnv): string[] {
+  const throughProxy = (holding: Holding) => {
+    const recorded = recordedConfig(holding.provider?.config ?? {});
+    return [TRANSPORT_SETTINGS.httpsProxy, TRANSPORT_SETTINGS.httpProxy].some((setting) => recorded.get(setting.config) !== undefined);
+  };
   const urls = holdingsOf(deployment)
-    .resources.filter((holding) => holding.role === "manages")
+    .resources.filter((holding) => holding.role === "manages" && !throughProxy(holding))
     .map((holding) => holding.forge.url ?? env[BASE_URL_ENV])
     .filter((url): url is string => url !== undefined && url !== "");
   return [...new Set(urls)];
@@ -264,7 +272,7 @@ export async function fleetDrift(named: readonly FleetStack[], version: string, 
   const forgeProblem = async (target: FleetStack, deployment: ExportedDeployment): Promise<string | undefined> => {
     // Behind a proxy a direct connection says nothing: the refresh goes through the proxy.
     if (!options.reachable && proxied(target, env)) return undefined;
-    for (const url of forgesOf(deployment, env)) {
+    for (const url of forgesToProbe(deployment, env)) {
       if (!forges.has(url))
         forges.set(
           url,
