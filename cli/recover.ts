@@ -386,10 +386,13 @@ async function recover(options: RecoverOptions, io: Io): Promise<number> {
     const key = `${create.type} ${JSON.stringify(sorted(withoutEngineKeys(create.inputs)))}`;
     groups.set(key, [...(groups.get(key) ?? []), create]);
   }
+  // The forge's clock against this machine's, read once per forge: the groups share it.
+  const clocks = new Map<ForgeClient, Promise<ForgeClock>>();
   for (const group of groups.values()) {
     const client = await clientOf(group[0]!.operation);
     const { candidates } = await operationsOver(group[0]!.type, client).pendingCreateCandidates(engineState(group[0]!.inputs));
-    decide(group, candidates, claimed, await forgeClock(client), plan);
+    if (!clocks.has(client)) clocks.set(client, forgeClock(client));
+    decide(group, candidates, claimed, await clocks.get(client)!, plan);
   }
 
   for (const { urn, id } of plan.adopts) io.out(`  adopt   ${nameOf(urn)}: ${id} (as you said)\n`);
