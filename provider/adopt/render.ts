@@ -4,6 +4,7 @@
  * depends on nothing but the adoption, so the same forge gives the same bytes.
  */
 import type { State } from "../engine/declaration";
+import type { Face } from "../type-tokens";
 import type { AdoptedResource, Adoption, CommentedValue, FileValue, Notice, ReferenceValue, SecretValue, TerraformNotes } from "./read";
 import { shellWord, typescript } from "./escape";
 
@@ -17,9 +18,6 @@ export interface RenderOptions {
   /** The library's version, for the header. */
   version: string;
 }
-
-/** The TypeScript face a program is written for: the plugin's classes (the default) or the dynamic ones. */
-export type Face = "plugin" | "dynamic";
 
 /** The module each face's classes come from. */
 const FACE_MODULE: Record<Face, string> = { plugin: "pulumi-forge/plugin", dynamic: "pulumi-forge" };
