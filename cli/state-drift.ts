@@ -15,7 +15,7 @@
  */
 import type { ForgeClient } from "../provider/client";
 import { clientsOf } from "../provider/holdings/connection";
-import { holdingsOf } from "../provider/holdings/holdings";
+import { holdingsOf, type StackHoldings } from "../provider/holdings/holdings";
 import type { ResourceOperations } from "../provider/engine/operations";
 import { engineState, IMPORTED_KEY } from "../provider/engine/bookkeeping";
 import { operationsOver } from "../provider/composition-root";
@@ -110,12 +110,13 @@ export async function stateDrift(
   env: NodeJS.ProcessEnv = process.env,
   workDir?: string,
 ): Promise<StateDrift> {
-  const refresh = refreshNeeded(deployment);
+  const holdings = holdingsOf(deployment);
+  const refresh = refreshNeeded(deployment, holdings);
   if (refresh) return { refresh };
   const resources = stateResources(deployment);
   // Each resource on its own provider's connection and forge (provider/holdings); one read with `get` holds nothing to drift.
   const clientOf = clientsOf(env, workDir);
-  const checked = holdingsOf(deployment).resources.filter((holding) => holding.role === "manages");
+  const checked = holdings.resources.filter((holding) => holding.role === "manages");
   const drifted: DriftedResource[] = [];
   let next = 0;
   const worker = async () => {
@@ -130,10 +131,11 @@ export async function stateDrift(
   return { drifted };
 }
 
-/** Why only the engine's refresh can judge this state, or undefined when it can be checked here. */
-export function refreshNeeded(deployment: ExportedDeployment): string | undefined {
+/** Why only the engine's refresh can judge this state, or undefined when it can be checked here.
+ *  Its pending operations are the holdings model's (every type, any provider's). */
+export function refreshNeeded(deployment: ExportedDeployment, holdings: StackHoldings = holdingsOf(deployment)): string | undefined {
   const listed = deployment.resources ?? [];
-  if ((deployment.pending_operations ?? []).length > 0) return "its state has pending operations";
+  if (holdings.pending.length > 0) return "its state has pending operations";
   const other = listed.find(
     (resource) => resource.custom && !resource.type.startsWith("pulumi:providers:") && !parseTypeToken(resource.type),
   );
