@@ -9,6 +9,7 @@ import type { Store } from "../registry";
 import { headerToken } from "../http/auth";
 import type { ApiResponse } from "../http/types";
 import { makeGroup as makeGroupIn, makeProject as makeProjectIn } from "../core/lifecycle";
+import { projectSettingsOf, writeProjectSettings } from "../core/project-settings";
 import { seedInfo, seedState } from "./seed";
 
 /** Path prefix of the admin endpoints (outside /api/v4; an administrator's token, same site only). */
@@ -231,7 +232,8 @@ function changeProject(store: Store, ref: string, body: Record<string, unknown>)
     store.projects.rename(project, changes.path);
   }
   if (changes.visibility !== undefined) project.visibility = changes.visibility;
-  const { path: _path, visibility: _visibility, ...state } = changes;
+  const { path: _path, visibility: _visibility, issues_enabled: issues, merge_requests_enabled: mergeRequests, ...state } = changes;
+  writeProjectSettings(project, projectSettingsOf({ issues_enabled: issues, merge_requests_enabled: mergeRequests }));
   Object.assign(project, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
   return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), visibility: project.visibility };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ProjectRecord } from "./records";
 import { paramBoolean, paramEnum, paramInteger, paramString } from "./validation";
 
 /*
@@ -93,8 +94,33 @@ export function projectSettingsOf(params: Record<string, unknown>): Record<strin
   return settings;
 }
 
-/** Every setting of a project: what was set over the defaults. */
-export function projectSettings(set: Record<string, unknown> | undefined): Record<string, unknown> {
+/** What of a project record holds its settings: `settings`, and the two switches older state files kept beside it. */
+type SettingsHolder = Pick<ProjectRecord, "settings" | "issues_enabled" | "merge_requests_enabled">;
+
+/** The switches older state files kept as fields of their own; `settings` holds them now. */
+const LEGACY_FIELDS = ["issues_enabled", "merge_requests_enabled"] as const;
+
+/**
+ * Every setting of a project: what was set over the defaults. `settings` is the one store. A
+ * switch an older state file holds as a field of its own was the last word written then (its
+ * admin endpoint wrote only the field), so it counts until a write replaces it.
+ */
+export function projectSettings(project: SettingsHolder): Record<string, unknown> {
   const values: Record<string, unknown> = Object.fromEntries(Object.entries(SETTINGS).map(([name, setting]) => [name, setting.default]));
-  return { ...values, ...set };
+  const merged = { ...values, ...project.settings };
+  for (const field of LEGACY_FIELDS) if (project[field] !== undefined) merged[field] = project[field];
+  return merged;
+}
+
+/** One setting of a project, as {@link projectSettings} reads it. */
+export function projectSetting(project: SettingsHolder, name: SettingName): unknown {
+  if ((name === "issues_enabled" || name === "merge_requests_enabled") && project[name] !== undefined) return project[name];
+  return project.settings && name in project.settings ? project.settings[name] : SETTINGS[name].default;
+}
+
+/** Writes settings (by record name, as {@link projectSettingsOf} gives them) into the one store, replacing an older file's fields. */
+export function writeProjectSettings(project: SettingsHolder, changes: Record<string, unknown>): void {
+  if (Object.keys(changes).length === 0) return;
+  project.settings = { ...project.settings, ...changes };
+  for (const field of LEGACY_FIELDS) if (field in changes) delete project[field];
 }

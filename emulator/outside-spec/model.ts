@@ -285,9 +285,6 @@ export class ServiceEndpoints {
       topics: params.topics ?? params.tag_list ?? [],
       settings: projectSettingsOf(params),
     });
-    const { issues_enabled: issues, merge_requests_enabled: mergeRequests } = projectSettingsOf(params);
-    if (typeof issues === "boolean") project.issues_enabled = issues;
-    if (typeof mergeRequests === "boolean") project.merge_requests_enabled = mergeRequests;
     return this.project(project, actor);
   }
 

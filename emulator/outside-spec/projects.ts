@@ -3,7 +3,7 @@ import { AccessLevel } from "../../api";
 import type { Collection } from "../core/collection";
 import type { Core } from "../core/core";
 import { ApiError, conflict, forbidden, modelValidationError, thingNotFound } from "../core/errors";
-import { projectSettingParams, projectSettingsOf } from "../core/project-settings";
+import { projectSettingParams, projectSettingsOf, writeProjectSettings } from "../core/project-settings";
 import { type Actor, type ProjectRecord, VISIBILITIES } from "../core/records";
 import { integerPathParam, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../core/validation";
 
@@ -107,10 +107,7 @@ export class ProjectChanges {
     if (params.default_branch !== undefined && project.default_branch !== null) project.default_branch = params.default_branch;
     const topics = params.topics ?? params.tag_list;
     if (topics !== undefined) project.topics = topics;
-    const settings = projectSettingsOf(params);
-    if (typeof settings["issues_enabled"] === "boolean") project.issues_enabled = settings["issues_enabled"];
-    if (typeof settings["merge_requests_enabled"] === "boolean") project.merge_requests_enabled = settings["merge_requests_enabled"];
-    project.settings = { ...project.settings, ...settings };
+    writeProjectSettings(project, projectSettingsOf(params));
     project.last_activity_at = this.core.clock.iso();
     return project;
   }

@@ -258,19 +258,7 @@ export class AccessReads {
     return this.core.projects
       .list((project) => belongs(project) && this.core.permissions.canSeeProject(actor, project))
       .slice(0, EMBEDDED_PROJECTS)
-      .map((project) => ({
-        ...this.core.projects.serialize(project),
-        // Features the emulator does not switch off: all on, as on a new project.
-        issues_enabled: true,
-        merge_requests_enabled: true,
-        wiki_enabled: true,
-        jobs_enabled: true,
-        snippets_enabled: true,
-        container_registry_enabled: true,
-        shared_runners_enabled: true,
-        public_jobs: true,
-        request_access_enabled: true,
-      }));
+      .map((project) => this.core.projects.serialize(project));
   }
 }
 
