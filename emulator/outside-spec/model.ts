@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AccessLevel } from "../../api";
 import { tierIncludes } from "../../api/editions";
+import { USERNAME, USERNAME_RULE } from "../../api/names";
 import type { Core } from "../core/core";
 import { ApiError, badRequest, forbidden, modelValidationError, thingNotFound } from "../core/errors";
 import { makeGroup, makeProject, makeUser, removeGroup, removeProject, removeUser } from "../core/lifecycle";
@@ -21,12 +22,6 @@ export interface GroupSettingsWriter {
   update(actor: Actor, groupRef: string, input: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** Usernames as the service takes them: letters, digits, `_`, `-`, `.`; not starting with `-` or `.`, not ending in `.`, `.git` or `.atom`. */
-const USERNAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-const USERNAME_RULE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
-/** A namespace path (group or project): the same characters, not ending in `.git` or `.atom`. */
-const PATH = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
-const PATH_RULE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 const MIN_PASSWORD = 8;
 
@@ -75,10 +70,6 @@ function pathFromName(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9_.]+/g, "-")
     .replace(/^[-.]+|-+$/g, "");
-}
-
-function checkPath(field: string, path: string, rule: string): void {
-  if (!PATH.test(path) || /\.(git|atom)$/.test(path)) throw modelValidationError(field, rule);
 }
 
 /**
@@ -176,9 +167,7 @@ export class ServiceEndpoints {
       throw modelValidationError("password", `is too short (minimum is ${MIN_PASSWORD} characters)`);
     }
     if (!EMAIL.test(params.email)) throw modelValidationError("email", "is invalid");
-    if (!USERNAME.test(params.username) || /(\.|\.git|\.atom)$/.test(params.username)) {
-      throw modelValidationError("username", USERNAME_RULE);
-    }
+    if (!USERNAME.test(params.username)) throw modelValidationError("username", USERNAME_RULE);
     const user = makeUser(this.core, {
       username: params.username,
       name: params.name,
@@ -219,7 +208,6 @@ export class ServiceEndpoints {
     }
     let group: GroupRecord;
     try {
-      checkPath("path", path, PATH_RULE);
       group = makeGroup(this.core, {
         name,
         path,
@@ -272,7 +260,6 @@ export class ServiceEndpoints {
     requireAtLeastOne(params, ["name", "path"]);
     const name = (params.name ?? params.path)!;
     const path = params.path ?? pathFromName(name);
-    checkPath("path", path, PATH_RULE);
     const namespaceId = this.namespaceFor(creator, params.namespace_id);
     const project = makeProject(this.core, {
       name,

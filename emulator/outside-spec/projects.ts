@@ -3,6 +3,7 @@ import { AccessLevel } from "../../api";
 import type { Collection } from "../core/collection";
 import type { Core } from "../core/core";
 import { ApiError, conflict, forbidden, modelValidationError, thingNotFound } from "../core/errors";
+import { checkNamespacePath, refuseProjectClashes } from "../core/lifecycle";
 import { projectSettingParams, projectSettingsOf, writeProjectSettings } from "../core/project-settings";
 import { type Actor, type ProjectRecord, VISIBILITIES } from "../core/records";
 import { integerPathParam, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../core/validation";
@@ -91,16 +92,9 @@ export class ProjectChanges {
   update(actor: Actor, projectRef: string, input: Record<string, unknown>): ProjectRecord {
     const project = this.core.permissions.requireProject(actor, projectRef, AccessLevel.Maintainer);
     const params = validate(updateProjectParams, input);
-    if (params.path !== undefined && params.path !== project.path) {
-      const taken = this.core.projects
-        .all()
-        .some(
-          (other) =>
-            other !== project && other.namespace_id === project.namespace_id && other.path.toLowerCase() === params.path!.toLowerCase(),
-        );
-      if (taken) throw modelValidationError("path", "has already been taken");
-      this.core.projects.rename(project, params.path);
-    }
+    if (params.path !== undefined) checkNamespacePath(params.path);
+    refuseProjectClashes(this.core, project.namespace_id, { name: params.name, path: params.path }, project);
+    if (params.path !== undefined && params.path !== project.path) this.core.projects.rename(project, params.path);
     if (params.name !== undefined) project.name = params.name;
     if (params.description !== undefined) project.description = params.description;
     if (params.visibility !== undefined) project.visibility = params.visibility;
