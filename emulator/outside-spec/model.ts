@@ -6,7 +6,7 @@ import type { Core } from "../core/core";
 import { ApiError, badRequest, forbidden, modelValidationError, thingNotFound } from "../core/errors";
 import { makeGroup, makeProject, makeUser, removeGroup, removeProject, removeUser } from "../core/lifecycle";
 import { projectSettingParams, projectSettingsOf } from "../core/project-settings";
-import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../core/records";
+import { type Actor, type GroupRecord, type UserRecord, VISIBILITIES } from "../core/records";
 import type { ProjectChanges } from "./projects";
 import { integerPathParam, paramBoolean, paramInteger, paramString, requireAtLeastOne, validate } from "../core/validation";
 
@@ -272,7 +272,7 @@ export class ServiceEndpoints {
       topics: params.topics ?? params.tag_list ?? [],
       settings: projectSettingsOf(params),
     });
-    return this.project(project, actor);
+    return this.core.projectRecordFor(project, actor);
   }
 
   /**
@@ -291,12 +291,6 @@ export class ServiceEndpoints {
       return;
     }
     removeProject(this.core, project);
-  }
-
-  /** The project record these endpoints answer with, as `GET /projects/:id` gives it (administrators also see its storage). */
-  project(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
-    return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }
 
   /** The namespace a new project goes to: the creator's own, or a group they may make projects in. */

@@ -115,7 +115,7 @@ export class AccessReads {
 
   /** `GET /projects/:id`: the project record lookups need. */
   project(actor: Actor, projectRef: string): Record<string, unknown> {
-    return this.serializeProject(this.core.permissions.requireProject(actor, projectRef), actor);
+    return this.core.projectRecordFor(this.core.permissions.requireProject(actor, projectRef), actor);
   }
 
   /**
@@ -223,7 +223,7 @@ export class AccessReads {
     const orderBy = query.order_by ?? "created_at";
     const value = (project: ProjectRecord): string | number =>
       orderBy === "id" ? project.id : orderBy === "updated_at" ? project.last_activity_at : project[orderBy];
-    return sortBy(selected, value, query.sort ?? "desc").map((project) => this.serializeProject(project, actor));
+    return sortBy(selected, value, query.sort ?? "desc").map((project) => this.core.projectRecordFor(project, actor));
   }
 
   /** `GET /users`: signed-in callers only; administrators see email and role as well. */
@@ -245,12 +245,6 @@ export class AccessReads {
     return sortBy(selected, (user) => userField(user, orderBy), query.sort ?? "desc").map((user) =>
       caller.admin ? users.current(user) : users.basic(user),
     );
-  }
-
-  private serializeProject(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
-    // Administrators see where the repository is stored (storage moves poll by it).
-    return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
   }
 
   /** The embedded project records of the projects the caller can see, oldest first. */
