@@ -7,7 +7,7 @@ import type { Groups } from "./groups";
 import type { Projects } from "./projects";
 import type { GroupRecord, Membership, ProjectRecord, UserRecord } from "./records";
 import type { Clock } from "./time";
-import type { Users } from "./users";
+import { DEFAULT_PROJECTS_LIMIT, type Users } from "./users";
 
 /*
  * Making and removing the access entities: what `POST /users`, `/groups` and `/projects` (the
@@ -29,7 +29,7 @@ interface Entities {
 }
 
 /** The kind whose sequence namespaces draw their ids from: groups and personal namespaces share it, as on the service. */
-const NAMESPACE_SEQUENCE = "group";
+export const NAMESPACE_SEQUENCE = "group";
 
 type Visibility = GroupRecord["visibility"];
 
@@ -124,7 +124,7 @@ export function makeUser(core: Entities, spec: NewUser): UserRecord {
     token: `forge-${randomBytes(16).toString("hex")}`,
     created_at: core.clock.iso(),
     namespace_id: core.nextId(NAMESPACE_SEQUENCE),
-    projects_limit: spec.projectsLimit ?? 100_000,
+    projects_limit: spec.projectsLimit ?? DEFAULT_PROJECTS_LIMIT,
     can_create_group: spec.canCreateGroup ?? true,
     external: spec.external ?? false,
     note: spec.note ?? null,

@@ -4,7 +4,8 @@ import { tierIncludes } from "../../api/editions";
 import { USERNAME, USERNAME_RULE } from "../../api/names";
 import type { Core } from "../core/core";
 import { ApiError, badRequest, forbidden, modelValidationError, thingNotFound } from "../core/errors";
-import { makeGroup, makeProject, makeUser, removeGroup, removeProject, removeUser } from "../core/lifecycle";
+import { makeGroup, makeProject, makeUser, NAMESPACE_SEQUENCE, removeGroup, removeProject, removeUser } from "../core/lifecycle";
+import { DEFAULT_PROJECTS_LIMIT } from "../core/users";
 import { projectSettingParams, projectSettingsOf } from "../core/project-settings";
 import { type Actor, type GroupRecord, type UserRecord, VISIBILITIES } from "../core/records";
 import type { ProjectChanges } from "./projects";
@@ -132,7 +133,7 @@ export class ServiceEndpoints {
       default_project_visibility: "private",
       default_group_visibility: "private",
       default_snippet_visibility: "private",
-      default_projects_limit: 100_000,
+      default_projects_limit: DEFAULT_PROJECTS_LIMIT,
       default_branch_name: "main",
       signup_enabled: false,
       require_two_factor_authentication: false,
@@ -307,7 +308,7 @@ export class ServiceEndpoints {
 
   /** The user's personal namespace id, given now to a user of an older state file that has none. */
   private personalNamespace(user: UserRecord): number {
-    user.namespace_id ??= this.core.nextId("group");
+    user.namespace_id ??= this.core.nextId(NAMESPACE_SEQUENCE);
     return user.namespace_id;
   }
 
