@@ -112,9 +112,6 @@ export const GROUP_AVATAR_TYPES = {
 export const GROUP_AVATAR_EXTENSIONS = Object.keys(GROUP_AVATAR_TYPES) as (keyof typeof GROUP_AVATAR_TYPES)[];
 export const GROUP_AVATAR_MAX_BYTES = 200 * 1024;
 
-/** Usernames, as the service allows them. */
-export const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]{0,254}$/;
-
 /**
  * The settings of a group nothing has changed, by wire name: the service's defaults for a new
  * group. Premium fields are among them; the record leaves them out below Premium.

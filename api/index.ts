@@ -1,5 +1,5 @@
 /**
- * The spec's constants: the values Documents 1 to 3 fix (roles, colour names, themes, tiers,
+ * The spec's constants: the values the API's reference fixes (roles, colour names, themes, tiers,
  * name patterns). Provider, policies and emulator all import them from here, so that the
  * library and its emulator cannot disagree about what the API accepts. Nothing but constants
  * and pure functions over them lives here; the emulator imports nothing else from the provider.

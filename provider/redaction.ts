@@ -11,15 +11,13 @@
  *   `private_token=`, `sslkey=`: any name holding pass, pwd, secret, token, key, credential or
  *   signature), as a PostgreSQL backend URL may carry its password.
  *
- * Imported by the client, the engine and the CLIs alike (it imports nothing), so that there is
- * one rule to read and one to test (test/unit/redaction.test.ts).
+ * Imported by the client, the engine and the CLIs alike (it imports only api/credentials.ts, whose
+ * rule the emulator's request log applies too), so that there is one rule to read and one to test
+ * (test/unit/redaction.test.ts).
  */
+import { CREDENTIAL_PARAMETER, SECRET_MASK } from "../api/credentials";
 
-/** What a secret reads as in every message, report and log. */
-export const SECRET_MASK = "[secret]";
-
-/** A query parameter whose value is a credential, by its name. */
-const CREDENTIAL_PARAMETER = /pass|pwd|secret|token|key|credential|signature/i;
+export { SECRET_MASK };
 
 /** A URL in free text: a scheme, `//`, and everything up to white space, a quote or an angle bracket. */
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>]+/gi;

@@ -2,13 +2,15 @@ import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import type { EmulatorContext } from "../context";
 import { OFFERINGS, TIERS } from "../../api/editions";
-import { ApiError, forbidden, modelValidationError, routeNotFound, thingNotFound } from "../core/errors";
+import { ApiError, forbidden, routeNotFound, thingNotFound } from "../core/errors";
 import { VISIBILITIES, type UserRecord } from "../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramString, validate } from "../core/validation";
 import type { Store } from "../registry";
 import { headerToken } from "../http/auth";
 import type { ApiResponse } from "../http/types";
-import { makeGroup as makeGroupIn, makeProject as makeProjectIn } from "../core/lifecycle";
+import { NAMESPACE_PATH } from "../../api/names";
+import { checkNamespacePath, makeGroup as makeGroupIn, makeProject as makeProjectIn, refuseProjectClashes } from "../core/lifecycle";
+import { projectSettingsOf, writeProjectSettings } from "../core/project-settings";
 import { seedInfo, seedState } from "./seed";
 
 /** Path prefix of the admin endpoints (outside /api/v4; an administrator's token, same site only). */
@@ -84,14 +86,14 @@ const groupChangeParams = z.object({
 });
 /** `POST /__emulator/groups`: a group made as a person makes one in the UI (the spec has no create). */
 const newGroupParams = z.object({
-  path: paramString().pipe(z.string().regex(/^[\w.-]+$/, { error: "is invalid" })),
+  path: paramString().pipe(z.string().regex(NAMESPACE_PATH, { error: "is invalid" })),
   name: paramString().optional(),
   parent: z.union([paramInteger(), paramString()]).optional(),
   creator: z.union([paramInteger(), paramString()]).optional(),
 });
 /** `POST /__emulator/projects`: a project made as a person makes one in the UI. */
 const newProjectParams = z.object({
-  path: paramString().pipe(z.string().regex(/^[\w.-]+$/, { error: "is invalid" })),
+  path: paramString().pipe(z.string().regex(NAMESPACE_PATH, { error: "is invalid" })),
   namespace: z.union([paramInteger(), paramString()]),
   name: paramString().optional(),
   creator: z.union([paramInteger(), paramString()]).optional(),
@@ -226,12 +228,13 @@ function changeProject(store: Store, ref: string, body: Record<string, unknown>)
   if (!project) throw thingNotFound("Project");
   const changes = validate(projectChangeParams, body);
   if (changes.path !== undefined && changes.path !== project.path) {
-    const clash = store.projects.all().some((p) => p.namespace_id === project.namespace_id && p.path === changes.path);
-    if (!/^[\w.-]+$/.test(changes.path) || clash) throw modelValidationError("path", "has already been taken or is invalid");
+    checkNamespacePath(changes.path);
+    refuseProjectClashes(store, project.namespace_id, { path: changes.path }, project);
     store.projects.rename(project, changes.path);
   }
   if (changes.visibility !== undefined) project.visibility = changes.visibility;
-  const { path: _path, visibility: _visibility, ...state } = changes;
+  const { path: _path, visibility: _visibility, issues_enabled: issues, merge_requests_enabled: mergeRequests, ...state } = changes;
+  writeProjectSettings(project, projectSettingsOf({ issues_enabled: issues, merge_requests_enabled: mergeRequests }));
   Object.assign(project, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
   return { id: project.id, path_with_namespace: store.projects.pathWithNamespace(project), visibility: project.visibility };
 }
@@ -272,13 +275,9 @@ function makeProject(store: Store, params: z.output<typeof newProjectParams>): u
   const namespace = store.groups.byRef(String(params.namespace));
   if (!namespace) throw thingNotFound("Namespace");
   const creator = creatorOf(store, params.creator);
-  if (
-    store.projects
-      .all()
-      .some((project) => project.namespace_id === namespace.id && project.path.toLowerCase() === params.path.toLowerCase())
-  ) {
-    throw modelValidationError("path", "has already been taken");
-  }
+  // The path alone is what the admin endpoint is asked for: a clash names only it, though the
+  // name defaults to the path and would clash too.
+  refuseProjectClashes(store, namespace.id, { path: params.path });
   const project = makeProjectIn(store, {
     name: params.name ?? params.path,
     path: params.path,

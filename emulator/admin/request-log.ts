@@ -1,9 +1,15 @@
+import { CREDENTIAL_PARAMETER, SECRET_MASK } from "../../api/credentials";
+
 /** One logged API request. `path` is the request path as sent (with /api/v4, no query). */
 interface LoggedRequest {
   seq: number;
   method: string;
   path: string;
-  /** Query parameters, without `private_token` (tokens are never logged). */
+  /**
+   * Query parameters, without `private_token` (the caller's token is never logged) and with the
+   * value of every other parameter named like a credential (`password`, `foo_token`) masked.
+   * Bodies are not logged.
+   */
   query: Record<string, unknown>;
   /** Status answered; 0 when the connection was dropped by a fault. */
   status: number;
@@ -41,7 +47,7 @@ export class RequestLog {
   record(entry: Omit<LoggedRequest, "seq">): void {
     this.lastSeq += 1;
     const { private_token: _token, ...query } = entry.query;
-    this.ring[this.lastSeq % this.size] = { ...entry, query, seq: this.lastSeq };
+    this.ring[this.lastSeq % this.size] = { ...entry, query: maskCredentials(query), seq: this.lastSeq };
   }
 
   /** Entries with a sequence number above `since` (all held when omitted), oldest first. */
@@ -65,4 +71,17 @@ export class RequestLog {
     this.floorSeq = this.lastSeq;
     this.ring = new Array<LoggedRequest | undefined>(this.size);
   }
+}
+
+/** `query` with the value of every parameter named like a credential masked, at any depth (`hook[token]`). */
+function maskCredentials(query: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => [name, CREDENTIAL_PARAMETER.test(name) ? SECRET_MASK : maskedValue(value)]),
+  );
+}
+
+function maskedValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskedValue);
+  if (typeof value === "object" && value !== null) return maskCredentials(value as Record<string, unknown>);
+  return value;
 }

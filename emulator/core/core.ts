@@ -3,6 +3,7 @@ import { Editions } from "./editions";
 import { Groups } from "./groups";
 import { Permissions } from "./permissions";
 import { Projects } from "./projects";
+import type { Actor, ProjectRecord } from "./records";
 import { Database, type StateData } from "./state";
 import { Clock } from "./time";
 import { Users } from "./users";
@@ -29,5 +30,14 @@ export class Core extends Database {
     this.permissions = new Permissions(this.groups, this.projects);
     this.agents = new Agents(this, this.permissions);
     this.editions = new Editions(this);
+  }
+
+  /**
+   * The project record `GET /projects/:id` answers `actor` with: the record, the caller's
+   * `permissions`, and for administrators where the repository is stored (storage moves poll by it).
+   */
+  projectRecordFor(project: ProjectRecord, actor: Actor): Record<string, unknown> {
+    const record = { ...this.projects.serialize(project), permissions: this.permissions.projectPermissions(actor, project) };
+    return actor?.admin ? { ...record, repository_storage: this.projects.storageOf(project) } : record;
   }
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { AccessLevel } from "../../api";
+import { NAMESPACE_PATH, NAMESPACE_PATH_RULE } from "../../api/names";
 import type { Agents } from "./agents";
 import { ApiError, conflict, modelValidationError } from "./errors";
 import type { Groups } from "./groups";
 import type { Projects } from "./projects";
 import type { GroupRecord, Membership, ProjectRecord, UserRecord } from "./records";
 import type { Clock } from "./time";
-import type { Users } from "./users";
+import { DEFAULT_PROJECTS_LIMIT, type Users } from "./users";
 
 /*
  * Making and removing the access entities: what `POST /users`, `/groups` and `/projects` (the
@@ -28,7 +29,7 @@ interface Entities {
 }
 
 /** The kind whose sequence namespaces draw their ids from: groups and personal namespaces share it, as on the service. */
-const NAMESPACE_SEQUENCE = "group";
+export const NAMESPACE_SEQUENCE = "group";
 
 type Visibility = GroupRecord["visibility"];
 
@@ -37,13 +38,59 @@ function ownerMembership(creator: UserRecord, at: string): Membership {
   return { user_id: creator.id, access_level: AccessLevel.Owner, created_at: at, created_by_id: creator.id };
 }
 
-/** True when `path` names a top-level namespace already: a top-level group's or a user's. */
-function topLevelTaken(core: Entities, path: string): boolean {
+/** True when `path` names a top-level namespace already: a top-level group's (other than `except`) or a user's. */
+function topLevelTaken(core: Pick<Entities, "users" | "groups">, path: string, except?: GroupRecord): boolean {
   const wanted = path.toLowerCase();
   return (
-    core.groups.all().some((group) => group.parent_id === null && group.path.toLowerCase() === wanted) ||
+    core.groups.all().some((group) => group !== except && group.parent_id === null && group.path.toLowerCase() === wanted) ||
     core.users.all().some((user) => user.username.toLowerCase() === wanted)
   );
+}
+
+/**
+ * The rule of every group's and project's path, whoever sets it (`POST /groups`, `PUT /groups/:id`,
+ * `POST /projects`, `PUT /projects/:id`, the admin endpoints): 400 `{"path": [<the service's
+ * wording>]}` otherwise.
+ */
+export function checkNamespacePath(path: string): void {
+  if (!NAMESPACE_PATH.test(path)) throw modelValidationError("path", NAMESPACE_PATH_RULE);
+}
+
+/**
+ * True when a group of `parentId` may not have `path` (case-insensitive): a sibling has it, or,
+ * for a top-level group, any top-level namespace, users' included. `except` is the group itself
+ * when it is renamed.
+ */
+export function groupPathTaken(
+  core: Pick<Entities, "users" | "groups">,
+  parentId: number | null,
+  path: string,
+  except?: GroupRecord,
+): boolean {
+  if (parentId === null) return topLevelTaken(core, path, except);
+  const wanted = path.toLowerCase();
+  return core.groups.all().some((group) => group !== except && group.parent_id === parentId && group.path.toLowerCase() === wanted);
+}
+
+/**
+ * Refuses a project's name or path another project of the namespace has (case-insensitive; `except`
+ * is the project itself when it is renamed): 400 `{"name": [...], "path": ["has already been taken"]}`
+ * names each that clashes.
+ */
+export function refuseProjectClashes(
+  core: Pick<Entities, "projects">,
+  namespaceId: number,
+  wanted: { name?: string | undefined; path?: string | undefined },
+  except?: ProjectRecord,
+): void {
+  const others = core.projects.all().filter((project) => project !== except && project.namespace_id === namespaceId);
+  const clashes: Record<string, string[]> = {};
+  for (const field of ["name", "path"] as const) {
+    const value = wanted[field]?.toLowerCase();
+    if (value !== undefined && others.some((project) => project[field].toLowerCase() === value))
+      clashes[field] = ["has already been taken"];
+  }
+  if (Object.keys(clashes).length > 0) throw new ApiError(400, { message: clashes });
 }
 
 export interface NewUser {
@@ -77,7 +124,7 @@ export function makeUser(core: Entities, spec: NewUser): UserRecord {
     token: `forge-${randomBytes(16).toString("hex")}`,
     created_at: core.clock.iso(),
     namespace_id: core.nextId(NAMESPACE_SEQUENCE),
-    projects_limit: spec.projectsLimit ?? 100_000,
+    projects_limit: spec.projectsLimit ?? DEFAULT_PROJECTS_LIMIT,
     can_create_group: spec.canCreateGroup ?? true,
     external: spec.external ?? false,
     note: spec.note ?? null,
@@ -95,16 +142,12 @@ export interface NewGroup {
 
 /**
  * A group, its creator its Owner (a direct membership made with it, as on the service). Its path
- * is unique among its siblings, and a top-level group's among every top-level namespace (users'
- * included): `{"path": ["has already been taken"]}` otherwise.
+ * follows {@link checkNamespacePath} and is free ({@link groupPathTaken}):
+ * `{"path": ["has already been taken"]}` otherwise.
  */
 export function makeGroup(core: Entities, spec: NewGroup): GroupRecord {
-  const wanted = spec.path.toLowerCase();
-  const clash =
-    spec.parentId === null
-      ? topLevelTaken(core, spec.path)
-      : core.groups.all().some((group) => group.parent_id === spec.parentId && group.path.toLowerCase() === wanted);
-  if (clash) throw modelValidationError("path", "has already been taken");
+  checkNamespacePath(spec.path);
+  if (groupPathTaken(core, spec.parentId, spec.path)) throw modelValidationError("path", "has already been taken");
   const created = core.clock.iso();
   return core.groups.insert({
     id: core.nextId(NAMESPACE_SEQUENCE),
@@ -134,15 +177,12 @@ export interface NewProject {
 
 /**
  * A project. Its creator is recorded (`creator_id`) and becomes its Owner, a direct membership
- * made with it. Name and path are unique in the namespace (case-insensitive):
- * `{"name": [...], "path": ["has already been taken"]}` names each that clashes.
+ * made with it. Its path follows {@link checkNamespacePath}; name and path are unique in the
+ * namespace ({@link refuseProjectClashes}).
  */
 export function makeProject(core: Entities, spec: NewProject): ProjectRecord {
-  const inNamespace = core.projects.all().filter((project) => project.namespace_id === spec.namespaceId);
-  const clashes: Record<string, string[]> = {};
-  if (inNamespace.some((project) => project.name.toLowerCase() === spec.name.toLowerCase())) clashes["name"] = ["has already been taken"];
-  if (inNamespace.some((project) => project.path.toLowerCase() === spec.path.toLowerCase())) clashes["path"] = ["has already been taken"];
-  if (Object.keys(clashes).length > 0) throw new ApiError(400, { message: clashes });
+  checkNamespacePath(spec.path);
+  refuseProjectClashes(core, spec.namespaceId, spec);
   const created = core.clock.iso();
   return core.projects.insert({
     id: core.nextId("project"),

@@ -109,14 +109,12 @@ export class Projects extends Collection<ProjectRecord> {
    * the project is to be deleted (`marked_for_deletion_at` and its newer name `_on`).
    */
   serialize(project: ProjectRecord): Record<string, unknown> {
-    const settings = projectSettings(project.settings);
+    const settings = projectSettings(project);
     const { user: owner } = this.namespaceOf(project);
     const premium = tierIncludes(this.database.state.settings.tier, "premium");
     return {
       ...this.limited(project),
       ...settings,
-      issues_enabled: project.issues_enabled ?? settings["issues_enabled"],
-      merge_requests_enabled: project.merge_requests_enabled ?? settings["merge_requests_enabled"],
       visibility: project.visibility,
       // A personal project's record names its namespace's user.
       ...(owner ? { owner: this.users.basic(owner) } : {}),

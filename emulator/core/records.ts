@@ -117,7 +117,10 @@ export interface ProjectRecord {
   marked_for_deletion_on?: string | null;
   /** The settings of the project record (`POST /projects`), by wire name; absent ones have the service's defaults. */
   settings?: Record<string, unknown>;
-  /** Feature switches the listings filter on (`with_issues_enabled`, ...); on when absent. */
+  /**
+   * Feature switches as older state files kept them, beside `settings`, which holds them now:
+   * read where `settings` lacks them (core/project-settings.ts), never written.
+   */
   issues_enabled?: boolean;
   merge_requests_enabled?: boolean;
   /** Ids of the users who starred the project (`starred`, `star_count`). */

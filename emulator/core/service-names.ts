@@ -17,7 +17,7 @@ export const SERVICE_NAMES = {
   vendor_external_url: "sentry_external_url",
   /** Error tracking client key. */
   vendor_dsn: "sentry_dsn",
-  /** Group record and `PUT /groups/:id` (Documents 1 and 3). */
+  /** The group record (`GET /groups/:id`) and `PUT /groups/:id`. */
   vendor_features_enabled: "duo_features_enabled",
   lock_vendor_features_enabled: "lock_duo_features_enabled",
   vendor_availability: "duo_availability",

@@ -2,6 +2,9 @@ import { Collection } from "./collection";
 import type { UserRecord } from "./records";
 import type { Database } from "./state";
 
+/** How many projects a user may make when nothing says otherwise: the service's `default_projects_limit`. */
+export const DEFAULT_PROJECTS_LIMIT = 100_000;
+
 /** Lookups and serialization of users. */
 export class Users extends Collection<UserRecord> {
   constructor(database: Database) {
@@ -58,9 +61,9 @@ export class Users extends Collection<UserRecord> {
       ...this.profile(user),
       email: user.email,
       is_admin: user.admin,
-      projects_limit: user.projects_limit ?? 100_000,
+      projects_limit: user.projects_limit ?? DEFAULT_PROJECTS_LIMIT,
       can_create_group: user.can_create_group ?? true,
-      can_create_project: (user.projects_limit ?? 100_000) > 0,
+      can_create_project: (user.projects_limit ?? DEFAULT_PROJECTS_LIMIT) > 0,
       external: user.external ?? false,
       two_factor_enabled: false,
       private_profile: false,

@@ -108,11 +108,11 @@ let audit: ParameterAudit | undefined;
 /**
  * Runs `handle` over a request's `input` and returns, beside its outcome, the parameters no
  * schema declared (wire names: `required_approval_count`, `deploy_access_levels[0][group_inheritance_type]`),
- * less `known` (names the HTTP layer reads itself, path parameters).
+ * less those `known` says are read elsewhere (names the HTTP layer reads itself, path parameters).
  */
 export function auditParameters<T>(
   input: Record<string, unknown>,
-  known: ReadonlySet<string>,
+  known: (name: string) => boolean,
   handle: () => T,
 ): { outcome: { value: T } | { error: unknown }; ignored: string[] } {
   const previous = audit;
@@ -126,7 +126,7 @@ export function auditParameters<T>(
   } finally {
     audit = previous;
   }
-  const topLevel = Object.keys(input).filter((name) => !current.declared.has(name) && !known.has(name));
+  const topLevel = Object.keys(input).filter((name) => !current.declared.has(name) && !known(name));
   return { outcome, ignored: [...topLevel, ...current.droppedNested] };
 }
 

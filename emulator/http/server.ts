@@ -23,7 +23,17 @@ const API_PREFIX = "/api/v4";
  * `id`, which clients send beside the path's `:id` (the spec lists it among the parameters):
  * never reported as ignored.
  */
-const HTTP_LAYER_PARAMETERS = ["page", "per_page", "pagination", "cursor", "id_after", "id_before", "private_token", "sudo", "id"];
+const HTTP_LAYER_PARAMETERS: ReadonlySet<string> = new Set([
+  "page",
+  "per_page",
+  "pagination",
+  "cursor",
+  "id_after",
+  "id_before",
+  "private_token",
+  "sudo",
+  "id",
+]);
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Creates the server of the emulator (not yet listening): HTTPS with `tls`, HTTP otherwise. */
@@ -159,7 +169,7 @@ async function handleRequest(
       if (!actor && !route.anonymous) throw unauthorized();
       if (route.availability) editions.requireOffering(route.availability);
       if (route.availability) editions.requireTier(route.availability, actor);
-      const known = new Set([...HTTP_LAYER_PARAMETERS, ...Object.keys(match.params)]);
+      const known = (name: string) => HTTP_LAYER_PARAMETERS.has(name) || Object.hasOwn(match.params, name);
       const audited = auditParameters(input, known, () => route.handler({ params: match.params, input, actor }, context.store));
       caller.ignored = audited.ignored;
       if ("error" in audited.outcome) throw audited.outcome.error;

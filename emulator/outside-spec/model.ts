@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { AccessLevel } from "../../api";
 import { tierIncludes } from "../../api/editions";
+import { USERNAME, USERNAME_RULE } from "../../api/names";
 import type { Core } from "../core/core";
 import { ApiError, badRequest, forbidden, modelValidationError, thingNotFound } from "../core/errors";
-import { makeGroup, makeProject, makeUser, removeGroup, removeProject, removeUser } from "../core/lifecycle";
+import { makeGroup, makeProject, makeUser, NAMESPACE_SEQUENCE, removeGroup, removeProject, removeUser } from "../core/lifecycle";
+import { DEFAULT_PROJECTS_LIMIT } from "../core/users";
 import { projectSettingParams, projectSettingsOf } from "../core/project-settings";
-import { type Actor, type GroupRecord, type ProjectRecord, type UserRecord, VISIBILITIES } from "../core/records";
+import { type Actor, type GroupRecord, type UserRecord, VISIBILITIES } from "../core/records";
 import type { ProjectChanges } from "./projects";
 import { integerPathParam, paramBoolean, paramInteger, paramString, requireAtLeastOne, validate } from "../core/validation";
 
@@ -21,12 +23,6 @@ export interface GroupSettingsWriter {
   update(actor: Actor, groupRef: string, input: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** Usernames as the service takes them: letters, digits, `_`, `-`, `.`; not starting with `-` or `.`, not ending in `.`, `.git` or `.atom`. */
-const USERNAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-const USERNAME_RULE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
-/** A namespace path (group or project): the same characters, not ending in `.git` or `.atom`. */
-const PATH = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
-const PATH_RULE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 const MIN_PASSWORD = 8;
 
@@ -75,10 +71,6 @@ function pathFromName(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9_.]+/g, "-")
     .replace(/^[-.]+|-+$/g, "");
-}
-
-function checkPath(field: string, path: string, rule: string): void {
-  if (!PATH.test(path) || /\.(git|atom)$/.test(path)) throw modelValidationError(field, rule);
 }
 
 /**
@@ -141,7 +133,7 @@ export class ServiceEndpoints {
       default_project_visibility: "private",
       default_group_visibility: "private",
       default_snippet_visibility: "private",
-      default_projects_limit: 100_000,
+      default_projects_limit: DEFAULT_PROJECTS_LIMIT,
       default_branch_name: "main",
       signup_enabled: false,
       require_two_factor_authentication: false,
@@ -176,9 +168,7 @@ export class ServiceEndpoints {
       throw modelValidationError("password", `is too short (minimum is ${MIN_PASSWORD} characters)`);
     }
     if (!EMAIL.test(params.email)) throw modelValidationError("email", "is invalid");
-    if (!USERNAME.test(params.username) || /(\.|\.git|\.atom)$/.test(params.username)) {
-      throw modelValidationError("username", USERNAME_RULE);
-    }
+    if (!USERNAME.test(params.username)) throw modelValidationError("username", USERNAME_RULE);
     const user = makeUser(this.core, {
       username: params.username,
       name: params.name,
@@ -219,7 +209,6 @@ export class ServiceEndpoints {
     }
     let group: GroupRecord;
     try {
-      checkPath("path", path, PATH_RULE);
       group = makeGroup(this.core, {
         name,
         path,
@@ -272,7 +261,6 @@ export class ServiceEndpoints {
     requireAtLeastOne(params, ["name", "path"]);
     const name = (params.name ?? params.path)!;
     const path = params.path ?? pathFromName(name);
-    checkPath("path", path, PATH_RULE);
     const namespaceId = this.namespaceFor(creator, params.namespace_id);
     const project = makeProject(this.core, {
       name,
@@ -285,10 +273,7 @@ export class ServiceEndpoints {
       topics: params.topics ?? params.tag_list ?? [],
       settings: projectSettingsOf(params),
     });
-    const { issues_enabled: issues, merge_requests_enabled: mergeRequests } = projectSettingsOf(params);
-    if (typeof issues === "boolean") project.issues_enabled = issues;
-    if (typeof mergeRequests === "boolean") project.merge_requests_enabled = mergeRequests;
-    return this.project(project, actor);
+    return this.core.projectRecordFor(project, actor);
   }
 
   /**
@@ -309,12 +294,6 @@ export class ServiceEndpoints {
     removeProject(this.core, project);
   }
 
-  /** The project record these endpoints answer with, as `GET /projects/:id` gives it (administrators also see its storage). */
-  project(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
-    return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
-  }
-
   /** The namespace a new project goes to: the creator's own, or a group they may make projects in. */
   private namespaceFor(creator: UserRecord, requested: number | string | null | undefined): number {
     const personal = this.personalNamespace(creator);
@@ -329,7 +308,7 @@ export class ServiceEndpoints {
 
   /** The user's personal namespace id, given now to a user of an older state file that has none. */
   private personalNamespace(user: UserRecord): number {
-    user.namespace_id ??= this.core.nextId("group");
+    user.namespace_id ??= this.core.nextId(NAMESPACE_SEQUENCE);
     return user.namespace_id;
   }
 

@@ -3,7 +3,8 @@ import { AccessLevel } from "../../api";
 import type { Collection } from "../core/collection";
 import type { Core } from "../core/core";
 import { ApiError, conflict, forbidden, modelValidationError, thingNotFound } from "../core/errors";
-import { projectSettingParams, projectSettingsOf } from "../core/project-settings";
+import { checkNamespacePath, refuseProjectClashes } from "../core/lifecycle";
+import { projectSettingParams, projectSettingsOf, writeProjectSettings } from "../core/project-settings";
 import { type Actor, type ProjectRecord, VISIBILITIES } from "../core/records";
 import { integerPathParam, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../core/validation";
 
@@ -91,26 +92,16 @@ export class ProjectChanges {
   update(actor: Actor, projectRef: string, input: Record<string, unknown>): ProjectRecord {
     const project = this.core.permissions.requireProject(actor, projectRef, AccessLevel.Maintainer);
     const params = validate(updateProjectParams, input);
-    if (params.path !== undefined && params.path !== project.path) {
-      const taken = this.core.projects
-        .all()
-        .some(
-          (other) =>
-            other !== project && other.namespace_id === project.namespace_id && other.path.toLowerCase() === params.path!.toLowerCase(),
-        );
-      if (taken) throw modelValidationError("path", "has already been taken");
-      this.core.projects.rename(project, params.path);
-    }
+    if (params.path !== undefined) checkNamespacePath(params.path);
+    refuseProjectClashes(this.core, project.namespace_id, { name: params.name, path: params.path }, project);
+    if (params.path !== undefined && params.path !== project.path) this.core.projects.rename(project, params.path);
     if (params.name !== undefined) project.name = params.name;
     if (params.description !== undefined) project.description = params.description;
     if (params.visibility !== undefined) project.visibility = params.visibility;
     if (params.default_branch !== undefined && project.default_branch !== null) project.default_branch = params.default_branch;
     const topics = params.topics ?? params.tag_list;
     if (topics !== undefined) project.topics = topics;
-    const settings = projectSettingsOf(params);
-    if (typeof settings["issues_enabled"] === "boolean") project.issues_enabled = settings["issues_enabled"];
-    if (typeof settings["merge_requests_enabled"] === "boolean") project.merge_requests_enabled = settings["merge_requests_enabled"];
-    project.settings = { ...project.settings, ...settings };
+    writeProjectSettings(project, projectSettingsOf(params));
     project.last_activity_at = this.core.clock.iso();
     return project;
   }

@@ -33,14 +33,14 @@ export const outsideSpecRoutes = [
     endpoints.deleteProject(r.actor, r.params.project, r.input);
     return accepted();
   }),
-  route(routes.projects.update, (r, { endpoints, projects }) =>
-    ok(endpoints.project(projects.update(r.actor, r.params.project, r.input), r.actor)),
+  route(routes.projects.update, (r, { core, projects }) =>
+    ok(core.projectRecordFor(projects.update(r.actor, r.params.project, r.input), r.actor)),
   ),
-  route(routes.projects.archive, (r, { endpoints, projects }) =>
-    created(endpoints.project(projects.setArchived(r.actor, r.params.project, true), r.actor)),
+  route(routes.projects.archive, (r, { core, projects }) =>
+    created(core.projectRecordFor(projects.setArchived(r.actor, r.params.project, true), r.actor)),
   ),
-  route(routes.projects.unarchive, (r, { endpoints, projects }) =>
-    created(endpoints.project(projects.setArchived(r.actor, r.params.project, false), r.actor)),
+  route(routes.projects.unarchive, (r, { core, projects }) =>
+    created(core.projectRecordFor(projects.setArchived(r.actor, r.params.project, false), r.actor)),
   ),
   route(routes.projects.share, (r, { projects }) => created(projects.share(r.actor, r.params.project, r.input))),
   route(routes.projects.unshare, (r, { projects }) => {

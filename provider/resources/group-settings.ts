@@ -17,10 +17,10 @@ import {
   UNIQUE_PROJECT_DOWNLOAD_INTERVAL_MAX,
   UNIQUE_PROJECT_DOWNLOAD_LIMIT_MAX,
   UNIQUE_PROJECT_DOWNLOAD_LIST_MAX,
-  USERNAME,
   VENDOR_AVAILABILITIES,
   WIKI_ACCESS_LEVELS,
 } from "../../api/group-settings";
+import { USERNAME } from "../../api/names";
 import { defineResource, type State } from "../engine/declaration";
 import { fromWire } from "../engine/naming";
 import { crossFieldRule, groupRef, normalizers, show, valueRule, wordList } from "../fields";

@@ -80,6 +80,14 @@ describe("request log", () => {
     expect((await admin("GET", "/requests")).body).toEqual([]);
   });
 
+  it("masks the value of every query parameter named like a credential, as the provider's messages do", async () => {
+    await api("POST", "/users?password=hunter2hunter2&foo_token=abc&hook[secret]=s3cr3t&name=x&private_token=forge-root-token");
+    const log = (await admin("GET", "/requests")).body;
+    expect(log).toHaveLength(1);
+    expect(log[0].query).toEqual({ password: "[secret]", foo_token: "[secret]", hook: { secret: "[secret]" }, name: "x" });
+    expect(JSON.stringify(log)).not.toMatch(/hunter2|s3cr3t|forge-root-token/);
+  });
+
   it("names the parameters an endpoint ignored, as the service drops what an endpoint does not declare; no route is null", async () => {
     const json = { name: "ignored", color: "#ff0000", colour: "red", labels: { priority: 1 } };
     const made = await api("POST", "/groups/acme/labels?page=1&utm=x", { as: "max", json });

@@ -84,6 +84,25 @@ describe("GET /groups/:id", () => {
     expect(without).not.toHaveProperty("shared_projects");
   });
 
+  it("embeds each project's own feature switches, as GET /groups/:id/projects lists them", async () => {
+    const made = await api("POST", "/projects", {
+      as: "olivia",
+      json: { name: "Quiet", namespace_id: "acme", issues_enabled: false, wiki_enabled: false },
+    });
+    expect(made.status).toBe(201);
+    const switches = (record: Record<string, unknown>) => [
+      record["issues_enabled"],
+      record["wiki_enabled"],
+      record["merge_requests_enabled"],
+    ];
+    const embedded = (await api("GET", "/groups/acme", { as: "olivia" })).body.projects.find((p: { id: number }) => p.id === made.body.id);
+    const listed = (await api("GET", "/groups/acme/projects", { as: "olivia" })).body.find((p: { id: number }) => p.id === made.body.id);
+    expect(switches(embedded)).toEqual([false, false, true]);
+    expect(switches(listed)).toEqual([false, false, true]);
+    const withIssues = (await api("GET", "/groups/acme/projects?with_issues_enabled=true", { as: "olivia" })).body;
+    expect(withIssues.map((p: { path: string }) => p.path).sort()).toEqual(["api", "web"]);
+  });
+
   it("adds custom attributes for an administrator who asks, and for no one else", async () => {
     expect((await api("GET", "/groups/acme?with_custom_attributes=true", { as: "root" })).body.custom_attributes).toEqual([]);
     expect((await api("GET", "/groups/acme", { as: "root" })).body).not.toHaveProperty("custom_attributes");

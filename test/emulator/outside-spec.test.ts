@@ -327,6 +327,26 @@ describe("a project's settings, archiving, shares and environments", () => {
     );
   });
 
+  it("PUT /projects/:id refuses a path the service refuses and a name or path another project of the namespace has", async () => {
+    const rule = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+    const put = (json: Record<string, unknown>) => api("PUT", "/projects/1", { as: "max", json });
+    expect((await put({ path: "x.git" })).text).toBe(JSON.stringify({ message: { path: [rule] } }));
+    expect((await put({ path: ".hidden" })).status).toBe(400);
+    expect((await put({ name: "api" })).text).toBe('{"message":{"name":["has already been taken"]}}');
+    expect((await api("GET", "/projects/1", { as: "max" })).body).toMatchObject({ name: "Web", path: "web" });
+    // Its own name and path, in another case, are no clash.
+    expect((await put({ name: "WEB", path: "Web" })).body).toMatchObject({ name: "WEB", path: "Web" });
+  });
+
+  it("answers a path starting with '.' alike on POST /groups and PUT /groups/:id", async () => {
+    const made = await api("POST", "/groups", { as: "dev", json: { name: "Dot", path: ".dot" } });
+    const renamed = await api("PUT", "/groups/acme", { as: "olivia", json: { path: ".acme" } });
+    expect([made.status, renamed.status]).toEqual([400, 400]);
+    const rule = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+    expect(made.body.message).toBe(`Failed to save group {:path=>${JSON.stringify([rule])}}`);
+    expect(renamed.body).toEqual({ message: { path: [rule] } });
+  });
+
   it("POST /projects/:id/archive and /unarchive: Owners; listings filter on it", async () => {
     expect((await api("POST", "/projects/2/archive", { as: "max" })).status).toBe(403);
     expect((await api("POST", "/projects/2/archive", { as: "olivia" })).body.archived).toBe(true);

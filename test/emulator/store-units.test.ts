@@ -3,6 +3,7 @@ import { seedState } from "../../emulator/admin/seed";
 import { buildParams, parseUrlEncoded, splitKey } from "../../emulator/http/bracket-params";
 import { normaliseColor, textColorFor } from "../../emulator/core/colors";
 import { ApiError } from "../../emulator/core/errors";
+import { projectSetting } from "../../emulator/core/project-settings";
 import { createStore, type Store } from "../../emulator/registry";
 
 describe("bracket notation", () => {
@@ -66,5 +67,19 @@ describe("effective access", () => {
     expect(store.labels.create(nomad, "acme", { name: "plan", color: "red" })).toMatchObject({ name: "plan" });
     const gus = store.users.byUsername("gus")!;
     expect(() => store.labels.create(gus, "acme", { name: "g", color: "red" })).toThrow(ApiError);
+  });
+});
+
+describe("project settings", () => {
+  it("reads an older state file's switch fields until a write replaces them, then only settings", () => {
+    const state = seedState();
+    Object.assign(state.projects[0]!, { issues_enabled: false, settings: { issues_enabled: true, wiki_enabled: false } });
+    const store = createStore(state);
+    const web = store.projects.byRef("acme/web")!;
+    expect(store.projects.serialize(web)).toMatchObject({ issues_enabled: false, wiki_enabled: false, merge_requests_enabled: true });
+    expect(projectSetting(web, "issues_enabled")).toBe(false);
+    store.outsideSpec.projects.update(store.users.byUsername("root")!, "acme/web", { issues_enabled: true });
+    expect(web).not.toHaveProperty("issues_enabled");
+    expect(store.projects.serialize(web)).toMatchObject({ issues_enabled: true, wiki_enabled: false });
   });
 });

@@ -115,7 +115,7 @@ export class AccessReads {
 
   /** `GET /projects/:id`: the project record lookups need. */
   project(actor: Actor, projectRef: string): Record<string, unknown> {
-    return this.serializeProject(this.core.permissions.requireProject(actor, projectRef), actor);
+    return this.core.projectRecordFor(this.core.permissions.requireProject(actor, projectRef), actor);
   }
 
   /**
@@ -223,7 +223,7 @@ export class AccessReads {
     const orderBy = query.order_by ?? "created_at";
     const value = (project: ProjectRecord): string | number =>
       orderBy === "id" ? project.id : orderBy === "updated_at" ? project.last_activity_at : project[orderBy];
-    return sortBy(selected, value, query.sort ?? "desc").map((project) => this.serializeProject(project, actor));
+    return sortBy(selected, value, query.sort ?? "desc").map((project) => this.core.projectRecordFor(project, actor));
   }
 
   /** `GET /users`: signed-in callers only; administrators see email and role as well. */
@@ -247,30 +247,12 @@ export class AccessReads {
     );
   }
 
-  private serializeProject(project: ProjectRecord, actor: Actor): Record<string, unknown> {
-    const record = { ...this.core.projects.serialize(project), permissions: this.core.permissions.projectPermissions(actor, project) };
-    // Administrators see where the repository is stored (storage moves poll by it).
-    return actor?.admin ? { ...record, repository_storage: this.core.projects.storageOf(project) } : record;
-  }
-
   /** The embedded project records of the projects the caller can see, oldest first. */
   private embedded(actor: Actor, belongs: (project: ProjectRecord) => boolean): Record<string, unknown>[] {
     return this.core.projects
       .list((project) => belongs(project) && this.core.permissions.canSeeProject(actor, project))
       .slice(0, EMBEDDED_PROJECTS)
-      .map((project) => ({
-        ...this.core.projects.serialize(project),
-        // Features the emulator does not switch off: all on, as on a new project.
-        issues_enabled: true,
-        merge_requests_enabled: true,
-        wiki_enabled: true,
-        jobs_enabled: true,
-        snippets_enabled: true,
-        container_registry_enabled: true,
-        shared_runners_enabled: true,
-        public_jobs: true,
-        request_access_enabled: true,
-      }));
+      .map((project) => this.core.projects.serialize(project));
   }
 }
 

@@ -6,6 +6,7 @@ import type { Core } from "../../core/core";
 import { badRequest, modelValidationError, recordNotFound } from "../../core/errors";
 import { type Actor, type ProjectRecord, VISIBILITIES } from "../../core/records";
 import { GROUP_SERVICE_NAMES } from "../../core/groups";
+import { projectSetting } from "../../core/project-settings";
 import { withSpecNames } from "../../core/service-names";
 import { sortBy } from "../../core/sort";
 import { paramBoolean, paramEnum, paramIntegerOf, paramString, validate } from "../../core/validation";
@@ -123,8 +124,8 @@ export class GroupManagement {
           (minLevel === undefined || level(project) >= minLevel) &&
           (!query.starred || (actor !== null && (project.starred_by ?? []).includes(actor.id))) &&
           (query.topic === undefined || query.topic.split(",").every((topic) => project.topics.includes(topic.trim()))) &&
-          (!query.with_issues_enabled || (project.issues_enabled ?? true)) &&
-          (!query.with_merge_requests_enabled || (project.merge_requests_enabled ?? true)),
+          (!query.with_issues_enabled || projectSetting(project, "issues_enabled") === true) &&
+          (!query.with_merge_requests_enabled || projectSetting(project, "merge_requests_enabled") === true),
       );
     const orderBy = query.order_by === "similarity" ? "name" : (query.order_by ?? "created_at");
     const value = (project: ProjectRecord): string | number => {
@@ -188,9 +189,6 @@ export class GroupManagement {
       ? Object.fromEntries(SIMPLE_PROJECT_FIELDS.filter((field) => field in full).map((field) => [field, full[field]]))
       : {
           ...full,
-          archived: project.archived ?? false,
-          issues_enabled: project.issues_enabled ?? true,
-          merge_requests_enabled: project.merge_requests_enabled ?? true,
           star_count: (project.starred_by ?? []).length,
           marked_for_deletion_on: project.marked_for_deletion_on ?? null,
         };

@@ -16,11 +16,12 @@ import {
   UNIQUE_PROJECT_DOWNLOAD_INTERVAL_MAX,
   UNIQUE_PROJECT_DOWNLOAD_LIMIT_MAX,
   UNIQUE_PROJECT_DOWNLOAD_LIST_MAX,
-  USERNAME,
   VENDOR_AVAILABILITIES,
   WIKI_ACCESS_LEVELS,
 } from "../../../api/group-settings";
+import { USERNAME } from "../../../api/names";
 import type { Core } from "../../core/core";
+import { checkNamespacePath, groupPathTaken } from "../../core/lifecycle";
 import { forbidden, modelValidationError } from "../../core/errors";
 import type { Actor, GroupRecord } from "../../core/records";
 import { paramBoolean, paramEnum, paramInteger, paramIntegerOf, paramString, validate } from "../../core/validation";
@@ -149,15 +150,8 @@ export function applyGroupSettings(core: Core, actor: Actor, group: GroupRecord,
 function checkModel(core: Core, group: GroupRecord, changes: Changes): void {
   if (changes.name !== undefined && changes.name.trim() === "") throw modelValidationError("name", "can't be blank");
   if (changes.path !== undefined) {
-    if (!/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/.test(changes.path) || /\.(git|atom)$/.test(changes.path)) {
-      throw modelValidationError(
-        "path",
-        "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'",
-      );
-    }
-    const siblings = core.groups.all().filter((other) => other.id !== group.id && other.parent_id === group.parent_id);
-    if (siblings.some((other) => other.path.toLowerCase() === changes.path!.toLowerCase()))
-      throw modelValidationError("path", "has already been taken");
+    checkNamespacePath(changes.path);
+    if (groupPathTaken(core, group.parent_id, changes.path, group)) throw modelValidationError("path", "has already been taken");
   }
   if (changes.visibility !== undefined) {
     const parent = group.parent_id === null ? undefined : core.groups.byId(group.parent_id);
