@@ -59,19 +59,25 @@ check_header() {
 }
 
 # The Bun runtime of a platform, from the npm registry (npm pack: no install scripts, any os/cpu).
+# Prints its path; fails (returning 1, its download removed) if any step does. Called in $(...),
+# where `set -e` does not reach: each step is checked here, and each caller adds `|| exit 1`.
 bun_binary() {
-  local package dir bin
-  package="$(bun_package "$1")"
+  local package dir bin tmp
+  package="$(bun_package "$1")" || return 1
   dir="$CACHE/$package"
   bin="$dir/bin/bun"
   [ "$1" = windows-amd64 ] && bin="$dir/bin/bun.exe"
   if [ ! -f "$bin" ]; then
     log "fetching @oven/$package@$BUN_VERSION from the npm registry"
-    local tmp
-    tmp="$(mktemp -d)"
-    (cd "$tmp" && npm pack --silent "@oven/$package@$BUN_VERSION" >/dev/null)
-    mkdir -p "$tmp/x" && tar xzf "$tmp"/*.tgz -C "$tmp/x"
-    mkdir -p "$CACHE" && rm -rf "$dir" && mv "$tmp/x/package" "$dir"
+    # Under $stage: an interrupted download goes with it (the EXIT trap).
+    tmp="$(mktemp -d "$stage/bun.XXXXXX")" || return 1
+    if ! { (cd "$tmp" && npm pack --silent "@oven/$package@$BUN_VERSION" >/dev/null) &&
+      mkdir -p "$tmp/x" && tar xzf "$tmp"/*.tgz -C "$tmp/x" && [ -f "$tmp/x/package/${bin#"$dir/"}" ] &&
+      mkdir -p "$CACHE" && rm -rf "$dir" && mv "$tmp/x/package" "$dir"; }; then
+      rm -rf "$tmp"
+      log "error: could not fetch @oven/$package@$BUN_VERSION (BUN_VERSION) from the npm registry"
+      return 1
+    fi
     rm -rf "$tmp"
   fi
   printf '%s\n' "$bin"
@@ -96,13 +102,13 @@ if [ "$only_host" = 1 ]; then
 fi
 [ "${#platforms[@]}" -gt 0 ] || platforms=("${ALL[@]}")
 [ -f "$ROOT/dist/provider/plugin/start.js" ] || { log "error: dist/ is not built (npm run build)"; exit 1; }
-# The build runs on the host's Bun; another platform's runtime is the file it writes the bundle into.
 bun_package "$host" >/dev/null || { log "error: Bun does not build on $host"; exit 2; }
-bun="$(bun_binary "$host")"
 
 version="$(node -p 'require(process.argv[1]).version' "$ROOT/package.json")"
 stage="$(mktemp -d "${TMPDIR:-/tmp}/forge-plugin-build.XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
+# The build runs on the host's Bun; another platform's runtime is the file it writes the bundle into.
+bun="$(bun_binary "$host")" || exit 1
 # The entry: the plugin's start with its version and schema written in (no file is read at run time).
 node -e '
   const fs = require("fs");
@@ -117,10 +123,11 @@ for platform in "${platforms[@]}"; do
   exe="$(exe_name "$platform")"
   dir="$OUT/$platform"
   mkdir -p "$dir"
+  runtime="$(bun_binary "$platform")" || exit 1
   # --external @pulumi/pulumi: the plugin never loads the SDK (provider/pulumi-sdk.ts is for programs).
   # No .env or bunfig.toml of the directory the engine starts it in is read.
   "$bun" build "$stage/entry.js" --compile --bytecode --minify --target="$(bun_target "$platform")" \
-    --compile-executable-path="$(bun_binary "$platform")" --external @pulumi/pulumi \
+    --compile-executable-path="$runtime" --external @pulumi/pulumi \
     --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/.building.$exe" >"$stage/build.log" 2>&1 ||
     { cat "$stage/build.log" >&2; exit 1; }
   # (The temporary name ends as the executable's does: Bun appends .exe to a Windows one that does not.)
