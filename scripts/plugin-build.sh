@@ -92,7 +92,7 @@ while [ $# -gt 0 ]; do
   case "$arg" in
     --host) only_host=1 ;;
     --out) OUT="$(mkdir -p "$1" && cd "$1" && pwd)"; shift ;;
-    -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) bun_package "$arg" >/dev/null || { log "error: no executable for $arg (the platforms: ${ALL[*]})"; exit 2; }; platforms+=("$arg") ;;
   esac
 done
@@ -106,7 +106,14 @@ bun_package "$host" >/dev/null || { log "error: Bun does not build on $host"; ex
 
 version="$(node -p 'require(process.argv[1]).version' "$ROOT/package.json")"
 stage="$(mktemp -d "${TMPDIR:-/tmp}/forge-plugin-build.XXXXXX")"
-trap 'rm -rf "$stage"' EXIT
+# Whatever is half-written when the script stops (a failed step, an interrupt) goes: the stage,
+# and in $OUT the executable being built and the archive being written. $OUT/<platform> is the
+# folder tests name in plugins.providers: it holds the executable alone.
+building=""
+archive_tmp=""
+trap 'rm -rf "$stage" ${building:+"$building"} ${archive_tmp:+"$archive_tmp"}' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # The build runs on the host's Bun; another platform's runtime is the file it writes the bundle into.
 bun="$(bun_binary "$host")" || exit 1
 # The entry: the plugin's start with its version and schema written in (no file is read at run time).
@@ -126,22 +133,26 @@ for platform in "${platforms[@]}"; do
   runtime="$(bun_binary "$platform")" || exit 1
   # --external @pulumi/pulumi: the plugin never loads the SDK (provider/pulumi-sdk.ts is for programs).
   # No .env or bunfig.toml of the directory the engine starts it in is read.
+  # (The temporary name ends as the executable's does: Bun appends .exe to a Windows one that does not.)
+  building="$dir/.building.$exe"
   "$bun" build "$stage/entry.js" --compile --bytecode --minify --target="$(bun_target "$platform")" \
     --compile-executable-path="$runtime" --external @pulumi/pulumi \
-    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/.building.$exe" >"$stage/build.log" 2>&1 ||
+    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$building" >"$stage/build.log" 2>&1 ||
     { cat "$stage/build.log" >&2; exit 1; }
-  # (The temporary name ends as the executable's does: Bun appends .exe to a Windows one that does not.)
-  check_header "$platform" "$dir/.building.$exe"
+  check_header "$platform" "$building"
   # Renamed into place: a plugin that the engine starts meanwhile is the old file or the new, whole.
-  mv -f "$dir/.building.$exe" "$dir/$exe"
+  mv -f "$building" "$dir/$exe"
+  building=""
   log "$platform: $(du -h "$dir/$exe" | cut -f1) $dir/$exe"
   [ "$only_host" = 1 ] && continue
 
-  # The archive Pulumi's plugin installer takes: the executable at its root, with the licence.
+  # The archive Pulumi's plugin installer takes: the executable at its root, with the licence (from
+  # the checkout: nothing but the executable is ever written into $dir).
   archive="$OUT/pulumi-resource-forge-v$version-$platform.tar.gz"
-  cp "$ROOT/LICENSE" "$dir/LICENSE"
-  tar -C "$dir" -czf "$archive.tmp" "$exe" LICENSE && mv -f "$archive.tmp" "$archive"
-  rm -f "$dir/LICENSE"
+  archive_tmp="$archive.tmp"
+  tar -czf "$archive_tmp" -C "$dir" "$exe" -C "$ROOT" LICENSE
+  mv -f "$archive_tmp" "$archive"
+  archive_tmp=""
   archives+=("$archive")
   log "$platform: $(du -h "$archive" | cut -f1) $archive"
 

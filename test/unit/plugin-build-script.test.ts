@@ -2,7 +2,8 @@
  * scripts/plugin-build.sh when a step fails: it stops with a non-zero status before the next step,
  * and leaves nothing half-written behind, neither in TMPDIR nor in $OUT/<platform> (the folder
  * tests name in plugins.providers, which must hold the executable alone). The steps that would
- * fetch Bun are stood in for: a failing `npm` first on PATH (HOME, and so the cache, is the test's own).
+ * fetch or run Bun are stood in for by small scripts: a failing `npm` first on PATH, and a Bun in
+ * the cache (HOME is the test's own) that writes a file of no platform.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +15,8 @@ import { REPO_ROOT } from "../support/pulumi-paths";
 const SCRIPT = join(REPO_ROOT, "scripts", "plugin-build.sh");
 /** A Bun version no cache holds: the script fetches it. */
 const BUN_VERSION = "0.0.0-plugin-build-test";
+/** The platform built: one the script cross-builds from any host. */
+const PLATFORM = "linux-amd64";
 
 let root: string;
 beforeEach(() => {
@@ -43,6 +46,14 @@ function script(path: string, text: string) {
   chmodSync(path, 0o755);
 }
 
+/** A Bun of the cache, for a platform's package, that writes the first bytes of no executable as its output. */
+function cachedBun(pkg: string) {
+  script(
+    join(root, "home", ".cache", "forge-pulumi", `bun-${BUN_VERSION}`, pkg, "bin", "bun"),
+    '#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in --outfile) printf "not an executable" >"$2"; shift ;; esac; shift; done\n',
+  );
+}
+
 /** The host's Bun package (bun_package of the script), on Linux and macOS. */
 const HOST_BUN_PACKAGE = `bun-${process.platform}-${process.arch === "arm64" ? "aarch64" : "x64"}`;
 
@@ -60,5 +71,27 @@ describe.skipIf(process.platform === "win32" || !existsSync(join(REPO_ROOT, "dis
       expect(run.out).toEqual([]);
       expect(run.tmp).toEqual([]);
     });
+
+    it("leaves no half-built executable in the platform's folder when the built file is not one", () => {
+      cachedBun(HOST_BUN_PACKAGE);
+      cachedBun("bun-linux-x64");
+      const run = build([PLATFORM]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain("not an executable, not linux-amd64");
+      expect(readdirSync(join(root, "out", PLATFORM))).toEqual([]);
+      expect(run.out.filter((name) => name.endsWith(".tmp"))).toEqual([]);
+      expect(run.tmp).toEqual([]);
+    });
   },
 );
+
+describe.skipIf(process.platform === "win32")("scripts/plugin-build.sh --help", () => {
+  it("prints the whole header comment, to its last line", () => {
+    const run = spawnSync("bash", [SCRIPT, "--help"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^`npm run plugin:build`/);
+    expect(run.stdout).toContain("--host: the executable of this machine's platform alone");
+    expect(run.stdout).toContain("--out: another directory than dist/plugin");
+    expect(run.stdout).toMatch(/cached under ~\/\.cache\/forge-pulumi\/bun-<version>\/<package>\.\n$/);
+  });
+});
