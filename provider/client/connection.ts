@@ -313,34 +313,36 @@ export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAg
   });
 }
 
-/** Where undici keeps its proxy-aware agent, a module of its own (undici has no exports map). Each
- *  `require` below names its module literally, so that a bundler (the plugin's executable) sees it. */
-export const UNDICI_AGENT_MODULE = "undici/lib/dispatcher/env-http-proxy-agent.js";
-
 /** The environment's proxy settings, as undici's EnvHttpProxyAgent reads them. */
 const PROXY_VARIABLES = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"];
 
 /**
  * undici's EnvHttpProxyAgent, loaded with the first connection (a plugin that only previews never
- * opens one). With no proxy set, its module alone: the package's index also loads fetch,
- * WebSocket, its cache and its mocks, about twice the time at a provider's first request (25
- * against 50 to 65 ms, node:http2 already loaded), and the client needs only the agent's own
- * `compose`, `dispatch` and `close`. Through a proxy, the whole package: its proxy agent tunnels
- * with the `connect` that the index adds to every dispatcher. A later undici that moves the
- * module gets the whole package too (test/unit/client-connection.test.ts checks the class).
+ * opens one). With no proxy set, its module alone ({@link undiciAgentModule}): the package's index
+ * also loads fetch, WebSocket, its cache and its mocks, about twice the time at a provider's first
+ * request (25 against 50 to 65 ms, node:http2 already loaded), and the client needs only the
+ * agent's own `compose`, `dispatch` and `close`. Through a proxy, the whole package: its proxy
+ * agent tunnels with the `connect` that the index adds to every dispatcher. A later undici that
+ * moves the module gets the whole package too.
  */
 function envHttpProxyAgentClass(transport: Transport): typeof EnvHttpProxyAgent {
   const proxied = transport.httpProxy || transport.httpsProxy || PROXY_VARIABLES.some((name) => process.env[name]);
-  if (!proxied) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return require("undici/lib/dispatcher/env-http-proxy-agent.js") as typeof EnvHttpProxyAgent;
-    } catch {
-      // the whole package, below
-    }
+  return (!proxied && undiciAgentModule()) || undiciPackage().EnvHttpProxyAgent;
+}
+
+/**
+ * undici's EnvHttpProxyAgent from its own module (undici has no exports map), or undefined when a
+ * later undici has moved it. The `require` names the module literally, so that a bundler (the
+ * plugin's executable) sees it; test/unit/client-connection.test.ts checks that it is the class
+ * undici's index exports.
+ */
+export function undiciAgentModule(): typeof EnvHttpProxyAgent | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("undici/lib/dispatcher/env-http-proxy-agent.js") as typeof EnvHttpProxyAgent;
+  } catch {
+    return undefined;
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return undiciPackage().EnvHttpProxyAgent;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   resolveConnection,
   tokenFingerprint,
 } from "../../provider/client";
-import { TRANSPORT_SETTINGS, UNDICI_AGENT_MODULE } from "../../provider/client/connection";
+import { TRANSPORT_SETTINGS, undiciAgentModule } from "../../provider/client/connection";
 import { redact } from "../../provider/redaction";
 import { REPO_ROOT } from "../support/pulumi-paths";
 import { startTestServer, type TestServer } from "./client-test-server";
@@ -149,7 +149,7 @@ describe("secret settings", () => {
 describe("undici's agent", () => {
   it("is loaded from its own module, the very class undici's index exports (an undici that moves it fails here)", () => {
     const load = createRequire(join(REPO_ROOT, "package.json"));
-    expect(load(UNDICI_AGENT_MODULE)).toBe((load("undici") as typeof import("undici")).EnvHttpProxyAgent);
+    expect(undiciAgentModule()).toBe((load("undici") as typeof import("undici")).EnvHttpProxyAgent);
   });
 });
 
