@@ -5,37 +5,55 @@
  * (provider/plugin/wire/grpc.ts). What is left is Node's start, its HTTP/2 per call, and the
  * engine: the time a plugin of this runtime cannot go under, against the Go peer's. Not a
  * provider: it keeps nothing, checks nothing, sends nothing, and decodes no `Struct`: the values
- * it answers are the request's bytes, passed on (field numbers: provider/plugin/grpc-server.ts).
+ * it answers are the request's bytes, passed on (fields by name: provider/plugin/wire/protocol.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serveUnary, type UnaryHandler } from "../provider/plugin/wire/grpc";
-import { decode, encode } from "../provider/plugin/wire/protobuf";
+import { decode, encodeMessage, planOf } from "../provider/plugin/wire/protobuf";
+import { ENUMS, MESSAGES, type ProtocolField } from "../provider/plugin/wire/protocol";
 
 const SCHEMA = readFileSync(join(__dirname, "..", "..", "provider", "plugin", "schema.json"), "utf8");
 const EMPTY = new Uint8Array(0);
-/** A field's bytes passed on as the answer's field (an empty message when the request had none). */
-const passed = (bytes: Uint8Array | undefined) => ({ messages: [bytes ?? EMPTY] });
+
+/** A message's fields with each `Struct` read and written as its bytes: the floor passes them on undecoded. */
+function structsAsBytes<T extends Readonly<Record<string, ProtocolField>>>(
+  table: T,
+): { [K in keyof T]: T[K][1] extends "struct" ? readonly [T[K][0], "bytes"] : T[K] } {
+  return Object.fromEntries(
+    Object.entries(table).map(([name, [number, kind]]) => [name, kind === "struct" ? ([number, "bytes"] as const) : table[name]]),
+  ) as never;
+}
+
+const CHECK = structsAsBytes(MESSAGES["pulumirpc.CheckRequest"]);
+const CREATE = structsAsBytes(MESSAGES["pulumirpc.CreateRequest"]);
+const READ = structsAsBytes(MESSAGES["pulumirpc.ReadRequest"]);
+const PLANS = {
+  Check: planOf(CHECK, ["news"]),
+  Create: planOf(CREATE, ["urn", "properties"]),
+  Read: planOf(READ, ["id", "properties", "inputs"]),
+};
+const CHECK_RESPONSE = structsAsBytes(MESSAGES["pulumirpc.CheckResponse"]);
+const CREATE_RESPONSE = structsAsBytes(MESSAGES["pulumirpc.CreateResponse"]);
+const READ_RESPONSE = structsAsBytes(MESSAGES["pulumirpc.ReadResponse"]);
 
 /** The answers, by method. */
 const ANSWERS: Record<string, UnaryHandler> = {
-  GetPluginInfo: () => encode({ 1: { string: "0.0.0" } }),
-  GetSchema: () => encode({ 1: { string: SCHEMA } }),
-  // acceptSecrets (1), acceptResources (3), acceptOutputs (4)
-  Configure: () => encode({ 1: { varint: 1 }, 3: { varint: 1 }, 4: { varint: 1 } }),
-  // CheckResponse.inputs (1) = CheckRequest.news (3)
-  Check: (request) => encode({ 1: passed(decode({ 3: ["news", "bytes"] } as const, request).news) }),
-  // DiffResponse.changes (4) = DIFF_NONE (1)
-  Diff: () => encode({ 4: { varint: 1 } }),
-  // CreateResponse id (1) = the URN's name, properties (2) = CreateRequest.properties (2)
+  GetPluginInfo: () => encodeMessage(MESSAGES["pulumirpc.PluginInfo"], { version: "0.0.0" }),
+  GetSchema: () => encodeMessage(MESSAGES["pulumirpc.GetSchemaResponse"], { schema: SCHEMA }),
+  Configure: () =>
+    encodeMessage(MESSAGES["pulumirpc.ConfigureResponse"], { acceptsecrets: true, acceptresources: true, acceptoutputs: true }),
+  // The inputs are the request's news (an empty Struct when the request had none).
+  Check: (request) => encodeMessage(CHECK_RESPONSE, { inputs: decode(PLANS.Check, request).news ?? EMPTY }),
+  Diff: () => encodeMessage(MESSAGES["pulumirpc.DiffResponse"], { changes: ENUMS["pulumirpc.DiffResponse.DiffChanges"].DIFF_NONE }),
+  // The id is the URN's name; the properties, the request's.
   Create: (request) => {
-    const { urn = "", properties } = decode({ 1: ["urn", "string"], 2: ["properties", "bytes"] } as const, request);
-    return encode({ 1: { string: urn.split("::").pop()! }, 2: passed(properties) });
+    const { urn = "", properties = EMPTY } = decode(PLANS.Create, request);
+    return encodeMessage(CREATE_RESPONSE, { id: urn.split("::").pop()!, properties });
   },
-  // ReadResponse id (1), properties (2), inputs (3) = ReadRequest's id (1), properties (3), inputs (4)
   Read: (request) => {
-    const read = decode({ 1: ["id", "string"], 3: ["properties", "bytes"], 4: ["inputs", "bytes"] } as const, request);
-    return encode({ 1: { string: read.id ?? "" }, 2: passed(read.properties), 3: passed(read.inputs) });
+    const { id = "", properties = EMPTY, inputs = EMPTY } = decode(PLANS.Read, request);
+    return encodeMessage(READ_RESPONSE, { id, properties, inputs });
   },
   Delete: () => EMPTY,
   Cancel: () => EMPTY,

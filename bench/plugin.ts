@@ -10,8 +10,8 @@
  * Two modes, printed first. Path (the default): each program's Pulumi.yaml names the plugin's
  * directory (`plugins.providers`), and the engine starts the plugin twice per operation (the YAML
  * host for its schema, the engine for the resources). Installed (BENCH_PLUGIN_INSTALL=1), as
- * pipelines run it: before the rounds, our plugin (an archive of scripts/plugin-archive.sh) and the
- * peer's binary are installed with `pulumi plugin install ... --file` into the bench world's
+ * pipelines run it: before the rounds, our plugin (this platform's executable in the archive
+ * scripts/plugin-build.sh makes, built into a temporary directory) and the peer's binary are installed with `pulumi plugin install ... --file` into the bench world's
  * PULUMI_HOME, and the YAML programs of our face and the peer have no `plugins` block; the engine
  * caches an installed plugin's schema at the first operation (PULUMI_HOME/plugins/schema-<name>-
  * <version>-.json, whose presence the bench prints), and from then on starts the plugin once
@@ -36,6 +36,7 @@ import { seedToken } from "../emulator";
 import { ResourceOperations } from "../provider/engine/operations";
 import { declarationByName } from "../provider/resources";
 import type { TimingLine } from "../provider/plugin/timings";
+import { unaryCall } from "../test/support/grpc-call";
 import { EXECUTABLE_DIR, EXECUTABLE as HOST_EXECUTABLE, HOST_PLATFORM } from "../test/support/plugin-under-test";
 import { PULUMI_ROOT, REPO_ROOT } from "../test/support/pulumi-paths";
 import { measureStack, median, medianMeasured, OPS, seconds, type Measured, type Op } from "./measure";
@@ -350,8 +351,8 @@ function run(world: BenchWorld, command: string, args: string[]): Promise<string
 
 /**
  * Prints the mode of the plugin bench; in installed mode (BENCH_PLUGIN_INSTALL=1) first installs,
- * into the world's PULUMI_HOME with the bench's Pulumi CLI, our plugin (an archive of this
- * checkout, scripts/plugin-archive.sh, at package.json's version) and the peer's binary (at the
+ * into the world's PULUMI_HOME with the bench's Pulumi CLI, our plugin (this platform's executable
+ * in the archive of scripts/plugin-build.sh, at package.json's version) and the peer's binary (at the
  * version its GetPluginInfo answers), then starts each installed copy and checks its version:
  * the engine will find what the bench measures. Once per run, before the rounds.
  */
@@ -363,16 +364,23 @@ export async function preparePluginMode(world: BenchWorld): Promise<void> {
     return;
   }
   const home = world.env["PULUMI_HOME"]!;
-  // The executable's archive of this platform (scripts/plugin-build.sh), as pipelines install it.
-  const archive = (await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), HOST_PLATFORM])).trim().split("\n").pop()!;
+  // The executable's archive of this platform (scripts/plugin-build.sh), as pipelines install it,
+  // built into a directory of the bench's own: dist/plugin holds the executable the tests run.
+  const out = mkdtempSync(join(tmpdir(), "forge-bench-plugin-"));
   const forgeVersion = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
-  const plugins: [string, string, string][] = [["forge", forgeVersion, archive]];
-  if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
-  for (const [name, version, file] of plugins) {
-    // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
-    await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
-    const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
-    if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
+  const plugins: [string, string, string][] = [];
+  try {
+    const built = await run(world, "bash", [join(REPO_ROOT, "scripts", "plugin-build.sh"), "--out", out, HOST_PLATFORM]);
+    plugins.push(["forge", forgeVersion, built.trim().split("\n").pop()!]);
+    if (PEER_BINARY) plugins.push(["gitlab", (await pluginStart(PEER_BINARY)).version, PEER_BINARY]);
+    for (const [name, version, file] of plugins) {
+      // --file takes an archive or a bare binary (3.259: "a binary, folder or tarball").
+      await run(world, join(PULUMI_ROOT, "bin", "pulumi"), ["plugin", "install", "resource", name, version, "--file", file]);
+      const answered = (await pluginStart(join(home, "plugins", `resource-${name}-v${version}`, `pulumi-resource-${name}`))).version;
+      if (answered !== version) throw new Error(`the installed ${name} plugin answers version ${answered}, not ${version}`);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
   // The engine caches an installed plugin's schema at its first operation, which starts the
   // plugin twice: a one-label preview per plugin here, so that every measured operation starts it once.
@@ -405,14 +413,6 @@ function reportOwnTime(n: number, own: Map<string, Record<Op, OwnTime>[]>): void
       `| ${label} | ${ms(of("up", "check"))} | ${ms(of("up", "create"))} | ${ms(of("preview", "check", "diff"))} | ${ms(of("refresh", "read"))} | ${ms(of("destroy", "delete"))} |`,
     );
   }
-}
-
-/** A request of the provider protocol, by the SDK's client (grpc-js, as the engine's gRPC would). */
-function unary<T>(client: providerRpc.ResourceProviderClient, method: string, request: unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const call = (client as unknown as Record<string, (r: unknown, done: (e: grpc.ServiceError | null, v: T) => void) => void>)[method]!;
-    call.call(client, request, (error, value) => (error && error.code !== grpc.status.UNIMPLEMENTED ? reject(error) : resolve(value)));
-  });
 }
 
 /** What a plugin's first Check holds: the type and inputs of one label of the bench's programs, and its configuration. */
@@ -458,28 +458,31 @@ async function pluginStart(
     const portMs = performance.now() - started;
     const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const handshake = new providerPb.ProviderHandshakeRequest().setEngineAddress("127.0.0.1:1").setLoaderTarget("127.0.0.1:1");
-    await unary(client, "handshake", handshake);
-    const info = await unary<{ getVersion(): string }>(client, "getPluginInfo", new Empty());
+    // The handshake, CheckConfig and DiffConfig may be left to the engine (UNIMPLEMENTED); the others must answer.
+    await unaryCall(client, "handshake", handshake, { allowUnimplemented: true });
+    const info = await unaryCall<{ getVersion(): string }>(client, "getPluginInfo", new Empty());
     const answerMs = performance.now() - started;
     const config = Struct.fromJavaScript({});
-    await unary(
+    await unaryCall(
       client,
       "checkConfig",
       new providerPb.CheckRequest().setUrn("urn:pulumi:bench::start::pulumi:providers:x::default").setNews(config),
+      { allowUnimplemented: true },
     );
-    await unary(
+    await unaryCall(
       client,
       "diffConfig",
       new providerPb.DiffRequest().setUrn("urn:pulumi:bench::start::pulumi:providers:x::default").setNews(config),
+      { allowUnimplemented: true },
     );
     const configure = new providerPb.ConfigureRequest().setAcceptsecrets(true).setAcceptresources(true);
     for (const [key, value] of Object.entries(first.config)) configure.getVariablesMap().set(key, value);
-    await unary(client, "configure", configure);
+    await unaryCall(client, "configure", configure);
     const check = new providerPb.CheckRequest()
       .setUrn(first.urn)
       .setOlds(Struct.fromJavaScript({}))
       .setNews(Struct.fromJavaScript(first.news as never));
-    const checked = await unary<{ getFailuresList(): unknown[] }>(client, "check", check);
+    const checked = await unaryCall<{ getFailuresList(): unknown[] }>(client, "check", check);
     const checkMs = performance.now() - started;
     if (checked.getFailuresList().length > 0) throw new Error(`${launcher}: the first Check failed`);
     client.close();

@@ -15,16 +15,28 @@ import { dirname, join, relative } from "node:path";
 
 const ROOT = join(__dirname, "..", "..");
 const DIST = join(ROOT, "dist");
-/** The folders of dist/ the package publishes (package.json `files`). */
-const PUBLISHED = ["api", "provider", "emulator", "cli", "policies"];
 export const NODE10_DIR = "node10";
 
 interface Manifest {
+  files?: string[];
   dependencies?: Record<string, string>;
   exports?: Record<string, string | Record<string, string | Record<string, string>>>;
 }
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Manifest;
+
+/**
+ * The folders of dist/ whose declarations the package publishes: each `dist/<folder>/` pattern of
+ * package.json `files` that takes `.d.ts` files, but dist/node10 itself (what this script writes).
+ */
+function publishedFolders(): string[] {
+  const folders = (readJson(join(ROOT, "package.json")).files ?? []).flatMap((pattern) => {
+    const folder = /^dist\/([^/*]+)\/.*d\.ts/.exec(pattern)?.[1];
+    return folder === undefined || folder === NODE10_DIR ? [] : [folder];
+  });
+  if (folders.length === 0) throw new Error("node10-types: package.json `files` names no declarations under dist/");
+  return folders;
+}
 
 /**
  * For each `<dependency>` or `<dependency>/<subpath>` that `exports` maps to CommonJS
@@ -47,11 +59,9 @@ function esmSpecifiers(): Map<string, string> {
 }
 
 function declarationFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return declarationFiles(path);
-    return entry.name.endsWith(".d.ts") ? [path] : [];
-  });
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".d.ts"))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** Writes dist/node10/; returns how many files, and how many imports it rewrote. */
@@ -61,7 +71,7 @@ export function writeNode10Types(): { files: number; rewritten: number } {
   rmSync(target, { recursive: true, force: true });
   let files = 0;
   let rewritten = 0;
-  for (const folder of PUBLISHED) {
+  for (const folder of publishedFolders()) {
     for (const file of declarationFiles(join(DIST, folder))) {
       const text = readFileSync(file, "utf8").replace(/((?:from |import\()")([^"]+)(")/g, (whole, before, specifier, after) => {
         const esm = specifiers.get(specifier);

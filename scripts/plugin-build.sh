@@ -59,19 +59,25 @@ check_header() {
 }
 
 # The Bun runtime of a platform, from the npm registry (npm pack: no install scripts, any os/cpu).
+# Prints its path; fails (returning 1, its download removed) if any step does. Called in $(...),
+# where `set -e` does not reach: each step is checked here, and each caller adds `|| exit 1`.
 bun_binary() {
-  local package dir bin
-  package="$(bun_package "$1")"
+  local package dir bin tmp
+  package="$(bun_package "$1")" || return 1
   dir="$CACHE/$package"
   bin="$dir/bin/bun"
   [ "$1" = windows-amd64 ] && bin="$dir/bin/bun.exe"
   if [ ! -f "$bin" ]; then
     log "fetching @oven/$package@$BUN_VERSION from the npm registry"
-    local tmp
-    tmp="$(mktemp -d)"
-    (cd "$tmp" && npm pack --silent "@oven/$package@$BUN_VERSION" >/dev/null)
-    mkdir -p "$tmp/x" && tar xzf "$tmp"/*.tgz -C "$tmp/x"
-    mkdir -p "$CACHE" && rm -rf "$dir" && mv "$tmp/x/package" "$dir"
+    # Under $stage: an interrupted download goes with it (the EXIT trap).
+    tmp="$(mktemp -d "$stage/bun.XXXXXX")" || return 1
+    if ! { (cd "$tmp" && npm pack --silent "@oven/$package@$BUN_VERSION" >/dev/null) &&
+      mkdir -p "$tmp/x" && tar xzf "$tmp"/*.tgz -C "$tmp/x" && [ -f "$tmp/x/package/${bin#"$dir/"}" ] &&
+      mkdir -p "$CACHE" && rm -rf "$dir" && mv "$tmp/x/package" "$dir"; }; then
+      rm -rf "$tmp"
+      log "error: could not fetch @oven/$package@$BUN_VERSION (BUN_VERSION) from the npm registry"
+      return 1
+    fi
     rm -rf "$tmp"
   fi
   printf '%s\n' "$bin"
@@ -86,7 +92,7 @@ while [ $# -gt 0 ]; do
   case "$arg" in
     --host) only_host=1 ;;
     --out) OUT="$(mkdir -p "$1" && cd "$1" && pwd)"; shift ;;
-    -h | --help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) bun_package "$arg" >/dev/null || { log "error: no executable for $arg (the platforms: ${ALL[*]})"; exit 2; }; platforms+=("$arg") ;;
   esac
 done
@@ -96,13 +102,20 @@ if [ "$only_host" = 1 ]; then
 fi
 [ "${#platforms[@]}" -gt 0 ] || platforms=("${ALL[@]}")
 [ -f "$ROOT/dist/provider/plugin/start.js" ] || { log "error: dist/ is not built (npm run build)"; exit 1; }
-# The build runs on the host's Bun; another platform's runtime is the file it writes the bundle into.
 bun_package "$host" >/dev/null || { log "error: Bun does not build on $host"; exit 2; }
-bun="$(bun_binary "$host")"
 
 version="$(node -p 'require(process.argv[1]).version' "$ROOT/package.json")"
 stage="$(mktemp -d "${TMPDIR:-/tmp}/forge-plugin-build.XXXXXX")"
-trap 'rm -rf "$stage"' EXIT
+# Whatever is half-written when the script stops (a failed step, an interrupt) goes: the stage,
+# and in $OUT the executable being built and the archive being written. $OUT/<platform> is the
+# folder tests name in plugins.providers: it holds the executable alone.
+building=""
+archive_tmp=""
+trap 'rm -rf "$stage" ${building:+"$building"} ${archive_tmp:+"$archive_tmp"}' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# The build runs on the host's Bun; another platform's runtime is the file it writes the bundle into.
+bun="$(bun_binary "$host")" || exit 1
 # The entry: the plugin's start with its version and schema written in (no file is read at run time).
 node -e '
   const fs = require("fs");
@@ -117,24 +130,29 @@ for platform in "${platforms[@]}"; do
   exe="$(exe_name "$platform")"
   dir="$OUT/$platform"
   mkdir -p "$dir"
+  runtime="$(bun_binary "$platform")" || exit 1
   # --external @pulumi/pulumi: the plugin never loads the SDK (provider/pulumi-sdk.ts is for programs).
   # No .env or bunfig.toml of the directory the engine starts it in is read.
-  "$bun" build "$stage/entry.js" --compile --bytecode --minify --target="$(bun_target "$platform")" \
-    --compile-executable-path="$(bun_binary "$platform")" --external @pulumi/pulumi \
-    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$dir/.building.$exe" >"$stage/build.log" 2>&1 ||
-    { cat "$stage/build.log" >&2; exit 1; }
   # (The temporary name ends as the executable's does: Bun appends .exe to a Windows one that does not.)
-  check_header "$platform" "$dir/.building.$exe"
+  building="$dir/.building.$exe"
+  "$bun" build "$stage/entry.js" --compile --bytecode --minify --target="$(bun_target "$platform")" \
+    --compile-executable-path="$runtime" --external @pulumi/pulumi \
+    --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile "$building" >"$stage/build.log" 2>&1 ||
+    { cat "$stage/build.log" >&2; exit 1; }
+  check_header "$platform" "$building"
   # Renamed into place: a plugin that the engine starts meanwhile is the old file or the new, whole.
-  mv -f "$dir/.building.$exe" "$dir/$exe"
+  mv -f "$building" "$dir/$exe"
+  building=""
   log "$platform: $(du -h "$dir/$exe" | cut -f1) $dir/$exe"
   [ "$only_host" = 1 ] && continue
 
-  # The archive Pulumi's plugin installer takes: the executable at its root, with the licence.
+  # The archive Pulumi's plugin installer takes: the executable at its root, with the licence (from
+  # the checkout: nothing but the executable is ever written into $dir).
   archive="$OUT/pulumi-resource-forge-v$version-$platform.tar.gz"
-  cp "$ROOT/LICENSE" "$dir/LICENSE"
-  tar -C "$dir" -czf "$archive.tmp" "$exe" LICENSE && mv -f "$archive.tmp" "$archive"
-  rm -f "$dir/LICENSE"
+  archive_tmp="$archive.tmp"
+  tar -czf "$archive_tmp" -C "$dir" "$exe" -C "$ROOT" LICENSE
+  mv -f "$archive_tmp" "$archive"
+  archive_tmp=""
   archives+=("$archive")
   log "$platform: $(du -h "$archive" | cut -f1) $archive"
 

@@ -58,9 +58,8 @@ step "tsc"
 # A clean build: tsc never deletes output whose source is gone, and a stale dist/provider/lookups.js
 # once shadowed the lookups/ folder (require resolves the file first). The build takes seconds.
 rm -rf dist
-npx tsc -p tsconfig.json >&2
-# The declarations node10 projects read (package.json typesVersions): scripts/node10-types.ts.
-node dist/scripts/node10-types.js
+# package.json's build: tsc, then the declarations node10 projects read (typesVersions: scripts/node10-types.ts).
+npm run --silent build >&2
 
 step "the provider plugin's executable for this machine"
 # What the engine layers run (test/support/plugin-under-test.ts); Bun from the npm registry, cached.

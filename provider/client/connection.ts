@@ -44,22 +44,92 @@ export interface Transport {
 }
 
 /**
- * Each transport setting: its stack config key and environment variable. File settings take a
- * path or the PEM text itself (a CI variable); proxies also honour the standard `HTTP_PROXY`,
- * `HTTPS_PROXY` and `NO_PROXY` variables.
+ * Each transport setting: its stack config key and environment variable, what it does (the
+ * plugin schema's configuration docs, in every language's `Config`, read `description`), and
+ * whether its value is a secret (masked in every message once read, and a secret in the schema).
+ * File settings take a path or the PEM text itself (a CI variable); proxies also honour the
+ * standard `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY` variables.
  */
 export const TRANSPORT_SETTINGS = {
-  ca: { config: "forge:caBundle", env: "FORGE_CA_BUNDLE", kind: "pem" },
-  cert: { config: "forge:clientCert", env: "FORGE_CLIENT_CERT", kind: "pem" },
-  key: { config: "forge:clientKey", env: "FORGE_CLIENT_KEY", kind: "pem" },
-  insecure: { config: "forge:insecure", env: "FORGE_INSECURE", kind: "boolean" },
-  httpProxy: { config: "forge:httpProxy", env: "FORGE_HTTP_PROXY", kind: "text" },
-  httpsProxy: { config: "forge:httpsProxy", env: "FORGE_HTTPS_PROXY", kind: "text" },
-  noProxy: { config: "forge:noProxy", env: "FORGE_NO_PROXY", kind: "text" },
-  timeoutMs: { config: "forge:timeoutMs", env: "FORGE_TIMEOUT_MS", kind: "milliseconds" },
-  retryBudgetMs: { config: "forge:retryBudgetMs", env: "FORGE_RETRY_BUDGET_MS", kind: "milliseconds" },
-  maxConnections: { config: "forge:maxConnections", env: "FORGE_MAX_CONNECTIONS", kind: "count" },
-} as const satisfies Record<keyof Transport, { config: string; env: string; kind: string }>;
+  ca: {
+    config: "forge:caBundle",
+    env: "FORGE_CA_BUNDLE",
+    kind: "pem",
+    description: "PEM certificates trusted besides the system's roots (a private CA): a file path, or the PEM text itself.",
+  },
+  cert: {
+    config: "forge:clientCert",
+    env: "FORGE_CLIENT_CERT",
+    kind: "pem",
+    description: "The client certificate (PEM, a path or the text) for forges that ask for one (mutual TLS).",
+  },
+  key: {
+    config: "forge:clientKey",
+    env: "FORGE_CLIENT_KEY",
+    kind: "pem",
+    description: "The private key (PEM, a path or the text) of the client certificate.",
+    secret: true,
+  },
+  insecure: {
+    config: "forge:insecure",
+    env: "FORGE_INSECURE",
+    kind: "boolean",
+    description: "Skip certificate verification. Insecure: anyone on the path can read the token; the provider warns.",
+  },
+  httpProxy: {
+    config: "forge:httpProxy",
+    env: "FORGE_HTTP_PROXY",
+    kind: "text",
+    description: "The proxy for http:// forges; by default HTTP_PROXY.",
+  },
+  httpsProxy: {
+    config: "forge:httpsProxy",
+    env: "FORGE_HTTPS_PROXY",
+    kind: "text",
+    description: "The proxy for https:// forges; by default HTTPS_PROXY, then the HTTP proxy.",
+  },
+  noProxy: {
+    config: "forge:noProxy",
+    env: "FORGE_NO_PROXY",
+    kind: "text",
+    description:
+      "Hosts reached without the proxy, in NO_PROXY's syntax (`forge.internal,.corp.example,10.0.0.1:8443`); by default NO_PROXY.",
+  },
+  timeoutMs: {
+    config: "forge:timeoutMs",
+    env: "FORGE_TIMEOUT_MS",
+    kind: "milliseconds",
+    description: "How long one request may wait for the response's headers, then for each part of its body, in milliseconds.",
+  },
+  retryBudgetMs: {
+    config: "forge:retryBudgetMs",
+    env: "FORGE_RETRY_BUDGET_MS",
+    kind: "milliseconds",
+    description: "How long one request may keep retrying (backoff with jitter) before it fails, in milliseconds (default 60000).",
+  },
+  maxConnections: {
+    config: "forge:maxConnections",
+    env: "FORGE_MAX_CONNECTIONS",
+    kind: "count",
+    description: "The most requests in flight to the forge at once, per host (default 16); more wait in line.",
+  },
+} as const satisfies Record<keyof Transport, TransportSetting>;
+
+/** A row of {@link TRANSPORT_SETTINGS}. */
+interface TransportSetting {
+  config: string;
+  env: string;
+  kind: "pem" | "boolean" | "text" | "milliseconds" | "count";
+  /** One or two sentences for the schema's configuration docs; the environment variable is added after. */
+  description: string;
+  /** The value is a credential: masked in every message once read, `secret` in the schema. */
+  secret?: true;
+}
+
+/** The settings whose values are credentials ({@link TransportSetting.secret}). */
+const SECRET_SETTINGS = (Object.keys(TRANSPORT_SETTINGS) as (keyof Transport)[]).filter(
+  (name) => (TRANSPORT_SETTINGS[name] as TransportSetting).secret === true,
+);
 
 /**
  * Where a relative file path of a setting (`forge:caBundle: certs/ca.pem`) starts: the Pulumi
@@ -104,7 +174,7 @@ export function resolveConnection(config?: ConfigSource, env: NodeJS.ProcessEnv 
   }
   const transport = resolveTransport(config, env, files);
   // The credentials are masked in whatever this process prints from now on, in every form (redaction.ts).
-  rememberSecrets([token, transport.key]);
+  rememberSecrets([token, ...SECRET_SETTINGS.map((name) => transport[name])]);
   return { baseUrl: normalizeBaseUrl(rawBaseUrl), token, ...(Object.keys(transport).length > 0 ? { transport } : {}) };
 }
 
@@ -243,34 +313,36 @@ export function openAgent(baseUrl: string, transport: Transport): EnvHttpProxyAg
   });
 }
 
-/** Where undici keeps its proxy-aware agent, a module of its own (undici has no exports map). Each
- *  `require` below names its module literally, so that a bundler (the plugin's executable) sees it. */
-export const UNDICI_AGENT_MODULE = "undici/lib/dispatcher/env-http-proxy-agent.js";
-
 /** The environment's proxy settings, as undici's EnvHttpProxyAgent reads them. */
 const PROXY_VARIABLES = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"];
 
 /**
  * undici's EnvHttpProxyAgent, loaded with the first connection (a plugin that only previews never
- * opens one). With no proxy set, its module alone: the package's index also loads fetch,
- * WebSocket, its cache and its mocks, about twice the time at a provider's first request (25
- * against 50 to 65 ms, node:http2 already loaded), and the client needs only the agent's own
- * `compose`, `dispatch` and `close`. Through a proxy, the whole package: its proxy agent tunnels
- * with the `connect` that the index adds to every dispatcher. A later undici that moves the
- * module gets the whole package too (test/unit/client-connection.test.ts checks the class).
+ * opens one). With no proxy set, its module alone ({@link undiciAgentModule}): the package's index
+ * also loads fetch, WebSocket, its cache and its mocks, about twice the time at a provider's first
+ * request (25 against 50 to 65 ms, node:http2 already loaded), and the client needs only the
+ * agent's own `compose`, `dispatch` and `close`. Through a proxy, the whole package: its proxy
+ * agent tunnels with the `connect` that the index adds to every dispatcher. A later undici that
+ * moves the module gets the whole package too.
  */
 function envHttpProxyAgentClass(transport: Transport): typeof EnvHttpProxyAgent {
   const proxied = transport.httpProxy || transport.httpsProxy || PROXY_VARIABLES.some((name) => process.env[name]);
-  if (!proxied) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return require("undici/lib/dispatcher/env-http-proxy-agent.js") as typeof EnvHttpProxyAgent;
-    } catch {
-      // the whole package, below
-    }
+  return (!proxied && undiciAgentModule()) || undiciPackage().EnvHttpProxyAgent;
+}
+
+/**
+ * undici's EnvHttpProxyAgent from its own module (undici has no exports map), or undefined when a
+ * later undici has moved it. The `require` names the module literally, so that a bundler (the
+ * plugin's executable) sees it; test/unit/client-connection.test.ts checks that it is the class
+ * undici's index exports.
+ */
+export function undiciAgentModule(): typeof EnvHttpProxyAgent | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("undici/lib/dispatcher/env-http-proxy-agent.js") as typeof EnvHttpProxyAgent;
+  } catch {
+    return undefined;
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return undiciPackage().EnvHttpProxyAgent;
 }
 
 /**

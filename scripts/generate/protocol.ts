@@ -153,7 +153,7 @@ function fieldsOf(message: MessageClass, names: Map<unknown, string>): Record<st
     if (skipped || !kind || !name) continue;
     fields[name] = {
       number,
-      kind: kind === "messages" && type === undefined ? "messages" : kind,
+      kind,
       ...(type && kind !== "struct" ? { type } : {}),
     };
   }
@@ -181,6 +181,9 @@ const ENUMS: [string, Record<string, number>][] = [
 /** provider/plugin/wire/protocol.ts: the services' methods and the messages' fields. */
 export function protocolModule(root: string): string {
   const names = messageNames();
+  // Each name's message class (the first of that name), for the message types that fields hold.
+  const classes = new Map<string, MessageClass>();
+  for (const [message, name] of names) if (!classes.has(name)) classes.set(name, message as MessageClass);
   const services = [
     ["PROVIDER", providerRpc.ResourceProviderService],
     ["ENGINE", engineRpc.EngineService],
@@ -219,8 +222,8 @@ export function protocolModule(root: string): string {
     const fields = fieldsOf(message, names);
     tables.set(name, fields);
     for (const field of Object.values(fields)) {
-      const held = [...names].find(([, each]) => each === field.type)?.[0];
-      if (held && !tables.has(field.type!)) pending.push(held as MessageClass);
+      const held = field.type === undefined ? undefined : classes.get(field.type);
+      if (held && !tables.has(field.type!)) pending.push(held);
     }
   }
   lines.push("/** The enums the plugin writes, by value name. */", "export const ENUMS = {");

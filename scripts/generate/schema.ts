@@ -101,20 +101,6 @@ export const REPOSITORY = "https://github.com/pulumi-forge/pulumi-forge";
 /** The Go SDK's import path; its module is the folder above (`…/sdk/go`). */
 export const GO_IMPORT_PATH = "github.com/pulumi-forge/pulumi-forge/sdk/go/forge";
 
-/** What each connection setting does, for the schema's configuration (every language's `Config` and docs). */
-const TRANSPORT_DESCRIPTIONS: Record<keyof typeof TRANSPORT_SETTINGS, string> = {
-  ca: "PEM certificates trusted besides the system's roots (a private CA): a file path, or the PEM text itself.",
-  cert: "The client certificate (PEM, a path or the text) for forges that ask for one (mutual TLS).",
-  key: "The private key (PEM, a path or the text) of the client certificate.",
-  insecure: "Skip certificate verification. Insecure: anyone on the path can read the token; the provider warns.",
-  httpProxy: "The proxy for http:// forges; by default HTTP_PROXY.",
-  httpsProxy: "The proxy for https:// forges; by default HTTPS_PROXY, then the HTTP proxy.",
-  noProxy: "Hosts reached without the proxy, in NO_PROXY's syntax (`forge.internal,.corp.example,10.0.0.1:8443`); by default NO_PROXY.",
-  timeoutMs: "How long one request may wait for the response's headers, then for each part of its body, in milliseconds.",
-  retryBudgetMs: "How long one request may keep retrying (backoff with jitter) before it fails, in milliseconds (default 60000).",
-  maxConnections: "The most requests in flight to the forge at once, per host (default 16); more wait in line.",
-};
-
 /** The Python package's README (PyPI's page of it, and `pip show`). */
 function pythonReadme(version: string): string {
   return [
@@ -526,12 +512,12 @@ function mappedSchema(options: Parameters<typeof packageSchema>[0], mapper: Type
       description: "The access token (or the FORGE_TOKEN environment variable); never stored in state.",
     },
     ...Object.fromEntries(
-      Object.entries(TRANSPORT_SETTINGS).map(([setting, { config, env, kind }]) => [
-        config.slice(`${PACKAGE}:`.length),
+      Object.values(TRANSPORT_SETTINGS).map((setting) => [
+        setting.config.slice(`${PACKAGE}:`.length),
         {
-          ...configType(kind),
-          description: `${TRANSPORT_DESCRIPTIONS[setting as keyof typeof TRANSPORT_SETTINGS]} Or the ${env} environment variable.`,
-          ...(setting === "key" ? { secret: true } : {}),
+          ...configType(setting.kind),
+          description: `${setting.description} Or the ${setting.env} environment variable.`,
+          ...("secret" in setting ? { secret: setting.secret } : {}),
         },
       ]),
     ),

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,8 @@ import {
   resolveConnection,
   tokenFingerprint,
 } from "../../provider/client";
-import { UNDICI_AGENT_MODULE } from "../../provider/client/connection";
+import { TRANSPORT_SETTINGS, undiciAgentModule } from "../../provider/client/connection";
+import { redact } from "../../provider/redaction";
 import { REPO_ROOT } from "../support/pulumi-paths";
 import { startTestServer, type TestServer } from "./client-test-server";
 
@@ -113,10 +115,41 @@ describe("settings' values in errors", () => {
   });
 });
 
+describe("secret settings", () => {
+  const env = { FORGE_BASE_URL: "https://forge.example", FORGE_TOKEN: "secret-settings-token" };
+
+  it("are masked in whatever the process prints once read, each one marked secret in the table", () => {
+    const secret = Object.values(TRANSPORT_SETTINGS).filter((setting) => "secret" in setting);
+    expect(secret.map((setting) => setting.config)).toEqual(["forge:clientKey"]);
+    for (const setting of secret) {
+      const body = `${setting.env}SecretBody0123456789abcdefABCDEF`;
+      const pem = ["-----BEGIN PRIVATE KEY-----", body, "-----END PRIVATE KEY-----"].join("\n");
+      expect(redact(`read ${body}`)).toContain(body);
+      resolveConnection(config({ [setting.config]: pem }), env);
+      expect(redact(`read ${body}`)).not.toContain(body);
+    }
+  });
+
+  it("are the schema's secret configuration variables, with the token", () => {
+    const schema = JSON.parse(readFileSync(join(REPO_ROOT, "provider", "plugin", "schema.json"), "utf8")) as {
+      config: { variables: Record<string, { secret?: boolean }> };
+    };
+    const secretVariables = Object.entries(schema.config.variables).filter(([, variable]) => variable.secret);
+    expect(secretVariables.map(([name]) => `forge:${name}`).sort()).toEqual(
+      [
+        "forge:token",
+        ...Object.values(TRANSPORT_SETTINGS)
+          .filter((setting) => "secret" in setting)
+          .map((setting) => setting.config),
+      ].sort(),
+    );
+  });
+});
+
 describe("undici's agent", () => {
   it("is loaded from its own module, the very class undici's index exports (an undici that moves it fails here)", () => {
     const load = createRequire(join(REPO_ROOT, "package.json"));
-    expect(load(UNDICI_AGENT_MODULE)).toBe((load("undici") as typeof import("undici")).EnvHttpProxyAgent);
+    expect(undiciAgentModule()).toBe((load("undici") as typeof import("undici")).EnvHttpProxyAgent);
   });
 });
 

@@ -9,7 +9,8 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import { BinaryWriter } from "google-protobuf";
-import { decode, encode, type Values } from "../../provider/plugin/wire/protobuf";
+import { decode, encodeMessage, type Values } from "../../provider/plugin/wire/protobuf";
+import { MESSAGES } from "../../provider/plugin/wire/protocol";
 import { Reader, Writer } from "../../provider/plugin/wire/bytes";
 import { GrpcStatus, percentEncode } from "../../provider/plugin/wire/grpc";
 import { providerHandlers, type ProviderService } from "../../provider/plugin/grpc-server";
@@ -27,8 +28,8 @@ const BAGS: Values[] = [
 
 const viaGoogle = (values: Values) => Struct.fromJavaScript(values as Parameters<typeof Struct.fromJavaScript>[0]).serializeBinary();
 const readByGoogle = (bytes: Uint8Array) => Struct.deserializeBinary(bytes).toJavaScript();
-/** A bag as a message's field 1 (CheckResponse.inputs), written and read by the plugin's codec. */
-const wrapped = (values: Values) => encode({ 1: { struct: values } });
+/** A bag as CheckResponse.inputs (field 1), written and read by the plugin's codec. */
+const wrapped = (values: Values) => encodeMessage(MESSAGES["pulumirpc.CheckResponse"], { inputs: values });
 const unwrap = (bytes: Uint8Array) => decode({ 1: ["bag", "struct"] }, bytes).bag;
 
 describe("Struct, both ways against google-protobuf", () => {
@@ -95,22 +96,31 @@ describe("the provider protocol's messages", () => {
 
   it("writes responses the SDK reads: repeated strings, enums, booleans and nested messages, proto3's defaults left out", () => {
     const diff = providerPb.DiffResponse.deserializeBinary(
-      encode({ 1: { strings: ["group", "name"] }, 3: { varint: 1 }, 4: { varint: 2 } }),
+      encodeMessage(MESSAGES["pulumirpc.DiffResponse"], { replaces: ["group", "name"], deletebeforereplace: true, changes: 2 }),
     );
     expect(diff.getReplacesList()).toEqual(["group", "name"]);
     expect(diff.getDeletebeforereplace()).toBe(true);
     expect(diff.getChanges()).toBe(providerPb.DiffResponse.DiffChanges.DIFF_SOME);
-    expect(encode({ 1: { strings: [] }, 3: { varint: 0 }, 4: { string: "" } })).toHaveLength(0);
+    expect(encodeMessage(MESSAGES["pulumirpc.DiffResponse"], { replaces: [], deletebeforereplace: false, changes: 0 })).toHaveLength(0);
+    // In the order of field numbers, whatever the order of the values: google-protobuf's bytes.
+    expect(encodeMessage(MESSAGES["pulumirpc.DiffResponse"], { changes: 2, deletebeforereplace: true, replaces: ["group"] })).toEqual(
+      Buffer.from(new providerPb.DiffResponse().setChanges(2).setDeletebeforereplace(true).setReplacesList(["group"]).serializeBinary()),
+    );
+    expect(encodeMessage(MESSAGES["pulumirpc.CheckFailure"], { property: "", reason: "" })).toHaveLength(0);
 
-    const failure = encode({ 1: { string: "color" }, 2: { string: "must be a hex colour, like #aa0000" } });
-    const check = providerPb.CheckResponse.deserializeBinary(encode({ 1: { struct: {} }, 2: { messages: [failure, failure] } }));
+    const failure = encodeMessage(MESSAGES["pulumirpc.CheckFailure"], { property: "color", reason: "must be a hex colour, like #aa0000" });
+    const check = providerPb.CheckResponse.deserializeBinary(
+      encodeMessage(MESSAGES["pulumirpc.CheckResponse"], { inputs: {}, failures: [failure, failure] }),
+    );
     expect(check.getInputs()!.toJavaScript()).toEqual({});
     expect(check.getFailuresList().map((each) => each.toObject())).toEqual([
       { property: "color", reason: "must be a hex colour, like #aa0000" },
       { property: "color", reason: "must be a hex colour, like #aa0000" },
     ]);
 
-    const status = statusPb.Status.deserializeBinary(encode({ 1: { varint: 2 }, 2: { string: "disk full" }, 3: { messages: [] } }));
+    const status = statusPb.Status.deserializeBinary(
+      encodeMessage(MESSAGES["google.rpc.Status"], { code: 2, message: "disk full", details: [] }),
+    );
     expect(status.toObject()).toMatchObject({ code: 2, message: "disk full" });
   });
 });
@@ -197,12 +207,8 @@ describe("the wire's primitives against google-protobuf's", () => {
     expect([part.uint32(), part.uint32(), part.pos === part.len]).toEqual([(3 << 3) | 0, 5, true]);
     // The same bag through google-protobuf: a 20,000-character value nests the same way.
     const bag = { deep: { deeper: { text: "y".repeat(20_000) } } };
-    expect(
-      providerPb.CheckResponse.deserializeBinary(encode({ 1: { struct: bag } }))
-        .getInputs()!
-        .toJavaScript(),
-    ).toEqual(bag);
-    const truncated = Buffer.from(encode({ 1: { string: "hello" } })).subarray(0, 4);
+    expect(providerPb.CheckResponse.deserializeBinary(wrapped(bag)).getInputs()!.toJavaScript()).toEqual(bag);
+    const truncated = Buffer.from(encodeMessage(MESSAGES["pulumirpc.PluginInfo"], { version: "hello" })).subarray(0, 4);
     expect(() => decode({ 1: ["name", "string"] }, truncated)).toThrow(/past the end/);
   });
 });

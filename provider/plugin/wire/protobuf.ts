@@ -146,7 +146,8 @@ function writeStructBody(writer: Writer, values: Values): void {
 }
 
 /** The kinds of field a plan reads. */
-export type FieldKind = "string" | "struct" | "varint" | "strings" | "stringMap" | "bytes" | "message";
+const FIELD_KINDS = ["string", "struct", "varint", "strings", "stringMap", "bytes"] as const;
+export type FieldKind = (typeof FIELD_KINDS)[number];
 
 /** A message's plan: the JavaScript name and kind of each field number the plugin uses. */
 export type MessagePlan = Record<number, readonly [name: string, kind: FieldKind]>;
@@ -160,8 +161,6 @@ interface KindValues {
   stringMap: Record<string, string>;
   /** A length-delimited field's bytes, undecoded. */
   bytes: Uint8Array;
-  /** A message field's bytes, undecoded. */
-  message: Uint8Array;
 }
 
 /** What a plan reads: each named field's value. */
@@ -220,43 +219,11 @@ export function decode<P extends MessagePlan>(plan: P, bytes: Uint8Array): Decod
         readStringEntry(reader, reader.uint32() + reader.pos, (out[name] ??= {}) as Record<string, string>);
         break;
       case "bytes":
-      case "message":
         out[name] = reader.bytes();
         break;
     }
   }
   return out as Decoded<P>;
-}
-
-/** What a response's field holds: a string, a `Struct`, a boolean or enum, repeated strings, or
- *  messages (or any length-delimited bytes) already encoded. */
-export type FieldValue =
-  { string: string } | { struct: Values } | { varint: number } | { strings: readonly string[] } | { messages: readonly Uint8Array[] };
-
-/**
- * The bytes of a message with `fields` (by number). As proto3 writes them: an empty string, a zero
- * and an empty list are left out; a `Struct` is written even when empty (a message field set).
- */
-export function encode(fields: Record<number, FieldValue | undefined>): Uint8Array {
-  const writer = Writer.create();
-  for (const [number, value] of Object.entries(fields)) {
-    const field = Number(number);
-    if (!value) continue;
-    if ("string" in value) {
-      if (value.string !== "") writer.uint32(tag(field, LENGTH_DELIMITED)).string(value.string);
-    } else if ("struct" in value) {
-      writer.uint32(tag(field, LENGTH_DELIMITED)).fork();
-      writeStructBody(writer, value.struct);
-      writer.ldelim();
-    } else if ("varint" in value) {
-      if (value.varint !== 0) writer.uint32(tag(field, VARINT)).int32(value.varint);
-    } else if ("strings" in value) {
-      for (const each of value.strings) writer.uint32(tag(field, LENGTH_DELIMITED)).string(each);
-    } else {
-      for (const each of value.messages) writer.uint32(tag(field, LENGTH_DELIMITED)).bytes(each);
-    }
-  }
-  return writer.finish();
 }
 
 /** A generated message's fields (protocol.ts `MESSAGES`): name to [number, kind, type]. */
@@ -270,7 +237,7 @@ export function planOf<T extends MessageTable, const N extends keyof T & string>
   const plan: Record<number, readonly [string, string]> = {};
   for (const name of names) {
     const [number, kind] = table[name]!;
-    if (!["string", "struct", "varint", "strings", "stringMap", "bytes", "message"].includes(kind)) {
+    if (!(FIELD_KINDS as readonly string[]).includes(kind)) {
       throw new Error(`protobuf: field ${name} is a ${kind}, which the plugin does not read`);
     }
     plan[number] = [name, kind];
@@ -296,35 +263,46 @@ export type MessageValues<T extends MessageTable> = {
   [K in keyof T as T[K][1] extends keyof WrittenValues ? K : never]?: T[K][1] extends keyof WrittenValues ? WrittenValues[T[K][1]] : never;
 };
 
-/** The bytes of a generated message with `values` by field name, as {@link encode} writes them. */
+/**
+ * The bytes of a generated message with `values` by field name, in the order of field numbers (the
+ * table's, as protocol.ts lists them), as proto3 writes them: an empty string, a zero or false and
+ * an empty list are left out; a `Struct` is written even when empty (a message field set), and so
+ * are bytes and messages.
+ */
 export function encodeMessage<T extends MessageTable>(table: T, values: MessageValues<T>): Uint8Array {
-  const fields: Record<number, FieldValue | undefined> = {};
-  for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+  const writer = Writer.create();
+  const given = values as Record<string, unknown>;
+  for (const name in table) {
+    const value = given[name];
     if (value === undefined) continue;
     const [number, kind] = table[name]!;
     switch (kind) {
       case "string":
-        fields[number] = { string: value as string };
+        if (value !== "") writer.uint32(tag(number, LENGTH_DELIMITED)).string(value as string);
         break;
       case "struct":
-        fields[number] = { struct: value as Values };
+        writer.uint32(tag(number, LENGTH_DELIMITED)).fork();
+        writeStructBody(writer, value as Values);
+        writer.ldelim();
         break;
-      case "varint":
-        fields[number] = { varint: typeof value === "boolean" ? (value ? 1 : 0) : (value as number) };
+      case "varint": {
+        const varint = typeof value === "boolean" ? (value ? 1 : 0) : (value as number);
+        if (varint !== 0) writer.uint32(tag(number, VARINT)).int32(varint);
         break;
+      }
       case "strings":
-        fields[number] = { strings: value as string[] };
+        for (const each of value as readonly string[]) writer.uint32(tag(number, LENGTH_DELIMITED)).string(each);
         break;
       case "message":
       case "bytes":
-        fields[number] = { messages: [value as Uint8Array] };
+        writer.uint32(tag(number, LENGTH_DELIMITED)).bytes(value as Uint8Array);
         break;
       case "messages":
-        fields[number] = { messages: value as Uint8Array[] };
+        for (const each of value as readonly Uint8Array[]) writer.uint32(tag(number, LENGTH_DELIMITED)).bytes(each);
         break;
       default:
         throw new Error(`protobuf: field ${name} is a ${kind}, which the plugin does not write`);
     }
   }
-  return encode(fields);
+  return writer.finish();
 }

@@ -13,6 +13,7 @@ import * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { unaryCall } from "../../support/grpc-call";
 import { EXECUTABLE, PLUGIN_BUILD } from "../../support/plugin-under-test";
 import { REPO_ROOT } from "../../support/pulumi-paths";
 
@@ -67,12 +68,7 @@ export async function startPluginProcess(command: string, args: string[], env: N
     process: child,
     client,
     logged,
-    call: <Res>(method: string, request: unknown) =>
-      new Promise<Res>((resolve, reject) => {
-        (client as unknown as Record<string, (request: unknown, done: (error: grpc.ServiceError | null, response: Res) => void) => void>)[
-          method
-        ]!.call(client, request, (error, response) => (error ? reject(error) : resolve(response)));
-      }),
+    call: <Res>(method: string, request: unknown) => unaryCall<Res>(client, method, request),
     close() {
       client.close();
       if (child.exitCode === null) child.kill("SIGKILL");
